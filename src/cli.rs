@@ -1,8 +1,26 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+
+use crate::atoms::AtomKind;
+use crate::cache::{CacheKind, CachePolicy};
+use crate::control::{Control, SplitFactor, Stop};
+use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
+use crate::oracle::CommandOracle;
+use crate::reduce::{Job, Settings, StartError};
+use crate::tester::Limits;
+
+/// Exit code: bad usage, or an input that is not interesting to begin with.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code: an internal error.
+pub const EXIT_ERROR: i32 = 1;
+/// Exit code: stopped by Ctrl-C or SIGTERM (the output holds the best result so far).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// whittle: shrink a file while an interestingness test keeps saying it is interesting.
 #[derive(Debug, Parser)]
@@ -14,12 +32,113 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
+    Reduce(ReduceArgs),
+    /// Reduce a built-in example with a built-in test, showing each step.
+    Demo(DemoArgs),
     /// Print the preprocessed parse tree of a file (for people who write or debug grammars).
     Tree(TreeArgs),
     /// List the languages whittle can parse.
     Languages,
     /// Work with the generated grammar tables (minimal replacements Φ).
     Grammars(GrammarsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReduceArgs {
+    /// The file to reduce (never modified).
+    pub input: PathBuf,
+
+    /// The interestingness test and its arguments; exit status 0 means interesting. The
+    /// candidate's absolute path is appended, or replaces an argument that is exactly `{}`.
+    #[arg(last = true, required = true, value_name = "TEST-COMMAND")]
+    pub command: Vec<OsString>,
+
+    /// Where the result goes [default: <stem>.whittled<.ext> beside the input].
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token.
+    #[arg(long, default_value = "line,char", value_parser = AtomKind::parse_list, value_name = "LIST")]
+    pub atoms: std::vec::Vec<AtomKind>,
+
+    /// The split factor ν of ddmin^ν: an integer ≥ 2, or `inf`.
+    #[arg(long, default_value = "2", value_name = "N|inf")]
+    pub split_factor: SplitFactor,
+
+    /// How a configuration is cut into chunks.
+    #[arg(long, default_value = "zeller", value_name = "zeller|balanced")]
+    pub split: SplitStyle,
+
+    /// Which reduce steps ddmin tries, in which order.
+    #[arg(long, default_value = "subsets-first", value_name = "ORDER")]
+    pub order: ReduceOrder,
+
+    /// Iteration order of the subsets.
+    #[arg(long, default_value = "forward", value_name = "forward|backward")]
+    pub subset_order: Direction,
+
+    /// Iteration order of the complements.
+    #[arg(long, default_value = "forward", value_name = "forward|backward")]
+    pub complement_order: Direction,
+
+    /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
+    #[arg(long)]
+    pub no_fixpoint: bool,
+
+    /// The outcome cache: none, config (Zeller's trie), content, or hash (SHA3-256 key, size as value).
+    #[arg(long, default_value = "hash", value_name = "KIND")]
+    pub cache: CacheKind,
+
+    /// Also cache interesting outcomes (by default only the others are stored).
+    #[arg(long)]
+    pub cache_fail: bool,
+
+    /// Keep cache entries larger than a newly accepted candidate (by default they are evicted).
+    #[arg(long)]
+    pub no_cache_evict: bool,
+
+    /// How many tests run at once (the testing window) [default: the number of CPUs].
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// How a window of parallel tests is decided.
+    #[arg(long, default_value = "stable", value_name = "MODE")]
+    pub parallel: ParallelMode,
+
+    /// Kill a test (its whole process group) after SECS seconds; it counts as unresolved.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+
+    /// Stop after N tests (the output holds the best result so far).
+    #[arg(long, value_name = "N")]
+    pub limit_tests: Option<u64>,
+
+    /// Stop after SECS seconds (the output holds the best result so far).
+    #[arg(long, value_name = "SECS")]
+    pub limit_time: Option<f64>,
+
+    /// Write the statistics as JSON to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub stats_json: Option<PathBuf>,
+
+    /// Write one JSON line per candidate considered to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub trace: Option<PathBuf>,
+
+    /// Run without the terminal UI (progress on stderr, report at the end).
+    #[arg(long)]
+    pub no_tui: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// List the built-in examples.
+    #[arg(long)]
+    pub list: bool,
+    /// The example to run.
+    #[arg(long, default_value = "table-4.1")]
+    pub example: String,
 }
 
 #[derive(Debug, Args)]
@@ -41,10 +160,54 @@ pub struct GrammarsArgs {
     pub generate: bool,
 }
 
+fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
+    value
+        .map(|secs| {
+            Duration::try_from_secs_f64(secs)
+                .map_err(|_| anyhow::anyhow!("{what} must be a non-negative number of seconds"))
+        })
+        .transpose()
+}
+
+impl ReduceArgs {
+    /// The engine settings these arguments ask for.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        let jobs = match self.jobs {
+            Some(0) => anyhow::bail!("--jobs must be at least 1"),
+            Some(jobs) => jobs,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        Ok(Settings {
+            atoms: self.atoms.clone(),
+            split_factor: self.split_factor,
+            dd: DdOptions {
+                order: self.order,
+                subset_direction: self.subset_order,
+                complement_direction: self.complement_order,
+                split: self.split,
+                parallel: self.parallel,
+            },
+            fixpoint: !self.no_fixpoint,
+            cache: CachePolicy {
+                kind: self.cache,
+                store_interesting: self.cache_fail,
+                evict_larger: !self.no_cache_evict,
+            },
+            jobs,
+            limits: Limits {
+                tests: self.limit_tests,
+                time: seconds(self.limit_time, "--limit-time")?,
+            },
+        })
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match &cli.command {
+        Command::Reduce(args) => reduce(args),
+        Command::Demo(args) => crate::demo::run(args),
         Command::Tree(args) => crate::tree::tree_command(args),
         Command::Languages => crate::tree::languages_command(),
         Command::Grammars(args) => crate::tree::grammars_command(args),
@@ -53,7 +216,133 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(error) => {
             eprintln!("whittle: error: {error:#}");
-            1
+            EXIT_ERROR
         }
+    }
+}
+
+fn usage_error(message: impl std::fmt::Display) -> anyhow::Result<i32> {
+    eprintln!("whittle: {message}");
+    Ok(EXIT_USAGE)
+}
+
+fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
+    let settings = match args.settings() {
+        Ok(settings) => settings,
+        Err(error) => return usage_error(error),
+    };
+    let input = match crate::reduce::read_input(&args.input) {
+        Ok(input) => input,
+        Err(error) => return usage_error(error),
+    };
+    let timeout = match seconds(args.timeout, "--timeout") {
+        Ok(timeout) => timeout,
+        Err(error) => return usage_error(error),
+    };
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| crate::output::default_output_path(&args.input));
+    if same_file(&output, &args.input) {
+        return usage_error("the output path is the input file; whittle never modifies its input");
+    }
+    let oracle = match CommandOracle::new(&args.command, &args.input, timeout) {
+        Ok(oracle) => Arc::new(oracle),
+        Err(error) => return usage_error(error),
+    };
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(&args.input)
+            .ok()
+            .map(|m| m.permissions().mode())
+    };
+    let job = Job {
+        input,
+        output: Some(output.clone()),
+        output_mode: mode,
+        settings,
+    };
+
+    let control = Arc::new(Control::new(job.settings.split_factor));
+    {
+        let control = control.clone();
+        let handler = ctrlc::set_handler(move || {
+            control.request_stop(Stop::Requested);
+            crate::oracle::kill_all_running();
+        });
+        if let Err(error) = handler {
+            eprintln!("whittle: warning: cannot handle Ctrl-C: {error}");
+        }
+    }
+    let mut tester = job.tester(oracle, control)?;
+    if let Some(path) = &args.trace {
+        tester.set_trace(Some(crate::trace::TraceWriter::create(path)?));
+    }
+    let (events_tx, events_rx) = crossbeam_channel::unbounded();
+    tester.set_events(Some(events_tx));
+    let progress = crate::headless::spawn_progress(events_rx, job.input.len());
+    eprintln!(
+        "whittle: reducing {} ({} bytes) with `{}`",
+        args.input.display(),
+        job.input.len(),
+        tester.oracle().describe()
+    );
+
+    let outcome = job.run(&mut tester);
+    tester.set_trace(None);
+    drop(tester);
+    let _ = progress.join();
+
+    let finished = match outcome {
+        Ok(finished) => finished,
+        Err(StartError::NotInteresting { verdict, status }) => {
+            eprintln!("whittle: the input is not interesting: the test reported {status} on it.");
+            if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
+                eprintln!("whittle: the end of its output:\n{tail}");
+            }
+            eprintln!(
+                "whittle: fix the test so that it exits 0 on the input; nothing was written."
+            );
+            return Ok(EXIT_USAGE);
+        }
+        Err(StartError::Stopped(stop)) => {
+            eprintln!("whittle: {stop} before the input was checked; nothing was written.");
+            return Ok(EXIT_INTERRUPTED);
+        }
+    };
+    if finished.empty_is_interesting {
+        eprintln!(
+            "whittle: warning: the empty file is interesting: the test is probably too permissive."
+        );
+    }
+    if let Some(path) = &args.stats_json {
+        let json = serde_json::to_vec_pretty(&finished.stats)?;
+        crate::output::write_atomically(path, &json, Some(0o644))
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    println!("{}", crate::headless::report(&finished.stats));
+    match &finished.stopped {
+        None => {
+            println!("result: {}", output.display());
+            Ok(0)
+        }
+        Some(Stop::Requested) => {
+            println!(
+                "stopped on request; the best result so far is in {}",
+                output.display()
+            );
+            Ok(EXIT_INTERRUPTED)
+        }
+        Some(stop) => {
+            println!("{stop}; the best result so far is in {}", output.display());
+            Ok(0)
+        }
+    }
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
     }
 }

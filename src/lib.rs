@@ -2,5 +2,19 @@
 //!
 //! The crate is organised as layers; `ARCHITECTURE.md` has the code map.
 
+pub mod atoms;
+pub mod cache;
 pub mod cli;
+pub mod control;
+pub mod dd;
+pub mod demo;
+pub mod events;
+pub mod headless;
+pub mod oracle;
+pub mod outcome;
+pub mod output;
+pub mod reduce;
+pub mod stats;
+pub mod tester;
+pub mod trace;
 pub mod tree;

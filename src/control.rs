@@ -1,0 +1,239 @@
+//! Steering a running reduction from another thread: pause, single steps, stop, and the split
+//! factor read live. Every candidate the engine considers passes [`Control::checkpoint`].
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use serde::Serialize;
+
+/// Why a reduction stopped before it finished on its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// `--limit-tests` or `--limit-time` was reached.
+    Limit(String),
+    /// The user asked to stop (Ctrl-C, SIGTERM, `q`).
+    Requested,
+    /// The user switched algorithm or settings: the driver restarts from the current best.
+    Switched,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Limit(what) => write!(f, "stopped early: {what}"),
+            Stop::Requested => f.write_str("stopped on request"),
+            Stop::Switched => f.write_str("interrupted by a switch"),
+        }
+    }
+}
+
+/// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SplitFactor {
+    Finite(u32),
+    Infinite,
+}
+
+impl SplitFactor {
+    /// min(len, n·ν): the granularity after splitting `n` chunks further, capped at `len`.
+    pub fn grow(self, n: usize, len: usize) -> usize {
+        match self {
+            SplitFactor::Finite(nu) => n.saturating_mul(nu as usize).min(len),
+            SplitFactor::Infinite => len,
+        }
+    }
+
+    fn encode(self) -> u64 {
+        match self {
+            SplitFactor::Finite(nu) => u64::from(nu),
+            SplitFactor::Infinite => 0,
+        }
+    }
+
+    fn decode(raw: u64) -> Self {
+        match raw {
+            0 => SplitFactor::Infinite,
+            nu => SplitFactor::Finite(nu as u32),
+        }
+    }
+}
+
+impl std::fmt::Display for SplitFactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SplitFactor::Finite(nu) => write!(f, "{nu}"),
+            SplitFactor::Infinite => f.write_str("inf"),
+        }
+    }
+}
+
+impl std::str::FromStr for SplitFactor {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if matches!(s, "inf" | "infinity" | "∞") {
+            return Ok(SplitFactor::Infinite);
+        }
+        match s.parse::<u32>() {
+            Ok(nu) if nu >= 2 => Ok(SplitFactor::Finite(nu)),
+            _ => Err(format!(
+                "the split factor must be an integer ≥ 2 or `inf`, not `{s}`"
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    paused: bool,
+    /// In step mode, how many more candidates may be considered before pausing again.
+    steps_granted: u64,
+    step_mode: bool,
+    stop: Option<Stop>,
+}
+
+/// Shared between the engine thread and whoever steers it.
+#[derive(Debug)]
+pub struct Control {
+    state: Mutex<State>,
+    wake: Condvar,
+    split_factor: AtomicU64,
+}
+
+impl Control {
+    pub fn new(split_factor: SplitFactor) -> Self {
+        Control {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            split_factor: AtomicU64::new(split_factor.encode()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The choke point: returns when the engine may consider one more candidate, or why it must
+    /// stop. Blocks while paused, and in step mode until a step is granted.
+    pub fn checkpoint(&self) -> Result<(), Stop> {
+        let mut state = self.lock();
+        loop {
+            if let Some(stop) = &state.stop {
+                return Err(stop.clone());
+            }
+            if state.step_mode {
+                if state.steps_granted > 0 {
+                    state.steps_granted -= 1;
+                    return Ok(());
+                }
+            } else if !state.paused {
+                return Ok(());
+            }
+            state = self
+                .wake
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Pauses before the next candidate (the running ones finish).
+    pub fn pause(&self) {
+        self.lock().paused = true;
+    }
+
+    pub fn resume(&self) {
+        let mut state = self.lock();
+        state.paused = false;
+        state.step_mode = false;
+        self.wake.notify_all();
+    }
+
+    /// Enters step mode (if needed) and lets exactly one more candidate through.
+    pub fn step(&self) {
+        let mut state = self.lock();
+        state.step_mode = true;
+        state.paused = true;
+        state.steps_granted += 1;
+        self.wake.notify_all();
+    }
+
+    /// Switches step mode on (every candidate waits for [`Control::step`]) or off.
+    pub fn set_step_mode(&self, on: bool) {
+        let mut state = self.lock();
+        state.step_mode = on;
+        state.paused = on;
+        state.steps_granted = 0;
+        self.wake.notify_all();
+    }
+
+    pub fn is_paused(&self) -> bool {
+        let state = self.lock();
+        state.paused || state.step_mode
+    }
+
+    /// Makes the next checkpoint fail with `stop` (the first reason given wins until cleared).
+    pub fn request_stop(&self, stop: Stop) {
+        let mut state = self.lock();
+        if state.stop.is_none() || stop == Stop::Requested {
+            state.stop = Some(stop);
+        }
+        self.wake.notify_all();
+    }
+
+    /// Clears a pending [`Stop::Switched`] once the driver has handled it.
+    pub fn clear_switch(&self) {
+        let mut state = self.lock();
+        if state.stop == Some(Stop::Switched) {
+            state.stop = None;
+        }
+    }
+
+    pub fn stop_requested(&self) -> Option<Stop> {
+        self.lock().stop.clone()
+    }
+
+    pub fn split_factor(&self) -> SplitFactor {
+        SplitFactor::decode(self.split_factor.load(Ordering::Relaxed))
+    }
+
+    /// Changes ν; ddmin picks it up at its next granularity step.
+    pub fn set_split_factor(&self, nu: SplitFactor) {
+        self.split_factor.store(nu.encode(), Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn split_factor_parses_and_grows() {
+        assert_eq!("inf".parse::<SplitFactor>(), Ok(SplitFactor::Infinite));
+        assert_eq!("3".parse::<SplitFactor>(), Ok(SplitFactor::Finite(3)));
+        assert!("1".parse::<SplitFactor>().is_err());
+        assert_eq!(SplitFactor::Finite(2).grow(4, 5), 5);
+        assert_eq!(SplitFactor::Finite(3).grow(2, 100), 6);
+        assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
+    }
+
+    #[test]
+    fn steps_let_one_candidate_through_each() {
+        let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+        control.set_step_mode(true);
+        control.step();
+        control.step();
+        assert!(control.checkpoint().is_ok());
+        assert!(control.checkpoint().is_ok());
+        let waiting = {
+            let control = control.clone();
+            std::thread::spawn(move || control.checkpoint())
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!waiting.is_finished(), "a third candidate waits for a step");
+        control.request_stop(Stop::Requested);
+        assert_eq!(waiting.join().unwrap(), Err(Stop::Requested));
+    }
+}

@@ -1,0 +1,670 @@
+//! ddmin^ν: the minimizing Delta Debugging algorithm with a generalised split factor (Kiss 2020,
+//! Algorithm 3), its reduce orders and iteration directions (Hodován & Kiss 2016), the parallel
+//! testing windows (first, stable, combined) and GreeDDy (Vince 2024, Fig. 6.2).
+//!
+//! The algorithm works on unit ids; a [`Domain`] turns a configuration into a test case.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::cache::UnitId;
+use crate::control::Stop;
+use crate::events::{Branch, Candidate, CandidateKind};
+use crate::tester::{CandidateSource, Tester, WindowPolicy};
+
+/// What the units are: renders configurations into test cases.
+pub trait Domain: Sync {
+    /// Writes the test case made of the units of `parts`, which are consecutive slices of one
+    /// configuration (its units in order).
+    fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>);
+}
+
+/// Which reduce steps are tried, in which order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReduceOrder {
+    SubsetsFirst,
+    ComplementsFirst,
+    ComplementsOnly,
+}
+
+/// In which order the chunks of a partition are visited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// How a configuration is cut into n chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitStyle {
+    /// Zeller's: chunk i takes (L - start) / (n - i) of what is left; 30 into 4 gives 7,7,8,8.
+    Zeller,
+    /// Chunk i is config[L·i/n .. L·(i+1)/n].
+    Balanced,
+}
+
+/// How a round's candidates are spread over the testing window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParallelMode {
+    /// The first interesting candidate to finish wins; the other running tests are killed.
+    First,
+    /// Wait for the window and take the interesting candidate first in iteration order: the
+    /// result equals the sequential one.
+    Stable,
+    /// Subsets and complements in one window, stabilised like `stable`.
+    Combined,
+    /// GreeDDy: several interesting complements in a window are removed together.
+    Greedy,
+}
+
+macro_rules! keyword_enum {
+    ($type:ty, $what:literal, $($word:literal => $value:expr),+ $(,)?) => {
+        impl FromStr for $type {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($word => Ok($value),)+
+                    other => Err(format!(
+                        concat!("unknown ", $what, " `{}` (expected {})"),
+                        other,
+                        [$($word),+].join(", ")
+                    )),
+                }
+            }
+        }
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                $(if *self == $value { return f.write_str($word); })+
+                Ok(())
+            }
+        }
+    };
+}
+
+keyword_enum!(ReduceOrder, "order",
+    "subsets-first" => ReduceOrder::SubsetsFirst,
+    "complements-first" => ReduceOrder::ComplementsFirst,
+    "complements-only" => ReduceOrder::ComplementsOnly);
+keyword_enum!(Direction, "direction",
+    "forward" => Direction::Forward,
+    "backward" => Direction::Backward);
+keyword_enum!(SplitStyle, "split",
+    "zeller" => SplitStyle::Zeller,
+    "balanced" => SplitStyle::Balanced);
+keyword_enum!(ParallelMode, "parallel mode",
+    "first" => ParallelMode::First,
+    "stable" => ParallelMode::Stable,
+    "combined" => ParallelMode::Combined,
+    "greedy" => ParallelMode::Greedy);
+
+/// The settings of ddmin (the split factor ν is read live from the tester's control).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DdOptions {
+    pub order: ReduceOrder,
+    pub subset_direction: Direction,
+    pub complement_direction: Direction,
+    pub split: SplitStyle,
+    pub parallel: ParallelMode,
+}
+
+impl Default for DdOptions {
+    fn default() -> Self {
+        DdOptions {
+            order: ReduceOrder::SubsetsFirst,
+            subset_direction: Direction::Forward,
+            complement_direction: Direction::Forward,
+            split: SplitStyle::Zeller,
+            parallel: ParallelMode::Stable,
+        }
+    }
+}
+
+/// Chunk boundaries of a configuration of `len` units cut into `n` chunks (n + 1 offsets).
+pub fn split_bounds(len: usize, n: usize, style: SplitStyle) -> Vec<usize> {
+    let n = n.clamp(1, len.max(1));
+    let mut bounds = Vec::with_capacity(n + 1);
+    bounds.push(0);
+    match style {
+        SplitStyle::Zeller => {
+            let mut start = 0;
+            for i in 0..n {
+                start += (len - start) / (n - i);
+                bounds.push(start);
+            }
+        }
+        SplitStyle::Balanced => bounds.extend((1..=n).map(|i| len * i / n)),
+    }
+    bounds
+}
+
+/// The rotating complement offset: where complement checks resume after a reduction. Kept as an
+/// exact fraction because it is rescaled when the granularity grows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Offset {
+    num: u64,
+    den: u64,
+}
+
+impl Offset {
+    const ZERO: Offset = Offset { num: 0, den: 1 };
+
+    fn at(index: usize) -> Self {
+        Offset {
+            num: index as u64,
+            den: 1,
+        }
+    }
+
+    fn floor(self) -> usize {
+        (self.num / self.den) as usize
+    }
+
+    fn rescale(self, from: usize, to: usize) -> Self {
+        let num = self.num * to as u64;
+        let den = self.den * from as u64;
+        let g = gcd(num, den).max(1);
+        Offset {
+            num: num / g,
+            den: den / g,
+        }
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    Subset(usize),
+    Complement(usize),
+}
+
+/// The candidates of one window of a round.
+struct RoundWindow<'a> {
+    domain: &'a dyn Domain,
+    config: &'a [UnitId],
+    bounds: &'a [usize],
+    probes: Vec<Probe>,
+}
+
+impl RoundWindow<'_> {
+    fn n(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    fn chunk(&self, k: usize) -> &[UnitId] {
+        &self.config[self.bounds[k]..self.bounds[k + 1]]
+    }
+
+    fn parts(&self, probe: Probe) -> Vec<&[UnitId]> {
+        match probe {
+            Probe::Subset(k) => vec![self.chunk(k)],
+            Probe::Complement(k) => vec![
+                &self.config[..self.bounds[k]],
+                &self.config[self.bounds[k + 1]..],
+            ],
+        }
+    }
+}
+
+impl CandidateSource for RoundWindow<'_> {
+    fn len(&self) -> usize {
+        self.probes.len()
+    }
+
+    fn candidate(&self, i: usize) -> Candidate {
+        let (kind, index) = match self.probes[i] {
+            Probe::Subset(k) => (CandidateKind::Subset, k),
+            Probe::Complement(k) => (CandidateKind::Complement, k),
+        };
+        Candidate {
+            kind,
+            index: index as u32,
+            n: self.n() as u32,
+        }
+    }
+
+    fn config(&self, i: usize) -> Option<Vec<&[UnitId]>> {
+        Some(self.parts(self.probes[i]))
+    }
+
+    fn render(&self, i: usize, out: &mut Vec<u8>) {
+        self.domain.render(&self.parts(self.probes[i]), out);
+    }
+}
+
+/// The configuration without the chunks in `removed` (GreeDDy's intersection of complements).
+struct Combination<'a> {
+    domain: &'a dyn Domain,
+    config: &'a [UnitId],
+    bounds: &'a [usize],
+    removed: Vec<usize>,
+}
+
+impl Combination<'_> {
+    fn parts(&self) -> Vec<&[UnitId]> {
+        let n = self.bounds.len() - 1;
+        let mut parts = Vec::new();
+        let mut k = 0;
+        while k < n {
+            if self.removed.contains(&k) {
+                k += 1;
+                continue;
+            }
+            let start = self.bounds[k];
+            while k < n && !self.removed.contains(&k) {
+                k += 1;
+            }
+            parts.push(&self.config[start..self.bounds[k]]);
+        }
+        parts
+    }
+}
+
+impl CandidateSource for Combination<'_> {
+    fn len(&self) -> usize {
+        1
+    }
+
+    fn candidate(&self, _: usize) -> Candidate {
+        Candidate {
+            kind: CandidateKind::Combination,
+            index: self.removed.first().copied().unwrap_or(0) as u32,
+            n: (self.bounds.len() - 1) as u32,
+        }
+    }
+
+    fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
+        Some(self.parts())
+    }
+
+    fn render(&self, _: usize, out: &mut Vec<u8>) {
+        self.domain.render(&self.parts(), out);
+    }
+}
+
+/// The state of ddmin₂: the configuration, its partition and the complement offset.
+struct Partition {
+    config: Vec<UnitId>,
+    /// Chunk boundaries; a single chunk means "split before the next round".
+    bounds: Vec<usize>,
+    offset: Offset,
+}
+
+impl Partition {
+    fn n(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    fn chunk_sizes(&self) -> Vec<u32> {
+        self.bounds
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as u32)
+            .collect()
+    }
+
+    /// Keeps only chunk `k`: it is split anew next round.
+    fn reduce_to_subset(&mut self, k: usize) {
+        self.config = self.config[self.bounds[k]..self.bounds[k + 1]].to_vec();
+        self.bounds = vec![0, self.config.len()];
+        self.offset = Offset::ZERO;
+    }
+
+    /// Drops the chunks in `removed` (sorted), keeping the others as they are; the complement
+    /// checks resume at the chunk that followed `resume_after` in iteration order.
+    fn remove_chunks(&mut self, removed: &[usize], resume_after: usize) {
+        let mut config = Vec::with_capacity(self.config.len());
+        let mut bounds = vec![0];
+        for k in 0..self.n() {
+            if removed.contains(&k) {
+                continue;
+            }
+            config.extend_from_slice(&self.config[self.bounds[k]..self.bounds[k + 1]]);
+            bounds.push(config.len());
+        }
+        let before = removed.iter().filter(|&&k| k < resume_after).count();
+        self.config = config;
+        self.bounds = bounds;
+        self.offset = Offset::at(resume_after - before);
+    }
+}
+
+/// Runs ddmin^ν on `units` (whose rendering the caller knows to be interesting) and returns a
+/// 1-minimal configuration, or why it stopped early. The tester's current best follows every
+/// accepted reduction, so an early stop loses nothing.
+pub fn ddmin(
+    domain: &dyn Domain,
+    units: Vec<UnitId>,
+    tester: &mut Tester,
+    options: &DdOptions,
+) -> Result<Vec<UnitId>, Stop> {
+    let len = units.len();
+    let mut state = Partition {
+        config: units,
+        bounds: vec![0, len],
+        offset: Offset::ZERO,
+    };
+    loop {
+        let len = state.config.len();
+        if len < 2 {
+            tester.note_round(state.n(), len, || state.chunk_sizes());
+            tester.note_branch(Branch::Done, state.n());
+            return Ok(state.config);
+        }
+        if state.n() < 2 {
+            let nu = tester.control().split_factor();
+            state.bounds = split_bounds(len, nu.grow(1, len), options.split);
+        }
+        tester.note_round(state.n(), len, || state.chunk_sizes());
+
+        if reduce_round(domain, &mut state, tester, options)? {
+            continue;
+        }
+        let n = state.n();
+        if n < len {
+            let nu = tester.control().split_factor();
+            let next = nu.grow(n, len);
+            state.offset = state.offset.rescale(n, next);
+            state.bounds = split_bounds(len, next, options.split);
+            tester.note_branch(Branch::IncreaseGranularity, next);
+            continue;
+        }
+        tester.note_branch(Branch::Done, n);
+        return Ok(state.config);
+    }
+}
+
+fn subset_probes(n: usize, direction: Direction) -> Vec<Probe> {
+    let order: Box<dyn Iterator<Item = usize>> = match direction {
+        Direction::Forward => Box::new(0..n),
+        Direction::Backward => Box::new((0..n).rev()),
+    };
+    order.map(Probe::Subset).collect()
+}
+
+fn complement_probes(n: usize, direction: Direction, offset: Offset) -> Vec<Probe> {
+    let order: Box<dyn Iterator<Item = usize>> = match direction {
+        Direction::Forward => Box::new(0..n),
+        Direction::Backward => Box::new((0..n).rev()),
+    };
+    let shift = offset.floor();
+    order.map(|j| Probe::Complement((j + shift) % n)).collect()
+}
+
+/// One round's reduce steps. Returns whether a reduction was accepted.
+fn reduce_round(
+    domain: &dyn Domain,
+    state: &mut Partition,
+    tester: &mut Tester,
+    options: &DdOptions,
+) -> Result<bool, Stop> {
+    let n = state.n();
+    let subsets = || subset_probes(n, options.subset_direction);
+    let complements = || complement_probes(n, options.complement_direction, state.offset);
+    let phases: Vec<Vec<Probe>> = match (options.order, options.parallel) {
+        (ReduceOrder::ComplementsOnly, _) => vec![complements()],
+        (ReduceOrder::SubsetsFirst, ParallelMode::Combined) => {
+            vec![subsets().into_iter().chain(complements()).collect()]
+        }
+        (ReduceOrder::ComplementsFirst, ParallelMode::Combined) => {
+            vec![complements().into_iter().chain(subsets()).collect()]
+        }
+        (ReduceOrder::SubsetsFirst, _) => vec![subsets(), complements()],
+        (ReduceOrder::ComplementsFirst, _) => vec![complements(), subsets()],
+    };
+    for probes in phases {
+        let greedy_complements = options.parallel == ParallelMode::Greedy
+            && matches!(probes.first(), Some(Probe::Complement(_)));
+        let policy = match options.parallel {
+            ParallelMode::First => WindowPolicy::FirstToFinish,
+            ParallelMode::Greedy if greedy_complements => WindowPolicy::AllInWindow,
+            _ => WindowPolicy::FirstInOrder,
+        };
+        let window = RoundWindow {
+            domain,
+            config: &state.config,
+            bounds: &state.bounds,
+            probes,
+        };
+        let found = tester.run_window(&window, policy)?;
+        let Some(&first) = found.first() else {
+            continue;
+        };
+        if found.len() > 1 {
+            let removed: Vec<usize> = found
+                .iter()
+                .filter_map(|&i| match window.probes[i] {
+                    Probe::Complement(k) => Some(k),
+                    Probe::Subset(_) => None,
+                })
+                .collect();
+            drop(window);
+            reduce_greedily(domain, state, tester, removed)?;
+            return Ok(true);
+        }
+        let probe = window.probes[first];
+        let candidate = window.candidate(first);
+        let mut content = Vec::new();
+        window.render(first, &mut content);
+        let parts = window.parts(probe);
+        let branch = match probe {
+            Probe::Subset(_) => Branch::ReduceToSubset,
+            Probe::Complement(_) => Branch::ReduceToComplement,
+        };
+        tester.accept(content, Some(&parts), branch, candidate);
+        drop(window);
+        match probe {
+            Probe::Subset(k) => state.reduce_to_subset(k),
+            Probe::Complement(k) => state.remove_chunks(&[k], k),
+        }
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// GreeDDy: the window found the complements of the chunks in `found` (in iteration order)
+/// interesting. Try removing all those chunks at once; if that is not interesting, remove the
+/// first and add the others one by one.
+fn reduce_greedily(
+    domain: &dyn Domain,
+    state: &mut Partition,
+    tester: &mut Tester,
+    found: Vec<usize>,
+) -> Result<(), Stop> {
+    let try_removing = |tester: &mut Tester, state: &Partition, removed: &[usize]| {
+        let mut sorted = removed.to_vec();
+        sorted.sort_unstable();
+        let combination = Combination {
+            domain,
+            config: &state.config,
+            bounds: &state.bounds,
+            removed: sorted,
+        };
+        let interesting = !tester
+            .run_window(&combination, WindowPolicy::FirstInOrder)?
+            .is_empty();
+        let mut content = Vec::new();
+        if interesting {
+            combination.render(0, &mut content);
+        }
+        let parts: Vec<Vec<UnitId>> = combination.parts().iter().map(|p| p.to_vec()).collect();
+        Ok::<_, Stop>((interesting, content, parts, combination.candidate(0)))
+    };
+
+    let accept = |tester: &mut Tester, content, parts: &[Vec<UnitId>], branch, candidate| {
+        let slices: Vec<&[UnitId]> = parts.iter().map(|p| p.as_slice()).collect();
+        tester.accept(content, Some(&slices), branch, candidate);
+    };
+
+    let (all_interesting, content, parts, candidate) = try_removing(tester, state, &found)?;
+    let removed = if all_interesting {
+        accept(tester, content, &parts, Branch::ReduceGreedily, candidate);
+        found.clone()
+    } else {
+        // The first complement is known to be interesting.
+        let mut removed = vec![found[0]];
+        let (_, content, parts, _) = {
+            let mut sorted = removed.clone();
+            sorted.sort_unstable();
+            let single = Combination {
+                domain,
+                config: &state.config,
+                bounds: &state.bounds,
+                removed: sorted,
+            };
+            let mut content = Vec::new();
+            single.render(0, &mut content);
+            let parts: Vec<Vec<UnitId>> = single.parts().iter().map(|p| p.to_vec()).collect();
+            (true, content, parts, ())
+        };
+        let first = Candidate {
+            kind: CandidateKind::Complement,
+            index: found[0] as u32,
+            n: state.n() as u32,
+        };
+        accept(tester, content, &parts, Branch::ReduceToComplement, first);
+        for &k in &found[1..] {
+            let mut attempt = removed.clone();
+            attempt.push(k);
+            let (interesting, content, parts, candidate) = try_removing(tester, state, &attempt)?;
+            if interesting {
+                accept(tester, content, &parts, Branch::ReduceGreedily, candidate);
+                removed = attempt;
+            }
+        }
+        removed
+    };
+    let resume_after = *removed.last().unwrap_or(&0);
+    let mut sorted = removed;
+    sorted.sort_unstable();
+    state.remove_chunks(&sorted, resume_after);
+    Ok(())
+}
+
+/// Line, character and token units of a text.
+pub struct TextDomain<'a> {
+    text: &'a [u8],
+    spans: Vec<crate::atoms::Span>,
+    /// Units that are never removed: rendered into every candidate.
+    pinned: Vec<UnitId>,
+}
+
+impl<'a> TextDomain<'a> {
+    pub fn new(text: &'a [u8], spans: Vec<crate::atoms::Span>) -> Self {
+        TextDomain {
+            text,
+            spans,
+            pinned: Vec::new(),
+        }
+    }
+
+    /// Units that stay in every candidate (they must not be among the units given to ddmin).
+    pub fn with_pinned(mut self, mut pinned: Vec<UnitId>) -> Self {
+        pinned.sort_unstable();
+        pinned.dedup();
+        self.pinned = pinned;
+        self
+    }
+
+    pub fn unit_count(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn span(&self, unit: UnitId) -> crate::atoms::Span {
+        self.spans[unit as usize]
+    }
+}
+
+impl Domain for TextDomain<'_> {
+    fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
+        let mut pinned = self.pinned.iter().copied().peekable();
+        let mut run: Option<(usize, usize)> = None;
+        let mut emit = |unit: UnitId, out: &mut Vec<u8>| {
+            let span = self.spans[unit as usize];
+            let (start, end) = (span.start as usize, span.end as usize);
+            match &mut run {
+                Some((_, run_end)) if *run_end == start => *run_end = end,
+                _ => {
+                    if let Some((s, e)) = run.replace((start, end)) {
+                        out.extend_from_slice(&self.text[s..e]);
+                    }
+                }
+            }
+        };
+        for &unit in parts.iter().flat_map(|part| part.iter()) {
+            while let Some(&p) = pinned.peek().filter(|&&p| p < unit) {
+                emit(p, out);
+                pinned.next();
+            }
+            emit(unit, out);
+        }
+        for p in pinned {
+            emit(p, out);
+        }
+        if let Some((s, e)) = run {
+            out.extend_from_slice(&self.text[s..e]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeller_split_matches_the_reference() {
+        let bounds = split_bounds(30, 4, SplitStyle::Zeller);
+        let sizes: Vec<usize> = bounds.windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!(sizes, [7, 7, 8, 8]);
+        let balanced = split_bounds(30, 4, SplitStyle::Balanced);
+        let sizes: Vec<usize> = balanced.windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!(sizes, [7, 8, 7, 8]);
+        assert_eq!(split_bounds(5, 4, SplitStyle::Zeller), [0, 1, 2, 3, 5]);
+    }
+
+    #[test]
+    fn offset_rescales_exactly() {
+        let offset = Offset::at(1).rescale(3, 5);
+        assert_eq!(offset.floor(), 1);
+        assert_eq!(offset.rescale(5, 10).floor(), 3);
+    }
+
+    #[test]
+    fn complement_probes_rotate() {
+        let probes = complement_probes(3, Direction::Backward, Offset::at(2));
+        assert_eq!(
+            probes,
+            [
+                Probe::Complement(1),
+                Probe::Complement(0),
+                Probe::Complement(2)
+            ]
+        );
+    }
+
+    #[test]
+    fn text_domain_renders_pins_in_place() {
+        let text = b"a\nb\nc\nd\n";
+        let domain = TextDomain::new(
+            text,
+            crate::atoms::split(text, crate::atoms::AtomKind::Line),
+        )
+        .with_pinned(vec![1]);
+        let mut out = Vec::new();
+        domain.render(&[&[0], &[3]], &mut out);
+        assert_eq!(out, b"a\nb\nd\n");
+        out.clear();
+        domain.render(&[], &mut out);
+        assert_eq!(out, b"b\n");
+    }
+}

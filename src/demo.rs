@@ -1,0 +1,163 @@
+//! Built-in examples reduced with built-in in-process tests: nothing of the user is needed.
+
+use std::sync::Arc;
+
+use crate::atoms::AtomKind;
+use crate::cache::{CacheKind, CachePolicy};
+use crate::cli::DemoArgs;
+use crate::control::{Control, SplitFactor};
+use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
+use crate::events::{Action, Event};
+use crate::oracle::{Oracle, predicate};
+use crate::reduce::{Job, Settings};
+
+/// A built-in example: an input, a test, and the settings that show it best.
+pub struct Example {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub input: &'static [u8],
+    pub settings: Settings,
+    pub oracle: fn() -> Arc<dyn Oracle>,
+}
+
+/// The dissertation's Table 4.1: "12345" keeping '2' and '4'.
+fn table_4_1() -> Example {
+    Example {
+        name: "table-4.1",
+        description: "the dissertation's Table 4.1: reduce \"12345\" while it contains 2 and 4 \
+                      (characters, complements only, backward, content cache)",
+        input: b"12345",
+        settings: Settings {
+            atoms: vec![AtomKind::Char],
+            split_factor: SplitFactor::Finite(2),
+            dd: DdOptions {
+                order: ReduceOrder::ComplementsOnly,
+                subset_direction: Direction::Forward,
+                complement_direction: Direction::Backward,
+                split: SplitStyle::Zeller,
+                parallel: ParallelMode::Stable,
+            },
+            fixpoint: false,
+            cache: CachePolicy {
+                kind: CacheKind::Content,
+                store_interesting: false,
+                evict_larger: true,
+            },
+            jobs: 1,
+            limits: Default::default(),
+        },
+        oracle: || {
+            Arc::new(predicate("contains 2 and 4", |c: &[u8]| {
+                c.contains(&b'2') && c.contains(&b'4')
+            }))
+        },
+    }
+}
+
+const JSON_DOCUMENT: &[u8] = b"{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n";
+
+/// A JSON document reduced while it stays valid JSON that mentions 87.
+fn json_87() -> Example {
+    Example {
+        name: "json-87",
+        description: "a JSON document reduced while it parses and its value, printed, contains 87 \
+                      (lines then characters, DDMIN*)",
+        input: JSON_DOCUMENT,
+        settings: Settings {
+            jobs: 1,
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate("valid JSON mentioning 87", |c: &[u8]| {
+                serde_json::from_slice::<serde_json::Value>(c)
+                    .is_ok_and(|value| value.to_string().contains("87"))
+            }))
+        },
+    }
+}
+
+/// Every built-in example.
+pub fn examples() -> Vec<Example> {
+    vec![table_4_1(), json_87()]
+}
+
+/// `whittle demo`: runs an example and prints each candidate and the result.
+pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
+    let examples = examples();
+    if args.list {
+        for example in &examples {
+            println!("{:<10} {}", example.name, example.description);
+        }
+        return Ok(0);
+    }
+    let Some(example) = examples.into_iter().find(|e| e.name == args.example) else {
+        eprintln!(
+            "whittle: no example named `{}` (see `whittle demo --list`)",
+            args.example
+        );
+        return Ok(crate::cli::EXIT_USAGE);
+    };
+    println!("whittle demo: {}", example.description);
+    println!("input:\n{}", String::from_utf8_lossy(example.input));
+
+    let job = Job {
+        input: example.input.to_vec(),
+        output: None,
+        output_mode: None,
+        settings: example.settings,
+    };
+    let control = Arc::new(Control::new(job.settings.split_factor));
+    let mut tester = job.tester((example.oracle)(), control)?;
+    let (events_tx, events_rx) = crossbeam_channel::unbounded();
+    tester.set_events(Some(events_tx));
+    let printer = std::thread::spawn(move || print_steps(events_rx));
+    let finished = job.run(&mut tester);
+    drop(tester);
+    let _ = printer.join();
+    match finished {
+        Ok(finished) => {
+            println!("\nresult:\n{}", String::from_utf8_lossy(&finished.result));
+            println!("{}", crate::headless::report(&finished.stats));
+            Ok(0)
+        }
+        Err(error) => {
+            eprintln!("whittle: {error}");
+            Ok(crate::cli::EXIT_ERROR)
+        }
+    }
+}
+
+fn print_steps(events: crossbeam_channel::Receiver<Event>) {
+    println!(
+        "{:>5}  {:<12} {:<24} {:<6} outcome",
+        "step", "candidate", "content", "action"
+    );
+    for event in events {
+        match event {
+            Event::Round { n, len, .. } => println!("       -- {len} units in {n} chunks"),
+            Event::CandidateJudged {
+                step,
+                candidate,
+                action,
+                outcome,
+                preview,
+                ..
+            } => println!(
+                "{step:>5}  {:<12} {:<24} {:<6} {} {}",
+                candidate.describe(),
+                preview.map_or_else(|| "…".to_string(), |p| format!("{p:?}")),
+                match action {
+                    Action::Test => "test",
+                    Action::Cache => "cache",
+                    Action::Guard => "guard",
+                },
+                outcome.symbol(),
+                outcome
+            ),
+            Event::Accepted { size, branch, .. } => {
+                println!("       => {} ({size} bytes)", branch.describe())
+            }
+            _ => {}
+        }
+    }
+}

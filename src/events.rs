@@ -1,0 +1,162 @@
+//! What the engine reports while it works: candidates tested, reductions accepted, rounds and
+//! stages. The headless display and the UI are consumers of these events.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::oracle::TestStatus;
+use crate::outcome::Outcome;
+
+/// Candidates up to this size travel with their events.
+pub const PREVIEW_LIMIT: usize = 256;
+
+/// What a candidate is, relative to the configuration it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CandidateKind {
+    /// The input itself, checked once before reduction starts.
+    Initial,
+    /// The empty test case, checked once to warn about permissive tests.
+    Empty,
+    /// Δi: keep only chunk `index` of `n`.
+    Subset,
+    /// ∇i: remove chunk `index` of `n`.
+    Complement,
+    /// GreeDDy: remove several chunks at once.
+    Combination,
+    /// The empty configuration of a tree level where ddmin left one node.
+    EmptyConfig,
+    /// Hoisting: replace a node by a compatible descendant.
+    Hoist,
+    /// An edit proposed by the user.
+    Manual,
+}
+
+/// One candidate under consideration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Candidate {
+    pub kind: CandidateKind,
+    /// The chunk (Δ/∇ index, 0-based) or node concerned.
+    pub index: u32,
+    /// The granularity: how many chunks the configuration is split into.
+    pub n: u32,
+}
+
+impl Candidate {
+    pub fn single(kind: CandidateKind) -> Self {
+        Candidate {
+            kind,
+            index: 0,
+            n: 1,
+        }
+    }
+
+    /// Δ3/8 or ∇2/4 as the papers would write it (1-based).
+    pub fn describe(&self) -> String {
+        match self.kind {
+            CandidateKind::Subset => format!("Δ{}/{}", self.index + 1, self.n),
+            CandidateKind::Complement => format!("∇{}/{}", self.index + 1, self.n),
+            CandidateKind::Combination => format!("∇-combination/{}", self.n),
+            CandidateKind::Initial => "input".into(),
+            CandidateKind::Empty => "empty".into(),
+            CandidateKind::EmptyConfig => "empty level".into(),
+            CandidateKind::Hoist => format!("hoist node {}", self.index),
+            CandidateKind::Manual => "manual edit".into(),
+        }
+    }
+}
+
+/// How the outcome of a candidate was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// The test ran.
+    Test,
+    /// The outcome came from the cache.
+    Cache,
+    /// The syntax guard rejected the candidate without running the test.
+    Guard,
+}
+
+/// Which branch of the algorithm's definition a step took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Branch {
+    ReduceToSubset,
+    ReduceToComplement,
+    /// GreeDDy's "reduce greedily": several complements at once.
+    ReduceGreedily,
+    IncreaseGranularity,
+    Done,
+    Hoist,
+    /// A tree level's configuration was pruned to nothing.
+    EmptyConfig,
+    Manual,
+}
+
+impl Branch {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Branch::ReduceToSubset => "reduce to subset",
+            Branch::ReduceToComplement => "reduce to complement",
+            Branch::ReduceGreedily => "reduce greedily",
+            Branch::IncreaseGranularity => "increase granularity",
+            Branch::Done => "done",
+            Branch::Hoist => "hoist",
+            Branch::EmptyConfig => "empty configuration",
+            Branch::Manual => "manual edit",
+        }
+    }
+}
+
+/// Something that happened in the engine.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A stage of the pipeline began (e.g. "ddmin line", "hdd").
+    StageStarted { stage: String, index: usize },
+    /// A fixed-point iteration of the current stage began (1-based).
+    FixpointIteration { stage: String, iteration: u32 },
+    /// A ddmin round: the configuration of `len` units split into `n` chunks.
+    Round {
+        iteration: u64,
+        n: usize,
+        len: usize,
+        /// Chunk sizes, in order (only for configurations of at most 256 chunks).
+        chunks: Vec<u32>,
+    },
+    /// A test was started (not sent for cache hits or guard skips).
+    TestStarted {
+        step: u64,
+        candidate: Candidate,
+        size: usize,
+    },
+    /// The outcome of a candidate is known.
+    CandidateJudged {
+        step: u64,
+        candidate: Candidate,
+        size: usize,
+        /// The candidate itself when it is short (at most [`PREVIEW_LIMIT`] bytes of UTF-8).
+        preview: Option<String>,
+        action: Action,
+        outcome: Outcome,
+        status: Option<TestStatus>,
+        duration: Duration,
+    },
+    /// A smaller interesting test case became the current best.
+    Accepted {
+        step: u64,
+        size: usize,
+        branch: Branch,
+        candidate: Candidate,
+    },
+    /// The algorithm took a branch that accepts nothing (granularity, done).
+    BranchTaken { branch: Branch, n: usize },
+    /// The output of the last test command (its tail).
+    TestOutput {
+        step: u64,
+        status: TestStatus,
+        tail: String,
+    },
+}

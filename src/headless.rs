@@ -1,0 +1,166 @@
+//! Headless mode: a progress bar on stderr when it is a terminal, plain log lines otherwise, and
+//! the final report. It consumes the engine's events like the UI does.
+
+use std::io::IsTerminal;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Receiver;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::events::{Action, Event};
+use crate::stats::Stats;
+
+/// Shows progress from the engine's events until the channel closes.
+pub fn spawn_progress(events: Receiver<Event>, input_size: usize) -> JoinHandle<()> {
+    let interactive = std::io::stderr().is_terminal();
+    std::thread::Builder::new()
+        .name("whittle-progress".into())
+        .spawn(move || {
+            if interactive {
+                progress_bar(events, input_size)
+            } else {
+                log_lines(events, input_size)
+            }
+        })
+        .unwrap_or_else(|_| std::thread::spawn(|| {}))
+}
+
+#[derive(Default)]
+struct Progress {
+    size: usize,
+    tests: u64,
+    cached: u64,
+    n: usize,
+    stage: String,
+}
+
+impl Progress {
+    fn update(&mut self, event: &Event) -> bool {
+        match event {
+            Event::StageStarted { stage, .. } => {
+                self.stage = stage.clone();
+                true
+            }
+            Event::Round { n, .. } => {
+                self.n = *n;
+                false
+            }
+            Event::CandidateJudged { action, .. } => {
+                match action {
+                    Action::Test => self.tests += 1,
+                    Action::Cache => self.cached += 1,
+                    Action::Guard => {}
+                }
+                false
+            }
+            Event::Accepted { size, .. } => {
+                self.size = *size;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn line(&self, input_size: usize) -> String {
+        let percent = if input_size == 0 {
+            100.0
+        } else {
+            100.0 * self.size as f64 / input_size as f64
+        };
+        format!(
+            "[{}] {} bytes ({percent:.1}%) · {} tests · {} cached · n={}",
+            if self.stage.is_empty() {
+                "checking"
+            } else {
+                &self.stage
+            },
+            self.size,
+            self.tests,
+            self.cached,
+            self.n
+        )
+    }
+}
+
+fn progress_bar(events: Receiver<Event>, input_size: usize) {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(120));
+    let mut progress = Progress {
+        size: input_size,
+        ..Progress::default()
+    };
+    for event in events {
+        progress.update(&event);
+        bar.set_message(progress.line(input_size));
+    }
+    bar.finish_and_clear();
+}
+
+fn log_lines(events: Receiver<Event>, input_size: usize) {
+    let mut progress = Progress {
+        size: input_size,
+        ..Progress::default()
+    };
+    let mut last = Instant::now() - Duration::from_secs(10);
+    let mut pending = false;
+    for event in events {
+        let stage_change = matches!(event, Event::StageStarted { .. });
+        pending |= progress.update(&event);
+        if pending && (stage_change || last.elapsed() >= Duration::from_secs(1)) {
+            eprintln!("whittle: {}", progress.line(input_size));
+            last = Instant::now();
+            pending = false;
+        }
+    }
+    if pending {
+        eprintln!("whittle: {}", progress.line(input_size));
+    }
+}
+
+/// The short report printed at the end of a run.
+pub fn report(stats: &Stats) -> String {
+    let percent = |after: u64, before: u64| {
+        if before == 0 {
+            100.0
+        } else {
+            100.0 * after as f64 / before as f64
+        }
+    };
+    let mut lines = vec![
+        format!(
+            "tests: {} ({} interesting, {} unresolved, {} timeouts), cache hits: {}, iterations: {}",
+            stats.tests,
+            stats.interesting_tests,
+            stats.unresolved,
+            stats.timeouts,
+            stats.cache_hits,
+            stats.iterations
+        ),
+        format!(
+            "size: {} -> {} bytes ({:.1}%), {} -> {} lines, {} -> {} non-whitespace characters",
+            stats.input_bytes,
+            stats.output_bytes,
+            percent(stats.output_bytes, stats.input_bytes),
+            stats.input_lines,
+            stats.output_lines,
+            stats.input_nonws_chars,
+            stats.output_nonws_chars
+        ),
+        format!(
+            "time: {:.2}s wall, {:.2}s in tests ({} jobs, {} mode)",
+            stats.wall_seconds, stats.test_seconds, stats.jobs, stats.parallel_mode
+        ),
+    ];
+    if stats.guard_skips > 0 || stats.cancelled > 0 {
+        lines.push(format!(
+            "guard skips: {}, cancelled: {}, wasted: {}",
+            stats.guard_skips, stats.cancelled, stats.wasted
+        ));
+    }
+    lines.join("\n")
+}

@@ -1,0 +1,49 @@
+//! Statistics of a run, as reported at the end and written by `--stats-json`.
+
+use serde::Serialize;
+
+use crate::cache::CacheStats;
+
+/// Everything counted during a run. Counts are exact in every parallel mode.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Real runs of the test (cache hits and guard skips excluded; cancelled runs included).
+    pub tests: u64,
+    /// Tests that said interesting.
+    pub interesting_tests: u64,
+    pub cache_hits: u64,
+    /// ddmin rounds, counted as the papers count them (one per loop of ddmin₂).
+    pub iterations: u64,
+    /// Tests killed at `--timeout` (unresolved).
+    pub timeouts: u64,
+    /// Tests that crashed themselves (killed by a signal) or could not be started (unresolved).
+    pub crashes: u64,
+    /// All unresolved outcomes of real tests (timeouts and crashes included).
+    pub unresolved: u64,
+    /// Tree candidates the syntax guard rejected without running the test.
+    pub guard_skips: u64,
+    /// Tests killed before they finished because another candidate won the window.
+    pub cancelled: u64,
+    /// Tests that finished but whose outcome the algorithm did not need.
+    pub wasted: u64,
+    /// Sum of the test durations, in seconds.
+    pub test_seconds: f64,
+    /// Reductions accepted.
+    pub accepted: u64,
+    pub cache: CacheStats,
+    pub cache_peak_entries: u64,
+    pub cache_peak_bytes: u64,
+    pub input_bytes: u64,
+    pub input_lines: u64,
+    pub input_nonws_chars: u64,
+    pub output_bytes: u64,
+    pub output_lines: u64,
+    pub output_nonws_chars: u64,
+    pub wall_seconds: f64,
+    /// test-seconds / wall-seconds.
+    pub effective_parallelism: f64,
+    pub parallel_mode: String,
+    pub jobs: usize,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<String>,
+}

@@ -1,0 +1,649 @@
+//! The one path every candidate takes: the control checkpoint, the cache, the syntax guard and
+//! the oracle, with statistics, trace and events recorded on the way. Windows of candidates run
+//! on a rayon pool.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+
+use crate::cache::{CacheKey, CachePolicy, OutcomeCache, UnitId};
+use crate::control::{Control, Stop};
+use crate::events::{Action, Branch, Candidate, CandidateKind, Event, PREVIEW_LIMIT};
+use crate::oracle::{CancelToken, Oracle, TestStatus, Verdict};
+use crate::outcome::Outcome;
+use crate::stats::Stats;
+use crate::trace::TraceWriter;
+
+/// Rejects candidates that cannot be worth a test (the syntax guard of tree reductions).
+pub trait CandidateGuard: Send + Sync {
+    /// False when the candidate should count as unresolved without running the test.
+    fn admits(&self, candidate: &[u8]) -> bool;
+    /// The current best changed to `best`.
+    fn rebase(&self, best: &[u8]);
+}
+
+/// A list of candidates an algorithm wants judged, produced lazily in iteration order.
+pub trait CandidateSource {
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn candidate(&self, i: usize) -> Candidate;
+
+    /// The configuration of candidate `i` as consecutive slices of unit ids, when candidates are
+    /// subsets of one universe of units (None for transformations such as hoisting).
+    fn config(&self, i: usize) -> Option<Vec<&[UnitId]>>;
+
+    /// Writes the test case of candidate `i` into `out` (which is empty).
+    fn render(&self, i: usize, out: &mut Vec<u8>);
+}
+
+/// How a window of candidates is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowPolicy {
+    /// The interesting candidate that comes first in iteration order (sequential and `stable`).
+    FirstInOrder,
+    /// The interesting candidate that finishes first; the others are cancelled (`first`).
+    FirstToFinish,
+    /// Every interesting candidate of the testing window (`greedy`).
+    AllInWindow,
+}
+
+/// Stop conditions of a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub tests: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+/// Receives each new best test case (e.g. to write it to disk).
+pub type ImprovementSink = Box<dyn FnMut(&[u8]) + Send>;
+
+/// Judges candidates for the algorithms.
+pub struct Tester {
+    oracle: Arc<dyn Oracle>,
+    cache: OutcomeCache,
+    guard: Option<Arc<dyn CandidateGuard>>,
+    control: Arc<Control>,
+    limits: Limits,
+    started: Instant,
+    stats: Stats,
+    trace: Option<TraceWriter>,
+    events: Option<Sender<Event>>,
+    on_improvement: Option<ImprovementSink>,
+    steps: u64,
+    jobs: usize,
+    pool: Option<rayon::ThreadPool>,
+    best: Vec<u8>,
+}
+
+impl Tester {
+    pub fn new(oracle: Arc<dyn Oracle>, cache: CachePolicy, control: Arc<Control>) -> Self {
+        Tester {
+            oracle,
+            cache: OutcomeCache::new(cache),
+            guard: None,
+            control,
+            limits: Limits::default(),
+            started: Instant::now(),
+            stats: Stats {
+                jobs: 1,
+                ..Stats::default()
+            },
+            trace: None,
+            events: None,
+            on_improvement: None,
+            steps: 0,
+            jobs: 1,
+            pool: None,
+            best: Vec::new(),
+        }
+    }
+
+    /// Runs windows of up to `jobs` tests at once (1: strictly sequential).
+    pub fn set_jobs(&mut self, jobs: usize) -> anyhow::Result<()> {
+        let jobs = jobs.max(1);
+        self.pool = if jobs > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs)
+                    .thread_name(|i| format!("whittle-test-{i}"))
+                    .build()?,
+            )
+        } else {
+            None
+        };
+        self.jobs = jobs;
+        self.stats.jobs = jobs;
+        Ok(())
+    }
+
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    pub fn set_guard(&mut self, guard: Option<Arc<dyn CandidateGuard>>) {
+        self.guard = guard;
+    }
+
+    pub fn set_trace(&mut self, trace: Option<TraceWriter>) {
+        self.trace = trace;
+    }
+
+    pub fn set_events(&mut self, events: Option<Sender<Event>>) {
+        self.events = events;
+    }
+
+    pub fn set_improvement_sink(&mut self, sink: Option<ImprovementSink>) {
+        self.on_improvement = sink;
+    }
+
+    pub fn control(&self) -> &Arc<Control> {
+        &self.control
+    }
+
+    pub fn oracle(&self) -> &Arc<dyn Oracle> {
+        &self.oracle
+    }
+
+    pub fn cache_policy(&self) -> CachePolicy {
+        self.cache.policy()
+    }
+
+    /// The statistics so far (cache figures included).
+    pub fn stats(&self) -> Stats {
+        let mut stats = self.stats.clone();
+        let cache = self.cache.stats();
+        stats.cache = cache;
+        stats.cache_hits = cache.hits();
+        stats.cache_peak_entries = cache.peak_entries;
+        stats.cache_peak_bytes = cache.peak_bytes;
+        stats.wall_seconds = self.started.elapsed().as_secs_f64();
+        if stats.wall_seconds > 0.0 {
+            stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
+        }
+        stats
+    }
+
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        &mut self.stats
+    }
+
+    /// Candidates considered so far (tests, cache hits and guard skips).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The current best test case (the last one accepted).
+    pub fn best(&self) -> &[u8] {
+        &self.best
+    }
+
+    /// Sets the current best without a test (the input, once it was found interesting).
+    pub fn set_best(&mut self, best: Vec<u8>) {
+        if let Some(guard) = &self.guard {
+            guard.rebase(&best);
+        }
+        self.best = best;
+    }
+
+    /// A new universe of unit ids begins (a new pass, a new tree level).
+    pub fn begin_universe(&mut self) {
+        self.cache.begin_universe();
+    }
+
+    pub fn emit(&self, event: Event) {
+        if let Some(events) = &self.events {
+            let _ = events.send(event);
+        }
+    }
+
+    /// Counts a ddmin round and reports the partition.
+    pub fn note_round(&mut self, n: usize, len: usize, chunks: impl FnOnce() -> Vec<u32>) {
+        self.stats.iterations += 1;
+        if self.events.is_some() {
+            let chunks = if n <= 256 { chunks() } else { Vec::new() };
+            self.emit(Event::Round {
+                iteration: self.stats.iterations,
+                n,
+                len,
+                chunks,
+            });
+        }
+    }
+
+    /// Reports a branch that accepts no candidate (granularity increase, done).
+    pub fn note_branch(&self, branch: Branch, n: usize) {
+        self.emit(Event::BranchTaken { branch, n });
+    }
+
+    fn checkpoint(&mut self) -> Result<(), Stop> {
+        if let Some(max) = self.limits.tests
+            && self.stats.tests >= max
+        {
+            return Err(Stop::Limit(format!("the limit of {max} tests was reached")));
+        }
+        if let Some(max) = self.limits.time
+            && self.started.elapsed() >= max
+        {
+            return Err(Stop::Limit(format!(
+                "the time limit of {}s was reached",
+                max.as_secs_f64()
+            )));
+        }
+        self.control.checkpoint()
+    }
+
+    /// Judges one candidate that stands alone (the input, a hoist, a manual edit).
+    pub fn judge_single(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        let source = SingleCandidate { candidate, content };
+        let mut verdict = None;
+        let outcome = self.consider(&source, 0, &mut verdict)?;
+        Ok((outcome, verdict))
+    }
+
+    /// Judges a check made before reduction starts (the input, the empty file): it is tested
+    /// and counted like any test but takes no step number (step 0), so that the steps of the
+    /// algorithm are numbered as the papers number them.
+    pub fn preflight(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        let steps = self.steps;
+        self.steps = 0;
+        let result = self.judge_single(candidate, content);
+        self.steps = steps;
+        result
+    }
+
+    /// Judges the candidates of `source` in order and returns the indices of the interesting
+    /// ones the policy selects (at most one, except for [`WindowPolicy::AllInWindow`]).
+    pub fn run_window(
+        &mut self,
+        source: &dyn CandidateSource,
+        policy: WindowPolicy,
+    ) -> Result<Vec<usize>, Stop> {
+        if self.jobs == 1 || source.len() <= 1 {
+            for i in 0..source.len() {
+                if self.consider(source, i, &mut None)?.is_interesting() {
+                    return Ok(vec![i]);
+                }
+            }
+            return Ok(Vec::new());
+        }
+        self.run_parallel_window(source, policy)
+    }
+
+    /// An interesting candidate becomes the current best.
+    pub fn accept(
+        &mut self,
+        content: Vec<u8>,
+        config: Option<&[&[UnitId]]>,
+        branch: Branch,
+        candidate: Candidate,
+    ) {
+        self.cache.accepted(CacheKey {
+            config: config.unwrap_or(&[]),
+            content: Some(&content),
+        });
+        if let Some(guard) = &self.guard {
+            guard.rebase(&content);
+        }
+        self.stats.accepted += 1;
+        if let Some(sink) = &mut self.on_improvement {
+            sink(&content);
+        }
+        self.emit(Event::Accepted {
+            step: self.steps,
+            size: content.len(),
+            branch,
+            candidate,
+        });
+        self.best = content;
+    }
+
+    /// Everything before the test itself: checkpoint, cache lookups, rendering and the guard.
+    /// Returns the outcome when it is known without a test, or the rendered candidate.
+    fn prepare(&mut self, source: &dyn CandidateSource, i: usize) -> Result<Prepared, Stop> {
+        self.checkpoint()?;
+        self.steps += 1;
+        let step = self.steps;
+        let candidate = source.candidate(i);
+        let config = source.config(i);
+        let config_parts: &[&[UnitId]] = config.as_deref().unwrap_or(&[]);
+        let mut content = Vec::new();
+
+        if !self.cache.needs_content() && config.is_some() {
+            let key = CacheKey {
+                config: config_parts,
+                content: None,
+            };
+            if let Some(outcome) = self.cache.lookup(key) {
+                if self.trace.is_some() || self.events.is_some() {
+                    source.render(i, &mut content);
+                }
+                self.record(
+                    step,
+                    &content,
+                    candidate,
+                    Action::Cache,
+                    outcome,
+                    None,
+                    Duration::ZERO,
+                );
+                return Ok(Prepared::Known(outcome));
+            }
+        }
+        source.render(i, &mut content);
+        if self.cache.needs_content() {
+            let key = CacheKey {
+                config: config_parts,
+                content: Some(&content),
+            };
+            if let Some(outcome) = self.cache.lookup(key) {
+                self.record(
+                    step,
+                    &content,
+                    candidate,
+                    Action::Cache,
+                    outcome,
+                    None,
+                    Duration::ZERO,
+                );
+                return Ok(Prepared::Known(outcome));
+            }
+        }
+        if let Some(guard) = &self.guard
+            && !guard.admits(&content)
+        {
+            self.stats.guard_skips += 1;
+            let outcome = Outcome::Unresolved;
+            self.record(
+                step,
+                &content,
+                candidate,
+                Action::Guard,
+                outcome,
+                None,
+                Duration::ZERO,
+            );
+            return Ok(Prepared::Known(outcome));
+        }
+        self.emit(Event::TestStarted {
+            step,
+            candidate,
+            size: content.len(),
+        });
+        Ok(Prepared::Test {
+            step,
+            candidate,
+            content,
+        })
+    }
+
+    /// Records a finished test: statistics, cache, trace and events.
+    fn finish(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        step: u64,
+        candidate: Candidate,
+        content: &[u8],
+        verdict: &Verdict,
+    ) {
+        self.stats.tests += 1;
+        self.stats.test_seconds += verdict.duration.as_secs_f64();
+        match verdict.status {
+            TestStatus::TimedOut => self.stats.timeouts += 1,
+            TestStatus::Signaled(_) | TestStatus::SpawnFailed(_) => self.stats.crashes += 1,
+            _ => {}
+        }
+        match verdict.outcome {
+            Outcome::Interesting => self.stats.interesting_tests += 1,
+            Outcome::Unresolved => self.stats.unresolved += 1,
+            Outcome::NotInteresting => {}
+        }
+        let config = source.config(i);
+        self.cache.store(
+            CacheKey {
+                config: config.as_deref().unwrap_or(&[]),
+                content: Some(content),
+            },
+            verdict.outcome,
+        );
+        if let Some(tail) = &verdict.output_tail {
+            self.emit(Event::TestOutput {
+                step,
+                status: verdict.status.clone(),
+                tail: tail.clone(),
+            });
+        }
+        self.record(
+            step,
+            content,
+            candidate,
+            Action::Test,
+            verdict.outcome,
+            Some(verdict.status.clone()),
+            verdict.duration,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        step: u64,
+        content: &[u8],
+        candidate: Candidate,
+        action: Action,
+        outcome: Outcome,
+        status: Option<TestStatus>,
+        duration: Duration,
+    ) {
+        if let Some(trace) = &mut self.trace
+            && let Err(error) = trace.record(step, content, action, outcome, &candidate)
+        {
+            eprintln!("whittle: warning: cannot write the trace ({error}); tracing stops");
+            self.trace = None;
+        }
+        let preview = (content.len() <= PREVIEW_LIMIT)
+            .then(|| std::str::from_utf8(content).ok().map(str::to_owned))
+            .flatten();
+        self.emit(Event::CandidateJudged {
+            step,
+            candidate,
+            size: content.len(),
+            preview,
+            action,
+            outcome,
+            status,
+            duration,
+        });
+    }
+
+    fn consider(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        verdict_out: &mut Option<Verdict>,
+    ) -> Result<Outcome, Stop> {
+        match self.prepare(source, i)? {
+            Prepared::Known(outcome) => Ok(outcome),
+            Prepared::Test {
+                step,
+                candidate,
+                content,
+            } => {
+                let verdict = self.oracle.judge(&content, &CancelToken::new());
+                self.finish(source, i, step, candidate, &content, &verdict);
+                let outcome = verdict.outcome;
+                *verdict_out = Some(verdict);
+                Ok(outcome)
+            }
+        }
+    }
+
+    fn run_parallel_window(
+        &mut self,
+        source: &dyn CandidateSource,
+        policy: WindowPolicy,
+    ) -> Result<Vec<usize>, Stop> {
+        let Some(pool) = self.pool.take() else {
+            return Ok(Vec::new());
+        };
+        let result = pool.in_place_scope(|scope| self.drive_window(scope, source, policy));
+        self.pool = Some(pool);
+        result
+    }
+
+    fn drive_window<'scope>(
+        &mut self,
+        scope: &rayon::Scope<'scope>,
+        source: &dyn CandidateSource,
+        policy: WindowPolicy,
+    ) -> Result<Vec<usize>, Stop> {
+        type Finished = (usize, u64, Candidate, Vec<u8>, Verdict);
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Finished>();
+        let mut running: Vec<(usize, CancelToken)> = Vec::new();
+        let mut interesting: Vec<usize> = Vec::new();
+        let mut finished_after: Vec<usize> = Vec::new();
+        let mut next = 0;
+        let mut stop = None;
+
+        loop {
+            while stop.is_none()
+                && interesting.is_empty()
+                && running.len() < self.jobs
+                && next < source.len()
+            {
+                let i = next;
+                next += 1;
+                match self.prepare(source, i) {
+                    Err(why) => stop = Some(why),
+                    Ok(Prepared::Known(outcome)) => {
+                        if outcome.is_interesting() {
+                            interesting.push(i);
+                        }
+                    }
+                    Ok(Prepared::Test {
+                        step,
+                        candidate,
+                        content,
+                    }) => {
+                        let token = CancelToken::new();
+                        running.push((i, token.clone()));
+                        let oracle = Arc::clone(&self.oracle);
+                        let done = done_tx.clone();
+                        scope.spawn(move |_| {
+                            let verdict = oracle.judge(&content, &token);
+                            let _ = done.send((i, step, candidate, content, verdict));
+                        });
+                    }
+                }
+            }
+            if running.is_empty() {
+                break;
+            }
+            let Ok((i, step, candidate, content, verdict)) = done_rx.recv() else {
+                break;
+            };
+            running.retain(|(index, _)| *index != i);
+            if verdict.status == TestStatus::Cancelled {
+                self.stats.tests += 1;
+                self.stats.cancelled += 1;
+                self.stats.test_seconds += verdict.duration.as_secs_f64();
+                continue;
+            }
+            self.finish(source, i, step, candidate, &content, &verdict);
+            finished_after.push(i);
+            if verdict.outcome.is_interesting() {
+                interesting.push(i);
+                if policy == WindowPolicy::FirstToFinish {
+                    for (_, token) in &running {
+                        token.cancel();
+                    }
+                }
+            }
+            if stop.is_none()
+                && let Some(why) = self.control.stop_requested()
+            {
+                stop = Some(why);
+            }
+            if stop.is_some() {
+                for (_, token) in &running {
+                    token.cancel();
+                }
+            }
+        }
+        if let Some(why) = stop {
+            return Err(why);
+        }
+
+        let chosen = match policy {
+            WindowPolicy::FirstToFinish => interesting.first().copied().into_iter().collect(),
+            WindowPolicy::FirstInOrder => interesting.iter().min().copied().into_iter().collect(),
+            WindowPolicy::AllInWindow => {
+                let mut all = interesting.clone();
+                all.sort_unstable();
+                all
+            }
+        };
+        if let Some(&first) = chosen.iter().min() {
+            self.stats.wasted += finished_after
+                .iter()
+                .filter(|&&i| i > first && !chosen.contains(&i))
+                .count() as u64;
+        }
+        Ok(chosen)
+    }
+}
+
+enum Prepared {
+    Known(Outcome),
+    Test {
+        step: u64,
+        candidate: Candidate,
+        content: Vec<u8>,
+    },
+}
+
+/// A window of one candidate with a fixed content.
+struct SingleCandidate<'a> {
+    candidate: Candidate,
+    content: &'a [u8],
+}
+
+impl CandidateSource for SingleCandidate<'_> {
+    fn len(&self) -> usize {
+        1
+    }
+
+    fn candidate(&self, _: usize) -> Candidate {
+        self.candidate
+    }
+
+    fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
+        None
+    }
+
+    fn render(&self, _: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.content);
+    }
+}
+
+/// The kind of the single candidate used for manual edits and hoists.
+pub fn single(kind: CandidateKind, index: u32) -> Candidate {
+    Candidate { kind, index, n: 1 }
+}

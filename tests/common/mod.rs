@@ -1,0 +1,124 @@
+//! Helpers shared by the integration tests: in-process reductions of integer configurations.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use whittle::atoms::{self, AtomKind};
+use whittle::cache::{CachePolicy, UnitId};
+use whittle::control::{Control, SplitFactor};
+use whittle::dd::{self, DdOptions, TextDomain};
+use whittle::oracle::predicate;
+use whittle::stats::Stats;
+use whittle::tester::Tester;
+
+/// A configuration of integers as a test case: one number per line.
+pub fn encode(values: &[i64]) -> Vec<u8> {
+    values
+        .iter()
+        .map(|v| format!("{v}\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// The integers of a test case made by [`encode`] (or a subset of its lines).
+pub fn decode(content: &[u8]) -> Vec<i64> {
+    std::str::from_utf8(content)
+        .expect("test cases of integers are UTF-8")
+        .lines()
+        .map(|line| line.parse().expect("one integer per line"))
+        .collect()
+}
+
+/// What one in-process ddmin run produced.
+pub struct Run {
+    pub result: Vec<i64>,
+    pub stats: Stats,
+    /// Every configuration the predicate was asked about, in order.
+    pub tested: Vec<Vec<i64>>,
+}
+
+/// Runs one ddmin (no fixed point) over `values` with line units and an in-process predicate
+/// on the decoded integers.
+pub fn ddmin_ints(
+    values: &[i64],
+    interesting: impl Fn(&[i64]) -> bool + Send + Sync + 'static,
+    options: DdOptions,
+    nu: SplitFactor,
+    cache: CachePolicy,
+    jobs: usize,
+) -> Run {
+    let tested = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = tested.clone();
+    let oracle = predicate("ints", move |content: &[u8]| {
+        let config = decode(content);
+        let verdict = interesting(&config);
+        log.lock().unwrap().push(config);
+        verdict
+    });
+    let mut tester = Tester::new(Arc::new(oracle), cache, Arc::new(Control::new(nu)));
+    tester.set_jobs(jobs).unwrap();
+    let input = encode(values);
+    tester.set_best(input.clone());
+    let domain = TextDomain::new(&input, atoms::split(&input, AtomKind::Line));
+    let units: Vec<UnitId> = (0..values.len() as UnitId).collect();
+    dd::ddmin(&domain, units, &mut tester, &options).expect("no stop requested");
+    let result = decode(tester.best());
+    let stats = tester.stats();
+    let tested = tested.lock().unwrap().clone();
+    Run {
+        result,
+        stats,
+        tested,
+    }
+}
+
+/// Whether `result` is 1-minimal for `interesting`: removing any single element loses it.
+pub fn is_one_minimal(result: &[i64], interesting: &dyn Fn(&[i64]) -> bool) -> bool {
+    (0..result.len()).all(|i| {
+        let mut smaller = result.to_vec();
+        smaller.remove(i);
+        !interesting(&smaller)
+    })
+}
+
+/// The mock examples A-D of Hodován & Kiss 2016: input, test, expected 1-minimal result.
+pub struct MockExample {
+    pub name: &'static str,
+    pub input: Vec<i64>,
+    pub test: fn(&[i64]) -> bool,
+    pub expected: Vec<i64>,
+}
+
+fn contains_all(config: &[i64], wanted: &[i64]) -> bool {
+    wanted.iter().all(|w| config.contains(w))
+}
+
+pub fn mock_examples() -> Vec<MockExample> {
+    vec![
+        MockExample {
+            name: "A",
+            input: (1..=8).collect(),
+            // Interesting iff not (7 ∈ c and 2 ∉ c) and {5, 8} ⊆ c.
+            test: |c| (c.contains(&2) || !c.contains(&7)) && contains_all(c, &[5, 8]),
+            expected: vec![5, 8],
+        },
+        MockExample {
+            name: "B",
+            input: (1..=8).collect(),
+            test: |c| contains_all(c, &[1, 2, 3, 4, 5, 6, 7, 8]),
+            expected: (1..=8).collect(),
+        },
+        MockExample {
+            name: "C",
+            input: (1..=8).collect(),
+            test: |c| contains_all(c, &[1, 2, 3, 4, 6, 8]),
+            expected: vec![1, 2, 3, 4, 6, 8],
+        },
+        MockExample {
+            name: "D",
+            input: (0..100).collect(),
+            test: |c| (0..50).all(|x| c.contains(&(2 * x))),
+            expected: (0..50).map(|x| 2 * x).collect(),
+        },
+    ]
+}

@@ -1,0 +1,176 @@
+//! The papers' worked examples, reproduced exactly: mock examples A-D (Hodován & Kiss 2016,
+//! Tables 1-3) and the dissertation's Table 4.1.
+
+mod common;
+
+use common::{ddmin_ints, is_one_minimal, mock_examples};
+use whittle::cache::{CacheKind, CachePolicy};
+use whittle::control::SplitFactor;
+use whittle::dd::{DdOptions, ReduceOrder};
+
+const ORDERS: [ReduceOrder; 3] = [
+    ReduceOrder::SubsetsFirst,
+    ReduceOrder::ComplementsFirst,
+    ReduceOrder::ComplementsOnly,
+];
+
+#[test]
+fn mock_examples_give_the_published_test_counts() {
+    // (tests, cache hits, iterations) for subsets first, complements first, complements only.
+    type Counts = (u64, u64, u64);
+    let table: [(&str, [Counts; 3]); 4] = [
+        ("A", [(22, 22, 8), (17, 5, 8), (14, 1, 8)]),
+        ("B", [(26, 2, 3), (26, 2, 3), (14, 0, 3)]),
+        ("C", [(30, 16, 5), (28, 3, 5), (18, 1, 5)]),
+        ("D", [(472, 3237, 57), (422, 16, 57), (276, 0, 57)]),
+    ];
+    for example in mock_examples() {
+        let (_, expected) = table
+            .iter()
+            .find(|(name, _)| *name == example.name)
+            .unwrap();
+        for (order, &(tests, hits, iterations)) in ORDERS.iter().zip(expected) {
+            let run = ddmin_ints(
+                &example.input,
+                example.test,
+                DdOptions {
+                    order: *order,
+                    ..DdOptions::default()
+                },
+                SplitFactor::Finite(2),
+                CachePolicy::keep_everything(CacheKind::Config),
+                1,
+            );
+            assert_eq!(run.result, example.expected, "{} {order}", example.name);
+            assert_eq!(
+                (run.stats.tests, run.stats.cache_hits, run.stats.iterations),
+                (tests, hits, iterations),
+                "example {} with {order}",
+                example.name
+            );
+        }
+    }
+}
+
+fn every_cache_policy() -> Vec<CachePolicy> {
+    let mut policies = Vec::new();
+    for kind in [
+        CacheKind::None,
+        CacheKind::Config,
+        CacheKind::Content,
+        CacheKind::Hash,
+    ] {
+        for store_interesting in [false, true] {
+            for evict_larger in [false, true] {
+                policies.push(CachePolicy {
+                    kind,
+                    store_interesting,
+                    evict_larger,
+                });
+            }
+        }
+    }
+    policies
+}
+
+#[test]
+fn mock_examples_reach_their_one_minimal_result_under_every_setting() {
+    let split_factors = [
+        SplitFactor::Finite(2),
+        SplitFactor::Finite(3),
+        SplitFactor::Finite(4),
+        SplitFactor::Infinite,
+    ];
+    for example in mock_examples() {
+        for order in ORDERS {
+            for nu in split_factors {
+                for cache in every_cache_policy() {
+                    let run = ddmin_ints(
+                        &example.input,
+                        example.test,
+                        DdOptions {
+                            order,
+                            ..DdOptions::default()
+                        },
+                        nu,
+                        cache,
+                        1,
+                    );
+                    assert_eq!(
+                        run.result, example.expected,
+                        "{} {order} ν={nu} {cache:?}",
+                        example.name
+                    );
+                    assert!(is_one_minimal(&run.result, &example.test));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn table_4_1_sequence_is_reproduced_step_by_step() {
+    use std::sync::Arc;
+    use whittle::atoms::{self, AtomKind};
+    use whittle::control::Control;
+    use whittle::dd::{self, Direction, TextDomain};
+    use whittle::oracle::predicate;
+    use whittle::tester::Tester;
+    use whittle::trace::TraceWriter;
+
+    let expected = [
+        ("12", "test", "not"),
+        ("345", "test", "not"),
+        ("123", "test", "not"),
+        ("1245", "test", "interesting"),
+        ("145", "test", "not"),
+        ("245", "test", "interesting"),
+        ("2", "test", "not"),
+        ("45", "test", "not"),
+        ("24", "test", "interesting"),
+        ("2", "cache", "not"),
+        ("4", "test", "not"),
+    ];
+    let oracle = predicate("2 and 4", |c: &[u8]| c.contains(&b'2') && c.contains(&b'4'));
+    let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+    let mut tester = Tester::new(
+        Arc::new(oracle),
+        CachePolicy {
+            kind: CacheKind::Content,
+            store_interesting: false,
+            evict_larger: true,
+        },
+        control,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let trace_path = dir.path().join("trace.jsonl");
+    tester.set_trace(Some(TraceWriter::create(&trace_path).unwrap()));
+    let input = b"12345".to_vec();
+    tester.set_best(input.clone());
+    let domain = TextDomain::new(&input, atoms::split(&input, AtomKind::Char));
+    let options = DdOptions {
+        order: ReduceOrder::ComplementsOnly,
+        complement_direction: Direction::Backward,
+        ..DdOptions::default()
+    };
+    dd::ddmin(&domain, (0..5).collect(), &mut tester, &options).unwrap();
+    assert_eq!(tester.best(), b"24");
+    tester.set_trace(None);
+
+    let trace = std::fs::read_to_string(&trace_path).unwrap();
+    let lines: Vec<serde_json::Value> = trace
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), expected.len(), "{trace}");
+    for (step, (line, (content, action, outcome))) in lines.iter().zip(expected).enumerate() {
+        assert_eq!(line["step"], step as u64 + 1);
+        assert_eq!(line["content"], content, "step {}", step + 1);
+        assert_eq!(line["action"], action, "step {}", step + 1);
+        assert_eq!(line["outcome"], outcome, "step {}", step + 1);
+        assert_eq!(
+            line["content_sha3"],
+            whittle::cache::sha3_hex(content.as_bytes())
+        );
+    }
+}
