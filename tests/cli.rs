@@ -1,0 +1,290 @@
+//! End-to-end tests through the `whittle` binary: real test commands, files on disk, processes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn whittle() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+}
+
+fn shared(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(path)
+}
+
+/// Copies an example folder into a fresh directory.
+fn example(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(shared(&format!("examples/{name}"))).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
+fn write_script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn pid_alive(pid: i32) -> bool {
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| stat.split_whitespace().nth(2) == Some("Z"))
+}
+
+fn pids_in(file: &Path) -> Vec<i32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
+    let dir = example("sumprod-c");
+    let input = dir.path().join("sumprod.c");
+    let original = std::fs::read(&input).unwrap();
+    for (extra, expected) in [
+        (Some("--no-fixpoint"), "expected-ddmin.c"),
+        (None, "expected-ddmin-star.c"),
+    ] {
+        let output = dir.path().join(format!("out-{expected}"));
+        let status = whittle()
+            .arg("reduce")
+            .arg(&input)
+            .args(["--atoms", "line", "--order", "subsets-first", "-o"])
+            .arg(&output)
+            .args(extra)
+            .args(["--", "./oracle.sh"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        assert_eq!(
+            std::fs::read_to_string(&output).unwrap(),
+            std::fs::read_to_string(dir.path().join(expected)).unwrap(),
+            "{expected}"
+        );
+    }
+    assert_eq!(std::fs::read(&input).unwrap(), original, "the input is never modified");
+}
+
+#[test]
+fn an_input_that_is_not_interesting_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "hello\n").unwrap();
+    let test = write_script(dir.path(), "test.sh", "echo 'no such bug here' >&2; exit 3");
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .arg("--")
+        .arg(&test)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("exit status 3"), "{stderr}");
+    assert!(stderr.contains("no such bug here"), "{stderr}");
+    assert!(!dir.path().join("in.whittled.txt").exists());
+    assert_eq!(std::fs::read(&input).unwrap(), b"hello\n");
+}
+
+#[test]
+fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "a\nb\n").unwrap();
+    let pids = dir.path().join("pids");
+    let test = write_script(
+        dir.path(),
+        "hang.sh",
+        &format!(
+            "echo $$ >> {p}\nsleep 60 &\necho $! >> {p}\nsleep 60",
+            p = pids.display()
+        ),
+    );
+    let start = Instant::now();
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args(["--timeout", "0.5", "--"])
+        .arg(&test)
+        .output()
+        .unwrap();
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(output.status.code(), Some(2), "a timed-out input is not interesting");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("timed out"));
+    let pids = pids_in(&pids);
+    assert_eq!(pids.len(), 2, "the test and its child ran");
+    std::thread::sleep(Duration::from_millis(100));
+    for pid in pids {
+        assert!(!pid_alive(pid), "process {pid} survived the timeout");
+    }
+}
+
+#[test]
+fn empty_interesting_file_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "a\nb\n").unwrap();
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args(["--", "true"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("too permissive"));
+    assert_eq!(std::fs::read(dir.path().join("in.whittled.txt")).unwrap(), b"");
+}
+
+#[test]
+fn statistics_and_trace_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "a\nkeep\nb\nc\n").unwrap();
+    let stats = dir.path().join("stats.json");
+    let trace = dir.path().join("trace.jsonl");
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .arg("--stats-json")
+        .arg(&stats)
+        .arg("--trace")
+        .arg(&trace)
+        .args(["-j", "1", "--", "grep", "-q", "keep"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(std::fs::read(dir.path().join("in.whittled.txt")).unwrap(), b"keep");
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    for key in [
+        "tests",
+        "cache_hits",
+        "iterations",
+        "timeouts",
+        "input_bytes",
+        "output_bytes",
+        "output_nonws_chars",
+        "wall_seconds",
+        "cache_peak_entries",
+        "cache_peak_bytes",
+    ] {
+        assert!(stats.get(key).is_some(), "{key} missing from {stats}");
+    }
+    assert_eq!(stats["output_bytes"], 4);
+    assert_eq!(stats["input_bytes"], 13);
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    let judged: Vec<serde_json::Value> =
+        lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let tests = judged.iter().filter(|l| l["action"] == "test").count() as u64;
+    assert_eq!(tests + 2, stats["tests"].as_u64().unwrap(), "the two preflight checks are step 0");
+    assert!(judged.iter().all(|l| l["content_sha3"].as_str().unwrap().len() == 64));
+}
+
+#[test]
+fn limits_stop_early_and_keep_the_best_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let text: String = (0..200).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&input, &text).unwrap();
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args(["--limit-tests", "10", "-j", "1", "--", "grep", "-q", "line 17$"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("limit of 10 tests"), "{stdout}");
+    let result = std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap();
+    assert!(result.contains("line 17\n") && result.len() < text.len());
+}
+
+#[test]
+fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "a\nb\nc\nkeep\nd\ne\nf\ng\n").unwrap();
+    let pids = dir.path().join("pids");
+    let stats = dir.path().join("stats.json");
+    let test = write_script(
+        dir.path(),
+        "slow.sh",
+        &format!(
+            "sleep 60 &\necho $! >> {p}\ngrep -q keep \"$1\" && exit 0\nsleep 3\nexit 1",
+            p = pids.display()
+        ),
+    );
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args(["--atoms", "line", "--parallel", "first", "-j", "4", "--stats-json"])
+        .arg(&stats)
+        .arg("--")
+        .arg(&test)
+        .env("TMPDIR", scratch.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(std::fs::read(dir.path().join("in.whittled.txt")).unwrap(), b"keep\n");
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert!(stats["cancelled"].as_u64().unwrap() > 0, "{stats}");
+    std::thread::sleep(Duration::from_millis(100));
+    let pids = pids_in(&pids);
+    assert!(!pids.is_empty());
+    for pid in pids {
+        assert!(!pid_alive(pid), "process {pid} outlived its test");
+    }
+    assert_eq!(
+        std::fs::read_dir(scratch.path()).unwrap().count(),
+        0,
+        "the scratch directory is removed"
+    );
+}
+
+#[test]
+fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "keep\na\nb\nc\nd\ne\n").unwrap();
+    let stats = dir.path().join("stats.json");
+    // Interesting while `keep` is there, except that three-line candidates die by a signal and
+    // two-line ones hang: both happen in the first windows.
+    let test = write_script(
+        dir.path(),
+        "t.sh",
+        "lines=$(wc -l < \"$1\")\n\
+         [ \"$lines\" -eq 3 ] && kill -9 $$\n\
+         [ \"$lines\" -eq 2 ] && sleep 60\n\
+         grep -q keep \"$1\"",
+    );
+    let start = Instant::now();
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args(["--atoms", "line", "--timeout", "1", "-j", "3", "--stats-json"])
+        .arg(&stats)
+        .arg("--")
+        .arg(&test)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    let result = std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap();
+    assert_eq!(result, "keep\n");
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
+    assert!(stats["crashes"].as_u64().unwrap() > 0, "{stats}");
+    assert_eq!(
+        stats["unresolved"].as_u64().unwrap(),
+        stats["timeouts"].as_u64().unwrap() + stats["crashes"].as_u64().unwrap()
+    );
+}

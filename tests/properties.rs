@@ -1,0 +1,184 @@
+//! Property tests: for random configurations and random monotone and non-monotone tests, ddmin
+//! returns an interesting, 1-minimal configuration, and every cache gives the same result as none.
+
+mod common;
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use common::{ddmin_ints, is_one_minimal};
+use proptest::prelude::*;
+use whittle::cache::{CacheKind, CachePolicy};
+use whittle::control::SplitFactor;
+use whittle::dd::{DdOptions, Direction, ParallelMode, ReduceOrder};
+
+/// A random test over configurations of integers.
+#[derive(Clone, Debug)]
+enum RandomTest {
+    /// Interesting iff one of the cores is contained (monotone).
+    AnyCore(Vec<Vec<i64>>),
+    /// Interesting iff a hash of the configuration falls under a threshold, or it is the input;
+    /// never for the empty configuration (not monotone).
+    Hashed { seed: u64, per_mille: u64, input: Vec<i64> },
+}
+
+impl RandomTest {
+    fn is_interesting(&self, config: &[i64]) -> bool {
+        match self {
+            RandomTest::AnyCore(cores) => cores
+                .iter()
+                .any(|core| core.iter().all(|x| config.contains(x))),
+            RandomTest::Hashed {
+                seed,
+                per_mille,
+                input,
+            } => {
+                if config.is_empty() {
+                    return false;
+                }
+                if config == input.as_slice() {
+                    return true;
+                }
+                let mut hasher = DefaultHasher::new();
+                (seed, config).hash(&mut hasher);
+                hasher.finish() % 1000 < *per_mille
+            }
+        }
+    }
+}
+
+fn random_case() -> impl Strategy<Value = (Vec<i64>, RandomTest)> {
+    (1usize..14).prop_flat_map(|len| {
+        let input: Vec<i64> = (0..len as i64).collect();
+        let cores = prop::collection::vec(
+            prop::collection::vec(0..len as i64, 1..4),
+            1..3,
+        )
+        .prop_map(RandomTest::AnyCore);
+        let hashed = (any::<u64>(), 50u64..600).prop_map({
+            let input = input.clone();
+            move |(seed, per_mille)| RandomTest::Hashed {
+                seed,
+                per_mille,
+                input: input.clone(),
+            }
+        });
+        (Just(input), prop_oneof![cores, hashed])
+    })
+}
+
+fn options() -> impl Strategy<Value = (DdOptions, SplitFactor)> {
+    (
+        prop_oneof![
+            Just(ReduceOrder::SubsetsFirst),
+            Just(ReduceOrder::ComplementsFirst),
+            Just(ReduceOrder::ComplementsOnly)
+        ],
+        prop_oneof![Just(Direction::Forward), Just(Direction::Backward)],
+        prop_oneof![Just(Direction::Forward), Just(Direction::Backward)],
+        prop_oneof![
+            Just(SplitFactor::Finite(2)),
+            Just(SplitFactor::Finite(3)),
+            Just(SplitFactor::Finite(5)),
+            Just(SplitFactor::Infinite)
+        ],
+    )
+        .prop_map(|(order, subsets, complements, nu)| {
+            (
+                DdOptions {
+                    order,
+                    subset_direction: subsets,
+                    complement_direction: complements,
+                    ..DdOptions::default()
+                },
+                nu,
+            )
+        })
+}
+
+const CACHES: [CachePolicy; 7] = [
+    CachePolicy {
+        kind: CacheKind::Config,
+        store_interesting: true,
+        evict_larger: false,
+    },
+    CachePolicy {
+        kind: CacheKind::Config,
+        store_interesting: false,
+        evict_larger: true,
+    },
+    CachePolicy {
+        kind: CacheKind::Content,
+        store_interesting: true,
+        evict_larger: false,
+    },
+    CachePolicy {
+        kind: CacheKind::Content,
+        store_interesting: false,
+        evict_larger: true,
+    },
+    CachePolicy {
+        kind: CacheKind::Hash,
+        store_interesting: false,
+        evict_larger: true,
+    },
+    CachePolicy {
+        kind: CacheKind::Hash,
+        store_interesting: true,
+        evict_larger: false,
+    },
+    CachePolicy {
+        kind: CacheKind::Hash,
+        store_interesting: false,
+        evict_larger: false,
+    },
+];
+
+const NO_CACHE: CachePolicy = CachePolicy {
+    kind: CacheKind::None,
+    store_interesting: false,
+    evict_larger: false,
+};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn result_is_interesting_one_minimal_and_independent_of_the_cache(
+        (input, test) in random_case(),
+        (options, nu) in options(),
+    ) {
+        prop_assume!(test.is_interesting(&input));
+        let check = test.clone();
+        let reference = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, NO_CACHE, 1);
+        prop_assert!(test.is_interesting(&reference.result));
+        prop_assert!(is_one_minimal(&reference.result, &|c| test.is_interesting(c)));
+        for cache in CACHES {
+            let check = test.clone();
+            let cached = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, cache, 1);
+            prop_assert_eq!(&cached.result, &reference.result, "cache {:?}", cache);
+            prop_assert!(cached.stats.tests <= reference.stats.tests);
+        }
+    }
+
+    #[test]
+    fn parallel_modes_are_one_minimal_and_stable_ones_match_sequential(
+        (input, test) in random_case(),
+        (options, nu) in options(),
+        jobs in prop_oneof![Just(2usize), Just(3), Just(8)],
+    ) {
+        prop_assume!(test.is_interesting(&input));
+        let check = test.clone();
+        let sequential = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, CachePolicy::recommended(), 1);
+        for parallel in [ParallelMode::First, ParallelMode::Stable, ParallelMode::Combined, ParallelMode::Greedy] {
+            let options = DdOptions { parallel, ..options };
+            let check = test.clone();
+            let run = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, CachePolicy::recommended(), jobs);
+            prop_assert!(test.is_interesting(&run.result), "{}", parallel);
+            prop_assert!(is_one_minimal(&run.result, &|c| test.is_interesting(c)), "{}", parallel);
+            if matches!(parallel, ParallelMode::Stable | ParallelMode::Combined) {
+                prop_assert_eq!(&run.result, &sequential.result, "{} with {} jobs", parallel, jobs);
+            }
+        }
+    }
+}
