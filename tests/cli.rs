@@ -179,7 +179,7 @@ fn statistics_and_trace_are_written() {
         assert!(stats.get(key).is_some(), "{key} missing from {stats}");
     }
     assert_eq!(stats["output_bytes"], 4);
-    assert_eq!(stats["input_bytes"], 13);
+    assert_eq!(stats["input_bytes"], 11);
     let lines = std::fs::read_to_string(&trace).unwrap();
     let judged: Vec<serde_json::Value> =
         lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
