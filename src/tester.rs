@@ -75,6 +75,8 @@ pub struct Tester {
     events: Option<Sender<Event>>,
     on_improvement: Option<ImprovementSink>,
     steps: u64,
+    /// Candidates judged now are preflight checks (step 0).
+    preflight: bool,
     jobs: usize,
     pool: Option<rayon::ThreadPool>,
     best: Vec<u8>,
@@ -97,6 +99,7 @@ impl Tester {
             events: None,
             on_improvement: None,
             steps: 0,
+            preflight: false,
             jobs: 1,
             pool: None,
             best: Vec::new(),
@@ -261,10 +264,9 @@ impl Tester {
         candidate: Candidate,
         content: &[u8],
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
-        let steps = self.steps;
-        self.steps = 0;
+        self.preflight = true;
         let result = self.judge_single(candidate, content);
-        self.steps = steps;
+        self.preflight = false;
         result
     }
 
@@ -318,8 +320,12 @@ impl Tester {
     /// Returns the outcome when it is known without a test, or the rendered candidate.
     fn prepare(&mut self, source: &dyn CandidateSource, i: usize) -> Result<Prepared, Stop> {
         self.checkpoint()?;
-        self.steps += 1;
-        let step = self.steps;
+        let step = if self.preflight {
+            0
+        } else {
+            self.steps += 1;
+            self.steps
+        };
         let candidate = source.candidate(i);
         let config = source.config(i);
         let config_parts: &[&[UnitId]] = config.as_deref().unwrap_or(&[]);
@@ -535,6 +541,11 @@ impl Tester {
                     Ok(Prepared::Known(outcome)) => {
                         if outcome.is_interesting() {
                             interesting.push(i);
+                            if policy == WindowPolicy::FirstToFinish {
+                                for (_, token) in &running {
+                                    token.cancel();
+                                }
+                            }
                         }
                     }
                     Ok(Prepared::Test {

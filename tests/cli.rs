@@ -9,7 +9,9 @@ fn whittle() -> Command {
 }
 
 fn shared(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(path)
 }
 
 /// Copies an example folder into a fresh directory.
@@ -71,7 +73,11 @@ fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
             "{expected}"
         );
     }
-    assert_eq!(std::fs::read(&input).unwrap(), original, "the input is never modified");
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        original,
+        "the input is never modified"
+    );
 }
 
 #[test]
@@ -118,7 +124,11 @@ fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
         .output()
         .unwrap();
     assert!(start.elapsed() < Duration::from_secs(20));
-    assert_eq!(output.status.code(), Some(2), "a timed-out input is not interesting");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "a timed-out input is not interesting"
+    );
     assert!(String::from_utf8_lossy(&output.stderr).contains("timed out"));
     let pids = pids_in(&pids);
     assert_eq!(pids.len(), 2, "the test and its child ran");
@@ -141,7 +151,10 @@ fn empty_interesting_file_warns() {
         .unwrap();
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("too permissive"));
-    assert_eq!(std::fs::read(dir.path().join("in.whittled.txt")).unwrap(), b"");
+    assert_eq!(
+        std::fs::read(dir.path().join("in.whittled.txt")).unwrap(),
+        b""
+    );
 }
 
 #[test]
@@ -162,7 +175,10 @@ fn statistics_and_trace_are_written() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    assert_eq!(std::fs::read(dir.path().join("in.whittled.txt")).unwrap(), b"keep");
+    assert_eq!(
+        std::fs::read(dir.path().join("in.whittled.txt")).unwrap(),
+        b"keep"
+    );
     let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
     for key in [
         "tests",
@@ -181,13 +197,22 @@ fn statistics_and_trace_are_written() {
     assert_eq!(stats["output_bytes"], 4);
     assert_eq!(stats["input_bytes"], 11);
     let lines = std::fs::read_to_string(&trace).unwrap();
-    let judged: Vec<serde_json::Value> =
-        lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let judged: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let tests = judged.iter().filter(|l| l["action"] == "test").count() as u64;
     assert_eq!(tests, stats["tests"].as_u64().unwrap());
     let preflight = judged.iter().filter(|l| l["step"] == 0).count();
-    assert_eq!(preflight, 2, "the input and the empty file are checked as step 0");
-    assert!(judged.iter().all(|l| l["content_sha3"].as_str().unwrap().len() == 64));
+    assert_eq!(
+        preflight, 2,
+        "the input and the empty file are checked as step 0"
+    );
+    assert!(
+        judged
+            .iter()
+            .all(|l| l["content_sha3"].as_str().unwrap().len() == 64)
+    );
 }
 
 #[test]
@@ -199,7 +224,16 @@ fn limits_stop_early_and_keep_the_best_result() {
     let output = whittle()
         .arg("reduce")
         .arg(&input)
-        .args(["--limit-tests", "10", "-j", "1", "--", "grep", "-q", "line 17$"])
+        .args([
+            "--limit-tests",
+            "10",
+            "-j",
+            "1",
+            "--",
+            "grep",
+            "-q",
+            "line 17$",
+        ])
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
@@ -228,7 +262,15 @@ fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
     let output = whittle()
         .arg("reduce")
         .arg(&input)
-        .args(["--atoms", "line", "--parallel", "first", "-j", "4", "--stats-json"])
+        .args([
+            "--atoms",
+            "line",
+            "--parallel",
+            "first",
+            "-j",
+            "4",
+            "--stats-json",
+        ])
         .arg(&stats)
         .arg("--")
         .arg(&test)
@@ -236,7 +278,10 @@ fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    assert_eq!(std::fs::read(dir.path().join("in.whittled.txt")).unwrap(), b"keep\n");
+    assert_eq!(
+        std::fs::read(dir.path().join("in.whittled.txt")).unwrap(),
+        b"keep\n"
+    );
     let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
     assert!(stats["cancelled"].as_u64().unwrap() > 0, "{stats}");
     std::thread::sleep(Duration::from_millis(100));
@@ -272,7 +317,15 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
     let output = whittle()
         .arg("reduce")
         .arg(&input)
-        .args(["--atoms", "line", "--timeout", "1", "-j", "3", "--stats-json"])
+        .args([
+            "--atoms",
+            "line",
+            "--timeout",
+            "1",
+            "-j",
+            "3",
+            "--stats-json",
+        ])
         .arg(&stats)
         .arg("--")
         .arg(&test)

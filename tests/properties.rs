@@ -19,7 +19,11 @@ enum RandomTest {
     AnyCore(Vec<Vec<i64>>),
     /// Interesting iff a hash of the configuration falls under a threshold, or it is the input;
     /// never for the empty configuration (not monotone).
-    Hashed { seed: u64, per_mille: u64, input: Vec<i64> },
+    Hashed {
+        seed: u64,
+        per_mille: u64,
+        input: Vec<i64>,
+    },
 }
 
 impl RandomTest {
@@ -50,11 +54,8 @@ impl RandomTest {
 fn random_case() -> impl Strategy<Value = (Vec<i64>, RandomTest)> {
     (1usize..14).prop_flat_map(|len| {
         let input: Vec<i64> = (0..len as i64).collect();
-        let cores = prop::collection::vec(
-            prop::collection::vec(0..len as i64, 1..4),
-            1..3,
-        )
-        .prop_map(RandomTest::AnyCore);
+        let cores = prop::collection::vec(prop::collection::vec(0..len as i64, 1..4), 1..3)
+            .prop_map(RandomTest::AnyCore);
         let hashed = (any::<u64>(), 50u64..600).prop_map({
             let input = input.clone();
             move |(seed, per_mille)| RandomTest::Hashed {
