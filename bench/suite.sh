@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs whittle on every task of ../shared/bench (headless; by default lines then characters and
+# all other defaults) and prints a table: task, tests, cache hits, output bytes, non-whitespace
+# characters, wall seconds. Extra arguments go to `whittle reduce` (e.g. `-j 1`, `-a hdd`).
+#   bench/suite.sh [WHITTLE-OPTIONS...]
+# Environment: BENCH_DIR (the tasks), WHITTLE (the binary), TASKS (a regex selecting tasks).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bench=${BENCH_DIR:-$root/../shared/bench}
+whittle=${WHITTLE:-$root/target/release/whittle}
+if [ -z "${WHITTLE:-}" ]; then
+    cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+printf '%-26s %7s %7s %8s %7s %8s\n' task tests hits bytes nonws wall_s
+for dir in "$bench"/*/; do
+    [ -x "$dir/oracle.sh" ] || continue
+    task=$(basename "$dir")
+    [[ "$task" =~ ${TASKS:-.} ]] || continue
+    input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt)$' | head -1)
+    if ! "$whittle" reduce "$dir/$input" --no-tui -o "$out/$task.out" \
+        --stats-json "$out/$task.json" "$@" -- "$dir/oracle.sh" >"$out/$task.log" 2>&1; then
+        echo "$task: whittle failed"
+        tail -5 "$out/$task.log"
+        continue
+    fi
+    python3 - "$out/$task.json" "$task" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"{sys.argv[2]:<26} {s['tests']:>7} {s['cache_hits']:>7} {s['output_bytes']:>8} "
+      f"{s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f}")
+PY
+done
