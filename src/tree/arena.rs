@@ -45,8 +45,6 @@ pub(crate) mod flags {
     pub const LIST: u16 = 1 << 6;
     /// A separator token of a list.
     pub const SEPARATOR: u16 = 1 << 7;
-    /// A separator originally followed by no element (a trailing comma).
-    pub const TRAILING: u16 = 1 << 8;
     /// A node the tree layer made (flattened rest, hidden text).
     pub const SYNTHETIC: u16 = 1 << 9;
     /// A tree-sitter ERROR node or a node inside one.
@@ -247,6 +245,11 @@ impl Tree {
     pub fn leading_trivia(&self, id: NodeId) -> &[u8] {
         let node = self.node(id);
         &self.source[node.trivia_start as usize..node.start as usize]
+    }
+
+    /// The whitespace after the last token.
+    pub fn trailing_trivia(&self) -> &[u8] {
+        &self.source[self.tail_start as usize..]
     }
 
     /// The parent in the unedited tree.

@@ -319,7 +319,7 @@ impl Builder<'_> {
         }
     }
 
-    /// Marks the separators of a list node (`,` between elements, a trailing `,`); returns
+    /// Marks the separators of a list node; returns
     /// whether the node has any.
     fn mark_list(&mut self, parent: KindId, children: &[u32]) -> bool {
         let separators = self.tables.list_separators(parent);
@@ -331,22 +331,13 @@ impl Builder<'_> {
                 && separators.iter().any(|separator| **separator == source[raw.start as usize..raw.end as usize])
         };
         let mut any = false;
-        for (index, &child) in children.iter().enumerate() {
+        for &child in children {
             let raw = self.raws[child as usize];
             if !is_separator(&raw, self.source) {
                 continue;
             }
             any = true;
-            let mut child_flags = flags::SEPARATOR;
-            // Trailing when the next non-extra sibling ends the run (a literal token) or the list.
-            let next = children[index + 1..].iter().map(|&c| self.raws[c as usize]).find(|r| r.flags & flags::EXTRA == 0);
-            let ends_run = match next {
-                None => true,
-                Some(next) => next.flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN && !is_separator(&next, self.source),
-            };
-            if ends_run {
-                child_flags |= flags::TRAILING;
-            }
+            let child_flags = flags::SEPARATOR;
             self.raws[child as usize].flags |= child_flags;
         }
         any
@@ -354,23 +345,28 @@ impl Builder<'_> {
 
     /// The node that stands for `id` after squeezing single-child chains whose members print
     /// the same replacement.
-    fn squeezed(&self, id: u32) -> u32 {
+    fn squeezed(&mut self, id: u32) -> u32 {
         let raw = self.raws[id as usize];
         if raw.count != 1 || raw.flags & flags::TOKEN != 0 {
             return id;
         }
         let child = self.pool[raw.first as usize];
         let child_raw = self.raws[child as usize];
-        if self.same_replacement(&raw, &child_raw) { child } else { id }
+        if !self.same_replacement(&raw, &child_raw) {
+            return id;
+        }
+        // The child takes the parent's place (and, printing the same, its emptiness).
+        self.raws[child as usize].flags |= raw.flags & flags::PHI_EMPTY;
+        child
+    }
+
+    /// What a node prints when removed, as far as the grammar tables know.
+    fn replacement_of(&self, raw: &Raw) -> Option<&[u8]> {
+        if raw.flags & flags::PHI_EMPTY != 0 { Some(b"") } else { self.tables.phi(raw.kind) }
     }
 
     fn same_replacement(&self, a: &Raw, b: &Raw) -> bool {
-        let a_empty = a.flags & flags::PHI_EMPTY != 0;
-        let b_empty = b.flags & flags::PHI_EMPTY != 0;
-        if a_empty || b_empty {
-            return a_empty == b_empty;
-        }
-        match (self.tables.phi(a.kind), self.tables.phi(b.kind)) {
+        match (self.replacement_of(a), self.replacement_of(b)) {
             (Some(pa), Some(pb)) => pa == pb,
             _ => false,
         }

@@ -40,8 +40,10 @@ struct Frame {
     next: u32,
     end: u32,
     list: bool,
-    /// Written pieces count when the current list run or separator started.
+    /// Pieces written when the current list segment started.
     mark: u64,
+    /// Whether the current list segment has elements.
+    segment_has_elements: bool,
 }
 
 pub(crate) struct Renderer<'a> {
@@ -128,10 +130,10 @@ impl<'a> Renderer<'a> {
                 self.visit(child);
             } else {
                 let frame = *frame;
-                self.stack.pop();
                 if frame.list {
-                    self.resolve_pending();
+                    self.end_run();
                 }
+                self.stack.pop();
                 if frame.place != frame.node {
                     self.leave_hoisted(frame.place, frame.node);
                 }
@@ -141,6 +143,11 @@ impl<'a> Renderer<'a> {
     }
 
     /// Handles separators and run boundaries of a list; returns whether the child is done.
+    ///
+    /// A list's children are segments of elements between separators. A segment whose elements
+    /// were all removed takes one separator with it: the one after it, or for the last segment
+    /// of a run the one before it. A separator waits (pending) until the segment after it is
+    /// known to print something; untouched lists print exactly as in the input.
     fn list_child(&mut self, child: NodeId) -> bool {
         let child_flags = self.tree.node(child).flags;
         if child_flags & flags::SEPARATOR != 0 {
@@ -148,27 +155,49 @@ impl<'a> Renderer<'a> {
                 self.skip(child);
                 return true;
             }
-            let Some(frame) = self.stack.last_mut() else {
-                return true;
-            };
-            if self.pending.is_none() && self.pieces > frame.mark {
-                frame.mark = self.pieces;
-                self.pending = Some(PendingSeparator { token: child, gap_before: self.gap.take() });
-            } else {
+            if self.segment_removed() {
                 self.skip(child);
+            } else {
+                self.flush_pending();
+                self.pending = Some(PendingSeparator { token: child, gap_before: self.gap.take() });
             }
+            self.start_segment();
             return true;
         }
         if child_flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN {
             // A literal token (bracket, keyword) ends the run of elements.
-            self.resolve_pending();
+            self.end_run();
             self.visit(child);
-            if let Some(frame) = self.stack.last_mut() {
-                frame.mark = self.pieces;
-            }
+            self.start_segment();
             return true;
         }
+        if let Some(frame) = self.stack.last_mut() {
+            frame.segment_has_elements = true;
+        }
         false
+    }
+
+    /// Whether the current segment had elements and none of them printed anything.
+    fn segment_removed(&self) -> bool {
+        self.stack.last().is_some_and(|frame| frame.segment_has_elements && self.pieces == frame.mark)
+    }
+
+    fn start_segment(&mut self) {
+        let pieces = self.pieces;
+        if let Some(frame) = self.stack.last_mut() {
+            frame.segment_has_elements = false;
+            frame.mark = pieces;
+        }
+    }
+
+    /// At the end of a run of list elements: a removed last segment takes the separator before
+    /// it; otherwise that separator stays.
+    fn end_run(&mut self) {
+        if self.segment_removed() {
+            self.drop_pending();
+        } else {
+            self.flush_pending();
+        }
     }
 
     /// Writes or opens the node at `place`, following its hoistings.
@@ -210,6 +239,7 @@ impl<'a> Renderer<'a> {
                 end: data.subtree_end,
                 list: data.flags & flags::LIST != 0,
                 mark: self.pieces,
+                segment_has_elements: false,
             });
         }
     }
@@ -274,17 +304,6 @@ impl<'a> Renderer<'a> {
             let separator = Gap { lead: (data.trivia_start, data.start), newline: data.flags & flags::NEWLINE != 0 };
             let after = self.gap.take();
             self.gap = Gap::merge(Gap::merge(pending.gap_before, Some(separator)), after);
-        }
-    }
-
-    /// At the end of a run of list elements: a trailing separator stays, another one goes.
-    fn resolve_pending(&mut self) {
-        if let Some(pending) = self.pending {
-            if self.tree.node(pending.token).flags & flags::TRAILING != 0 {
-                self.flush_pending();
-            } else {
-                self.drop_pending();
-            }
         }
     }
 

@@ -89,7 +89,7 @@ fn shortest_of(hir: &Hir) -> Option<Vec<u8>> {
         HirKind::Alternation(alternatives) => alternatives
             .iter()
             .filter_map(shortest_of)
-            .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b))),
+            .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| preference_key(a).cmp(&preference_key(b)))),
     }
 }
 
@@ -105,6 +105,19 @@ const PREFERENCE: &[&[(u32, u32)]] = &[
     &[(0x00, 0x7f)],
     &[(0x80, 0x10ffff)],
 ];
+
+/// The preference group of a character (lower is better).
+fn preference_group(c: u32) -> usize {
+    PREFERENCE
+        .iter()
+        .position(|group| group.iter().any(|&(low, high)| low <= c && c <= high))
+        .unwrap_or(PREFERENCE.len())
+}
+
+/// Orders equally long alternatives by the preference of their characters.
+fn preference_key(bytes: &[u8]) -> Vec<(usize, u32)> {
+    String::from_utf8_lossy(bytes).chars().map(|c| (preference_group(c as u32), c as u32)).collect()
+}
 
 /// The preferred member of a class given as inclusive code point ranges.
 fn preferred_member(ranges: &[(u32, u32)]) -> Option<u32> {
