@@ -20,7 +20,7 @@ fn phi_spot_checks() {
         assert_eq!(phi_of_kind("c", "identifier").as_deref(), Some("A"));
         assert_eq!(phi_of_kind("c", "number_literal").as_deref(), Some("0"));
         assert_eq!(phi_of_kind("c", "string_literal").as_deref(), Some("\"\""));
-        assert_eq!(phi_of_kind("c", "if_statement").as_deref(), Some("if(0);"));
+        assert_eq!(phi_of_kind("c", "if_statement").as_deref(), Some("if(A);"));
     }
     if tree_support::available("json") {
         assert_eq!(phi_of_kind("json", "object").as_deref(), Some("{}"));

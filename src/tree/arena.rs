@@ -45,6 +45,8 @@ pub(crate) mod flags {
     pub const LIST: u16 = 1 << 6;
     /// A separator token of a list.
     pub const SEPARATOR: u16 = 1 << 7;
+    /// An element of a list (other children of a list end a run of elements).
+    pub const ELEMENT: u16 = 1 << 8;
     /// A node the tree layer made (flattened rest, hidden text).
     pub const SYNTHETIC: u16 = 1 << 9;
     /// A tree-sitter ERROR node or a node inside one.

@@ -319,26 +319,26 @@ impl Builder<'_> {
         }
     }
 
-    /// Marks the separators of a list node; returns
-    /// whether the node has any.
+    /// Marks the separators and elements of a list node; returns whether it has separators.
     fn mark_list(&mut self, parent: KindId, children: &[u32]) -> bool {
-        let separators = self.tables.list_separators(parent);
-        if separators.is_empty() {
+        let Some(list) = self.tables.list(parent) else {
             return false;
-        }
-        let is_separator = |raw: &Raw, source: &[u8]| {
-            raw.flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN
-                && separators.iter().any(|separator| **separator == source[raw.start as usize..raw.end as usize])
         };
         let mut any = false;
         for &child in children {
-            let raw = self.raws[child as usize];
-            if !is_separator(&raw, self.source) {
-                continue;
+            let raw = &mut self.raws[child as usize];
+            let literal = raw.flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN;
+            let text = &self.source[raw.start as usize..raw.end as usize];
+            if literal && list.separators.iter().any(|separator| **separator == *text) {
+                raw.flags |= flags::SEPARATOR;
+                any = true;
+            } else if raw.flags & (flags::EXTRA | flags::SYNTHETIC) != 0
+                || raw.kind == synthetic::ERROR
+                || list.elements.contains(&raw.kind)
+                || (list.elements.is_empty() && !literal)
+            {
+                raw.flags |= flags::ELEMENT;
             }
-            any = true;
-            let child_flags = flags::SEPARATOR;
-            self.raws[child as usize].flags |= child_flags;
         }
         any
     }
@@ -514,6 +514,7 @@ fn assign_replacements(tree: &mut Tree) {
         let text_len = tree.byte_range(id).len();
         let unremovable = match tree.replacement(id) {
             None => true,
+            Some(_) if tree.tables.is_unremovable_kind(tree.nodes[index].kind) => true,
             Some(replacement) => tree.preprocess.mark_unremovable && replacement.len() >= text_len,
         };
         if unremovable {

@@ -10,6 +10,7 @@ use super::arena::{NodeId, Tree};
 use super::edit::{Candidate, TreeState};
 use super::guard::count_syntax_errors;
 use super::language::needs_space;
+use super::render::write_indented;
 
 /// Re-parses edited versions of one text incrementally (only the changed region is re-lexed).
 pub struct Reparser {
@@ -90,7 +91,7 @@ pub fn splice(source: &[u8], range: std::ops::Range<usize>, text: &[u8]) -> Vec<
     if needs_space(out.last().copied(), text.first().copied()) {
         out.push(b' ');
     }
-    out.extend_from_slice(text);
+    write_indented(&mut out, text);
     let rest = &source[range.end..];
     let last = out.last().copied();
     if needs_space(last, rest.first().copied()) {
@@ -110,7 +111,7 @@ pub fn phi_check(tree: &Tree) -> anyhow::Result<CheckReport> {
         let Some(phi) = tree.phi(id) else {
             continue;
         };
-        if tree.is_synthetic(id) || phi == tree.text(id) {
+        if tree.is_synthetic(id) || phi == tree.text(id) || tree.tables().is_unremovable_kind(tree.kind_id(id)) {
             continue;
         }
         let text = splice(tree.source(), tree.byte_range(id), phi);

@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::grammar_json::{Grammar, NodeType, Rule};
-use super::profile::{ChildPresence, GeneratedTable, Presence};
-use super::shortest::shortest_match;
+use super::profile::{ChildPresence, GeneratedTable, ListKind, Presence};
+use super::shortest::{char_order, shortest_match};
 use super::text::{is_word_byte, kind_key};
 
 /// Inputs of the generator besides the grammar: hand-written replacements for symbols the
@@ -19,11 +19,16 @@ pub struct GeneratorInput<'a> {
     pub overlay: &'a BTreeMap<String, String>,
 }
 
-/// Orders candidate texts: shorter first, then lexicographically smaller.
+/// Orders candidate texts: shorter first, then lexicographically smaller, comparing characters
+/// in the readable order of [`char_order`] (letters before digits before punctuation), which
+/// prefers `A.A` to `0.A` (where `0.` would lex as a number).
 fn better(candidate: &str, current: Option<&String>) -> bool {
     match current {
         None => true,
-        Some(current) => (candidate.len(), candidate) < (current.len(), current.as_str()),
+        Some(current) => {
+            let key = |text: &str| (text.len(), text.chars().map(char_order).collect::<Vec<_>>());
+            key(candidate) < key(current)
+        }
     }
 }
 
@@ -213,11 +218,18 @@ struct ChildWalk<'g, 'a> {
     generator: &'g mut Generator<'a>,
     presence: BTreeMap<String, Presence>,
     separators: BTreeSet<String>,
+    /// Kinds met inside the element of a separated list.
+    elements: BTreeSet<String>,
+    /// Depth of separated-list elements being walked.
+    in_element: usize,
     expanding: Vec<&'a str>,
 }
 
 impl<'a> ChildWalk<'_, 'a> {
     fn record(&mut self, key: String, presence: Presence) {
+        if self.in_element > 0 {
+            self.elements.insert(key.clone());
+        }
         let entry = self.presence.entry(key).or_insert(presence);
         *entry = (*entry).max(presence);
     }
@@ -294,6 +306,14 @@ impl<'a> ChildWalk<'_, 'a> {
     /// The body of a repetition: a two-member sequence of a literal separator and an element is a
     /// separated list, whose separators the unparser drops together with the elements.
     fn walk_repeated(&mut self, content: &'a Rule, presence: Presence) {
+        if let Rule::Choice { members } = content.unwrap_transparent()
+            && members.iter().any(|member| separated_pair(member).is_some())
+        {
+            for member in members {
+                self.walk_repeated(member, presence);
+            }
+            return;
+        }
         if let Rule::Seq { members } = content.unwrap_transparent()
             && members.len() == 2
         {
@@ -307,11 +327,25 @@ impl<'a> ChildWalk<'_, 'a> {
             {
                 self.separators.insert(separator.to_string());
                 self.record(kind_key(separator, false), Presence::Required);
+                self.in_element += 1;
                 self.walk(&members[1 - at], presence);
+                self.in_element -= 1;
                 return;
             }
         }
         self.walk(content, presence);
+    }
+}
+
+/// The position of the separator when `rule` is a separator-and-element pair.
+fn separated_pair(rule: &Rule) -> Option<usize> {
+    match rule.unwrap_transparent() {
+        Rule::Seq { members } if members.len() == 2 => match (members[0].as_literal(), members[1].as_literal()) {
+            (Some(_), None) => Some(0),
+            (None, Some(_)) => Some(1),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -426,10 +460,12 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             generator: &mut generator,
             presence: BTreeMap::new(),
             separators: BTreeSet::new(),
+            elements: BTreeSet::new(),
+            in_element: 0,
             expanding: Vec::new(),
         };
         walk.walk(body, Presence::Required);
-        let ChildWalk { presence, separators, .. } = walk;
+        let ChildWalk { presence, separators, elements, .. } = walk;
         // A kind reached through several rules (aliases) keeps the most restrictive presence.
         let entry = merged.entry(parent.clone()).or_default();
         for (child, presence) in presence {
@@ -437,7 +473,9 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             *slot = (*slot).max(presence);
         }
         if !separators.is_empty() {
-            table.lists.entry(parent).or_default().extend(separators);
+            let list = table.lists.entry(parent).or_insert_with(ListKind::default);
+            list.separators.extend(separators);
+            list.elements.extend(elements);
         }
     }
     for (parent, children) in merged {

@@ -1,7 +1,7 @@
 //! The languages whittle parses: their profiles (embedded in the binary), the tree-sitter grammar
 //! when its cargo feature is compiled in, and the per-kind tables the tree builder reads.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -205,6 +205,15 @@ impl Language {
     }
 }
 
+/// How the children of a list kind are told apart.
+#[derive(Debug, Clone, Default)]
+pub struct ListTable {
+    /// Separator token texts.
+    pub separators: Vec<Box<[u8]>>,
+    /// Element kinds; empty means every named child.
+    pub elements: HashSet<KindId>,
+}
+
 /// Kinds the tree layer adds to a grammar's own.
 pub mod synthetic {
     use super::KindId;
@@ -224,9 +233,10 @@ pub struct KindTables {
     canonical: Vec<KindId>,
     phi: Vec<Option<Box<[u8]>>>,
     presence: HashMap<(KindId, KindId), Presence>,
-    list_separators: HashMap<KindId, Vec<Box<[u8]>>>,
+    lists: HashMap<KindId, ListTable>,
     supertypes_of: Vec<Vec<u16>>,
     supertype_names: Vec<String>,
+    unremovable: Vec<bool>,
 }
 
 impl std::fmt::Debug for KindTables {
@@ -259,9 +269,10 @@ impl KindTables {
             canonical,
             phi: vec![None; count],
             presence: HashMap::new(),
-            list_separators: HashMap::new(),
+            lists: HashMap::new(),
             supertypes_of: vec![Vec::new(); count],
             supertype_names: Vec::new(),
+            unremovable: vec![false; count],
         };
         for id in 0..count {
             if !tables.named[id] {
@@ -275,6 +286,11 @@ impl KindTables {
                 tables.phi[usize::from(id)] = Some(text.as_bytes().into());
             }
         }
+        for key in &language.profile.unremovable {
+            for id in tables.ids_for_key(key) {
+                tables.unremovable[usize::from(id)] = true;
+            }
+        }
         for (parent, children) in &table.children {
             for parent_id in tables.ids_for_key(parent) {
                 for (keys, presence) in [(&children.optional, Presence::Optional), (&children.repeated, Presence::Repeated)] {
@@ -286,18 +302,19 @@ impl KindTables {
                 }
             }
         }
-        let hand_lists = language.profile.lists.iter().map(|(parent, seps)| (parent, seps.iter().cloned().collect()));
-        let lists: Vec<(&String, std::collections::BTreeSet<String>)> =
-            table.lists.iter().map(|(parent, seps)| (parent, seps.clone())).chain(hand_lists).collect();
-        for (parent, separators) in lists {
+        for (parent, list) in table.lists.iter().chain(language.profile.lists.iter()) {
             for parent_id in tables.ids_for_key(parent) {
-                let entry = tables.list_separators.entry(parent_id).or_default();
-                for separator in &separators {
+                let mut entry = tables.lists.remove(&parent_id).unwrap_or_default();
+                for separator in &list.separators {
                     let separator: Box<[u8]> = separator.as_bytes().into();
-                    if !entry.contains(&separator) {
-                        entry.push(separator);
+                    if !entry.separators.contains(&separator) {
+                        entry.separators.push(separator);
                     }
                 }
+                for key in &list.elements {
+                    entry.elements.extend(tables.ids_for_key(key));
+                }
+                tables.lists.insert(parent_id, entry);
             }
         }
         for (index, (name, kinds)) in table.supertypes.iter().enumerate() {
@@ -359,14 +376,19 @@ impl KindTables {
         }
     }
 
+    /// Whether the profile keeps nodes of this kind from being removed on their own.
+    pub fn is_unremovable_kind(&self, kind: KindId) -> bool {
+        self.unremovable.get(usize::from(kind)).copied().unwrap_or(false)
+    }
+
     /// How freely `child` may be left out of `parent`.
     pub fn presence(&self, parent: KindId, child: KindId) -> Presence {
         self.presence.get(&(parent, child)).copied().unwrap_or(Presence::Required)
     }
 
-    /// The separators of a list kind (empty when the kind is no list).
-    pub fn list_separators(&self, kind: KindId) -> &[Box<[u8]>] {
-        self.list_separators.get(&kind).map_or(&[], Vec::as_slice)
+    /// The list description of a kind (`None` when the kind is no list).
+    pub fn list(&self, kind: KindId) -> Option<&ListTable> {
+        self.lists.get(&kind)
     }
 
     /// Indices of the supertypes a kind belongs to.

@@ -27,9 +27,13 @@ pub struct Profile {
     pub grammar_crate: String,
     #[serde(default)]
     pub grammar_dir: Option<String>,
-    /// List kinds in addition to the generated ones: parent kind → separators.
+    /// List kinds in addition to the generated ones.
     #[serde(default)]
-    pub lists: BTreeMap<String, Vec<String>>,
+    pub lists: BTreeMap<String, ListKind>,
+    /// Kinds never removed on their own (delimiters whose text must match a partner, such as
+    /// the quotes that open and close a string).
+    #[serde(default)]
+    pub unremovable: Vec<String>,
     /// Hand-written replacements: for external-scanner tokens the grammar cannot describe, and
     /// for kinds whose computed Φ does not parse in context. Keys are symbol names or kind keys.
     #[serde(default)]
@@ -55,6 +59,18 @@ pub enum Presence {
     Required,
 }
 
+/// A kind whose children form a separated list (`a, b, c`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListKind {
+    /// The separator tokens.
+    pub separators: BTreeSet<String>,
+    /// The kinds of the elements (empty: every named child); other children end a run of
+    /// elements (brackets, keywords, a type before a list of declarators).
+    #[serde(default)]
+    pub elements: BTreeSet<String>,
+}
+
 /// Children of one parent kind that may be left out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChildPresence {
@@ -73,8 +89,8 @@ pub struct GeneratedTable {
     /// Kinds of `node-types.json` for which no Φ could be computed.
     pub unknown: BTreeSet<String>,
     pub children: BTreeMap<String, ChildPresence>,
-    /// Parent kinds whose children form separated lists, with their separators.
-    pub lists: BTreeMap<String, BTreeSet<String>>,
+    /// Parent kinds whose children form separated lists.
+    pub lists: BTreeMap<String, ListKind>,
     /// Declared supertypes and the concrete kinds they stand for.
     pub supertypes: BTreeMap<String, BTreeSet<String>>,
 }
@@ -92,7 +108,7 @@ struct GeneratedFile {
     #[serde(default)]
     children: BTreeMap<String, ChildPresenceFile>,
     #[serde(default)]
-    lists: BTreeMap<String, BTreeSet<String>>,
+    lists: BTreeMap<String, ListKind>,
     #[serde(default)]
     supertypes: BTreeMap<String, BTreeSet<String>>,
 }
@@ -163,10 +179,17 @@ impl GeneratedTable {
             let _ = writeln!(out, "{} = {{ {} }}", toml_key(parent), parts.join(", "));
         }
         let _ = writeln!(out);
-        let _ = writeln!(out, "# Parent kinds whose children form separated lists, with the separators.");
+        let _ = writeln!(out, "# Parent kinds whose children form separated lists: the separators and the");
+        let _ = writeln!(out, "# element kinds (other children end a run of elements).");
         let _ = writeln!(out, "[lists]");
-        for (parent, separators) in &self.lists {
-            let _ = writeln!(out, "{} = {}", toml_key(parent), list(separators));
+        for (parent, kind) in &self.lists {
+            let _ = writeln!(
+                out,
+                "{} = {{ separators = {}, elements = {} }}",
+                toml_key(parent),
+                list(&kind.separators),
+                list(&kind.elements)
+            );
         }
         let _ = writeln!(out);
         let _ = writeln!(out, "# Declared supertypes and the concrete kinds they stand for.");

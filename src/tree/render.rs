@@ -164,8 +164,8 @@ impl<'a> Renderer<'a> {
             self.start_segment();
             return true;
         }
-        if child_flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN {
-            // A literal token (bracket, keyword) ends the run of elements.
+        if child_flags & flags::ELEMENT == 0 {
+            // A bracket, keyword or other non-element ends the run of elements.
             self.end_run();
             self.visit(child);
             self.start_segment();
@@ -356,7 +356,11 @@ impl<'a> Renderer<'a> {
             }
         }
         self.out.extend_from_slice(whitespace_bytes);
-        self.out.extend_from_slice(text);
+        if replacement.is_some() {
+            write_indented(self.out, text);
+        } else {
+            self.out.extend_from_slice(text);
+        }
         self.last_end = end;
         self.pieces += 1;
     }
@@ -382,4 +386,25 @@ fn choose_whitespace(source: &[u8], before: (u32, u32), after: (u32, u32)) -> (u
         return before;
     }
     if before.1 - before.0 < after.1 - after.0 { before } else { after }
+}
+
+/// Appends a replacement text; its line breaks continue at the indentation of the line it
+/// starts on (so that a multi-line replacement stays inside an indented block).
+pub(crate) fn write_indented(out: &mut Vec<u8>, text: &[u8]) {
+    if !text.contains(&b'\n') {
+        out.extend_from_slice(text);
+        return;
+    }
+    let line_start = out.iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1);
+    let indentation_len = out[line_start..].iter().take_while(|&&byte| byte == b' ' || byte == b'\t').count();
+    let indentation: Vec<u8> = out[line_start..line_start + indentation_len].to_vec();
+    for (index, line) in text.split(|&byte| byte == b'\n').enumerate() {
+        if index > 0 {
+            out.push(b'\n');
+            if !line.is_empty() {
+                out.extend_from_slice(&indentation);
+            }
+        }
+        out.extend_from_slice(line);
+    }
 }

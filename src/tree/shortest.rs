@@ -114,9 +114,15 @@ fn preference_group(c: u32) -> usize {
         .unwrap_or(PREFERENCE.len())
 }
 
+/// The readable order of characters: letters, digits, `_`, other printable ASCII, space,
+/// newline, other ASCII, everything else; code point order within each group.
+pub fn char_order(c: char) -> (usize, u32) {
+    (preference_group(c as u32), c as u32)
+}
+
 /// Orders equally long alternatives by the preference of their characters.
 fn preference_key(bytes: &[u8]) -> Vec<(usize, u32)> {
-    String::from_utf8_lossy(bytes).chars().map(|c| (preference_group(c as u32), c as u32)).collect()
+    String::from_utf8_lossy(bytes).chars().map(char_order).collect()
 }
 
 /// The preferred member of a class given as inclusive code point ranges.
