@@ -73,6 +73,8 @@ pub(crate) struct Node {
     pub replacement: u32,
     pub kind: KindId,
     pub flags: u16,
+    /// The field of the parent the node fills (tree-sitter field id; 0: none).
+    pub field: u16,
 }
 
 /// Which preprocessing steps run while the tree is built.
@@ -312,9 +314,28 @@ impl Tree {
         self.tables.phi(self.node(id).kind)
     }
 
-    /// Hoisting compatibility: the same kind, or two kinds of one declared supertype.
+    /// Compatibility of kinds: the same kind, or two kinds of one declared supertype. (Hoisting
+    /// also asks whether the kind fits the place: see [`super::TreeState::can_hoist`].)
     pub fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         self.tables.compatible(self.node(a).kind, self.node(b).kind)
+    }
+
+    /// Whether a node of `kind` may stand at `place` (the grammar allows the kind in the field of
+    /// the parent that `place` fills; allowed when the grammar says nothing).
+    pub fn fits_place(&self, place: NodeId, kind: KindId) -> bool {
+        let mut parent = self.parent(place);
+        while let Some(id) = parent {
+            if !self.is_synthetic(id) {
+                break;
+            }
+            parent = self.parent(id);
+        }
+        match parent {
+            Some(parent) => {
+                self.tables.allows(self.node(parent).kind, self.node(place).field, kind).unwrap_or(true)
+            }
+            None => true,
+        }
     }
 
     /// Names of the declared supertypes the node's kind belongs to.

@@ -19,12 +19,14 @@ struct Raw {
     count: u32,
     kind: KindId,
     flags: u16,
+    field: u16,
 }
 
 /// A tree-sitter node whose children are being built.
 struct Frame {
     kind: KindId,
     flags: u16,
+    field: u16,
     end: u32,
     /// Where this node's children start on the builder's stack of finished nodes.
     base: usize,
@@ -93,6 +95,11 @@ pub fn from_syntax_tree(
     Ok(tree)
 }
 
+/// The field id of the cursor's node in its parent (0: none).
+fn field_of(cursor: &tree_sitter::TreeCursor<'_>) -> u16 {
+    cursor.field_id().map_or(0, |id| id.get())
+}
+
 fn has_non_whitespace(bytes: &[u8]) -> bool {
     bytes.iter().any(|byte| !byte.is_ascii_whitespace())
 }
@@ -110,7 +117,7 @@ impl Builder<'_> {
         'walk: loop {
             if descend {
                 if cursor.goto_first_child() {
-                    descend = self.enter(&cursor.node(), &mut frames);
+                    descend = self.enter(&cursor.node(), field_of(&cursor), &mut frames);
                     continue;
                 }
                 // A node without children after all: it is complete.
@@ -121,7 +128,7 @@ impl Builder<'_> {
             // The cursor is on a complete node; its parent's frame is on top.
             loop {
                 if cursor.goto_next_sibling() {
-                    descend = self.enter(&cursor.node(), &mut frames);
+                    descend = self.enter(&cursor.node(), field_of(&cursor), &mut frames);
                     continue 'walk;
                 }
                 cursor.goto_parent();
@@ -144,8 +151,7 @@ impl Builder<'_> {
         frames.is_empty()
     }
 
-    fn open_frame(&mut self, node: &tree_sitter::Node<'_>, start: u32, end: u32) -> Frame {
-        let _ = start;
+    fn open_frame(&mut self, node: &tree_sitter::Node<'_>, field: u16, end: u32) -> Frame {
         let mut frame_flags = 0;
         if node.is_named() {
             frame_flags |= flags::NAMED;
@@ -157,11 +163,11 @@ impl Builder<'_> {
         if kind == synthetic::ERROR {
             frame_flags |= flags::IN_ERROR;
         }
-        Frame { kind, flags: frame_flags, end, base: self.finished.len() }
+        Frame { kind, flags: frame_flags, field, end, base: self.finished.len() }
     }
 
     /// Starts a node; returns whether its children are to be visited.
-    fn enter(&mut self, node: &tree_sitter::Node<'_>, frames: &mut Vec<Frame>) -> bool {
+    fn enter(&mut self, node: &tree_sitter::Node<'_>, field: u16, frames: &mut Vec<Frame>) -> bool {
         if node.is_error() || node.is_missing() {
             self.input_errors += 1;
         }
@@ -172,12 +178,12 @@ impl Builder<'_> {
         let start = node.start_byte() as u32;
         self.hidden_text_until(start);
         if node.child_count() == 0 {
-            let id = self.token(node);
+            let id = self.token(node, field);
             self.finished.push(id);
             return false;
         }
         let end = (node.end_byte() as u32).max(self.position);
-        let mut frame = self.open_frame(node, start, end);
+        let mut frame = self.open_frame(node, field, end);
         if frames.last().is_some_and(|parent| parent.flags & flags::IN_ERROR != 0) {
             frame.flags |= flags::IN_ERROR;
         }
@@ -208,12 +214,13 @@ impl Builder<'_> {
             count: 0,
             kind: synthetic::HIDDEN_TEXT,
             flags: flags::TOKEN | flags::SYNTHETIC | flags::NAMED,
+            field: 0,
         });
         self.position = end;
         self.finished.push(id);
     }
 
-    fn token(&mut self, node: &tree_sitter::Node<'_>) -> u32 {
+    fn token(&mut self, node: &tree_sitter::Node<'_>, field: u16) -> u32 {
         let start = (node.start_byte() as u32).max(self.position);
         let end = (node.end_byte() as u32).max(start);
         let mut token_flags = flags::TOKEN;
@@ -227,7 +234,7 @@ impl Builder<'_> {
         if kind == synthetic::ERROR {
             token_flags |= flags::IN_ERROR;
         }
-        let raw = Raw { trivia_start: self.position, start, end, first: 0, count: 0, kind, flags: token_flags };
+        let raw = Raw { trivia_start: self.position, start, end, first: 0, count: 0, kind, flags: token_flags, field };
         self.position = end;
         self.push_raw(raw)
     }
@@ -262,11 +269,11 @@ impl Builder<'_> {
         if in_error {
             node_flags |= flags::IN_ERROR;
         }
-        self.internal(frame.kind, node_flags, &children)
+        self.internal(frame.kind, node_flags, frame.field, &children)
     }
 
     /// Makes an internal node over `children` (a zero-width leaf when there are none).
-    fn internal(&mut self, kind: KindId, mut node_flags: u16, children: &[u32]) -> u32 {
+    fn internal(&mut self, kind: KindId, mut node_flags: u16, field: u16, children: &[u32]) -> u32 {
         let (trivia_start, start, end) = match (children.first(), children.last()) {
             (Some(&first), Some(&last)) => {
                 let (first, last) = (self.raws[first as usize], self.raws[last as usize]);
@@ -290,6 +297,7 @@ impl Builder<'_> {
             count: children.len() as u32,
             kind,
             flags: node_flags,
+            field,
         });
         (self.raws.len() - 1) as u32
     }
@@ -355,8 +363,9 @@ impl Builder<'_> {
         if !self.same_replacement(&raw, &child_raw) {
             return id;
         }
-        // The child takes the parent's place (and, printing the same, its emptiness).
+        // The child takes the parent's place (its field and, printing the same, its emptiness).
         self.raws[child as usize].flags |= raw.flags & flags::PHI_EMPTY;
+        self.raws[child as usize].field = raw.field;
         child
     }
 
@@ -398,13 +407,14 @@ impl Builder<'_> {
         let last = self.raws[children[children.len() - 1] as usize];
         if recursive(&first) {
             let mut out: Vec<u32> = self.pool[first.first as usize..(first.first + first.count) as usize].to_vec();
-            let rest = self.internal(synthetic::REST, flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED, &children[1..]);
+            let rest = self.internal(synthetic::REST, flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED, 0, &children[1..]);
             out.push(rest);
             out
         } else if recursive(&last) {
             let rest = self.internal(
                 synthetic::REST,
                 flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED,
+                0,
                 &children[..children.len() - 1],
             );
             let mut out = vec![rest];
@@ -444,6 +454,7 @@ fn freeze(raws: &[Raw], pool: &[u32], root: u32) -> Vec<Node> {
             replacement: REPLACEMENT_NONE,
             kind: raw.kind,
             flags: raw.flags,
+            field: raw.field,
         });
         if raw.count > 0 {
             open.push(id);

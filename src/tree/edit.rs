@@ -195,8 +195,19 @@ impl TreeState {
         current
     }
 
+    /// Whether `descendant` may replace the visible node `id`: the same kind, or a kind of a
+    /// supertype `id`'s kind belongs to that the grammar allows at `id`'s place.
+    pub fn can_hoist(&self, id: NodeId, descendant: NodeId) -> bool {
+        let tree = &self.tree;
+        if tree.kind_id(id) == tree.kind_id(descendant) {
+            return !tree.is_synthetic(id);
+        }
+        tree.compatible(id, descendant) && tree.fits_place(self.place_of(id), tree.kind_id(descendant))
+    }
+
     /// χ(n): the hoistable descendants of a visible node in the current tree (on each path down,
-    /// the first node compatible with it), farthest first, each with its distance in levels.
+    /// the first node that [`TreeState::can_hoist`] accepts), farthest first, each with its
+    /// distance in levels.
     pub fn hoist_candidates(&self, id: NodeId) -> Vec<(NodeId, usize)> {
         let Some(node) = self.visible(id) else {
             return Vec::new();
@@ -207,7 +218,7 @@ impl TreeState {
         self.children_into(node, &mut children);
         stack.extend(children.iter().rev().map(|&child| (child, 1)));
         while let Some((current, distance)) = stack.pop() {
-            if self.tree.compatible(node, current) {
+            if self.can_hoist(node, current) {
                 found.push((current, distance));
                 continue;
             }

@@ -495,6 +495,31 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
     }
     table.children.retain(|_, presence| !presence.optional.is_empty() || !presence.repeated.is_empty());
 
+    // Places: the named kinds each field (or the field-less children) of a kind accepts.
+    for node_type in input.node_types {
+        if !node_type.subtypes.is_empty() || !node_type.named {
+            continue;
+        }
+        let mut fields: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let places = node_type.fields.iter().map(|(name, place)| (name.clone(), place)).chain(
+            node_type.children.iter().map(|place| ("*".to_string(), place)),
+        );
+        for (name, place) in places {
+            let kinds: BTreeSet<String> = place
+                .types
+                .iter()
+                .filter(|kind| kind.named)
+                .map(|kind| kind_key(&kind.kind, true))
+                .collect();
+            if !kinds.is_empty() {
+                fields.insert(name, kinds);
+            }
+        }
+        if !fields.is_empty() {
+            table.places.insert(kind_key(&node_type.kind, true), fields);
+        }
+    }
+
     // Supertypes with their concrete kinds (nested supertypes expanded).
     let declared: HashMap<&str, &NodeType> = input
         .node_types

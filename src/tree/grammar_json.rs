@@ -139,6 +139,19 @@ pub struct NodeType {
     pub named: bool,
     #[serde(default)]
     pub subtypes: Vec<NodeTypeRef>,
+    /// The kinds allowed in each field.
+    #[serde(default)]
+    pub fields: BTreeMap<String, NodeTypeChildren>,
+    /// The named kinds allowed as children outside any field.
+    #[serde(default)]
+    pub children: Option<NodeTypeChildren>,
+}
+
+/// The kinds allowed at one place (a field, or the children outside fields) of a node kind.
+#[derive(Debug, Clone, Deserialize)]
+pub struct NodeTypeChildren {
+    #[serde(default)]
+    pub types: Vec<NodeTypeRef>,
 }
 
 /// A reference to a node kind inside `node-types.json`.

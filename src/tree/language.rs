@@ -237,6 +237,8 @@ pub struct KindTables {
     supertypes_of: Vec<Vec<u16>>,
     supertype_names: Vec<String>,
     unremovable: Vec<bool>,
+    /// (parent kind, field id or 0 for children outside fields) → the kinds allowed there.
+    places: HashMap<(KindId, u16), HashSet<KindId>>,
 }
 
 impl std::fmt::Debug for KindTables {
@@ -273,6 +275,7 @@ impl KindTables {
             supertypes_of: vec![Vec::new(); count],
             supertype_names: Vec::new(),
             unremovable: vec![false; count],
+            places: HashMap::new(),
         };
         for id in 0..count {
             if !tables.named[id] {
@@ -326,7 +329,39 @@ impl KindTables {
                 }
             }
         }
+        for (parent, fields) in &table.places {
+            for parent_id in tables.ids_for_key(parent) {
+                for (field, kinds) in fields {
+                    let field_id = if field == "*" {
+                        0
+                    } else {
+                        match tables.grammar.field_id_for_name(field) {
+                            Some(id) => id.get(),
+                            None => continue,
+                        }
+                    };
+                    let mut allowed = HashSet::new();
+                    for key in kinds {
+                        match table.supertypes.get(key) {
+                            Some(concrete) => {
+                                for key in concrete {
+                                    allowed.extend(tables.ids_for_key(key));
+                                }
+                            }
+                            None => allowed.extend(tables.ids_for_key(key)),
+                        }
+                    }
+                    tables.places.entry((parent_id, field_id)).or_default().extend(allowed);
+                }
+            }
+        }
         Ok(tables)
+    }
+
+    /// Whether the grammar allows a node of kind `kind` in field `field` (0: outside fields) of
+    /// a `parent` node; `None` when the grammar says nothing about that place.
+    pub fn allows(&self, parent: KindId, field: u16, kind: KindId) -> Option<bool> {
+        self.places.get(&(parent, field)).map(|allowed| allowed.contains(&kind))
     }
 
     /// The canonical kind ids spelled by a profile key (none when the grammar lacks the kind).

@@ -93,6 +93,9 @@ pub struct GeneratedTable {
     pub lists: BTreeMap<String, ListKind>,
     /// Declared supertypes and the concrete kinds they stand for.
     pub supertypes: BTreeMap<String, BTreeSet<String>>,
+    /// Per parent kind and field (`*`: children outside fields), the named kinds allowed there
+    /// (supertype names stand for their kinds): where a hoisted node may go.
+    pub places: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 
@@ -111,6 +114,8 @@ struct GeneratedFile {
     lists: BTreeMap<String, ListKind>,
     #[serde(default)]
     supertypes: BTreeMap<String, BTreeSet<String>>,
+    #[serde(default)]
+    places: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -140,6 +145,7 @@ impl GeneratedTable {
                 .collect(),
             lists: file.lists,
             supertypes: file.supertypes,
+            places: file.places,
         })
     }
 
@@ -196,6 +202,15 @@ impl GeneratedTable {
         let _ = writeln!(out, "[supertypes]");
         for (name, kinds) in &self.supertypes {
             let _ = writeln!(out, "{} = {}", toml_key(name), list(kinds));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "# Per parent kind and field (`*`: children outside fields), the named kinds");
+        let _ = writeln!(out, "# allowed there (supertypes stand for their kinds): where hoisted nodes may go.");
+        let _ = writeln!(out, "[places]");
+        for (parent, fields) in &self.places {
+            let parts: Vec<String> =
+                fields.iter().map(|(field, kinds)| format!("{} = {}", toml_key(field), list(kinds))).collect();
+            let _ = writeln!(out, "{} = {{ {} }}", toml_key(parent), parts.join(", "));
         }
         out
     }

@@ -44,6 +44,9 @@ struct Frame {
     mark: u64,
     /// Whether the current list segment has elements.
     segment_has_elements: bool,
+    /// The dedent in force before this frame (a hoisted node moves left by the difference of
+    /// indentation between its line and its place's line).
+    outer_dedent: u32,
 }
 
 pub(crate) struct Renderer<'a> {
@@ -59,6 +62,8 @@ pub(crate) struct Renderer<'a> {
     pending: Option<PendingSeparator>,
     /// The whitespace of a hoisting's place, used before the first token of the hoisted node.
     place_trivia: Option<(u32, u32)>,
+    /// Columns removed from the indentation of every line break written (inside hoisted nodes).
+    dedent: u32,
     /// Source end of the last piece written (`u32::MAX` before the first).
     last_end: u32,
     pieces: u64,
@@ -87,6 +92,7 @@ impl<'a> Renderer<'a> {
             gap: None,
             pending: None,
             place_trivia: None,
+            dedent: 0,
             last_end: u32::MAX,
             pieces: 0,
             stack: Vec::with_capacity(64),
@@ -135,6 +141,7 @@ impl<'a> Renderer<'a> {
                 }
                 self.stack.pop();
                 if frame.place != frame.node {
+                    self.dedent = frame.outer_dedent;
                     self.leave_hoisted(frame.place, frame.node);
                 }
             }
@@ -232,6 +239,11 @@ impl<'a> Renderer<'a> {
                 self.leave_hoisted(place, node);
             }
         } else {
+            let outer_dedent = self.dedent;
+            if node != place {
+                let (from, to) = (self.tree.node(node).start, self.tree.node(place).start);
+                self.dedent += line_indentation(self.source, from).saturating_sub(line_indentation(self.source, to));
+            }
             self.stack.push(Frame {
                 place,
                 node,
@@ -240,6 +252,7 @@ impl<'a> Renderer<'a> {
                 list: data.flags & flags::LIST != 0,
                 mark: self.pieces,
                 segment_has_elements: false,
+                outer_dedent,
             });
         }
     }
@@ -338,7 +351,8 @@ impl<'a> Renderer<'a> {
         let gap = self.gap.take();
         let mut whitespace = trivia;
         if let Some(gap) = gap {
-            whitespace = choose_whitespace(self.source, gap.lead, trivia);
+            // Before the first text, keep the input's own leading whitespace.
+            whitespace = if self.out.is_empty() { gap.lead } else { choose_whitespace(self.source, gap.lead, trivia) };
         }
         let whitespace_bytes = &self.source[whitespace.0 as usize..whitespace.1 as usize];
         if whitespace_bytes.is_empty() && !self.out.is_empty() {
@@ -355,7 +369,7 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
-        self.out.extend_from_slice(whitespace_bytes);
+        self.write_whitespace(whitespace_bytes);
         if replacement.is_some() {
             write_indented(self.out, text);
         } else {
@@ -363,6 +377,24 @@ impl<'a> Renderer<'a> {
         }
         self.last_end = end;
         self.pieces += 1;
+    }
+
+    /// Writes whitespace, taking the current dedent off the indentation after its last line break.
+    fn write_whitespace(&mut self, whitespace: &[u8]) {
+        if self.dedent == 0 {
+            self.out.extend_from_slice(whitespace);
+            return;
+        }
+        match whitespace.iter().rposition(|&byte| byte == b'\n') {
+            Some(at) => {
+                self.out.extend_from_slice(&whitespace[..=at]);
+                let indentation = &whitespace[at + 1..];
+                let removable = indentation.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+                let skip = removable.min(self.dedent as usize);
+                self.out.extend_from_slice(&indentation[skip..]);
+            }
+            None => self.out.extend_from_slice(whitespace),
+        }
     }
 
     fn finish(&mut self) {
@@ -407,4 +439,11 @@ pub(crate) fn write_indented(out: &mut Vec<u8>, text: &[u8]) {
         }
         out.extend_from_slice(line);
     }
+}
+
+/// The indentation width (spaces and tabs) of the line holding `offset`.
+fn line_indentation(source: &[u8], offset: u32) -> u32 {
+    let offset = (offset as usize).min(source.len());
+    let line_start = source[..offset].iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1);
+    source[line_start..offset].iter().take_while(|&&byte| byte == b' ' || byte == b'\t').count() as u32
 }
