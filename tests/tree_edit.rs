@@ -282,3 +282,34 @@ fn syntax_guard_rejects_new_errors_only() {
     assert!(guard.admits(b"int main(void) { return (0; }"));
     assert!(!guard.admits(b"int main(void) { return (0; } }} int ("));
 }
+
+#[test]
+fn copying_untouched_subtrees_changes_nothing() {
+    for (path, language) in tree_support::fixtures() {
+        let tree = tree_support::parse(&path, language, Preprocess::default());
+        let mut state = TreeState::new(tree.clone());
+        let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
+        let hoists: Vec<(NodeId, NodeId)> = tree
+            .ids()
+            .filter_map(|id| state.hoist_candidates(id).first().map(|&(target, _)| (id, target)))
+            .collect();
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        for round in 0..3 {
+            for (step, offset) in [(3, 0), (5, 2), (11, 7), (29, 1)] {
+                let mut candidate = Candidate::removing(removable.iter().skip(offset + round).step_by(step).copied());
+                if let Some(&(node, target)) = hoists.get(step + round) {
+                    candidate.hoist(node, target);
+                }
+                state.render_into(&candidate, &mut fast);
+                state.render_token_by_token_into(&candidate, &mut slow);
+                assert!(fast == slow, "{}: round {round}, every {step}th from {offset}", path.display());
+            }
+            // Commit some edits and go on from there.
+            let mut commit = Candidate::removing(removable.iter().skip(round).step_by(17).copied());
+            if let Some(&(node, target)) = hoists.get(round * 3) {
+                commit.hoist(node, target);
+            }
+            state.commit(&commit);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 
 mod tree_support;
 
-use whittle::tree::{Preprocess, Tree, TreeState};
+use whittle::tree::{Candidate, Preprocess, Tree, TreeState};
 
 fn assert_tokens_tile_input(tree: &Tree, label: &str) {
     let mut rebuilt = Vec::with_capacity(tree.source().len());
@@ -48,8 +48,11 @@ fn check(path: &std::path::Path, language: &'static whittle::tree::Language) {
         let label = format!("{} ({preprocess:?})", path.display());
         assert_tokens_tile_input(&tree, &label);
         assert_structure(&tree, &label);
-        let text = TreeState::new(tree.clone()).text();
-        assert!(text == tree.source(), "{label}: unparse differs from the input");
+        let state = TreeState::new(tree.clone());
+        assert!(state.text() == tree.source(), "{label}: unparse differs from the input");
+        let mut text = Vec::new();
+        state.render_token_by_token_into(&Candidate::new(), &mut text);
+        assert!(text == tree.source(), "{label}: token-by-token unparse differs from the input");
     }
 }
 
@@ -98,7 +101,11 @@ fn odd_inputs_round_trip() {
             let label = format!("{name} {:?}", String::from_utf8_lossy(input));
             assert_tokens_tile_input(&tree, &label);
             assert_structure(&tree, &label);
-            assert_eq!(TreeState::new(tree.clone()).text(), input, "{label}");
+            let state = TreeState::new(tree.clone());
+            assert_eq!(state.text(), input, "{label}");
+            let mut text = Vec::new();
+            state.render_token_by_token_into(&Candidate::new(), &mut text);
+            assert_eq!(text, input, "{label}");
         }
     }
 }

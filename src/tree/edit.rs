@@ -97,13 +97,17 @@ pub struct TreeState {
     pub(crate) state: Vec<u32>,
     /// Hoist target → the node whose place it took.
     placed_at: HashMap<NodeId, NodeId>,
+    /// Per node: whether it or a descendant has a committed edit (untouched subtrees render as
+    /// one copy of their input bytes).
+    pub(crate) touched: Vec<bool>,
 }
 
 impl TreeState {
     /// The unedited tree.
     pub fn new(tree: Arc<Tree>) -> TreeState {
         let state = vec![KEPT; tree.len()];
-        TreeState { tree, state, placed_at: HashMap::new() }
+        let touched = vec![false; tree.len()];
+        TreeState { tree, state, placed_at: HashMap::new(), touched }
     }
 
     /// The tree the edits apply to.
@@ -236,6 +240,13 @@ impl TreeState {
         Renderer::new(self, candidate, out).run();
     }
 
+    /// Like [`TreeState::render_into`], but visiting every token instead of copying untouched
+    /// subtrees whole (the same text, slower; for tests of the unparser).
+    #[doc(hidden)]
+    pub fn render_token_by_token_into(&self, candidate: &Candidate, out: &mut Vec<u8>) {
+        Renderer::new(self, candidate, out).token_by_token().run();
+    }
+
     /// The text of the current tree plus `candidate`.
     pub fn render(&self, candidate: &Candidate) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.tree.source().len());
@@ -255,12 +266,26 @@ impl TreeState {
             if node != target && self.tree.is_descendant(node, target) && node.index() < self.state.len() {
                 self.state[node.index()] = target.0;
                 self.placed_at.insert(target, node);
+                self.touch(node);
             }
         }
         for &node in &candidate.removed {
             if let Some(slot) = self.state.get_mut(node.index()) {
                 *slot = REMOVED;
+                self.touch(node);
             }
+        }
+    }
+
+    /// Marks a node and its ancestors as holding an edit.
+    fn touch(&mut self, node: NodeId) {
+        let mut current = Some(node);
+        while let Some(id) = current {
+            if self.touched[id.index()] {
+                break;
+            }
+            self.touched[id.index()] = true;
+            current = self.tree.parent(id);
         }
     }
 }

@@ -53,6 +53,9 @@ pub(crate) struct Renderer<'a> {
     tree: &'a Tree,
     source: &'a [u8],
     committed: &'a [u32],
+    touched: &'a [bool],
+    /// Copy untouched subtrees as one piece of input (off: visit every token).
+    whole_subtrees: bool,
     removed: &'a [NodeId],
     removed_at: usize,
     hoisted: &'a [(NodeId, NodeId)],
@@ -84,6 +87,8 @@ impl<'a> Renderer<'a> {
             tree,
             source: tree.source(),
             committed: &state.state,
+            touched: &state.touched,
+            whole_subtrees: true,
             removed: candidate.removed(),
             removed_at: 0,
             hoisted: candidate.hoisted(),
@@ -97,6 +102,31 @@ impl<'a> Renderer<'a> {
             pieces: 0,
             stack: Vec::with_capacity(64),
         }
+    }
+
+    /// Visits every token instead of copying untouched subtrees.
+    pub(crate) fn token_by_token(mut self) -> Self {
+        self.whole_subtrees = false;
+        self
+    }
+
+    /// Whether neither the committed edits nor the candidate touch the subtree of `id` (to be
+    /// asked before [`Renderer::state`] of `id`).
+    fn untouched(&mut self, id: NodeId) -> bool {
+        if self.touched[id.index()] {
+            return false;
+        }
+        let end = self.tree.node(id).subtree_end;
+        while self.removed_at < self.removed.len() && self.removed[self.removed_at] < id {
+            self.removed_at += 1;
+        }
+        if self.removed.get(self.removed_at).is_some_and(|r| r.0 < end) {
+            return false;
+        }
+        while self.hoisted_at < self.hoisted.len() && self.hoisted[self.hoisted_at].0 < id {
+            self.hoisted_at += 1;
+        }
+        !self.hoisted.get(self.hoisted_at).is_some_and(|h| h.0.0 < end)
     }
 
     /// The state of a node; nodes are asked about in increasing id order, so the candidate's
@@ -209,6 +239,12 @@ impl<'a> Renderer<'a> {
 
     /// Writes or opens the node at `place`, following its hoistings.
     fn visit(&mut self, place: NodeId) {
+        if self.whole_subtrees && self.dedent == 0 && self.untouched(place) {
+            // Unedited: the input bytes from the first token to the last, as one piece.
+            let data = self.tree.node(place);
+            self.emit(place, data.start, data.end, None);
+            return;
+        }
         let mut node = place;
         loop {
             match self.state(node) {
