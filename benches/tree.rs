@@ -11,7 +11,9 @@ use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
 const TARGET_BYTES: usize = 1 << 20;
 
 fn fixture(relative: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(relative);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(relative);
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
@@ -46,7 +48,9 @@ fn parse(language: &'static Language, source: &[u8]) -> Arc<Tree> {
 
 fn bench_build(c: &mut Criterion) {
     for (name, source) in [("c", big_c()), ("json", big_json())] {
-        let Ok(language) = Language::by_name(name) else { continue };
+        let Ok(language) = Language::by_name(name) else {
+            continue;
+        };
         if !language.is_available() {
             continue;
         }
@@ -63,14 +67,20 @@ fn bench_build(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(source.len() as u64));
         group.bench_function("tree_sitter_parse_only", |b| {
             let mut parser = tree_sitter::Parser::new();
-            parser.set_language(language.tables().unwrap().grammar()).unwrap();
+            parser
+                .set_language(language.tables().unwrap().grammar())
+                .unwrap();
             b.iter(|| black_box(parser.parse(&source, None)));
         });
         group.bench_function("parse_build_preprocess", |b| {
             b.iter(|| black_box(parse(language, &source)));
         });
         group.bench_function("parse_build_no_preprocess", |b| {
-            b.iter(|| black_box(whittle::tree::parse(language, source.clone(), Preprocess::none()).unwrap()));
+            b.iter(|| {
+                black_box(
+                    whittle::tree::parse(language, source.clone(), Preprocess::none()).unwrap(),
+                )
+            });
         });
         group.finish();
     }
@@ -80,14 +90,22 @@ fn bench_build(c: &mut Criterion) {
 fn busy_level(state: &TreeState) -> Vec<NodeId> {
     let tree = state.tree();
     (0..8)
-        .map(|depth| state.level(depth).into_iter().filter(|&id| tree.is_removable(id)).collect::<Vec<_>>())
+        .map(|depth| {
+            state
+                .level(depth)
+                .into_iter()
+                .filter(|&id| tree.is_removable(id))
+                .collect::<Vec<_>>()
+        })
         .max_by_key(Vec::len)
         .unwrap_or_default()
 }
 
 fn bench_render(c: &mut Criterion) {
     for (name, source) in [("c", big_c()), ("json", big_json())] {
-        let Ok(language) = Language::by_name(name) else { continue };
+        let Ok(language) = Language::by_name(name) else {
+            continue;
+        };
         if !language.is_available() {
             continue;
         }
@@ -99,7 +117,9 @@ fn bench_render(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(source.len() as u64));
         let mut out = Vec::with_capacity(source.len());
         let one = Candidate::removing(level.first().copied());
-        group.bench_function("remove_one_node", |b| b.iter(|| state.render_into(black_box(&one), &mut out)));
+        group.bench_function("remove_one_node", |b| {
+            b.iter(|| state.render_into(black_box(&one), &mut out))
+        });
         let half = Candidate::removing(level.iter().step_by(2).copied());
         group.bench_function("remove_every_other_node_of_a_level", |b| {
             b.iter(|| state.render_into(black_box(&half), &mut out))
@@ -107,7 +127,9 @@ fn bench_render(c: &mut Criterion) {
         let mut committed = state.clone();
         committed.commit(&half);
         let rest = Candidate::removing(level.iter().skip(1).step_by(4).copied());
-        group.bench_function("on_half_removed_tree", |b| b.iter(|| committed.render_into(black_box(&rest), &mut out)));
+        group.bench_function("on_half_removed_tree", |b| {
+            b.iter(|| committed.render_into(black_box(&rest), &mut out))
+        });
         group.finish();
     }
 }

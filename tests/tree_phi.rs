@@ -15,8 +15,14 @@ fn phi_of_kind(language: &str, kind: &str) -> Option<String> {
 #[test]
 fn phi_spot_checks() {
     if tree_support::available("c") {
-        assert_eq!(phi_of_kind("c", "compound_statement").as_deref(), Some("{}"));
-        assert_eq!(phi_of_kind("c", "expression_statement").as_deref(), Some(";"));
+        assert_eq!(
+            phi_of_kind("c", "compound_statement").as_deref(),
+            Some("{}")
+        );
+        assert_eq!(
+            phi_of_kind("c", "expression_statement").as_deref(),
+            Some(";")
+        );
         assert_eq!(phi_of_kind("c", "identifier").as_deref(), Some("A"));
         assert_eq!(phi_of_kind("c", "number_literal").as_deref(), Some("0"));
         assert_eq!(phi_of_kind("c", "string_literal").as_deref(), Some("\"\""));
@@ -29,11 +35,20 @@ fn phi_spot_checks() {
         assert_eq!(phi_of_kind("json", "pair").as_deref(), Some("\"\":0"));
     }
     if tree_support::available("python") {
-        assert_eq!(phi_of_kind("python", "pass_statement").as_deref(), Some("pass"));
+        assert_eq!(
+            phi_of_kind("python", "pass_statement").as_deref(),
+            Some("pass")
+        );
     }
     if tree_support::available("javascript") {
-        assert_eq!(phi_of_kind("javascript", "statement_block").as_deref(), Some("{}"));
-        assert_eq!(phi_of_kind("javascript", "arguments").as_deref(), Some("()"));
+        assert_eq!(
+            phi_of_kind("javascript", "statement_block").as_deref(),
+            Some("{}")
+        );
+        assert_eq!(
+            phi_of_kind("javascript", "arguments").as_deref(),
+            Some("()")
+        );
     }
 }
 
@@ -43,9 +58,16 @@ fn json_removal_prints_phi_or_nothing() {
         return;
     }
     let language = Language::by_name("json").unwrap();
-    let tree = whittle::tree::parse(language, br#"{"a": [1, 2], "b": {"c": 3}}"#.to_vec(), Preprocess::default()).unwrap();
+    let tree = whittle::tree::parse(
+        language,
+        br#"{"a": [1, 2], "b": {"c": 3}}"#.to_vec(),
+        Preprocess::default(),
+    )
+    .unwrap();
     let find = |kind: &str, text: &str| {
-        tree.ids().find(|&id| tree.kind(id) == kind && tree.text(id) == text.as_bytes()).unwrap()
+        tree.ids()
+            .find(|&id| tree.kind(id) == kind && tree.text(id) == text.as_bytes())
+            .unwrap()
     };
     // A pair sits in a list: removing it prints nothing (and takes a comma with it).
     let pair = find("pair", r#""a": [1, 2]"#);
@@ -63,7 +85,12 @@ fn json_removal_prints_phi_or_nothing() {
 }
 
 fn report(label: &str, report: &CheckReport, tree: &Tree) -> String {
-    let mut out = format!("{label}: {}/{} ({:.1}%)", report.valid, report.tried, 100.0 * report.ratio());
+    let mut out = format!(
+        "{label}: {}/{} ({:.1}%)",
+        report.valid,
+        report.tried,
+        100.0 * report.ratio()
+    );
     for &id in report.invalid.iter().take(12) {
         out.push_str(&format!(
             "\n    {} {:?} {:?}",
@@ -76,7 +103,12 @@ fn report(label: &str, report: &CheckReport, tree: &Tree) -> String {
 }
 
 /// Runs `check` on every fixture of the languages and asserts the overall share of valid edits.
-fn assert_share(languages: &[&str], minimum: f64, what: &str, check: impl Fn(&std::sync::Arc<Tree>) -> CheckReport) {
+fn assert_share(
+    languages: &[&str],
+    minimum: f64,
+    what: &str,
+    check: impl Fn(&std::sync::Arc<Tree>) -> CheckReport,
+) {
     for &language in languages {
         let fixtures = tree_support::fixtures_of(language);
         if !tree_support::available(language) {
@@ -92,21 +124,39 @@ fn assert_share(languages: &[&str], minimum: f64, what: &str, check: impl Fn(&st
             tried += result.tried;
             details.push(report(&path.display().to_string(), &result, &tree));
         }
-        let share = if tried == 0 { 1.0 } else { valid as f64 / tried as f64 };
+        let share = if tried == 0 {
+            1.0
+        } else {
+            valid as f64 / tried as f64
+        };
         println!("{what} {language}: {valid}/{tried} ({:.1}%)", share * 100.0);
         assert!(tried > 0, "{what} {language}: nothing tried");
-        assert!(share >= minimum, "{what} {language}: {:.1}% < {:.0}%\n{}", share * 100.0, minimum * 100.0, details.join("\n"));
+        assert!(
+            share >= minimum,
+            "{what} {language}: {:.1}% < {:.0}%\n{}",
+            share * 100.0,
+            minimum * 100.0,
+            details.join("\n")
+        );
     }
 }
 
 #[test]
 fn phi_splices_parse() {
-    assert_share(&["c", "javascript", "json", "python", "rust", "java", "go"], 0.95, "phi-valid", |tree| {
-        phi_check(tree).unwrap()
-    });
+    assert_share(
+        &["c", "javascript", "json", "python", "rust", "java", "go"],
+        0.95,
+        "phi-valid",
+        |tree| phi_check(tree).unwrap(),
+    );
 }
 
 #[test]
 fn single_removals_parse() {
-    assert_share(&["c", "json", "javascript"], 0.95, "removal-valid", |tree| removal_check(tree).unwrap());
+    assert_share(
+        &["c", "json", "javascript"],
+        0.95,
+        "removal-valid",
+        |tree| removal_check(tree).unwrap(),
+    );
 }

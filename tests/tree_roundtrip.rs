@@ -21,7 +21,10 @@ fn assert_tokens_tile_input(tree: &Tree, label: &str) {
         rebuilt.extend_from_slice(tree.text(id));
     }
     rebuilt.extend_from_slice(tree.trailing_trivia());
-    assert!(rebuilt == tree.source(), "{label}: tokens and whitespace do not tile the input");
+    assert!(
+        rebuilt == tree.source(),
+        "{label}: tokens and whitespace do not tile the input"
+    );
 }
 
 fn assert_structure(tree: &Tree, label: &str) {
@@ -30,14 +33,20 @@ fn assert_structure(tree: &Tree, label: &str) {
             assert!(parent < id, "{label}: parent after child");
             assert!(tree.is_descendant(parent, id));
             assert_eq!(tree.depth(id), tree.depth(parent) + 1, "{label}: depth");
-            assert!(tree.children(parent).any(|child| child == id), "{label}: child not listed");
+            assert!(
+                tree.children(parent).any(|child| child == id),
+                "{label}: child not listed"
+            );
         } else {
             assert_eq!(id, tree.root(), "{label}: only the root has no parent");
         }
         let range = tree.byte_range(id);
         for child in tree.children(id) {
             let inner = tree.byte_range(child);
-            assert!(range.start <= inner.start && inner.end <= range.end, "{label}: child outside parent");
+            assert!(
+                range.start <= inner.start && inner.end <= range.end,
+                "{label}: child outside parent"
+            );
         }
     }
 }
@@ -49,19 +58,33 @@ fn check(path: &std::path::Path, language: &'static whittle::tree::Language) {
         assert_tokens_tile_input(&tree, &label);
         assert_structure(&tree, &label);
         let state = TreeState::new(tree.clone());
-        assert!(state.text() == tree.source(), "{label}: unparse differs from the input");
+        assert!(
+            state.text() == tree.source(),
+            "{label}: unparse differs from the input"
+        );
         let mut text = Vec::new();
         state.render_token_by_token_into(&Candidate::new(), &mut text);
-        assert!(text == tree.source(), "{label}: token-by-token unparse differs from the input");
+        assert!(
+            text == tree.source(),
+            "{label}: token-by-token unparse differs from the input"
+        );
     }
 }
 
 #[test]
 fn fixtures_round_trip() {
     let fixtures = tree_support::fixtures();
-    let languages: std::collections::BTreeSet<&str> = fixtures.iter().map(|(_, l)| l.name()).collect();
-    let expected = whittle::tree::languages().iter().filter(|l| l.is_available()).count();
-    assert_eq!(languages.len(), expected, "every compiled-in language has fixtures: {languages:?}");
+    let languages: std::collections::BTreeSet<&str> =
+        fixtures.iter().map(|(_, l)| l.name()).collect();
+    let expected = whittle::tree::languages()
+        .iter()
+        .filter(|l| l.is_available())
+        .count();
+    assert_eq!(
+        languages.len(),
+        expected,
+        "every compiled-in language has fixtures: {languages:?}"
+    );
     for (path, language) in fixtures {
         check(&path, language);
     }

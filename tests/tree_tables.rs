@@ -19,9 +19,17 @@ fn generated_tables_are_up_to_date() {
             stale.push(path.display().to_string());
         }
         // The written form reads back to the same table.
-        assert_eq!(&GeneratedTable::from_toml(&table.to_toml()).unwrap(), table, "{}", path.display());
+        assert_eq!(
+            &GeneratedTable::from_toml(&table.to_toml()).unwrap(),
+            table,
+            "{}",
+            path.display()
+        );
     }
-    assert!(stale.is_empty(), "out of date, run `whittle grammars --generate`: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "out of date, run `whittle grammars --generate`: {stale:?}"
+    );
 }
 
 #[test]
@@ -50,16 +58,31 @@ fn languages_are_found_by_name_and_extension() {
     use std::path::Path;
     use whittle::tree::Language;
     assert_eq!(Language::for_path(Path::new("a/b.c")).unwrap().name(), "c");
-    assert_eq!(Language::for_path(Path::new("x.HPP")).unwrap().name(), "cpp");
-    assert_eq!(Language::for_path(Path::new("x.tsx")).unwrap().name(), "tsx");
-    assert_eq!(Language::select(Path::new("x.txt"), Some("JSON")).unwrap().name(), "json");
+    assert_eq!(
+        Language::for_path(Path::new("x.HPP")).unwrap().name(),
+        "cpp"
+    );
+    assert_eq!(
+        Language::for_path(Path::new("x.tsx")).unwrap().name(),
+        "tsx"
+    );
+    assert_eq!(
+        Language::select(Path::new("x.txt"), Some("JSON"))
+            .unwrap()
+            .name(),
+        "json"
+    );
     assert!(Language::for_path(Path::new("x.unknown")).is_err());
     assert!(Language::for_path(Path::new("Makefile")).is_err());
     assert!(Language::by_name("cobol").is_err());
     for language in languages() {
         for extension in language.extensions() {
             let path = format!("file.{extension}");
-            assert_eq!(Language::for_path(Path::new(&path)).unwrap().name(), language.name(), "{path}");
+            assert_eq!(
+                Language::for_path(Path::new(&path)).unwrap().name(),
+                language.name(),
+                "{path}"
+            );
         }
     }
 }
@@ -68,16 +91,32 @@ fn languages_are_found_by_name_and_extension() {
 fn tables_cover_the_grammars() {
     for language in languages().iter().filter(|l| l.is_available()) {
         let table = language.generated_table().unwrap();
-        assert!(table.phi.len() > 5, "{}: Φ table too small", language.name());
-        assert!(table.unknown.is_empty(), "{}: kinds without Φ: {:?}", language.name(), table.unknown);
+        assert!(
+            table.phi.len() > 5,
+            "{}: Φ table too small",
+            language.name()
+        );
+        assert!(
+            table.unknown.is_empty(),
+            "{}: kinds without Φ: {:?}",
+            language.name(),
+            table.unknown
+        );
         let tables = language.tables().unwrap();
         let grammar = tables.grammar();
         // Every named, visible kind of the grammar has a Φ (from the table or the overlay).
         for id in 0..grammar.node_kind_count() as u16 {
-            if grammar.node_kind_is_named(id) && grammar.node_kind_is_visible(id) && !grammar.node_kind_is_supertype(id) {
+            if grammar.node_kind_is_named(id)
+                && grammar.node_kind_is_visible(id)
+                && !grammar.node_kind_is_supertype(id)
+            {
                 let name = grammar.node_kind_for_id(id).unwrap();
                 let canonical = grammar.id_for_node_kind(name, true);
-                assert!(tables.phi(canonical).is_some(), "{}: no Φ for {name}", language.name());
+                assert!(
+                    tables.phi(canonical).is_some(),
+                    "{}: no Φ for {name}",
+                    language.name()
+                );
             }
         }
     }

@@ -91,14 +91,22 @@ pub struct Preprocess {
 
 impl Default for Preprocess {
     fn default() -> Self {
-        Preprocess { squeeze: true, flatten: true, mark_unremovable: true }
+        Preprocess {
+            squeeze: true,
+            flatten: true,
+            mark_unremovable: true,
+        }
     }
 }
 
 impl Preprocess {
     /// No preprocessing: the tree mirrors tree-sitter's.
     pub fn none() -> Preprocess {
-        Preprocess { squeeze: false, flatten: false, mark_unremovable: false }
+        Preprocess {
+            squeeze: false,
+            flatten: false,
+            mark_unremovable: false,
+        }
     }
 }
 
@@ -270,7 +278,11 @@ impl Tree {
     /// The children in the unedited tree.
     pub fn children(&self, id: NodeId) -> Children<'_> {
         let node = self.node(id);
-        Children { tree: self, next: id.0 + 1, end: node.subtree_end }
+        Children {
+            tree: self,
+            next: id.0 + 1,
+            end: node.subtree_end,
+        }
     }
 
     /// One past the last id of the node's subtree.
@@ -331,16 +343,21 @@ impl Tree {
             parent = self.parent(id);
         }
         match parent {
-            Some(parent) => {
-                self.tables.allows(self.node(parent).kind, self.node(place).field, kind).unwrap_or(true)
-            }
+            Some(parent) => self
+                .tables
+                .allows(self.node(parent).kind, self.node(place).field, kind)
+                .unwrap_or(true),
             None => true,
         }
     }
 
     /// Names of the declared supertypes the node's kind belongs to.
     pub fn supertypes(&self, id: NodeId) -> Vec<&str> {
-        self.tables.supertypes_of(self.node(id).kind).iter().map(|&s| self.tables.supertype_name(s)).collect()
+        self.tables
+            .supertypes_of(self.node(id).kind)
+            .iter()
+            .map(|&s| self.tables.supertype_name(s))
+            .collect()
     }
 
     /// Whether the node is a separator of a separated list (dropped with the elements).
@@ -357,7 +374,11 @@ impl Tree {
     pub fn heap_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.source.len()
-            + self.replacements.iter().map(|text| text.len() + std::mem::size_of::<Box<[u8]>>()).sum::<usize>()
+            + self
+                .replacements
+                .iter()
+                .map(|text| text.len() + std::mem::size_of::<Box<[u8]>>())
+                .sum::<usize>()
     }
 
     /// Whether a kind id is one the preprocessing made.

@@ -46,13 +46,19 @@ struct Builder<'s> {
 }
 
 /// Parses `source` and builds its tree.
-pub fn parse(language: &'static Language, source: Vec<u8>, options: Preprocess) -> anyhow::Result<Tree> {
+pub fn parse(
+    language: &'static Language,
+    source: Vec<u8>,
+    options: Preprocess,
+) -> anyhow::Result<Tree> {
     let tables = language.tables()?;
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(tables.grammar())
         .with_context(|| format!("cannot load the {} grammar", language.name()))?;
-    let syntax_tree = parser.parse(&source, None).context("tree-sitter gave up parsing the input")?;
+    let syntax_tree = parser
+        .parse(&source, None)
+        .context("tree-sitter gave up parsing the input")?;
     from_syntax_tree(language, source, &syntax_tree, options)
 }
 
@@ -65,7 +71,10 @@ pub fn from_syntax_tree(
 ) -> anyhow::Result<Tree> {
     let tables = language.tables()?;
     if u32::try_from(source.len()).is_err() || source.len() >= (u32::MAX - 2) as usize {
-        bail!("input too large for a tree ({} bytes; the limit is 4 GiB)", source.len());
+        bail!(
+            "input too large for a tree ({} bytes; the limit is 4 GiB)",
+            source.len()
+        );
     }
     let mut builder = Builder {
         tables,
@@ -79,7 +88,12 @@ pub fn from_syntax_tree(
     };
     let root = builder.walk(syntax_tree);
     let tail_start = builder.position;
-    let Builder { raws, pool, input_errors, .. } = builder;
+    let Builder {
+        raws,
+        pool,
+        input_errors,
+        ..
+    } = builder;
     let nodes = freeze(&raws, &pool, root);
     let mut tree = Tree {
         language,
@@ -163,7 +177,13 @@ impl Builder<'_> {
         if kind == synthetic::ERROR {
             frame_flags |= flags::IN_ERROR;
         }
-        Frame { kind, flags: frame_flags, field, end, base: self.finished.len() }
+        Frame {
+            kind,
+            flags: frame_flags,
+            field,
+            end,
+            base: self.finished.len(),
+        }
     }
 
     /// Starts a node; returns whether its children are to be visited.
@@ -184,7 +204,10 @@ impl Builder<'_> {
         }
         let end = (node.end_byte() as u32).max(self.position);
         let mut frame = self.open_frame(node, field, end);
-        if frames.last().is_some_and(|parent| parent.flags & flags::IN_ERROR != 0) {
+        if frames
+            .last()
+            .is_some_and(|parent| parent.flags & flags::IN_ERROR != 0)
+        {
             frame.flags |= flags::IN_ERROR;
         }
         frames.push(frame);
@@ -201,8 +224,15 @@ impl Builder<'_> {
         if !has_non_whitespace(gap) {
             return;
         }
-        let leading = gap.iter().take_while(|byte| byte.is_ascii_whitespace()).count() as u32;
-        let trailing = gap.iter().rev().take_while(|byte| byte.is_ascii_whitespace()).count() as u32;
+        let leading = gap
+            .iter()
+            .take_while(|byte| byte.is_ascii_whitespace())
+            .count() as u32;
+        let trailing = gap
+            .iter()
+            .rev()
+            .take_while(|byte| byte.is_ascii_whitespace())
+            .count() as u32;
         let trivia_start = self.position;
         let start = self.position + leading;
         let end = until - trailing;
@@ -234,7 +264,16 @@ impl Builder<'_> {
         if kind == synthetic::ERROR {
             token_flags |= flags::IN_ERROR;
         }
-        let raw = Raw { trivia_start: self.position, start, end, first: 0, count: 0, kind, flags: token_flags, field };
+        let raw = Raw {
+            trivia_start: self.position,
+            start,
+            end,
+            first: 0,
+            count: 0,
+            kind,
+            flags: token_flags,
+            field,
+        };
         self.position = end;
         self.push_raw(raw)
     }
@@ -252,7 +291,8 @@ impl Builder<'_> {
     fn finish(&mut self, frame: Frame, parent: Option<&Frame>) -> u32 {
         self.hidden_text_until(frame.end);
         let mut children: Vec<u32> = self.finished.split_off(frame.base);
-        let in_error = frame.flags & flags::IN_ERROR != 0 || parent.is_some_and(|p| p.flags & flags::IN_ERROR != 0);
+        let in_error = frame.flags & flags::IN_ERROR != 0
+            || parent.is_some_and(|p| p.flags & flags::IN_ERROR != 0);
         self.mark_children(frame.kind, in_error, &children);
         if self.options.squeeze {
             for child in &mut children {
@@ -284,7 +324,10 @@ impl Builder<'_> {
                 (self.position, self.position, self.position)
             }
         };
-        if children.iter().any(|&child| self.raws[child as usize].flags & flags::NEWLINE != 0) {
+        if children
+            .iter()
+            .any(|&child| self.raws[child as usize].flags & flags::NEWLINE != 0)
+        {
             node_flags |= flags::NEWLINE;
         }
         let first = self.pool.len() as u32;
@@ -307,13 +350,14 @@ impl Builder<'_> {
         let mut repeated = Vec::new();
         for &child in children {
             let raw = &mut self.raws[child as usize];
-            let presence = if in_error || raw.flags & flags::EXTRA != 0 || raw.kind == synthetic::ERROR {
-                Presence::Optional
-            } else if raw.kind == synthetic::HIDDEN_TEXT {
-                Presence::Required
-            } else {
-                self.tables.presence(parent, raw.kind)
-            };
+            let presence =
+                if in_error || raw.flags & flags::EXTRA != 0 || raw.kind == synthetic::ERROR {
+                    Presence::Optional
+                } else if raw.kind == synthetic::HIDDEN_TEXT {
+                    Presence::Required
+                } else {
+                    self.tables.presence(parent, raw.kind)
+                };
             match presence {
                 Presence::Optional => raw.flags |= flags::PHI_EMPTY,
                 Presence::Repeated => repeated.push(child),
@@ -371,7 +415,11 @@ impl Builder<'_> {
 
     /// What a node prints when removed, as far as the grammar tables know.
     fn replacement_of(&self, raw: &Raw) -> Option<&[u8]> {
-        if raw.flags & flags::PHI_EMPTY != 0 { Some(b"") } else { self.tables.phi(raw.kind) }
+        if raw.flags & flags::PHI_EMPTY != 0 {
+            Some(b"")
+        } else {
+            self.tables.phi(raw.kind)
+        }
     }
 
     fn same_replacement(&self, a: &Raw, b: &Raw) -> bool {
@@ -402,12 +450,20 @@ impl Builder<'_> {
     /// Flattens left recursion `K(K(x, y), z)` into `K(x, y, (rest z))` and right recursion
     /// `K(x, K(y, z))` into `K((rest x), y, z)`; the rests may be left out.
     fn flattened(&mut self, kind: KindId, children: Vec<u32>) -> Vec<u32> {
-        let recursive = |raw: &Raw| raw.kind == kind && raw.flags & (flags::TOKEN | flags::SYNTHETIC) == 0 && raw.count > 0;
+        let recursive = |raw: &Raw| {
+            raw.kind == kind && raw.flags & (flags::TOKEN | flags::SYNTHETIC) == 0 && raw.count > 0
+        };
         let first = self.raws[children[0] as usize];
         let last = self.raws[children[children.len() - 1] as usize];
         if recursive(&first) {
-            let mut out: Vec<u32> = self.pool[first.first as usize..(first.first + first.count) as usize].to_vec();
-            let rest = self.internal(synthetic::REST, flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED, 0, &children[1..]);
+            let mut out: Vec<u32> =
+                self.pool[first.first as usize..(first.first + first.count) as usize].to_vec();
+            let rest = self.internal(
+                synthetic::REST,
+                flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED,
+                0,
+                &children[1..],
+            );
             out.push(rest);
             out
         } else if recursive(&last) {
@@ -418,7 +474,9 @@ impl Builder<'_> {
                 &children[..children.len() - 1],
             );
             let mut out = vec![rest];
-            out.extend_from_slice(&self.pool[last.first as usize..(last.first + last.count) as usize]);
+            out.extend_from_slice(
+                &self.pool[last.first as usize..(last.first + last.count) as usize],
+            );
             out
         } else {
             children
@@ -458,7 +516,10 @@ fn freeze(raws: &[Raw], pool: &[u32], root: u32) -> Vec<Node> {
         });
         if raw.count > 0 {
             open.push(id);
-            for &child in pool[raw.first as usize..(raw.first + raw.count) as usize].iter().rev() {
+            for &child in pool[raw.first as usize..(raw.first + raw.count) as usize]
+                .iter()
+                .rev()
+            {
                 stack.push((child, id as u32, depth + 1));
             }
         }

@@ -23,7 +23,11 @@ pub struct Reparser {
 fn point_at(text: &[u8], offset: usize) -> tree_sitter::Point {
     let before = &text[..offset];
     let row = before.iter().filter(|&&byte| byte == b'\n').count();
-    let column = before.iter().rev().take_while(|&&byte| byte != b'\n').count();
+    let column = before
+        .iter()
+        .rev()
+        .take_while(|&&byte| byte != b'\n')
+        .count();
     tree_sitter::Point { row, column }
 }
 
@@ -31,11 +35,20 @@ impl Reparser {
     /// Parses the base text.
     pub fn new(tree: &Tree) -> anyhow::Result<Reparser> {
         let mut parser = tree_sitter::Parser::new();
-        parser.set_language(tree.tables().grammar()).context("cannot load the grammar")?;
+        parser
+            .set_language(tree.tables().grammar())
+            .context("cannot load the grammar")?;
         let base_text = tree.source().to_vec();
-        let base = parser.parse(&base_text, None).context("tree-sitter gave up parsing the input")?;
+        let base = parser
+            .parse(&base_text, None)
+            .context("tree-sitter gave up parsing the input")?;
         let base_errors = count_syntax_errors(&base);
-        Ok(Reparser { parser, base, base_text, base_errors })
+        Ok(Reparser {
+            parser,
+            base,
+            base_text,
+            base_errors,
+        })
     }
 
     /// Syntax errors (ERROR and MISSING nodes) of the base text.
@@ -48,7 +61,13 @@ impl Reparser {
         let old = &self.base_text;
         let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
         let max_suffix = old.len().min(text.len()) - prefix;
-        let suffix = old.iter().rev().zip(text.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+        let suffix = old
+            .iter()
+            .rev()
+            .zip(text.iter().rev())
+            .take(max_suffix)
+            .take_while(|(a, b)| a == b)
+            .count();
         let edit = tree_sitter::InputEdit {
             start_byte: prefix,
             old_end_byte: old.len() - suffix,
@@ -80,7 +99,11 @@ pub struct CheckReport {
 impl CheckReport {
     /// `valid / tried` (1 when nothing was tried).
     pub fn ratio(&self) -> f64 {
-        if self.tried == 0 { 1.0 } else { self.valid as f64 / self.tried as f64 }
+        if self.tried == 0 {
+            1.0
+        } else {
+            self.valid as f64 / self.tried as f64
+        }
     }
 }
 
@@ -111,7 +134,10 @@ pub fn phi_check(tree: &Tree) -> anyhow::Result<CheckReport> {
         let Some(phi) = tree.phi(id) else {
             continue;
         };
-        if tree.is_synthetic(id) || phi == tree.text(id) || tree.tables().is_unremovable_kind(tree.kind_id(id)) {
+        if tree.is_synthetic(id)
+            || phi == tree.text(id)
+            || tree.tables().is_unremovable_kind(tree.kind_id(id))
+        {
             continue;
         }
         let text = splice(tree.source(), tree.byte_range(id), phi);

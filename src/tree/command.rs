@@ -43,7 +43,11 @@ fn describe(tree: &Tree, id: NodeId) -> String {
         }
         None => line.push_str(" Φ=?"),
     }
-    line.push_str(if tree.is_removable(id) { " removable" } else { " unremovable" });
+    line.push_str(if tree.is_removable(id) {
+        " removable"
+    } else {
+        " unremovable"
+    });
     if tree.is_phi_empty(id) {
         line.push_str(" Φ-empty");
     }
@@ -96,16 +100,27 @@ pub fn tree_command(args: &crate::cli::TreeArgs) -> anyhow::Result<i32> {
 
 /// Entry point of `whittle languages`.
 pub fn languages_command() -> anyhow::Result<i32> {
-    println!("{:<12} {:<12} {:<44} {:<17} available", "name", "title", "extensions", "feature");
+    println!(
+        "{:<12} {:<12} {:<44} {:<17} available",
+        "name", "title", "extensions", "feature"
+    );
     for language in languages() {
-        let extensions: Vec<String> = language.extensions().iter().map(|e| format!(".{e}")).collect();
+        let extensions: Vec<String> = language
+            .extensions()
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect();
         println!(
             "{:<12} {:<12} {:<44} {:<17} {}",
             language.name(),
             language.title(),
             extensions.join(" "),
             language.feature(),
-            if language.is_available() { "yes" } else { "no (not compiled in)" }
+            if language.is_available() {
+                "yes"
+            } else {
+                "no (not compiled in)"
+            }
         );
     }
     Ok(0)

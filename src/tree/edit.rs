@@ -46,7 +46,10 @@ impl Candidate {
 
     /// Replaces `node` by its descendant `descendant`.
     pub fn hoisting(node: NodeId, descendant: NodeId) -> Candidate {
-        Candidate { removed: Vec::new(), hoisted: vec![(node, descendant)] }
+        Candidate {
+            removed: Vec::new(),
+            hoisted: vec![(node, descendant)],
+        }
     }
 
     /// Adds nodes to remove.
@@ -107,7 +110,12 @@ impl TreeState {
     pub fn new(tree: Arc<Tree>) -> TreeState {
         let state = vec![KEPT; tree.len()];
         let touched = vec![false; tree.len()];
-        TreeState { tree, state, placed_at: HashMap::new(), touched }
+        TreeState {
+            tree,
+            state,
+            placed_at: HashMap::new(),
+            touched,
+        }
     }
 
     /// The tree the edits apply to.
@@ -174,7 +182,11 @@ impl TreeState {
         let Some(node) = self.visible(id) else {
             return;
         };
-        out.extend(self.tree.children(node).filter_map(|child| self.visible(child)));
+        out.extend(
+            self.tree
+                .children(node)
+                .filter_map(|child| self.visible(child)),
+        );
     }
 
     /// The visible root, `None` when the whole input is removed.
@@ -206,7 +218,8 @@ impl TreeState {
         if tree.kind_id(id) == tree.kind_id(descendant) {
             return !tree.is_synthetic(id);
         }
-        tree.compatible(id, descendant) && tree.fits_place(self.place_of(id), tree.kind_id(descendant))
+        tree.compatible(id, descendant)
+            && tree.fits_place(self.place_of(id), tree.kind_id(descendant))
     }
 
     /// χ(n): the hoistable descendants of a visible node in the current tree (on each path down,
@@ -263,7 +276,10 @@ impl TreeState {
     /// descendants are ignored.
     pub fn commit(&mut self, candidate: &Candidate) {
         for &(node, target) in &candidate.hoisted {
-            if node != target && self.tree.is_descendant(node, target) && node.index() < self.state.len() {
+            if node != target
+                && self.tree.is_descendant(node, target)
+                && node.index() < self.state.len()
+            {
                 self.state[node.index()] = target.0;
                 self.placed_at.insert(target, node);
                 self.touch(node);

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::grammar_json::{Grammar, NodeType, Rule};
-use super::profile::{ChildPresence, GeneratedTable, ListKind, Presence};
+use super::profile::{ChildPresence, GeneratedTable, Presence};
 use super::shortest::{char_order, shortest_match};
 use super::text::{is_word_byte, kind_key};
 
@@ -59,7 +59,11 @@ impl<'a> Generator<'a> {
     fn new(input: &'a GeneratorInput<'a>) -> Self {
         let grammar = input.grammar;
         let rules = grammar.rule_map();
-        let mut hidden: BTreeSet<&str> = rules.keys().copied().filter(|name| name.starts_with('_')).collect();
+        let mut hidden: BTreeSet<&str> = rules
+            .keys()
+            .copied()
+            .filter(|name| name.starts_with('_'))
+            .collect();
         hidden.extend(grammar.supertypes.iter().map(String::as_str));
         hidden.extend(grammar.inline.iter().map(String::as_str));
         let externals = grammar
@@ -131,7 +135,8 @@ impl<'a> Generator<'a> {
                 let mut out = String::new();
                 for member in members {
                     let text = self.eval(member, in_token)?;
-                    let glued = in_token || matches!(member.unwrap_transparent(), Rule::ImmediateToken { .. });
+                    let glued = in_token
+                        || matches!(member.unwrap_transparent(), Rule::ImmediateToken { .. });
                     join(&mut out, &text, glued);
                 }
                 Some(out)
@@ -141,7 +146,13 @@ impl<'a> Generator<'a> {
 
     /// Runs the fixed point: every rule's value only improves, until nothing changes.
     fn compute_rule_phi(&mut self) {
-        let rules: Vec<(&'a str, &'a Rule)> = self.input.grammar.rules.iter().map(|(n, r)| (n.as_str(), r)).collect();
+        let rules: Vec<(&'a str, &'a Rule)> = self
+            .input
+            .grammar
+            .rules
+            .iter()
+            .map(|(n, r)| (n.as_str(), r))
+            .collect();
         loop {
             let mut changed = false;
             for &(name, rule) in &rules {
@@ -169,7 +180,10 @@ impl<'a> Generator<'a> {
             Rule::Alias { value, .. } => value.is_empty(),
             Rule::Symbol { name } => {
                 if self.is_hidden_symbol(name) {
-                    self.child_nullable.get(name.as_str()).copied().unwrap_or(false)
+                    self.child_nullable
+                        .get(name.as_str())
+                        .copied()
+                        .unwrap_or(false)
                 } else {
                     false
                 }
@@ -276,20 +290,39 @@ impl<'a> ChildWalk<'_, 'a> {
             | Rule::Reserved { content } => self.walk(content, presence),
             Rule::Repeat { content } => self.walk_repeated(content, Presence::Optional),
             Rule::Repeat1 { content } => {
-                let inner = if presence == Presence::Optional { Presence::Optional } else { Presence::Repeated };
+                let inner = if presence == Presence::Optional {
+                    Presence::Optional
+                } else {
+                    Presence::Repeated
+                };
                 self.walk_repeated(content, inner);
             }
             Rule::Choice { members } => {
                 let nullable = members.iter().any(|m| self.generator.produces_no_child(m));
                 for member in members {
-                    self.walk(member, if nullable { Presence::Optional } else { presence });
+                    self.walk(
+                        member,
+                        if nullable {
+                            Presence::Optional
+                        } else {
+                            presence
+                        },
+                    );
                 }
             }
             Rule::Seq { members } => {
-                let nullable: Vec<bool> = members.iter().map(|m| self.generator.produces_no_child(m)).collect();
+                let nullable: Vec<bool> = members
+                    .iter()
+                    .map(|m| self.generator.produces_no_child(m))
+                    .collect();
                 for (index, member) in members.iter().enumerate() {
-                    let others_nullable = nullable.iter().enumerate().all(|(j, &n)| j == index || n);
-                    let mut inner = if others_nullable { presence } else { Presence::Required };
+                    let others_nullable =
+                        nullable.iter().enumerate().all(|(j, &n)| j == index || n);
+                    let mut inner = if others_nullable {
+                        presence
+                    } else {
+                        Presence::Required
+                    };
                     if repeats_in_sequence(members, index) {
                         inner = if others_nullable && presence == Presence::Optional {
                             Presence::Optional
@@ -307,7 +340,9 @@ impl<'a> ChildWalk<'_, 'a> {
     /// separated list, whose separators the unparser drops together with the elements.
     fn walk_repeated(&mut self, content: &'a Rule, presence: Presence) {
         if let Rule::Choice { members } = content.unwrap_transparent()
-            && members.iter().any(|member| separated_pair(member).is_some())
+            && members
+                .iter()
+                .any(|member| separated_pair(member).is_some())
         {
             for member in members {
                 self.walk_repeated(member, presence);
@@ -340,11 +375,13 @@ impl<'a> ChildWalk<'_, 'a> {
 /// The position of the separator when `rule` is a separator-and-element pair.
 fn separated_pair(rule: &Rule) -> Option<usize> {
     match rule.unwrap_transparent() {
-        Rule::Seq { members } if members.len() == 2 => match (members[0].as_literal(), members[1].as_literal()) {
-            (Some(_), None) => Some(0),
-            (None, Some(_)) => Some(1),
-            _ => None,
-        },
+        Rule::Seq { members } if members.len() == 2 => {
+            match (members[0].as_literal(), members[1].as_literal()) {
+                (Some(_), None) => Some(0),
+                (None, Some(_)) => Some(1),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -363,8 +400,10 @@ fn repeats_in_sequence(members: &[Rule], index: usize) -> bool {
                     }
                     match content {
                         Rule::Seq { members: pair } if pair.len() == 2 => {
-                            (pair[0].as_literal().is_some() && pair[1].unwrap_transparent() == element)
-                                || (pair[1].as_literal().is_some() && pair[0].unwrap_transparent() == element)
+                            (pair[0].as_literal().is_some()
+                                && pair[1].unwrap_transparent() == element)
+                                || (pair[1].as_literal().is_some()
+                                    && pair[0].unwrap_transparent() == element)
                         }
                         _ => false,
                     }
@@ -422,7 +461,8 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
     };
     for (key, text) in &kind_phi {
         // An anonymous kind derives its own text unless an alias renamed something else to it.
-        if key.starts_with('"') && super::text::kind_key_text(key).as_deref() == Some(text.as_str()) {
+        if key.starts_with('"') && super::text::kind_key_text(key).as_deref() == Some(text.as_str())
+        {
             continue;
         }
         table.phi.insert(key.clone(), text.clone());
@@ -465,7 +505,12 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             expanding: Vec::new(),
         };
         walk.walk(body, Presence::Required);
-        let ChildWalk { presence, separators, elements, .. } = walk;
+        let ChildWalk {
+            presence,
+            separators,
+            elements,
+            ..
+        } = walk;
         // A kind reached through several rules (aliases) keeps the most restrictive presence.
         let entry = merged.entry(parent.clone()).or_default();
         for (child, presence) in presence {
@@ -473,7 +518,7 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             *slot = (*slot).max(presence);
         }
         if !separators.is_empty() {
-            let list = table.lists.entry(parent).or_insert_with(ListKind::default);
+            let list = table.lists.entry(parent).or_default();
             list.separators.extend(separators);
             list.elements.extend(elements);
         }
@@ -493,7 +538,9 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
         }
         table.children.insert(parent, presence);
     }
-    table.children.retain(|_, presence| !presence.optional.is_empty() || !presence.repeated.is_empty());
+    table
+        .children
+        .retain(|_, presence| !presence.optional.is_empty() || !presence.repeated.is_empty());
 
     // Places: the named kinds each field (or the field-less children) of a kind accepts.
     for node_type in input.node_types {
@@ -501,9 +548,16 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             continue;
         }
         let mut fields: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let places = node_type.fields.iter().map(|(name, place)| (name.clone(), place)).chain(
-            node_type.children.iter().map(|place| ("*".to_string(), place)),
-        );
+        let places = node_type
+            .fields
+            .iter()
+            .map(|(name, place)| (name.clone(), place))
+            .chain(
+                node_type
+                    .children
+                    .iter()
+                    .map(|place| ("*".to_string(), place)),
+            );
         for (name, place) in places {
             let kinds: BTreeSet<String> = place
                 .types
@@ -551,7 +605,11 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
 
 fn collect_aliases<'a>(rule: &'a Rule, out: &mut Vec<(&'a Rule, String)>) {
     match rule {
-        Rule::Alias { content, named, value } => {
+        Rule::Alias {
+            content,
+            named,
+            value,
+        } => {
             if !value.is_empty() {
                 out.push((content, kind_key(value, *named)));
             }

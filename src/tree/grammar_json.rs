@@ -108,7 +108,10 @@ where
         fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
             formatter.write_str("a map of rule names to rules")
         }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
             let mut rules = Vec::new();
             while let Some((name, rule)) = map.next_entry::<String, Rule>()? {
                 rules.push((name, rule));
@@ -127,7 +130,10 @@ impl Grammar {
 
     /// The rules by name.
     pub fn rule_map(&self) -> BTreeMap<&str, &Rule> {
-        self.rules.iter().map(|(name, rule)| (name.as_str(), rule)).collect()
+        self.rules
+            .iter()
+            .map(|(name, rule)| (name.as_str(), rule))
+            .collect()
     }
 }
 

@@ -50,9 +50,13 @@ pub fn locate_grammar_crates(project_dir: &Path) -> anyhow::Result<BTreeMap<Stri
         .output()
         .context("cannot run `cargo metadata` (is cargo installed?)")?;
     if !output.status.success() {
-        bail!("`cargo metadata` failed: {}", String::from_utf8_lossy(&output.stderr).trim());
+        bail!(
+            "`cargo metadata` failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
     }
-    let metadata: Metadata = serde_json::from_slice(&output.stdout).context("unexpected `cargo metadata` output")?;
+    let metadata: Metadata =
+        serde_json::from_slice(&output.stdout).context("unexpected `cargo metadata` output")?;
     let mut crates = BTreeMap::new();
     for package in metadata.packages {
         if !package.name.starts_with("tree-sitter-") {
@@ -61,16 +65,28 @@ pub fn locate_grammar_crates(project_dir: &Path) -> anyhow::Result<BTreeMap<Stri
         let Some(directory) = package.manifest_path.parent() else {
             continue;
         };
-        crates.insert(package.name, GrammarCrate { version: package.version, directory: directory.to_path_buf() });
+        crates.insert(
+            package.name,
+            GrammarCrate {
+                version: package.version,
+                directory: directory.to_path_buf(),
+            },
+        );
     }
     Ok(crates)
 }
 
 /// Generates the table of one language from its profile and grammar crate.
-pub fn generate_table(profile: &Profile, crates: &BTreeMap<String, GrammarCrate>) -> anyhow::Result<GeneratedTable> {
-    let grammar_crate = crates
-        .get(&profile.grammar_crate)
-        .with_context(|| format!("grammar crate `{}` is not a dependency of the project", profile.grammar_crate))?;
+pub fn generate_table(
+    profile: &Profile,
+    crates: &BTreeMap<String, GrammarCrate>,
+) -> anyhow::Result<GeneratedTable> {
+    let grammar_crate = crates.get(&profile.grammar_crate).with_context(|| {
+        format!(
+            "grammar crate `{}` is not a dependency of the project",
+            profile.grammar_crate
+        )
+    })?;
     let mut source_dir = grammar_crate.directory.clone();
     if let Some(dir) = &profile.grammar_dir {
         source_dir.push(dir);
@@ -82,9 +98,10 @@ pub fn generate_table(profile: &Profile, crates: &BTreeMap<String, GrammarCrate>
         .with_context(|| format!("cannot read {}", grammar_path.display()))?;
     let node_types_text = std::fs::read_to_string(&node_types_path)
         .with_context(|| format!("cannot read {}", node_types_path.display()))?;
-    let grammar = Grammar::from_json(&grammar_text).with_context(|| format!("cannot parse {}", grammar_path.display()))?;
-    let node_types =
-        parse_node_types(&node_types_text).with_context(|| format!("cannot parse {}", node_types_path.display()))?;
+    let grammar = Grammar::from_json(&grammar_text)
+        .with_context(|| format!("cannot parse {}", grammar_path.display()))?;
+    let node_types = parse_node_types(&node_types_text)
+        .with_context(|| format!("cannot parse {}", node_types_path.display()))?;
     let mut label = format!("{} {}", profile.grammar_crate, grammar_crate.version);
     if let Some(dir) = &profile.grammar_dir {
         label.push_str(&format!(" ({dir})"));
@@ -108,9 +125,14 @@ pub fn generate_all(project_dir: &Path) -> anyhow::Result<Vec<(PathBuf, Generate
         let profile_path = grammars_dir.join(format!("{}.toml", language.name()));
         let text = std::fs::read_to_string(&profile_path)
             .with_context(|| format!("cannot read {}", profile_path.display()))?;
-        let profile = Profile::from_toml(&text).with_context(|| format!("in {}", profile_path.display()))?;
-        let table = generate_table(&profile, &crates).with_context(|| format!("language `{}`", profile.name))?;
-        out.push((grammars_dir.join(format!("{}.generated.toml", profile.name)), table));
+        let profile =
+            Profile::from_toml(&text).with_context(|| format!("in {}", profile_path.display()))?;
+        let table = generate_table(&profile, &crates)
+            .with_context(|| format!("language `{}`", profile.name))?;
+        out.push((
+            grammars_dir.join(format!("{}.generated.toml", profile.name)),
+            table,
+        ));
     }
     Ok(out)
 }
@@ -130,14 +152,23 @@ pub fn grammars_command(args: &crate::cli::GrammarsArgs) -> anyhow::Result<i32> 
             continue;
         }
         if args.generate {
-            std::fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
-            println!("wrote {} ({} kinds with Φ, {} unknown)", path.display(), table.phi.len(), table.unknown.len());
+            std::fs::write(path, &text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!(
+                "wrote {} ({} kinds with Φ, {} unknown)",
+                path.display(),
+                table.phi.len(),
+                table.unknown.len()
+            );
         } else {
             stale.push(path.display().to_string());
         }
     }
     if !stale.is_empty() {
-        eprintln!("out of date (run `whittle grammars --generate`): {}", stale.join(", "));
+        eprintln!(
+            "out of date (run `whittle grammars --generate`): {}",
+            stale.join(", ")
+        );
         return Ok(1);
     }
     if args.check {
@@ -148,12 +179,18 @@ pub fn grammars_command(args: &crate::cli::GrammarsArgs) -> anyhow::Result<i32> 
 
 /// Prints what the embedded tables hold, per language.
 fn summary() -> anyhow::Result<i32> {
-    println!("{:<12} {:>6} {:>8} {:>9} {:>6} {:>11}", "language", "Φ", "unknown", "optional", "lists", "supertypes");
+    println!(
+        "{:<12} {:>6} {:>8} {:>9} {:>6} {:>11}",
+        "language", "Φ", "unknown", "optional", "lists", "supertypes"
+    );
     for language in languages() {
         match language.generated_table() {
             Ok(table) => {
-                let optional: usize =
-                    table.children.values().map(|presence| presence.optional.len() + presence.repeated.len()).sum();
+                let optional: usize = table
+                    .children
+                    .values()
+                    .map(|presence| presence.optional.len() + presence.repeated.len())
+                    .sum();
                 println!(
                     "{:<12} {:>6} {:>8} {:>9} {:>6} {:>11}",
                     language.name(),
@@ -164,7 +201,11 @@ fn summary() -> anyhow::Result<i32> {
                     table.supertypes.len()
                 );
             }
-            Err(_) => println!("{:<12} (not compiled in: feature `{}`)", language.name(), language.feature()),
+            Err(_) => println!(
+                "{:<12} (not compiled in: feature `{}`)",
+                language.name(),
+                language.feature()
+            ),
         }
     }
     Ok(0)

@@ -51,8 +51,13 @@ impl ParserPool {
     pub fn new(language: &'static Language) -> anyhow::Result<ParserPool> {
         let grammar = language.grammar()?;
         let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&grammar).with_context(|| format!("cannot load the {} grammar", language.name()))?;
-        Ok(ParserPool { language: grammar, idle: Mutex::new(vec![parser]) })
+        parser
+            .set_language(&grammar)
+            .with_context(|| format!("cannot load the {} grammar", language.name()))?;
+        Ok(ParserPool {
+            language: grammar,
+            idle: Mutex::new(vec![parser]),
+        })
     }
 
     /// Parses `text`, `None` when tree-sitter gives up.
@@ -75,7 +80,8 @@ impl ParserPool {
 
     /// ERROR and MISSING nodes in the parse of `text` (`usize::MAX` when it cannot be parsed).
     pub fn syntax_errors(&self, text: &[u8]) -> usize {
-        self.parse(text).map_or(usize::MAX, |tree| count_syntax_errors(&tree))
+        self.parse(text)
+            .map_or(usize::MAX, |tree| count_syntax_errors(&tree))
     }
 }
 
@@ -89,14 +95,18 @@ pub struct SyntaxGuard {
 impl SyntaxGuard {
     /// A guard for `language` whose current best is `best`.
     pub fn new(language: &'static Language, best: &[u8]) -> anyhow::Result<SyntaxGuard> {
-        let guard = SyntaxGuard { parsers: ParserPool::new(language)?, best_errors: AtomicUsize::new(usize::MAX) };
+        let guard = SyntaxGuard {
+            parsers: ParserPool::new(language)?,
+            best_errors: AtomicUsize::new(usize::MAX),
+        };
         guard.rebase(best);
         Ok(guard)
     }
 
     /// Makes `best` the reference: its syntax errors are the ones candidates may keep.
     pub fn rebase(&self, best: &[u8]) {
-        self.best_errors.store(self.parsers.syntax_errors(best), Ordering::Relaxed);
+        self.best_errors
+            .store(self.parsers.syntax_errors(best), Ordering::Relaxed);
     }
 
     /// Syntax errors of the current best.

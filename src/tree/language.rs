@@ -30,7 +30,11 @@ macro_rules! entry {
             generated: {
                 #[cfg(feature = $feature)]
                 {
-                    Some(include_str!(concat!("../../grammars/", $file, ".generated.toml")))
+                    Some(include_str!(concat!(
+                        "../../grammars/",
+                        $file,
+                        ".generated.toml"
+                    )))
                 }
                 #[cfg(not(feature = $feature))]
                 {
@@ -55,11 +59,18 @@ fn entries() -> Vec<Entry> {
     vec![
         entry!("c", "lang-c", || tree_sitter_c::LANGUAGE.into()),
         entry!("cpp", "lang-cpp", || tree_sitter_cpp::LANGUAGE.into()),
-        entry!("javascript", "lang-javascript", || tree_sitter_javascript::LANGUAGE.into()),
-        entry!("typescript", "lang-typescript", || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()),
-        entry!("tsx", "lang-typescript", || tree_sitter_typescript::LANGUAGE_TSX.into()),
+        entry!("javascript", "lang-javascript", || {
+            tree_sitter_javascript::LANGUAGE.into()
+        }),
+        entry!("typescript", "lang-typescript", || {
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        }),
+        entry!("tsx", "lang-typescript", || {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        }),
         entry!("json", "lang-json", || tree_sitter_json::LANGUAGE.into()),
-        entry!("python", "lang-python", || tree_sitter_python::LANGUAGE.into()),
+        entry!("python", "lang-python", || tree_sitter_python::LANGUAGE
+            .into()),
         entry!("rust", "lang-rust", || tree_sitter_rust::LANGUAGE.into()),
         entry!("java", "lang-java", || tree_sitter_java::LANGUAGE.into()),
         entry!("html", "lang-html", || tree_sitter_html::LANGUAGE.into()),
@@ -79,7 +90,10 @@ pub struct Language {
 
 impl std::fmt::Debug for Language {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("Language").field("name", &self.profile.name).finish_non_exhaustive()
+        formatter
+            .debug_struct("Language")
+            .field("name", &self.profile.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -109,7 +123,9 @@ impl Language {
     /// Finds a language by its name (case-insensitive).
     pub fn by_name(name: &str) -> anyhow::Result<&'static Language> {
         let wanted = name.trim().to_ascii_lowercase();
-        let found = languages().iter().find(|language| language.profile.name == wanted);
+        let found = languages()
+            .iter()
+            .find(|language| language.profile.name == wanted);
         match found {
             Some(language) => Ok(language),
             None => {
@@ -126,13 +142,19 @@ impl Language {
             .and_then(|extension| extension.to_str())
             .map(str::to_ascii_lowercase)
             .with_context(|| {
-                format!("cannot tell the language of {} (no file extension); use --language", path.display())
+                format!(
+                    "cannot tell the language of {} (no file extension); use --language",
+                    path.display()
+                )
             })?;
         languages()
             .iter()
-            .find(|language| language.profile.extensions.iter().any(|known| *known == extension))
+            .find(|language| language.profile.extensions.contains(&extension))
             .with_context(|| {
-                format!("no language for the extension `.{extension}` of {}; use --language", path.display())
+                format!(
+                    "no language for the extension `.{extension}` of {}; use --language",
+                    path.display()
+                )
             })
     }
 
@@ -190,14 +212,21 @@ impl Language {
     /// The embedded generated table (Φ, optional children, lists, supertypes).
     pub fn generated_table(&self) -> anyhow::Result<GeneratedTable> {
         let Some(source) = self.generated_source else {
-            bail!("language `{}` is not compiled into this binary (cargo feature `{}`)", self.name(), self.feature);
+            bail!(
+                "language `{}` is not compiled into this binary (cargo feature `{}`)",
+                self.name(),
+                self.feature
+            );
         };
-        GeneratedTable::from_toml(source).with_context(|| format!("grammar table of `{}`", self.name()))
+        GeneratedTable::from_toml(source)
+            .with_context(|| format!("grammar table of `{}`", self.name()))
     }
 
     /// The per-kind tables used to build trees.
     pub fn tables(&self) -> anyhow::Result<&KindTables> {
-        let tables = self.tables.get_or_init(|| KindTables::load(self).map_err(|error| format!("{error:#}")));
+        let tables = self
+            .tables
+            .get_or_init(|| KindTables::load(self).map_err(|error| format!("{error:#}")));
         match tables {
             Ok(tables) => Ok(tables),
             Err(error) => bail!("{error}"),
@@ -243,7 +272,10 @@ pub struct KindTables {
 
 impl std::fmt::Debug for KindTables {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("KindTables").field("kinds", &self.names.len()).finish_non_exhaustive()
+        formatter
+            .debug_struct("KindTables")
+            .field("kinds", &self.names.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -296,7 +328,10 @@ impl KindTables {
         }
         for (parent, children) in &table.children {
             for parent_id in tables.ids_for_key(parent) {
-                for (keys, presence) in [(&children.optional, Presence::Optional), (&children.repeated, Presence::Repeated)] {
+                for (keys, presence) in [
+                    (&children.optional, Presence::Optional),
+                    (&children.repeated, Presence::Repeated),
+                ] {
                     for key in keys {
                         for child_id in tables.ids_for_key(key) {
                             tables.presence.insert((parent_id, child_id), presence);
@@ -351,7 +386,11 @@ impl KindTables {
                             None => allowed.extend(tables.ids_for_key(key)),
                         }
                     }
-                    tables.places.entry((parent_id, field_id)).or_default().extend(allowed);
+                    tables
+                        .places
+                        .entry((parent_id, field_id))
+                        .or_default()
+                        .extend(allowed);
                 }
             }
         }
@@ -361,7 +400,9 @@ impl KindTables {
     /// Whether the grammar allows a node of kind `kind` in field `field` (0: outside fields) of
     /// a `parent` node; `None` when the grammar says nothing about that place.
     pub fn allows(&self, parent: KindId, field: u16, kind: KindId) -> Option<bool> {
-        self.places.get(&(parent, field)).map(|allowed| allowed.contains(&kind))
+        self.places
+            .get(&(parent, field))
+            .map(|allowed| allowed.contains(&kind))
     }
 
     /// The canonical kind ids spelled by a profile key (none when the grammar lacks the kind).
@@ -407,18 +448,27 @@ impl KindTables {
         match kind {
             synthetic::ERROR | synthetic::REST => Some(b""),
             synthetic::HIDDEN_TEXT => None,
-            _ => self.phi.get(usize::from(kind)).and_then(|phi| phi.as_deref()),
+            _ => self
+                .phi
+                .get(usize::from(kind))
+                .and_then(|phi| phi.as_deref()),
         }
     }
 
     /// Whether the profile keeps nodes of this kind from being removed on their own.
     pub fn is_unremovable_kind(&self, kind: KindId) -> bool {
-        self.unremovable.get(usize::from(kind)).copied().unwrap_or(false)
+        self.unremovable
+            .get(usize::from(kind))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// How freely `child` may be left out of `parent`.
     pub fn presence(&self, parent: KindId, child: KindId) -> Presence {
-        self.presence.get(&(parent, child)).copied().unwrap_or(Presence::Required)
+        self.presence
+            .get(&(parent, child))
+            .copied()
+            .unwrap_or(Presence::Required)
     }
 
     /// The list description of a kind (`None` when the kind is no list).
@@ -428,12 +478,16 @@ impl KindTables {
 
     /// Indices of the supertypes a kind belongs to.
     pub fn supertypes_of(&self, kind: KindId) -> &[u16] {
-        self.supertypes_of.get(usize::from(kind)).map_or(&[], Vec::as_slice)
+        self.supertypes_of
+            .get(usize::from(kind))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The name of a supertype index.
     pub fn supertype_name(&self, index: u16) -> &str {
-        self.supertype_names.get(usize::from(index)).map_or("", String::as_str)
+        self.supertype_names
+            .get(usize::from(index))
+            .map_or("", String::as_str)
     }
 
     /// Hoisting compatibility: the same kind, or both kinds stand for one declared supertype.

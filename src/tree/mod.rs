@@ -33,12 +33,20 @@ pub use language::{KindId, KindTables, Language, languages};
 pub use shortest::shortest_match;
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.
-pub fn parse(language: &'static Language, source: Vec<u8>, preprocess: Preprocess) -> anyhow::Result<Arc<Tree>> {
+pub fn parse(
+    language: &'static Language,
+    source: Vec<u8>,
+    preprocess: Preprocess,
+) -> anyhow::Result<Arc<Tree>> {
     build::parse(language, source, preprocess).map(Arc::new)
 }
 
 /// Reads and parses a file; the language comes from `language` or the file's extension.
-pub fn parse_file(path: &Path, language: Option<&str>, preprocess: Preprocess) -> anyhow::Result<Arc<Tree>> {
+pub fn parse_file(
+    path: &Path,
+    language: Option<&str>,
+    preprocess: Preprocess,
+) -> anyhow::Result<Arc<Tree>> {
     use anyhow::Context as _;
     let language = Language::select(path, language)?;
     let source = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;

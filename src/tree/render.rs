@@ -18,7 +18,10 @@ struct Gap {
 impl Gap {
     fn merge(first: Option<Gap>, second: Option<Gap>) -> Option<Gap> {
         match (first, second) {
-            (Some(a), Some(b)) => Some(Gap { lead: a.lead, newline: a.newline || b.newline }),
+            (Some(a), Some(b)) => Some(Gap {
+                lead: a.lead,
+                newline: a.newline || b.newline,
+            }),
             (a, b) => a.or(b),
         }
     }
@@ -80,7 +83,11 @@ enum State {
 }
 
 impl<'a> Renderer<'a> {
-    pub(crate) fn new(state: &'a TreeState, candidate: &'a Candidate, out: &'a mut Vec<u8>) -> Self {
+    pub(crate) fn new(
+        state: &'a TreeState,
+        candidate: &'a Candidate,
+        out: &'a mut Vec<u8>,
+    ) -> Self {
         out.clear();
         let tree = &**state.tree();
         Renderer {
@@ -126,7 +133,7 @@ impl<'a> Renderer<'a> {
         while self.hoisted_at < self.hoisted.len() && self.hoisted[self.hoisted_at].0 < id {
             self.hoisted_at += 1;
         }
-        !self.hoisted.get(self.hoisted_at).is_some_and(|h| h.0.0 < end)
+        self.hoisted.get(self.hoisted_at).is_none_or(|h| h.0.0 >= end)
     }
 
     /// The state of a node; nodes are asked about in increasing id order, so the candidate's
@@ -196,7 +203,10 @@ impl<'a> Renderer<'a> {
                 self.skip(child);
             } else {
                 self.flush_pending();
-                self.pending = Some(PendingSeparator { token: child, gap_before: self.gap.take() });
+                self.pending = Some(PendingSeparator {
+                    token: child,
+                    gap_before: self.gap.take(),
+                });
             }
             self.start_segment();
             return true;
@@ -216,7 +226,9 @@ impl<'a> Renderer<'a> {
 
     /// Whether the current segment had elements and none of them printed anything.
     fn segment_removed(&self) -> bool {
-        self.stack.last().is_some_and(|frame| frame.segment_has_elements && self.pieces == frame.mark)
+        self.stack
+            .last()
+            .is_some_and(|frame| frame.segment_has_elements && self.pieces == frame.mark)
     }
 
     fn start_segment(&mut self) {
@@ -278,7 +290,8 @@ impl<'a> Renderer<'a> {
             let outer_dedent = self.dedent;
             if node != place {
                 let (from, to) = (self.tree.node(node).start, self.tree.node(place).start);
-                self.dedent += line_indentation(self.source, from).saturating_sub(line_indentation(self.source, to));
+                self.dedent += line_indentation(self.source, from)
+                    .saturating_sub(line_indentation(self.source, to));
             }
             self.stack.push(Frame {
                 place,
@@ -305,8 +318,12 @@ impl<'a> Renderer<'a> {
         let node_data = self.tree.node(node);
         if node_data.subtree_end < place_data.subtree_end && node_data.end < place_data.end {
             let next = self.tree.node(NodeId(node_data.subtree_end));
-            let newline = self.source[node_data.end as usize..place_data.end as usize].contains(&b'\n');
-            self.add_gap(Gap { lead: (node_data.end, next.start.max(node_data.end)), newline });
+            let newline =
+                self.source[node_data.end as usize..place_data.end as usize].contains(&b'\n');
+            self.add_gap(Gap {
+                lead: (node_data.end, next.start.max(node_data.end)),
+                newline,
+            });
         }
     }
 
@@ -337,7 +354,10 @@ impl<'a> Renderer<'a> {
     /// Skips a node entirely (its whitespace and text).
     fn skip(&mut self, id: NodeId) {
         let data = self.tree.node(id);
-        self.add_gap(Gap { lead: (data.trivia_start, data.start), newline: data.flags & flags::NEWLINE != 0 });
+        self.add_gap(Gap {
+            lead: (data.trivia_start, data.start),
+            newline: data.flags & flags::NEWLINE != 0,
+        });
     }
 
     fn add_gap(&mut self, mut gap: Gap) {
@@ -350,7 +370,10 @@ impl<'a> Renderer<'a> {
     fn drop_pending(&mut self) {
         if let Some(pending) = self.pending.take() {
             let data = self.tree.node(pending.token);
-            let separator = Gap { lead: (data.trivia_start, data.start), newline: data.flags & flags::NEWLINE != 0 };
+            let separator = Gap {
+                lead: (data.trivia_start, data.start),
+                newline: data.flags & flags::NEWLINE != 0,
+            };
             let after = self.gap.take();
             self.gap = Gap::merge(Gap::merge(pending.gap_before, Some(separator)), after);
         }
@@ -375,11 +398,20 @@ impl<'a> Renderer<'a> {
             self.flush_pending();
         }
         let data = self.tree.node(id);
-        let trivia = self.place_trivia.take().unwrap_or((data.trivia_start, data.start));
+        let trivia = self
+            .place_trivia
+            .take()
+            .unwrap_or((data.trivia_start, data.start));
         self.write_piece(trivia, start, end, replacement);
     }
 
-    fn write_piece(&mut self, trivia: (u32, u32), start: u32, end: u32, replacement: Option<&[u8]>) {
+    fn write_piece(
+        &mut self,
+        trivia: (u32, u32),
+        start: u32,
+        end: u32,
+        replacement: Option<&[u8]>,
+    ) {
         let text: &[u8] = match replacement {
             Some(text) => text,
             None => &self.source[start as usize..end as usize],
@@ -388,7 +420,11 @@ impl<'a> Renderer<'a> {
         let mut whitespace = trivia;
         if let Some(gap) = gap {
             // Before the first text, keep the input's own leading whitespace.
-            whitespace = if self.out.is_empty() { gap.lead } else { choose_whitespace(self.source, gap.lead, trivia) };
+            whitespace = if self.out.is_empty() {
+                gap.lead
+            } else {
+                choose_whitespace(self.source, gap.lead, trivia)
+            };
         }
         let whitespace_bytes = &self.source[whitespace.0 as usize..whitespace.1 as usize];
         if whitespace_bytes.is_empty() && !self.out.is_empty() {
@@ -399,7 +435,10 @@ impl<'a> Renderer<'a> {
                 let glued_in_input = gap.is_none()
                     && self.last_end == start
                     && start > 0
-                    && needs_space(self.source.get(start as usize - 1).copied(), self.source.get(start as usize).copied());
+                    && needs_space(
+                        self.source.get(start as usize - 1).copied(),
+                        self.source.get(start as usize).copied(),
+                    );
                 if !glued_in_input {
                     self.out.push(b' ');
                 }
@@ -425,7 +464,10 @@ impl<'a> Renderer<'a> {
             Some(at) => {
                 self.out.extend_from_slice(&whitespace[..=at]);
                 let indentation = &whitespace[at + 1..];
-                let removable = indentation.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+                let removable = indentation
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
                 let skip = removable.min(self.dedent as usize);
                 self.out.extend_from_slice(&indentation[skip..]);
             }
@@ -439,7 +481,8 @@ impl<'a> Renderer<'a> {
         if let Some(gap) = self.gap.take() {
             tail = choose_whitespace(self.source, gap.lead, tail);
         }
-        self.out.extend_from_slice(&self.source[tail.0 as usize..tail.1 as usize]);
+        self.out
+            .extend_from_slice(&self.source[tail.0 as usize..tail.1 as usize]);
     }
 }
 
@@ -453,7 +496,11 @@ fn choose_whitespace(source: &[u8], before: (u32, u32), after: (u32, u32)) -> (u
     if bytes(before).contains(&b'\n') {
         return before;
     }
-    if before.1 - before.0 < after.1 - after.0 { before } else { after }
+    if before.1 - before.0 < after.1 - after.0 {
+        before
+    } else {
+        after
+    }
 }
 
 /// Appends a replacement text; its line breaks continue at the indentation of the line it
@@ -463,8 +510,14 @@ pub(crate) fn write_indented(out: &mut Vec<u8>, text: &[u8]) {
         out.extend_from_slice(text);
         return;
     }
-    let line_start = out.iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1);
-    let indentation_len = out[line_start..].iter().take_while(|&&byte| byte == b' ' || byte == b'\t').count();
+    let line_start = out
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |at| at + 1);
+    let indentation_len = out[line_start..]
+        .iter()
+        .take_while(|&&byte| byte == b' ' || byte == b'\t')
+        .count();
     let indentation: Vec<u8> = out[line_start..line_start + indentation_len].to_vec();
     for (index, line) in text.split(|&byte| byte == b'\n').enumerate() {
         if index > 0 {
@@ -480,6 +533,12 @@ pub(crate) fn write_indented(out: &mut Vec<u8>, text: &[u8]) {
 /// The indentation width (spaces and tabs) of the line holding `offset`.
 fn line_indentation(source: &[u8], offset: u32) -> u32 {
     let offset = (offset as usize).min(source.len());
-    let line_start = source[..offset].iter().rposition(|&byte| byte == b'\n').map_or(0, |at| at + 1);
-    source[line_start..offset].iter().take_while(|&&byte| byte == b' ' || byte == b'\t').count() as u32
+    let line_start = source[..offset]
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |at| at + 1);
+    source[line_start..offset]
+        .iter()
+        .take_while(|&&byte| byte == b' ' || byte == b'\t')
+        .count() as u32
 }

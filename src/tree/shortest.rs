@@ -86,10 +86,13 @@ fn shortest_of(hir: &Hir) -> Option<Vec<u8>> {
             }
             Some(out)
         }
-        HirKind::Alternation(alternatives) => alternatives
-            .iter()
-            .filter_map(shortest_of)
-            .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| preference_key(a).cmp(&preference_key(b)))),
+        HirKind::Alternation(alternatives) => {
+            alternatives.iter().filter_map(shortest_of).min_by(|a, b| {
+                a.len()
+                    .cmp(&b.len())
+                    .then_with(|| preference_key(a).cmp(&preference_key(b)))
+            })
+        }
     }
 }
 
@@ -122,7 +125,10 @@ pub fn char_order(c: char) -> (usize, u32) {
 
 /// Orders equally long alternatives by the preference of their characters.
 fn preference_key(bytes: &[u8]) -> Vec<(usize, u32)> {
-    String::from_utf8_lossy(bytes).chars().map(char_order).collect()
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .map(char_order)
+        .collect()
 }
 
 /// The preferred member of a class given as inclusive code point ranges.
@@ -147,13 +153,18 @@ fn preferred_member(ranges: &[(u32, u32)]) -> Option<u32> {
 fn preferred_class_member(class: &Class) -> Option<Vec<u8>> {
     match class {
         Class::Unicode(unicode) => {
-            let ranges: Vec<(u32, u32)> = unicode.iter().map(|range| (range.start() as u32, range.end() as u32)).collect();
+            let ranges: Vec<(u32, u32)> = unicode
+                .iter()
+                .map(|range| (range.start() as u32, range.end() as u32))
+                .collect();
             let c = char::from_u32(preferred_member(&ranges)?)?;
             Some(c.to_string().into_bytes())
         }
         Class::Bytes(bytes) => {
-            let ranges: Vec<(u32, u32)> =
-                bytes.iter().map(|range| (u32::from(range.start()), u32::from(range.end()))).collect();
+            let ranges: Vec<(u32, u32)> = bytes
+                .iter()
+                .map(|range| (u32::from(range.start()), u32::from(range.end())))
+                .collect();
             Some(vec![u8::try_from(preferred_member(&ranges)?).ok()?])
         }
     }

@@ -36,7 +36,11 @@ pub fn parse_kind_key(key: &str) -> (String, bool) {
 
 /// A TOML key or string: bare when it can be, else a basic string (JSON escapes are valid TOML).
 pub fn toml_key(key: &str) -> String {
-    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+    if !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
         key.to_string()
     } else {
         toml_string(key)

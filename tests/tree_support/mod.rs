@@ -16,7 +16,9 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .collect();
     paths.sort();
     for path in paths {
         if path.is_dir() {
@@ -47,7 +49,10 @@ pub fn fixtures() -> Vec<(PathBuf, &'static Language)> {
 
 /// The fixtures of one language.
 pub fn fixtures_of(language: &str) -> Vec<(PathBuf, &'static Language)> {
-    fixtures().into_iter().filter(|(_, l)| l.name() == language).collect()
+    fixtures()
+        .into_iter()
+        .filter(|(_, l)| l.name() == language)
+        .collect()
 }
 
 /// Inputs of `../shared/bench/*/` and `../shared/examples/*/` (none when that directory is absent).
@@ -60,7 +65,8 @@ pub fn shared_inputs() -> Vec<(PathBuf, &'static Language)> {
 
 pub fn parse(path: &Path, language: &'static Language, preprocess: Preprocess) -> Arc<Tree> {
     let source = std::fs::read(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-    whittle::tree::parse(language, source, preprocess).unwrap_or_else(|error| panic!("{}: {error:#}", path.display()))
+    whittle::tree::parse(language, source, preprocess)
+        .unwrap_or_else(|error| panic!("{}: {error:#}", path.display()))
 }
 
 /// Whether the language is compiled in.
