@@ -332,6 +332,9 @@ fn commits_match_candidates_and_update_listings() {
         "the hoisted node sits at its place's depth"
     );
 
+    assert_eq!(state.next_level(&state.level(1)), state.level(2));
+    assert_eq!(state.next_level(&state.level(2)), state.level(3));
+
     // Further candidates build on the committed state.
     let one = find(&tree, "number", "1");
     let three = find(&tree, "number", "3");

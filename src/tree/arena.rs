@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::language::{KindId, KindTables, Language, synthetic};
+use super::language::{KindId, KindTables, Language};
 
 /// A node of a [`Tree`]: a small integer. Ids follow document order (preorder), so a node's
 /// subtree is the id range `node..subtree_end(node)` and a descendant always has a larger id.
@@ -379,10 +379,5 @@ impl Tree {
                 .iter()
                 .map(|text| text.len() + std::mem::size_of::<Box<[u8]>>())
                 .sum::<usize>()
-    }
-
-    /// Whether a kind id is one the preprocessing made.
-    pub fn is_synthetic_kind(kind: KindId) -> bool {
-        matches!(kind, synthetic::REST | synthetic::HIDDEN_TEXT)
     }
 }

@@ -3,9 +3,28 @@
 //!
 //! A [`Tree`] is built once per input ([`parse`]); its node ids follow document order. A
 //! [`TreeState`] holds the committed edits (removals and hoistings) and lists the current tree
-//! (levels, children, hoisting candidates χ). A [`Candidate`] describes edits to try: it is
+//! ([`TreeState::level`], [`TreeState::next_level`], [`TreeState::children`], hoisting
+//! candidates [`TreeState::hoist_candidates`]). A [`Candidate`] describes edits to try: it is
 //! rendered with [`TreeState::render_into`] without copying the tree and made permanent with
 //! [`TreeState::commit`]. A [`SyntaxGuard`] rejects candidates that re-parse with new errors.
+//!
+//! How the input maps to the tree:
+//! - Every input byte belongs to exactly one token (a leaf) or to the whitespace before a token
+//!   (or after the last one). Text that no visible token covers (hidden tokens of a grammar,
+//!   such as string contents in some grammars) becomes an unremovable `(hidden text)` leaf, so
+//!   whitespace stays whitespace.
+//! - Comments (tree-sitter extras) are nodes like any other; they may appear anywhere, so they
+//!   are always Φ-empty and removable.
+//! - ERROR nodes keep their content as children; they and everything inside them are Φ-empty,
+//!   so the reduction can drop broken material. MISSING nodes have no bytes and are left out.
+//!   The syntax guard compares error counts, so inputs that already have errors still reduce.
+//! - A removed node prints nothing when its place may be empty (the grammar makes it optional
+//!   or repeated there; the node is *Φ-empty*), else Φ of its kind (or, when the grammar gives
+//!   none, the shortest text of that kind in the input).
+//! - Children of list kinds (`a, b, c`) take a separator with them when they go.
+//! - Preprocessing ([`Preprocess`]) squeezes single-child chains, flattens recursive chains and
+//!   marks nodes whose replacement is not shorter than their text as unremovable (this covers
+//!   the text being equal to Φ).
 
 mod arena;
 mod build;

@@ -133,7 +133,9 @@ impl<'a> Renderer<'a> {
         while self.hoisted_at < self.hoisted.len() && self.hoisted[self.hoisted_at].0 < id {
             self.hoisted_at += 1;
         }
-        self.hoisted.get(self.hoisted_at).is_none_or(|h| h.0.0 >= end)
+        self.hoisted
+            .get(self.hoisted_at)
+            .is_none_or(|h| h.0.0 >= end)
     }
 
     /// The state of a node; nodes are asked about in increasing id order, so the candidate's
