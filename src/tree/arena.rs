@@ -303,7 +303,7 @@ impl Tree {
     /// Whether removing the node prints nothing: its position in the parent may be empty
     /// (the nodes the coarse variants of HDD and hoisting work on).
     pub fn is_phi_empty(&self, id: NodeId) -> bool {
-        self.has(id, flags::PHI_EMPTY)
+        self.has(id, flags::PHI_EMPTY) || self.replacement(id).is_some_and(<[u8]>::is_empty)
     }
 
     /// Whether removing the node is worth trying (its replacement is shorter than its text).
