@@ -329,27 +329,15 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// Writes what a removed node prints: nothing when its place may be empty, else its
+    /// replacement in the place's whitespace.
     fn removed_node(&mut self, place: NodeId, node: NodeId) {
-        let empty = self.tree.is_phi_empty(place);
-        let place_data = self.tree.node(place);
-        if empty {
-            self.add_gap(Gap {
-                lead: (place_data.trivia_start, place_data.start),
-                newline: place_data.flags & flags::NEWLINE != 0,
-            });
-            return;
-        }
         let replacement = self.tree.replacement(node).unwrap_or(b"");
-        if replacement.is_empty() {
-            self.add_gap(Gap {
-                lead: (place_data.trivia_start, place_data.start),
-                newline: place_data.flags & flags::NEWLINE != 0,
-            });
+        if self.tree.is_phi_empty(place) || replacement.is_empty() {
+            self.skip(place);
             return;
         }
-        if self.place_trivia.is_none() {
-            self.place_trivia = Some((place_data.trivia_start, place_data.start));
-        }
+        let place_data = self.tree.node(place);
         self.emit(place, place_data.start, place_data.end, Some(replacement));
     }
 
