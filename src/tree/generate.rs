@@ -451,7 +451,10 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
         offer(&mut kind_phi, key.clone(), text);
     }
     for (key, text) in input.overlay {
-        kind_phi.insert(key.clone(), text.clone());
+        // Hidden symbols of the overlay only feed the fixed point; they are no node kinds.
+        if !generator.is_hidden_symbol(key) {
+            kind_phi.insert(key.clone(), text.clone());
+        }
     }
 
     let mut table = GeneratedTable {
