@@ -156,8 +156,15 @@ pub struct TreeArgs {
 #[derive(Debug, Args)]
 pub struct GrammarsArgs {
     /// Regenerate the Φ tables under `grammars/` from the grammar crates' `src/grammar.json`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "check")]
     pub generate: bool,
+    /// Regenerate the tables in memory and fail when the files under `grammars/` differ.
+    #[arg(long)]
+    pub check: bool,
+    /// The project directory holding `Cargo.toml` and `grammars/` (default: the one whittle was
+    /// built from).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
 }
 
 fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {

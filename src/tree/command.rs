@@ -1,0 +1,127 @@
+//! The `whittle tree`, `whittle languages` and `whittle grammars` commands.
+
+use std::fmt::Write as _;
+
+use super::arena::{NodeId, Preprocess, Tree};
+use super::check::phi_check;
+use super::language::languages;
+
+pub use super::grammars::grammars_command;
+
+/// Shows a text in one line, escaped and shortened.
+fn snippet(text: &[u8], limit: usize) -> String {
+    let text = String::from_utf8_lossy(text);
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count >= limit {
+            out.push('…');
+            break;
+        }
+        out.extend(c.escape_debug());
+    }
+    out
+}
+
+/// One line of the tree listing.
+fn describe(tree: &Tree, id: NodeId) -> String {
+    let mut line = String::new();
+    let indent = tree.depth(id) * 2;
+    let _ = write!(line, "{:indent$}", "");
+    if tree.is_named(id) {
+        line.push_str(tree.kind(id));
+    } else {
+        let _ = write!(line, "\"{}\"", snippet(tree.kind(id).as_bytes(), 40));
+    }
+    let range = tree.byte_range(id);
+    let _ = write!(line, " {}..{}", range.start, range.end);
+    if tree.is_token(id) && tree.is_named(id) {
+        let _ = write!(line, " \"{}\"", snippet(tree.text(id), 40));
+    }
+    match tree.replacement(id) {
+        Some(text) => {
+            let _ = write!(line, " Φ=\"{}\"", snippet(text, 40));
+        }
+        None => line.push_str(" Φ=?"),
+    }
+    line.push_str(if tree.is_removable(id) {
+        " removable"
+    } else {
+        " unremovable"
+    });
+    if tree.is_phi_empty(id) {
+        line.push_str(" Φ-empty");
+    }
+    if tree.is_list_separator(id) {
+        line.push_str(" separator");
+    }
+    let supertypes = tree.supertypes(id);
+    if !supertypes.is_empty() {
+        let _ = write!(line, " <{}>", supertypes.join(","));
+    }
+    line
+}
+
+/// Entry point of `whittle tree FILE`.
+pub fn tree_command(args: &crate::cli::TreeArgs) -> anyhow::Result<i32> {
+    let tree = super::parse_file(&args.file, args.language.as_deref(), Preprocess::default())?;
+    let mut out = String::new();
+    for id in tree.ids() {
+        out.push_str(&describe(&tree, id));
+        out.push('\n');
+    }
+    let removable = tree.ids().filter(|&id| tree.is_removable(id)).count();
+    let phi_empty = tree.ids().filter(|&id| tree.is_phi_empty(id)).count();
+    let _ = writeln!(
+        out,
+        "language: {}, nodes: {}, removable: {}, Φ-empty: {}, syntax errors in the input: {}",
+        tree.language().name(),
+        tree.len(),
+        removable,
+        phi_empty,
+        tree.input_errors()
+    );
+    print!("{out}");
+    if args.phi_check {
+        let report = phi_check(&tree)?;
+        for &id in &report.invalid {
+            let range = tree.byte_range(id);
+            println!(
+                "phi-invalid: {} {}..{} Φ=\"{}\"",
+                tree.kind(id),
+                range.start,
+                range.end,
+                snippet(tree.phi(id).unwrap_or(b""), 40)
+            );
+        }
+        println!("phi-valid: {}/{}", report.valid, report.tried);
+    }
+    Ok(0)
+}
+
+/// Entry point of `whittle languages`.
+pub fn languages_command() -> anyhow::Result<i32> {
+    println!(
+        "{:<12} {:<12} {:<44} {:<17} available",
+        "name", "title", "extensions", "feature"
+    );
+    for language in languages() {
+        let extensions: Vec<String> = language
+            .extensions()
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect();
+        println!(
+            "{:<12} {:<12} {:<44} {:<17} {}",
+            language.name(),
+            language.title(),
+            extensions.join(" "),
+            language.feature(),
+            if language.is_available() {
+                "yes"
+            } else {
+                "no (not compiled in)"
+            }
+        );
+    }
+    Ok(0)
+}

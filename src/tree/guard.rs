@@ -1,0 +1,127 @@
+//! The syntax guard: re-parses a candidate and rejects it when it has syntax errors (ERROR or
+//! MISSING nodes) that the current best input does not have, so the interestingness test is not
+//! run on text that cannot be what the user wants.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::Context as _;
+
+use super::language::Language;
+
+/// Counts ERROR and MISSING nodes of a parse, visiting only subtrees that contain errors.
+pub fn count_syntax_errors(tree: &tree_sitter::Tree) -> usize {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        if descend {
+            if node.is_error() || node.is_missing() {
+                count += 1;
+            }
+            if node.has_error() && cursor.goto_first_child() {
+                continue;
+            }
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    count
+}
+
+/// Parsers of one language shared by threads: each parse borrows one (or makes a new one).
+pub struct ParserPool {
+    language: tree_sitter::Language,
+    idle: Mutex<Vec<tree_sitter::Parser>>,
+}
+
+impl ParserPool {
+    /// A pool for `language` (fails when the language is not compiled in).
+    pub fn new(language: &'static Language) -> anyhow::Result<ParserPool> {
+        let grammar = language.grammar()?;
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&grammar)
+            .with_context(|| format!("cannot load the {} grammar", language.name()))?;
+        Ok(ParserPool {
+            language: grammar,
+            idle: Mutex::new(vec![parser]),
+        })
+    }
+
+    /// Parses `text`, `None` when tree-sitter gives up.
+    pub fn parse(&self, text: &[u8]) -> Option<tree_sitter::Tree> {
+        let parser = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let mut parser = match parser {
+            Some(parser) => parser,
+            None => {
+                let mut parser = tree_sitter::Parser::new();
+                parser.set_language(&self.language).ok()?;
+                parser
+            }
+        };
+        let tree = parser.parse(text, None);
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(parser);
+        }
+        tree
+    }
+
+    /// ERROR and MISSING nodes in the parse of `text` (`usize::MAX` when it cannot be parsed).
+    pub fn syntax_errors(&self, text: &[u8]) -> usize {
+        self.parse(text)
+            .map_or(usize::MAX, |tree| count_syntax_errors(&tree))
+    }
+}
+
+/// Rejects candidates with more syntax errors than the current best. `Send + Sync`: one guard
+/// serves all the threads testing candidates.
+pub struct SyntaxGuard {
+    parsers: ParserPool,
+    best_errors: AtomicUsize,
+}
+
+impl SyntaxGuard {
+    /// A guard for `language` whose current best is `best`.
+    pub fn new(language: &'static Language, best: &[u8]) -> anyhow::Result<SyntaxGuard> {
+        let guard = SyntaxGuard {
+            parsers: ParserPool::new(language)?,
+            best_errors: AtomicUsize::new(usize::MAX),
+        };
+        guard.rebase(best);
+        Ok(guard)
+    }
+
+    /// Makes `best` the reference: its syntax errors are the ones candidates may keep.
+    pub fn rebase(&self, best: &[u8]) {
+        self.best_errors
+            .store(self.parsers.syntax_errors(best), Ordering::Relaxed);
+    }
+
+    /// Syntax errors of the current best.
+    pub fn best_errors(&self) -> usize {
+        self.best_errors.load(Ordering::Relaxed)
+    }
+
+    /// Whether `candidate` is worth testing: its parse has no more ERROR/MISSING nodes than the
+    /// current best's.
+    pub fn admits(&self, candidate: &[u8]) -> bool {
+        self.parsers.syntax_errors(candidate) <= self.best_errors()
+    }
+
+    /// ERROR and MISSING nodes in the parse of `text`.
+    pub fn syntax_errors(&self, text: &[u8]) -> usize {
+        self.parsers.syntax_errors(text)
+    }
+}

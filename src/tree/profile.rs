@@ -1,0 +1,257 @@
+//! Grammar profiles: the hand-written part (`grammars/<lang>.toml`: name, extensions, syntax
+//! name for highlighting, list kinds, replacement overlay) and the generated table
+//! (`grammars/<lang>.generated.toml`: Φ, optional child positions, separated lists, supertypes).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use anyhow::Context as _;
+use serde::Deserialize;
+
+use super::text::{toml_key, toml_string};
+
+/// The hand-written profile of a language.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// The name used with `--language`.
+    pub name: String,
+    /// A human-readable name.
+    pub title: String,
+    /// File extensions (without the dot) that select this language.
+    pub extensions: Vec<String>,
+    /// The syntax name used for highlighting (a Sublime/syntect syntax name).
+    pub syntect: String,
+    /// The grammar crate the language comes from and, for crates holding several grammars, the
+    /// directory of this grammar inside the crate.
+    pub grammar_crate: String,
+    #[serde(default)]
+    pub grammar_dir: Option<String>,
+    /// List kinds in addition to the generated ones.
+    #[serde(default)]
+    pub lists: BTreeMap<String, ListKind>,
+    /// Kinds never removed on their own (delimiters whose text must match a partner, such as
+    /// the quotes that open and close a string).
+    #[serde(default)]
+    pub unremovable: Vec<String>,
+    /// Hand-written replacements: for external-scanner tokens the grammar cannot describe, and
+    /// for kinds whose computed Φ does not parse in context. Keys are symbol names or kind keys.
+    #[serde(default)]
+    pub overlay: BTreeMap<String, String>,
+}
+
+impl Profile {
+    /// Parses a profile's TOML text.
+    pub fn from_toml(text: &str) -> anyhow::Result<Profile> {
+        toml::from_str(text).context("invalid grammar profile")
+    }
+}
+
+/// How freely a child kind may be left out of its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Presence {
+    /// The position is optional or repeated (zero or more): removing the child is always valid.
+    Optional,
+    /// The position is repeated one or more times: removing the child is valid while a sibling
+    /// of the same position remains.
+    Repeated,
+    /// The grammar needs the child where it is.
+    Required,
+}
+
+/// A kind whose children form a separated list (`a, b, c`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListKind {
+    /// The separator tokens.
+    pub separators: BTreeSet<String>,
+    /// The kinds of the elements (empty: every named child); other children end a run of
+    /// elements (brackets, keywords, a type before a list of declarators).
+    #[serde(default)]
+    pub elements: BTreeSet<String>,
+}
+
+/// Children of one parent kind that may be left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChildPresence {
+    pub optional: BTreeSet<String>,
+    pub repeated: BTreeSet<String>,
+}
+
+/// The generated table of one language (the machine-written part of its profile).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GeneratedTable {
+    pub language: String,
+    pub source: String,
+    /// Φ by kind key (named kinds by name, anonymous kinds as a quoted string); anonymous kinds
+    /// whose Φ is their own text are left out.
+    pub phi: BTreeMap<String, String>,
+    /// Kinds of `node-types.json` for which no Φ could be computed.
+    pub unknown: BTreeSet<String>,
+    pub children: BTreeMap<String, ChildPresence>,
+    /// Parent kinds whose children form separated lists.
+    pub lists: BTreeMap<String, ListKind>,
+    /// Declared supertypes and the concrete kinds they stand for.
+    pub supertypes: BTreeMap<String, BTreeSet<String>>,
+    /// Per parent kind and field (`*`: children outside fields), the named kinds allowed there
+    /// (supertype names stand for their kinds): where a hoisted node may go.
+    pub places: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedFile {
+    language: String,
+    grammar: String,
+    #[serde(default)]
+    unknown: BTreeSet<String>,
+    #[serde(default)]
+    phi: BTreeMap<String, String>,
+    #[serde(default)]
+    children: BTreeMap<String, ChildPresenceFile>,
+    #[serde(default)]
+    lists: BTreeMap<String, ListKind>,
+    #[serde(default)]
+    supertypes: BTreeMap<String, BTreeSet<String>>,
+    #[serde(default)]
+    places: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChildPresenceFile {
+    #[serde(default)]
+    optional: BTreeSet<String>,
+    #[serde(default)]
+    repeated: BTreeSet<String>,
+}
+
+impl GeneratedTable {
+    /// Parses a generated table's TOML text.
+    pub fn from_toml(text: &str) -> anyhow::Result<GeneratedTable> {
+        let file: GeneratedFile =
+            toml::from_str(text).context("invalid generated grammar table")?;
+        Ok(GeneratedTable {
+            language: file.language,
+            source: file.grammar,
+            phi: file.phi,
+            unknown: file.unknown,
+            children: file
+                .children
+                .into_iter()
+                .map(|(parent, presence)| {
+                    (
+                        parent,
+                        ChildPresence {
+                            optional: presence.optional,
+                            repeated: presence.repeated,
+                        },
+                    )
+                })
+                .collect(),
+            lists: file.lists,
+            supertypes: file.supertypes,
+            places: file.places,
+        })
+    }
+
+    /// The TOML text of the table, in a stable layout (one entry per line, sorted keys).
+    pub fn to_toml(&self) -> String {
+        let mut out = String::new();
+        let list = |items: &BTreeSet<String>| {
+            let quoted: Vec<String> = items.iter().map(|item| toml_string(item)).collect();
+            format!("[{}]", quoted.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "# Generated by `whittle grammars --generate` from {}.",
+            self.source
+        );
+        let _ = writeln!(
+            out,
+            "# Do not edit: put corrections in the `[overlay]` of {}.toml.",
+            self.language
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(out, "language = {}", toml_string(&self.language));
+        let _ = writeln!(out, "grammar = {}", toml_string(&self.source));
+        let _ = writeln!(
+            out,
+            "# Named kinds without a computed Φ (their replacement falls back to the"
+        );
+        let _ = writeln!(out, "# shortest text of the same kind in the input).");
+        let _ = writeln!(out, "unknown = {}", list(&self.unknown));
+        let _ = writeln!(out);
+        let _ = writeln!(out, "# Φ: the shortest text deriving each kind.");
+        let _ = writeln!(out, "[phi]");
+        for (kind, text) in &self.phi {
+            let _ = writeln!(out, "{} = {}", toml_key(kind), toml_string(text));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Per parent kind, the child kinds whose position may be empty: `optional`"
+        );
+        let _ = writeln!(
+            out,
+            "# (zero or more) always, `repeated` (one or more) while a sibling remains."
+        );
+        let _ = writeln!(out, "[children]");
+        for (parent, presence) in &self.children {
+            let mut parts = Vec::new();
+            if !presence.optional.is_empty() {
+                parts.push(format!("optional = {}", list(&presence.optional)));
+            }
+            if !presence.repeated.is_empty() {
+                parts.push(format!("repeated = {}", list(&presence.repeated)));
+            }
+            let _ = writeln!(out, "{} = {{ {} }}", toml_key(parent), parts.join(", "));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Parent kinds whose children form separated lists: the separators and the"
+        );
+        let _ = writeln!(
+            out,
+            "# element kinds (other children end a run of elements)."
+        );
+        let _ = writeln!(out, "[lists]");
+        for (parent, kind) in &self.lists {
+            let _ = writeln!(
+                out,
+                "{} = {{ separators = {}, elements = {} }}",
+                toml_key(parent),
+                list(&kind.separators),
+                list(&kind.elements)
+            );
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Declared supertypes and the concrete kinds they stand for."
+        );
+        let _ = writeln!(out, "[supertypes]");
+        for (name, kinds) in &self.supertypes {
+            let _ = writeln!(out, "{} = {}", toml_key(name), list(kinds));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Per parent kind and field (`*`: children outside fields), the named kinds"
+        );
+        let _ = writeln!(
+            out,
+            "# allowed there (supertypes stand for their kinds): where hoisted nodes may go."
+        );
+        let _ = writeln!(out, "[places]");
+        for (parent, fields) in &self.places {
+            let parts: Vec<String> = fields
+                .iter()
+                .map(|(field, kinds)| format!("{} = {}", toml_key(field), list(kinds)))
+                .collect();
+            let _ = writeln!(out, "{} = {{ {} }}", toml_key(parent), parts.join(", "));
+        }
+        out
+    }
+}

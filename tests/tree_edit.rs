@@ -1,0 +1,481 @@
+//! Edits of trees: rendering removals (with list separators and whitespace joins) and hoistings,
+//! committing candidates, listing the current tree, hoisting candidates, preprocessing, and the
+//! syntax guard.
+
+mod tree_support;
+
+use std::sync::Arc;
+
+use whittle::tree::{
+    Candidate, Language, NodeId, NodeState, Preprocess, SyntaxGuard, Tree, TreeState,
+};
+
+fn tree_of(language: &str, text: &str, preprocess: Preprocess) -> Option<Arc<Tree>> {
+    if !tree_support::available(language) {
+        return None;
+    }
+    let language = Language::by_name(language).unwrap();
+    Some(whittle::tree::parse(language, text.as_bytes().to_vec(), preprocess).unwrap())
+}
+
+/// The node of `kind` whose text is `text`.
+fn find(tree: &Tree, kind: &str, text: &str) -> NodeId {
+    tree.ids()
+        .find(|&id| tree.kind(id) == kind && tree.text(id) == text.as_bytes())
+        .unwrap_or_else(|| panic!("no {kind} {text:?}"))
+}
+
+fn render(state: &TreeState, candidate: &Candidate) -> String {
+    String::from_utf8(state.render(candidate)).unwrap()
+}
+
+#[test]
+fn types_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Tree>();
+    assert_send_sync::<TreeState>();
+    assert_send_sync::<Candidate>();
+    assert_send_sync::<SyntaxGuard>();
+}
+
+#[test]
+fn list_removals_take_their_separators() {
+    let Some(tree) = tree_of("json", "[1, 2, 3]", Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let element = |text: &str| find(&tree, "number", text);
+    let cases: &[(&[&str], &str)] = &[
+        (&["1"], "[2, 3]"),
+        (&["2"], "[1, 3]"),
+        (&["3"], "[1, 2]"),
+        (&["1", "2"], "[3]"),
+        (&["2", "3"], "[1]"),
+        (&["1", "3"], "[2]"),
+        (&["1", "2", "3"], "[]"),
+    ];
+    for &(removed, expected) in cases {
+        let candidate = Candidate::removing(removed.iter().map(|text| element(text)));
+        assert_eq!(render(&state, &candidate), expected, "removing {removed:?}");
+    }
+}
+
+#[test]
+fn list_removals_keep_line_layout() {
+    let text = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n";
+    let Some(tree) = tree_of("json", text, Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let pair = |key: &str| {
+        find(
+            &tree,
+            "pair",
+            &format!("\"{key}\": {}", (key.as_bytes()[0] - b'a' + 1)),
+        )
+    };
+    assert_eq!(
+        render(&state, &Candidate::removing([pair("c")])),
+        "{\n  \"a\": 1,\n  \"b\": 2\n}\n"
+    );
+    assert_eq!(
+        render(&state, &Candidate::removing([pair("a")])),
+        "{\n  \"b\": 2,\n  \"c\": 3\n}\n"
+    );
+    assert_eq!(
+        render(&state, &Candidate::removing([pair("b")])),
+        "{\n  \"a\": 1,\n  \"c\": 3\n}\n"
+    );
+    assert_eq!(
+        render(
+            &state,
+            &Candidate::removing([pair("a"), pair("b"), pair("c")])
+        ),
+        "{\n}\n"
+    );
+}
+
+#[test]
+fn trailing_separators_and_holes_survive() {
+    let Some(tree) = tree_of("javascript", "f([1, , 3,]);\n", Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    assert_eq!(state.text(), b"f([1, , 3,]);\n");
+    let three = find(&tree, "number", "3");
+    assert_eq!(
+        render(&state, &Candidate::removing([three])),
+        "f([1, ,]);\n"
+    );
+}
+
+#[test]
+fn declarator_lists_keep_their_type() {
+    let Some(tree) = tree_of(
+        "c",
+        "struct s { int x, y; };\nint a = 1, b;\n",
+        Preprocess::default(),
+    ) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let x = find(&tree, "field_identifier", "x");
+    assert_eq!(
+        render(&state, &Candidate::removing([x])),
+        "struct s { int y; };\nint a = 1, b;\n"
+    );
+    let b = find(&tree, "identifier", "b");
+    assert_eq!(
+        render(&state, &Candidate::removing([b])),
+        "struct s { int x, y; };\nint a = 1;\n"
+    );
+}
+
+#[test]
+fn removals_join_tokens_sensibly() {
+    let Some(tree) = tree_of("c", "int a;\nint b;\n\nint c;\n", Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let b = find(&tree, "declaration", "int b;");
+    assert_eq!(
+        render(&state, &Candidate::removing([b])),
+        "int a;\n\nint c;\n"
+    );
+    let a = find(&tree, "declaration", "int a;");
+    assert_eq!(render(&state, &Candidate::removing([a, b])), "int c;\n");
+
+    // Two words made adjacent by a removal keep a space between them.
+    let Some(tree) = tree_of("c", "unsigned/*c*/int x;", Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let comment = find(&tree, "comment", "/*c*/");
+    assert_eq!(
+        render(&state, &Candidate::removing([comment])),
+        "unsigned int x;"
+    );
+
+    // A removed region that held a line break leaves one.
+    let Some(tree) = tree_of("c", "x = 1;/*a\nb*/y = 2;", Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let comment = find(&tree, "comment", "/*a\nb*/");
+    assert_eq!(
+        render(&state, &Candidate::removing([comment])),
+        "x = 1;\ny = 2;"
+    );
+}
+
+#[test]
+fn removal_prints_phi_when_the_position_is_required() {
+    let Some(tree) = tree_of(
+        "c",
+        "int f(void) {\n    if (x > 1) {\n        g();\n    }\n}\n",
+        Preprocess::default(),
+    ) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let condition = find(&tree, "binary_expression", "x > 1");
+    assert!(!tree.is_phi_empty(condition));
+    assert_eq!(
+        render(&state, &Candidate::removing([condition])),
+        "int f(void) {\n    if (A%A) {\n        g();\n    }\n}\n"
+    );
+    let body = find(&tree, "compound_statement", "{\n        g();\n    }");
+    assert_eq!(
+        render(&state, &Candidate::removing([body])),
+        "int f(void) {\n    if (x > 1) {}\n}\n"
+    );
+}
+
+#[test]
+fn python_removals_keep_indentation() {
+    let text = "def f(x):\n    if x:\n        a = 1\n        b = 2\n    return x\n";
+    let Some(tree) = tree_of("python", text, Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let b = find(&tree, "expression_statement", "b = 2");
+    assert_eq!(
+        render(&state, &Candidate::removing([b])),
+        "def f(x):\n    if x:\n        a = 1\n    return x\n"
+    );
+    let a = find(&tree, "expression_statement", "a = 1");
+    assert_eq!(
+        render(&state, &Candidate::removing([a])),
+        "def f(x):\n    if x:\n        b = 2\n    return x\n"
+    );
+    let block = find(&tree, "block", "a = 1\n        b = 2");
+    assert_eq!(
+        render(&state, &Candidate::removing([block])),
+        "def f(x):\n    if x:\n        pass\n    return x\n"
+    );
+}
+
+#[test]
+fn hoisting_moves_a_descendant_into_place() {
+    let hello = "int main() {\n    if (1) {\n        printf(\"Hello world!\\n\");\n    }\n}\n";
+    let Some(tree) = tree_of("c", hello, Preprocess::default()) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let body = tree
+        .ids()
+        .find(|&id| tree.kind(id) == "compound_statement")
+        .unwrap();
+    let inner = find(
+        &tree,
+        "compound_statement",
+        "{\n        printf(\"Hello world!\\n\");\n    }",
+    );
+    let candidates = state.hoist_candidates(body);
+    assert!(
+        candidates.iter().any(|&(node, _)| node == inner),
+        "{candidates:?}"
+    );
+    // The hoisted block moves left by the indentation it gained.
+    assert_eq!(
+        render(&state, &Candidate::hoisting(body, inner)),
+        "int main() {\n    printf(\"Hello world!\\n\");\n}\n"
+    );
+    let if_statement = tree
+        .ids()
+        .find(|&id| tree.kind(id) == "if_statement")
+        .unwrap();
+    assert!(
+        tree.compatible(if_statement, inner),
+        "statements share a supertype"
+    );
+    assert_eq!(
+        render(&state, &Candidate::hoisting(if_statement, inner)),
+        "int main() {\n    {\n        printf(\"Hello world!\\n\");\n    }\n}\n"
+    );
+}
+
+#[test]
+fn hoisting_an_argument_into_a_call() {
+    let Some(tree) = tree_of(
+        "java",
+        "class A { void m() { String a = f(\"3\", g(args[0])); } }",
+        Preprocess::default(),
+    ) else {
+        return;
+    };
+    let state = TreeState::new(tree.clone());
+    let outer = find(&tree, "method_invocation", "f(\"3\", g(args[0]))");
+    let inner = find(&tree, "method_invocation", "g(args[0])");
+    let candidates = state.hoist_candidates(outer);
+    assert!(
+        candidates.iter().any(|&(node, _)| node == inner),
+        "{candidates:?}"
+    );
+    assert_eq!(
+        render(&state, &Candidate::hoisting(outer, inner)),
+        "class A { void m() { String a = g(args[0]); } }"
+    );
+}
+
+#[test]
+fn commits_match_candidates_and_update_listings() {
+    let text = "{\"a\": [1, 2, 3], \"b\": {\"c\": [4]}, \"d\": null}";
+    let Some(tree) = tree_of("json", text, Preprocess::default()) else {
+        return;
+    };
+    let mut state = TreeState::new(tree.clone());
+    let root = state.root().unwrap();
+    assert_eq!(state.level(0), vec![root]);
+    let pairs: Vec<NodeId> = state
+        .level(1)
+        .into_iter()
+        .filter(|&id| tree.kind(id) == "pair")
+        .collect();
+    assert_eq!(pairs.len(), 3);
+
+    let candidate = Candidate::removing([pairs[2]]);
+    let rendered = state.render(&candidate);
+    state.commit(&candidate);
+    assert_eq!(state.text(), rendered);
+    assert_eq!(state.node_state(pairs[2]), NodeState::Removed);
+    assert!(
+        !state.level(1).contains(&pairs[2]),
+        "removed nodes are not listed"
+    );
+    assert!(!state.children(root).contains(&pairs[2]));
+
+    // Hoist the value of "b" ({"c": [4]}) to its inner array: the place now shows the array.
+    let object_b = find(&tree, "object", "{\"c\": [4]}");
+    let array_4 = find(&tree, "array", "[4]");
+    assert!(
+        state
+            .hoist_candidates(object_b)
+            .iter()
+            .any(|&(node, _)| node == array_4)
+    );
+    let candidate = Candidate::hoisting(object_b, array_4);
+    let rendered = String::from_utf8(state.render(&candidate)).unwrap();
+    assert_eq!(rendered, "{\"a\": [1, 2, 3], \"b\": [4]}");
+    state.commit(&candidate);
+    assert_eq!(state.text(), rendered.as_bytes());
+    assert_eq!(state.visible(object_b), Some(array_4));
+    assert_eq!(state.children(object_b), state.children(array_4));
+    assert_eq!(state.place_of(array_4), object_b);
+    let pair_b = state
+        .level(1)
+        .into_iter()
+        .find(|&id| tree.text(id).starts_with(b"\"b\""))
+        .unwrap();
+    assert!(
+        state.children(pair_b).contains(&array_4),
+        "the hoisted node sits at its place's depth"
+    );
+
+    assert_eq!(state.next_level(&state.level(1)), state.level(2));
+    assert_eq!(state.next_level(&state.level(2)), state.level(3));
+
+    // Further candidates build on the committed state.
+    let one = find(&tree, "number", "1");
+    let three = find(&tree, "number", "3");
+    assert_eq!(
+        String::from_utf8(state.render(&Candidate::removing([one, three]))).unwrap(),
+        "{\"a\": [2], \"b\": [4]}"
+    );
+    let mut combined = Candidate::removing([one]);
+    combined.hoist(pairs[0], pairs[0]);
+    assert_eq!(
+        String::from_utf8(state.render(&combined)).unwrap(),
+        "{\"a\": [2, 3], \"b\": [4]}"
+    );
+}
+
+#[test]
+fn rendering_in_parallel_gives_the_sequential_result() {
+    let Some((path, language)) = tree_support::fixtures_of("json").into_iter().next() else {
+        return;
+    };
+    let tree = tree_support::parse(&path, language, Preprocess::default());
+    let state = TreeState::new(tree.clone());
+    let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
+    let candidates: Vec<Candidate> = removable
+        .chunks(7)
+        .map(|chunk| Candidate::removing(chunk.iter().copied()))
+        .collect();
+    let sequential: Vec<Vec<u8>> = candidates.iter().map(|c| state.render(c)).collect();
+    let parallel: Vec<Vec<u8>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = candidates
+            .iter()
+            .map(|c| scope.spawn(|| state.render(c)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sequential, parallel);
+}
+
+#[test]
+fn preprocessing_squeezes_flattens_and_marks() {
+    let Some(tree) = tree_of("json", "{\"a\": 1}", Preprocess::default()) else {
+        return;
+    };
+    assert_eq!(
+        tree.kind(tree.root()),
+        "object",
+        "the document's single child takes its place"
+    );
+    let plain = tree_of("json", "{\"a\": 1}", Preprocess::none()).unwrap();
+    assert_eq!(plain.kind(plain.root()), "document");
+
+    let one = find(&tree, "number", "1");
+    assert!(!tree.is_removable(one), "`1` is no longer than Φ `0`");
+    assert!(plain.is_removable(find(&plain, "number", "1")));
+
+    let source = "int f() { return a + b + c; }";
+    let Some(tree) = tree_of("c", source, Preprocess::default()) else {
+        return;
+    };
+    let sum = find(&tree, "binary_expression", "a + b + c");
+    let kinds: Vec<&str> = tree.children(sum).map(|child| tree.kind(child)).collect();
+    assert_eq!(kinds, ["identifier", "+", "identifier", "(rest)"]);
+    let rest = tree.children(sum).last().unwrap();
+    assert!(tree.is_phi_empty(rest));
+    let state = TreeState::new(tree.clone());
+    assert_eq!(
+        render(&state, &Candidate::removing([rest])),
+        "int f() { return a + b; }"
+    );
+    let plain = tree_of("c", source, Preprocess::none()).unwrap();
+    let sum = find(&plain, "binary_expression", "a + b + c");
+    let kinds: Vec<&str> = plain.children(sum).map(|child| plain.kind(child)).collect();
+    assert_eq!(kinds, ["binary_expression", "+", "identifier"]);
+}
+
+#[test]
+fn syntax_guard_rejects_new_errors_only() {
+    if !tree_support::available("c") {
+        return;
+    }
+    let c = Language::by_name("c").unwrap();
+    let guard = SyntaxGuard::new(c, b"int main(void) { return 0; }").unwrap();
+    assert_eq!(guard.best_errors(), 0);
+    assert!(guard.admits(b"int main(void) { }"));
+    assert!(guard.admits(b""));
+    assert!(!guard.admits(b"int main(void) { return 0; "));
+    assert!(!guard.admits(b"int main(void) { return (0; }"));
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..20 {
+                    assert!(guard.admits(b"int x;"));
+                    assert!(!guard.admits(b"int x = (((;"));
+                }
+            });
+        }
+    });
+    guard.rebase(b"int main(void) { return (0; }");
+    assert!(guard.best_errors() > 0);
+    assert!(guard.admits(b"int main(void) { return (0; }"));
+    assert!(!guard.admits(b"int main(void) { return (0; } }} int ("));
+}
+
+#[test]
+fn copying_untouched_subtrees_changes_nothing() {
+    for (path, language) in tree_support::fixtures() {
+        let tree = tree_support::parse(&path, language, Preprocess::default());
+        let mut state = TreeState::new(tree.clone());
+        let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
+        let hoists: Vec<(NodeId, NodeId)> = tree
+            .ids()
+            .filter_map(|id| {
+                state
+                    .hoist_candidates(id)
+                    .first()
+                    .map(|&(target, _)| (id, target))
+            })
+            .collect();
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        for round in 0..3 {
+            for (step, offset) in [(3, 0), (5, 2), (11, 7), (29, 1)] {
+                let mut candidate = Candidate::removing(
+                    removable.iter().skip(offset + round).step_by(step).copied(),
+                );
+                if let Some(&(node, target)) = hoists.get(step + round) {
+                    candidate.hoist(node, target);
+                }
+                state.render_into(&candidate, &mut fast);
+                state.render_token_by_token_into(&candidate, &mut slow);
+                assert!(
+                    fast == slow,
+                    "{}: round {round}, every {step}th from {offset}",
+                    path.display()
+                );
+            }
+            // Commit some edits and go on from there.
+            let mut commit = Candidate::removing(removable.iter().skip(round).step_by(17).copied());
+            if let Some(&(node, target)) = hoists.get(round * 3) {
+                commit.hoist(node, target);
+            }
+            state.commit(&commit);
+        }
+    }
+}

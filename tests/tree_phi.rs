@@ -1,0 +1,162 @@
+//! The minimal replacements Φ: spot checks of the generated tables, and on the fixtures the share
+//! of nodes whose Φ (spliced in alone) or whose removal (as the reduction does it) re-parses
+//! without new syntax errors.
+
+mod tree_support;
+
+use whittle::tree::check::{CheckReport, phi_check, removal_check};
+use whittle::tree::{Language, Preprocess, Tree};
+
+fn phi_of_kind(language: &str, kind: &str) -> Option<String> {
+    let table = Language::by_name(language).ok()?.generated_table().ok()?;
+    table.phi.get(kind).cloned()
+}
+
+#[test]
+fn phi_spot_checks() {
+    if tree_support::available("c") {
+        assert_eq!(
+            phi_of_kind("c", "compound_statement").as_deref(),
+            Some("{}")
+        );
+        assert_eq!(
+            phi_of_kind("c", "expression_statement").as_deref(),
+            Some(";")
+        );
+        assert_eq!(phi_of_kind("c", "identifier").as_deref(), Some("A"));
+        assert_eq!(phi_of_kind("c", "number_literal").as_deref(), Some("0"));
+        assert_eq!(phi_of_kind("c", "string_literal").as_deref(), Some("\"\""));
+        assert_eq!(phi_of_kind("c", "if_statement").as_deref(), Some("if(A);"));
+    }
+    if tree_support::available("json") {
+        assert_eq!(phi_of_kind("json", "object").as_deref(), Some("{}"));
+        assert_eq!(phi_of_kind("json", "array").as_deref(), Some("[]"));
+        assert_eq!(phi_of_kind("json", "string").as_deref(), Some("\"\""));
+        assert_eq!(phi_of_kind("json", "pair").as_deref(), Some("\"\":0"));
+    }
+    if tree_support::available("python") {
+        assert_eq!(
+            phi_of_kind("python", "pass_statement").as_deref(),
+            Some("pass")
+        );
+    }
+    if tree_support::available("javascript") {
+        assert_eq!(
+            phi_of_kind("javascript", "statement_block").as_deref(),
+            Some("{}")
+        );
+        assert_eq!(
+            phi_of_kind("javascript", "arguments").as_deref(),
+            Some("()")
+        );
+    }
+}
+
+#[test]
+fn json_removal_prints_phi_or_nothing() {
+    if !tree_support::available("json") {
+        return;
+    }
+    let language = Language::by_name("json").unwrap();
+    let tree = whittle::tree::parse(
+        language,
+        br#"{"a": [1, 2], "b": {"c": 3}}"#.to_vec(),
+        Preprocess::default(),
+    )
+    .unwrap();
+    let find = |kind: &str, text: &str| {
+        tree.ids()
+            .find(|&id| tree.kind(id) == kind && tree.text(id) == text.as_bytes())
+            .unwrap()
+    };
+    // A pair sits in a list: removing it prints nothing (and takes a comma with it).
+    let pair = find("pair", r#""a": [1, 2]"#);
+    assert!(tree.is_phi_empty(pair));
+    assert_eq!(tree.replacement(pair), Some(&b""[..]));
+    // A pair's value is required: removing it prints Φ of its kind.
+    let value = find("object", r#"{"c": 3}"#);
+    assert!(!tree.is_phi_empty(value));
+    assert_eq!(tree.replacement(value), Some(&b"{}"[..]));
+    // A number equal in length to Φ is never worth removing.
+    let number = find("number", "1");
+    assert!(tree.is_phi_empty(number), "array elements may go");
+    let key = find("string_content", "c");
+    assert!(!tree.is_removable(key), "\"c\" is no longer than Φ \"A\"");
+}
+
+fn report(label: &str, report: &CheckReport, tree: &Tree) -> String {
+    let mut out = format!(
+        "{label}: {}/{} ({:.1}%)",
+        report.valid,
+        report.tried,
+        100.0 * report.ratio()
+    );
+    for &id in report.invalid.iter().take(12) {
+        out.push_str(&format!(
+            "\n    {} {:?} {:?}",
+            tree.kind(id),
+            tree.byte_range(id),
+            String::from_utf8_lossy(&tree.text(id)[..tree.text(id).len().min(40)])
+        ));
+    }
+    out
+}
+
+/// Runs `check` on every fixture of the languages and asserts the overall share of valid edits.
+fn assert_share(
+    languages: &[&str],
+    minimum: f64,
+    what: &str,
+    check: impl Fn(&std::sync::Arc<Tree>) -> CheckReport,
+) {
+    for &language in languages {
+        let fixtures = tree_support::fixtures_of(language);
+        if !tree_support::available(language) {
+            continue;
+        }
+        assert!(!fixtures.is_empty(), "no fixtures for {language}");
+        let (mut valid, mut tried) = (0, 0);
+        let mut details = Vec::new();
+        for (path, lang) in fixtures {
+            let tree = tree_support::parse(&path, lang, Preprocess::default());
+            let result = check(&tree);
+            valid += result.valid;
+            tried += result.tried;
+            details.push(report(&path.display().to_string(), &result, &tree));
+        }
+        let share = if tried == 0 {
+            1.0
+        } else {
+            valid as f64 / tried as f64
+        };
+        println!("{what} {language}: {valid}/{tried} ({:.1}%)", share * 100.0);
+        assert!(tried > 0, "{what} {language}: nothing tried");
+        assert!(
+            share >= minimum,
+            "{what} {language}: {:.1}% < {:.0}%\n{}",
+            share * 100.0,
+            minimum * 100.0,
+            details.join("\n")
+        );
+    }
+}
+
+#[test]
+fn phi_splices_parse() {
+    assert_share(
+        &["c", "javascript", "json", "python", "rust", "java", "go"],
+        0.95,
+        "phi-valid",
+        |tree| phi_check(tree).unwrap(),
+    );
+}
+
+#[test]
+fn single_removals_parse() {
+    assert_share(
+        &["c", "json", "javascript"],
+        0.95,
+        "removal-valid",
+        |tree| removal_check(tree).unwrap(),
+    );
+}

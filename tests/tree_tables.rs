@@ -1,0 +1,123 @@
+//! The generated grammar tables under `grammars/` are what the generator makes from the grammar
+//! crates now, and every embedded profile parses.
+
+mod tree_support;
+
+use whittle::tree::grammars::generate_all;
+use whittle::tree::languages;
+use whittle::tree::profile::{GeneratedTable, Profile};
+
+#[test]
+fn generated_tables_are_up_to_date() {
+    let project = tree_support::project_dir();
+    let tables = generate_all(&project).expect("generating the tables (needs `cargo metadata`)");
+    assert_eq!(tables.len(), languages().len());
+    let mut stale = Vec::new();
+    for (path, table) in &tables {
+        let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+        if on_disk != table.to_toml() {
+            stale.push(path.display().to_string());
+        }
+        // The written form reads back to the same table.
+        assert_eq!(
+            &GeneratedTable::from_toml(&table.to_toml()).unwrap(),
+            table,
+            "{}",
+            path.display()
+        );
+    }
+    assert!(
+        stale.is_empty(),
+        "out of date, run `whittle grammars --generate`: {stale:?}"
+    );
+}
+
+#[test]
+fn profiles_parse_and_name_their_files() {
+    let dir = tree_support::project_dir().join("grammars");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        if let Some(name) = file.strip_suffix(".toml")
+            && !name.ends_with(".generated")
+        {
+            let profile = Profile::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(profile.name, name);
+            names.push(profile.name);
+        }
+    }
+    names.sort();
+    let mut known: Vec<String> = languages().iter().map(|l| l.name().to_string()).collect();
+    known.sort();
+    assert_eq!(names, known, "every profile is embedded");
+}
+
+#[test]
+fn languages_are_found_by_name_and_extension() {
+    use std::path::Path;
+    use whittle::tree::Language;
+    assert_eq!(Language::for_path(Path::new("a/b.c")).unwrap().name(), "c");
+    assert_eq!(
+        Language::for_path(Path::new("x.HPP")).unwrap().name(),
+        "cpp"
+    );
+    assert_eq!(
+        Language::for_path(Path::new("x.tsx")).unwrap().name(),
+        "tsx"
+    );
+    assert_eq!(
+        Language::select(Path::new("x.txt"), Some("JSON"))
+            .unwrap()
+            .name(),
+        "json"
+    );
+    assert!(Language::for_path(Path::new("x.unknown")).is_err());
+    assert!(Language::for_path(Path::new("Makefile")).is_err());
+    assert!(Language::by_name("cobol").is_err());
+    for language in languages() {
+        for extension in language.extensions() {
+            let path = format!("file.{extension}");
+            assert_eq!(
+                Language::for_path(Path::new(&path)).unwrap().name(),
+                language.name(),
+                "{path}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tables_cover_the_grammars() {
+    for language in languages().iter().filter(|l| l.is_available()) {
+        let table = language.generated_table().unwrap();
+        assert!(
+            table.phi.len() > 5,
+            "{}: Φ table too small",
+            language.name()
+        );
+        assert!(
+            table.unknown.is_empty(),
+            "{}: kinds without Φ: {:?}",
+            language.name(),
+            table.unknown
+        );
+        let tables = language.tables().unwrap();
+        let grammar = tables.grammar();
+        // Every named, visible kind of the grammar has a Φ (from the table or the overlay).
+        for id in 0..grammar.node_kind_count() as u16 {
+            if grammar.node_kind_is_named(id)
+                && grammar.node_kind_is_visible(id)
+                && !grammar.node_kind_is_supertype(id)
+            {
+                let name = grammar.node_kind_for_id(id).unwrap();
+                let canonical = grammar.id_for_node_kind(name, true);
+                assert!(
+                    tables.phi(canonical).is_some(),
+                    "{}: no Φ for {name}",
+                    language.name()
+                );
+            }
+        }
+    }
+}
