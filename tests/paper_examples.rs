@@ -174,3 +174,97 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
         );
     }
 }
+
+#[test]
+fn mock_examples_under_every_parallel_mode_and_window() {
+    use whittle::dd::ParallelMode;
+    let modes = [
+        ParallelMode::First,
+        ParallelMode::Stable,
+        ParallelMode::Combined,
+        ParallelMode::Greedy,
+    ];
+    for example in mock_examples() {
+        for order in ORDERS {
+            let base = DdOptions {
+                order,
+                ..DdOptions::default()
+            };
+            let policy = CachePolicy::recommended();
+            let sequential = ddmin_ints(
+                &example.input,
+                example.test,
+                base,
+                SplitFactor::Finite(2),
+                policy,
+                1,
+            );
+            for parallel in modes {
+                let options = DdOptions { parallel, ..base };
+                for jobs in [1, 2, 3, 8] {
+                    let run = ddmin_ints(
+                        &example.input,
+                        example.test,
+                        options,
+                        SplitFactor::Finite(2),
+                        policy,
+                        jobs,
+                    );
+                    let label = format!("{} {order} {parallel} -j {jobs}", example.name);
+                    assert!((example.test)(&run.result), "{label}");
+                    assert!(is_one_minimal(&run.result, &example.test), "{label}");
+                    if jobs == 1 {
+                        assert_eq!(run.tested, sequential.tested, "{label}: -j 1 is sequential");
+                        assert_eq!(run.stats.tests, sequential.stats.tests, "{label}");
+                        assert_eq!(run.stats.cache_hits, sequential.stats.cache_hits, "{label}");
+                    }
+                    if matches!(parallel, ParallelMode::Stable | ParallelMode::Combined) {
+                        assert_eq!(run.result, sequential.result, "{label}");
+                    }
+                    if matches!(parallel, ParallelMode::Stable | ParallelMode::Greedy) {
+                        let again = ddmin_ints(
+                            &example.input,
+                            example.test,
+                            options,
+                            SplitFactor::Finite(2),
+                            policy,
+                            jobs,
+                        );
+                        assert_eq!(again.result, run.result, "{label}: deterministic");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn greedy_needs_fewer_tests_than_stable_when_windows_hold_several_interesting_complements() {
+    use whittle::dd::ParallelMode;
+    let d = mock_examples().into_iter().find(|e| e.name == "D").unwrap();
+    let run = |parallel| {
+        let options = DdOptions {
+            order: ReduceOrder::ComplementsOnly,
+            parallel,
+            ..DdOptions::default()
+        };
+        ddmin_ints(
+            &d.input,
+            d.test,
+            options,
+            SplitFactor::Finite(2),
+            CachePolicy::recommended(),
+            4,
+        )
+    };
+    let stable = run(ParallelMode::Stable);
+    let greedy = run(ParallelMode::Greedy);
+    assert_eq!(greedy.result, d.expected);
+    assert!(
+        greedy.stats.tests < stable.stats.tests,
+        "greedy {} vs stable {}",
+        greedy.stats.tests,
+        stable.stats.tests
+    );
+    assert!(greedy.stats.iterations < stable.stats.iterations);
+}
