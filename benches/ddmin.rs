@@ -29,6 +29,18 @@ fn input(units: usize) -> (Vec<u8>, usize) {
 
 /// Runs ddmin once; returns the number of tests.
 fn run(text: &[u8], needed: usize, cache: CacheKind, jobs: usize, parallel: ParallelMode) -> u64 {
+    run_with(text, needed, cache, jobs, parallel, true)
+}
+
+/// Like [`run`]; `adaptive` lets the tester run windows of trivial tests inline.
+fn run_with(
+    text: &[u8],
+    needed: usize,
+    cache: CacheKind,
+    jobs: usize,
+    parallel: ParallelMode,
+    adaptive: bool,
+) -> u64 {
     // Candidates are subsequences of the input's lines, so counting the `keep` lines suffices;
     // the check is one linear scan, cheaper than any real test.
     let oracle = predicate("contains the needed lines", move |candidate: &[u8]| {
@@ -48,6 +60,9 @@ fn run(text: &[u8], needed: usize, cache: CacheKind, jobs: usize, parallel: Para
         Arc::new(Control::new(SplitFactor::Finite(2))),
     );
     tester.set_jobs(jobs).expect("thread pool");
+    if !adaptive {
+        tester.set_inline_below(None);
+    }
     tester.set_best(text.to_vec());
     let domain = TextDomain::new(text, atoms::split(text, AtomKind::Line));
     let units: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
@@ -98,16 +113,24 @@ fn parallel_overhead(c: &mut Criterion) {
     let mut group = c.benchmark_group("window");
     group.sample_size(10);
     let (text, needed) = input(2_000);
-    for (jobs, mode) in [
-        (1, ParallelMode::Stable),
-        (2, ParallelMode::Stable),
-        (2, ParallelMode::First),
-        (2, ParallelMode::Greedy),
+    for (jobs, mode, adaptive) in [
+        (1, ParallelMode::Stable, false),
+        (2, ParallelMode::Stable, false),
+        (2, ParallelMode::First, false),
+        (2, ParallelMode::Greedy, false),
+        (2, ParallelMode::Stable, true),
     ] {
-        let tests = run(&text, needed, CacheKind::Hash, jobs, mode);
+        let tests = run_with(&text, needed, CacheKind::Hash, jobs, mode, adaptive);
+        let name = if jobs == 1 {
+            "sequential".to_string()
+        } else if adaptive {
+            format!("{mode}-j{jobs}-adaptive")
+        } else {
+            format!("{mode}-j{jobs}-pool")
+        };
         group.throughput(Throughput::Elements(tests));
-        group.bench_function(format!("{mode}-j{jobs}"), |b| {
-            b.iter(|| run(&text, needed, CacheKind::Hash, jobs, mode))
+        group.bench_function(name, |b| {
+            b.iter(|| run_with(&text, needed, CacheKind::Hash, jobs, mode, adaptive))
         });
     }
     group.finish();

@@ -79,6 +79,7 @@ pub struct Tester {
     preflight: bool,
     jobs: usize,
     pool: Option<rayon::ThreadPool>,
+    inline_below: Option<Duration>,
     best: Vec<u8>,
 }
 
@@ -102,6 +103,7 @@ impl Tester {
             preflight: false,
             jobs: 1,
             pool: None,
+            inline_below: Some(Duration::from_micros(100)),
             best: Vec::new(),
         }
     }
@@ -277,7 +279,7 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        if self.jobs == 1 || source.len() <= 1 {
+        if self.jobs == 1 || source.len() <= 1 || self.tests_are_trivial() {
             for i in 0..source.len() {
                 if self.consider(source, i, &mut None)?.is_interesting() {
                     return Ok(vec![i]);
@@ -286,6 +288,22 @@ impl Tester {
             return Ok(Vec::new());
         }
         self.run_parallel_window(source, policy)
+    }
+
+    /// Whether tests are so fast that handing them to the pool costs more than running them
+    /// here (in-process predicates): then windows run inline, in iteration order.
+    fn tests_are_trivial(&self) -> bool {
+        let Some(threshold) = self.inline_below else {
+            return false;
+        };
+        self.stats.tests >= 8
+            && self.stats.test_seconds / (self.stats.tests as f64) < threshold.as_secs_f64()
+    }
+
+    /// Windows run inline when the mean test takes less than `threshold` (default 100 µs);
+    /// `None` always uses the pool when `jobs` > 1.
+    pub fn set_inline_below(&mut self, threshold: Option<Duration>) {
+        self.inline_below = threshold;
     }
 
     /// An interesting candidate becomes the current best.

@@ -57,6 +57,8 @@ pub fn ddmin_ints(
     });
     let mut tester = Tester::new(Arc::new(oracle), cache, Arc::new(Control::new(nu)));
     tester.set_jobs(jobs).unwrap();
+    // Exercise the pool even though these tests are trivially fast.
+    tester.set_inline_below(None);
     let input = encode(values);
     tester.set_best(input.clone());
     let domain = TextDomain::new(&input, atoms::split(&input, AtomKind::Line));
