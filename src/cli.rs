@@ -9,9 +9,10 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
-use crate::control::{Control, SplitFactor, Stop};
+use crate::control::{SplitFactor, Stop};
 use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
-use crate::oracle::CommandOracle;
+use crate::engine::{Command as SessionCommand, Session, SessionOptions, StagesFactory};
+use crate::oracle::{CommandOracle, Oracle};
 use crate::reduce::{Job, Settings, StartError};
 use crate::tester::Limits;
 
@@ -270,39 +271,41 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         settings,
     };
 
-    let control = Arc::new(Control::new(job.settings.split_factor));
+    let input_size = job.input.len();
+    let settings = job.settings.clone();
+    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
+    let factory: StagesFactory =
+        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+    let trace = match &args.trace {
+        Some(path) => Some(crate::trace::TraceWriter::create(path)?),
+        None => None,
+    };
+    let options = SessionOptions {
+        exit_when_done: true,
+        language: None,
+        start_in_step_mode: false,
+    };
+    let describe = oracle.describe();
+    let session = Session::start_with(job, oracle, stages, factory, options, |tester| {
+        tester.set_trace(trace)
+    })?;
     {
-        let control = control.clone();
-        let handler = ctrlc::set_handler(move || {
-            control.request_stop(Stop::Requested);
-            crate::oracle::kill_all_running();
-        });
-        if let Err(error) = handler {
+        let commands = session.commands();
+        if let Err(error) = ctrlc::set_handler(move || commands.send(SessionCommand::Stop)) {
             eprintln!("whittle: warning: cannot handle Ctrl-C: {error}");
         }
     }
-    let mut tester = job.tester(oracle, control)?;
-    if let Some(path) = &args.trace {
-        tester.set_trace(Some(crate::trace::TraceWriter::create(path)?));
-    }
-    let (events_tx, events_rx) = crossbeam_channel::unbounded();
-    tester.set_events(Some(events_tx));
-    let progress = crate::headless::spawn_progress(events_rx, job.input.len());
+    let progress = crate::headless::spawn_progress(session.events().clone(), input_size);
     eprintln!(
-        "whittle: reducing {} ({} bytes) with `{}`",
-        args.input.display(),
-        job.input.len(),
-        tester.oracle().describe()
+        "whittle: reducing {} ({input_size} bytes) with `{describe}`",
+        args.input.display()
     );
-
-    let outcome = job.run(&mut tester);
-    tester.set_trace(None);
-    drop(tester);
+    let report = session.wait()?;
     let _ = progress.join();
 
-    let finished = match outcome {
-        Ok(finished) => finished,
-        Err(StartError::NotInteresting { verdict, status }) => {
+    let finished = match report.failure {
+        None => report.finished,
+        Some(StartError::NotInteresting { verdict, status }) => {
             eprintln!("whittle: the input is not interesting: the test reported {status} on it.");
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
                 eprintln!("whittle: the end of its output:\n{tail}");
@@ -312,7 +315,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             );
             return Ok(EXIT_USAGE);
         }
-        Err(StartError::Stopped(stop)) => {
+        Some(StartError::Stopped(stop)) => {
             eprintln!("whittle: {stop} before the input was checked; nothing was written.");
             return Ok(EXIT_INTERRUPTED);
         }

@@ -99,6 +99,8 @@ pub struct Control {
     state: Mutex<State>,
     wake: Condvar,
     split_factor: AtomicU64,
+    jobs: AtomicU64,
+    parallel: Mutex<Option<crate::dd::ParallelMode>>,
 }
 
 impl Control {
@@ -107,6 +109,8 @@ impl Control {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
             split_factor: AtomicU64::new(split_factor.encode()),
+            jobs: AtomicU64::new(0),
+            parallel: Mutex::new(None),
         }
     }
 
@@ -167,6 +171,10 @@ impl Control {
         self.wake.notify_all();
     }
 
+    pub fn is_step_mode(&self) -> bool {
+        self.lock().step_mode
+    }
+
     pub fn is_paused(&self) -> bool {
         let state = self.lock();
         state.paused || state.step_mode
@@ -195,6 +203,24 @@ impl Control {
 
     pub fn split_factor(&self) -> SplitFactor {
         SplitFactor::decode(self.split_factor.load(Ordering::Relaxed))
+    }
+
+    /// The testing window wanted (0: not set); the tester adopts it at its next window.
+    pub fn jobs(&self) -> usize {
+        self.jobs.load(Ordering::Relaxed) as usize
+    }
+
+    pub fn set_jobs(&self, jobs: usize) {
+        self.jobs.store(jobs as u64, Ordering::Relaxed);
+    }
+
+    /// The parallel mode wanted, if it was changed; ddmin adopts it at its next round.
+    pub fn parallel_mode(&self) -> Option<crate::dd::ParallelMode> {
+        *self.parallel.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn set_parallel_mode(&self, mode: crate::dd::ParallelMode) {
+        *self.parallel.lock().unwrap_or_else(PoisonError::into_inner) = Some(mode);
     }
 
     /// Changes ν; ddmin picks it up at its next granularity step.

@@ -367,7 +367,11 @@ pub fn ddmin(
         }
         tester.note_round(state.n(), len, || state.chunk_sizes());
 
-        if reduce_round(domain, &mut state, tester, options)? {
+        let options = DdOptions {
+            parallel: tester.control().parallel_mode().unwrap_or(options.parallel),
+            ..*options
+        };
+        if reduce_round(domain, &mut state, tester, &options)? {
             continue;
         }
         let n = state.n();

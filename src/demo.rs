@@ -5,8 +5,9 @@ use std::sync::Arc;
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
 use crate::cli::DemoArgs;
-use crate::control::{Control, SplitFactor};
+use crate::control::SplitFactor;
 use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
+use crate::engine::{Session, SessionOptions, StagesFactory};
 use crate::events::{Action, Event};
 use crate::oracle::{Oracle, predicate};
 use crate::reduce::{Job, Settings};
@@ -100,31 +101,36 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     println!("whittle demo: {}", example.description);
     println!("input:\n{}", String::from_utf8_lossy(example.input));
 
+    let settings = example.settings.clone();
     let job = Job {
         input: example.input.to_vec(),
         output: None,
         output_mode: None,
         settings: example.settings,
     };
-    let control = Arc::new(Control::new(job.settings.split_factor));
-    let mut tester = job.tester((example.oracle)(), control)?;
-    let (events_tx, events_rx) = crossbeam_channel::unbounded();
-    tester.set_events(Some(events_tx));
-    let printer = std::thread::spawn(move || print_steps(events_rx));
-    let finished = job.run(&mut tester);
-    drop(tester);
+    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
+    let factory: StagesFactory =
+        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+    let options = SessionOptions {
+        exit_when_done: true,
+        language: None,
+        start_in_step_mode: false,
+    };
+    let session = Session::start(job, (example.oracle)(), stages, factory, options)?;
+    let events = session.events().clone();
+    let printer = std::thread::spawn(move || print_steps(events));
+    let report = session.wait()?;
     let _ = printer.join();
-    match finished {
-        Ok(finished) => {
-            println!("\nresult:\n{}", String::from_utf8_lossy(&finished.result));
-            println!("{}", crate::headless::report(&finished.stats));
-            Ok(0)
-        }
-        Err(error) => {
-            eprintln!("whittle: {error}");
-            Ok(crate::cli::EXIT_ERROR)
-        }
+    if let Some(failure) = report.failure {
+        eprintln!("whittle: {failure}");
+        return Ok(crate::cli::EXIT_ERROR);
     }
+    println!(
+        "\nresult:\n{}",
+        String::from_utf8_lossy(&report.finished.result)
+    );
+    println!("{}", crate::headless::report(&report.finished.stats));
+    Ok(0)
 }
 
 fn print_steps(events: crossbeam_channel::Receiver<Event>) {

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
+use crate::stats::Stats;
 
 /// Candidates up to this size travel with their events.
 pub const PREVIEW_LIMIT: usize = 256;
@@ -93,6 +94,10 @@ pub enum Branch {
     /// A tree level's configuration was pruned to nothing.
     EmptyConfig,
     Manual,
+    /// The input, where the history starts.
+    Start,
+    /// The user went back to an earlier state.
+    Restart,
 }
 
 impl Branch {
@@ -106,6 +111,8 @@ impl Branch {
             Branch::Hoist => "hoist",
             Branch::EmptyConfig => "empty configuration",
             Branch::Manual => "manual edit",
+            Branch::Start => "input",
+            Branch::Restart => "restart",
         }
     }
 }
@@ -123,6 +130,8 @@ pub enum Event {
         iteration: u64,
         n: usize,
         len: usize,
+        /// The split factor ν in force.
+        nu: crate::control::SplitFactor,
         /// Chunk sizes, in order (only for configurations of at most 256 chunks).
         chunks: Vec<u32>,
     },
@@ -159,4 +168,26 @@ pub enum Event {
         status: TestStatus,
         tail: String,
     },
+    /// The pipeline finished.
+    Done { stats: Stats },
+    /// The session stopped before the pipeline finished (user, limit).
+    Stopped { reason: String, stats: Stats },
+    /// The reduction could not start (e.g. the input is not interesting).
+    Failed { message: String },
+    /// The algorithm was switched; it took effect after step `step`.
+    Switched { pipeline: String, step: u64 },
+    /// The user skipped a stage.
+    StageSkipped { stage: String },
+    /// A command could not be carried out.
+    CommandRejected { command: String, reason: String },
+    /// The pinned byte ranges of the current best changed.
+    PinsChanged { pins: Vec<std::ops::Range<usize>> },
+    /// A proposed edit was tested.
+    ManualEdit {
+        description: String,
+        accepted: bool,
+        step: u64,
+    },
+    /// The session went back to history entry `from`.
+    Restarted { from: usize, size: usize },
 }

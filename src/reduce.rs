@@ -11,7 +11,8 @@ use crate::atoms::{self, AtomKind};
 use crate::cache::{CachePolicy, UnitId};
 use crate::control::{Control, SplitFactor, Stop};
 use crate::dd::{self, DdOptions, TextDomain};
-use crate::events::{CandidateKind, Event};
+use crate::engine::{Pins, StageContext, Stages};
+use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::{Oracle, Verdict};
 use crate::outcome::Outcome;
 use crate::stats::Stats;
@@ -48,29 +49,88 @@ impl Default for Settings {
 
 /// Runs the ddmin passes of `settings` on the tester's current best.
 pub fn run_ddmin_passes(tester: &mut Tester, settings: &Settings) -> Result<(), Stop> {
-    for (index, &atom) in settings.atoms.iter().enumerate() {
-        let stage = format!("ddmin {atom}");
-        tester.emit(Event::StageStarted {
+    for &atom in &settings.atoms {
+        run_ddmin_pass(tester, settings, atom, &Pins::default())?;
+    }
+    Ok(())
+}
+
+/// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
+/// `settings.fixpoint` is off. Units overlapping a pin stay in every candidate.
+pub fn run_ddmin_pass(
+    tester: &mut Tester,
+    settings: &Settings,
+    atom: AtomKind,
+    pins: &Pins,
+) -> Result<(), Stop> {
+    let stage = format!("ddmin {atom}");
+    let text = tester.best().to_vec();
+    let spans = atoms::split(&text, atom);
+    let pinned = pins.pinned_units(&spans);
+    let mut config: Vec<UnitId> = (0..spans.len() as UnitId)
+        .filter(|unit| pinned.binary_search(unit).is_err())
+        .collect();
+    let domain = TextDomain::new(&text, spans).with_pinned(pinned);
+    tester.begin_universe();
+    for iteration in 1.. {
+        tester.emit(Event::FixpointIteration {
             stage: stage.clone(),
-            index,
+            iteration,
         });
-        let text = tester.best().to_vec();
-        let domain = TextDomain::new(&text, atoms::split(&text, atom));
-        tester.begin_universe();
-        let mut config: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
-        for iteration in 1.. {
-            tester.emit(Event::FixpointIteration {
-                stage: stage.clone(),
-                iteration,
-            });
-            let before = config.len();
-            config = dd::ddmin(&domain, config, tester, &settings.dd)?;
-            if config.len() == before || !settings.fixpoint {
-                break;
-            }
+        let before = config.len();
+        config = dd::ddmin(&domain, config, tester, &settings.dd)?;
+        if config.len() == before || !settings.fixpoint {
+            break;
         }
     }
     Ok(())
+}
+
+/// The ddmin passes as stages of a session: one stage per kind of atom.
+pub struct DdminPasses {
+    pub settings: Settings,
+}
+
+impl Stages for DdminPasses {
+    fn describe(&self) -> String {
+        let atoms: Vec<&str> = self.settings.atoms.iter().map(|a| a.name()).collect();
+        format!("ddmin ({})", atoms.join(", "))
+    }
+
+    fn len(&self) -> usize {
+        self.settings.atoms.len()
+    }
+
+    fn name(&self, index: usize) -> String {
+        format!("ddmin {}", self.settings.atoms[index])
+    }
+
+    fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
+        run_ddmin_pass(
+            tester,
+            &self.settings,
+            self.settings.atoms[index],
+            &context.pins,
+        )
+    }
+}
+
+/// Makes ddmin pipelines from their names: `ddmin` (the settings' atoms) or `ddmin:ATOMS`
+/// (e.g. `ddmin:line,char`).
+pub fn ddmin_stages(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
+    let atoms = match name.trim() {
+        "ddmin" => settings.atoms.clone(),
+        other => match other.strip_prefix("ddmin:") {
+            Some(list) => AtomKind::parse_list(list).map_err(|e| anyhow::anyhow!(e))?,
+            None => anyhow::bail!("unknown pipeline `{other}`"),
+        },
+    };
+    Ok(Box::new(DdminPasses {
+        settings: Settings {
+            atoms,
+            ..settings.clone()
+        },
+    }))
 }
 
 /// How a reduction of a file ended.
@@ -113,8 +173,10 @@ impl Job {
         if let Some(path) = &self.output {
             let path = path.clone();
             let mode = self.output_mode;
-            tester.set_improvement_sink(Some(Box::new(move |best: &[u8]| {
-                if let Err(error) = crate::output::write_atomically(&path, best, mode) {
+            tester.set_improvement_sink(Some(Box::new(move |improvement| {
+                if let Err(error) =
+                    crate::output::write_atomically(&path, improvement.content, mode)
+                {
                     eprintln!("whittle: warning: cannot write {}: {error}", path.display());
                 }
             })));
@@ -122,10 +184,11 @@ impl Job {
         Ok(tester)
     }
 
-    /// Checks the input, then reduces it. The output file is written as soon as the input is
-    /// known to be interesting, and again after every improvement.
-    pub fn run(&self, tester: &mut Tester) -> Result<Finished, StartError> {
-        let initial = crate::events::Candidate::single(CandidateKind::Initial);
+    /// The preflight checks: the input must be interesting (it becomes the current best and is
+    /// written to the output); the empty file is tried once, and when it is interesting it
+    /// becomes the result at once. Returns whether the empty file was interesting.
+    pub fn preflight(&self, tester: &mut Tester, try_empty: bool) -> Result<bool, StartError> {
+        let initial = Candidate::single(CandidateKind::Initial);
         let (outcome, verdict) = tester
             .preflight(initial, &self.input)
             .map_err(StartError::Stopped)?;
@@ -142,43 +205,47 @@ impl Job {
             });
         }
         tester.set_best(self.input.clone());
+        self.write_output(&self.input);
+        if self.input.is_empty() || !try_empty {
+            return Ok(false);
+        }
+        let empty = Candidate::single(CandidateKind::Empty);
+        match tester.preflight(empty, b"") {
+            Ok((Outcome::Interesting, _)) => {
+                tester.accept(Vec::new(), None, Branch::ReduceToSubset, empty);
+                Ok(true)
+            }
+            Ok(_) => Ok(false),
+            Err(stop) => Err(StartError::Stopped(stop)),
+        }
+    }
+
+    /// Writes `content` to the output file (atomically), warning when that fails.
+    pub fn write_output(&self, content: &[u8]) {
         if let Some(path) = &self.output
-            && let Err(error) = crate::output::write_atomically(path, &self.input, self.output_mode)
+            && let Err(error) = crate::output::write_atomically(path, content, self.output_mode)
         {
             eprintln!("whittle: warning: cannot write {}: {error}", path.display());
         }
+    }
 
-        let mut empty_is_interesting = false;
-        let mut stopped = None;
-        if !self.input.is_empty() {
-            let empty = crate::events::Candidate::single(CandidateKind::Empty);
-            match tester.preflight(empty, b"") {
-                Ok((Outcome::Interesting, _)) => {
-                    empty_is_interesting = true;
-                    tester.accept(
-                        Vec::new(),
-                        None,
-                        crate::events::Branch::ReduceToSubset,
-                        empty,
-                    );
-                }
-                Ok(_) => {}
-                Err(stop) => stopped = Some(stop),
-            }
-        }
-        if stopped.is_none() && !empty_is_interesting {
-            stopped = run_ddmin_passes(tester, &self.settings).err();
-        }
+    /// The result and statistics of a run that ended.
+    pub fn finish(
+        &self,
+        tester: &Tester,
+        stopped: Option<Stop>,
+        empty_is_interesting: bool,
+    ) -> Finished {
         let result = tester.best().to_vec();
         let mut stats = tester.stats();
         fill_sizes(&mut stats, &self.input, &result);
         stats.stopped = stopped.as_ref().map(|s| s.to_string());
-        Ok(Finished {
+        Finished {
             result,
             stats,
             stopped,
             empty_is_interesting,
-        })
+        }
     }
 }
 

@@ -59,8 +59,20 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
-/// Receives each new best test case (e.g. to write it to disk).
-pub type ImprovementSink = Box<dyn FnMut(&[u8]) + Send>;
+/// A reduction that was just accepted.
+pub struct Improvement<'a> {
+    /// The best test case before.
+    pub previous: &'a [u8],
+    /// The new best test case.
+    pub content: &'a [u8],
+    pub branch: Branch,
+    pub candidate: Candidate,
+    /// Tests run so far.
+    pub tests: u64,
+}
+
+/// Receives each new best test case (e.g. to write it to disk and keep the history).
+pub type ImprovementSink = Box<dyn FnMut(&Improvement<'_>) + Send>;
 
 /// Judges candidates for the algorithms.
 pub struct Tester {
@@ -77,10 +89,14 @@ pub struct Tester {
     steps: u64,
     /// Candidates judged now are preflight checks (step 0).
     preflight: bool,
+    /// Candidates judged now were proposed by the user: they run even while paused.
+    bypass_pause: bool,
     jobs: usize,
     pool: Option<rayon::ThreadPool>,
     inline_below: Option<Duration>,
     best: Vec<u8>,
+    stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
+    last_published: Instant,
 }
 
 impl Tester {
@@ -101,10 +117,13 @@ impl Tester {
             on_improvement: None,
             steps: 0,
             preflight: false,
+            bypass_pause: false,
             jobs: 1,
             pool: None,
             inline_below: Some(Duration::from_micros(100)),
             best: Vec::new(),
+            stats_out: None,
+            last_published: Instant::now(),
         }
     }
 
@@ -123,6 +142,7 @@ impl Tester {
         };
         self.jobs = jobs;
         self.stats.jobs = jobs;
+        self.control.set_jobs(jobs);
         Ok(())
     }
 
@@ -215,10 +235,12 @@ impl Tester {
         self.stats.iterations += 1;
         if self.events.is_some() {
             let chunks = if n <= 256 { chunks() } else { Vec::new() };
+            let nu = self.control.split_factor();
             self.emit(Event::Round {
                 iteration: self.stats.iterations,
                 n,
                 len,
+                nu,
                 chunks,
             });
         }
@@ -243,6 +265,12 @@ impl Tester {
                 max.as_secs_f64()
             )));
         }
+        if self.bypass_pause {
+            return match self.control.stop_requested() {
+                Some(Stop::Requested) => Err(Stop::Requested),
+                _ => Ok(()),
+            };
+        }
         self.control.checkpoint()
     }
 
@@ -256,6 +284,18 @@ impl Tester {
         let mut verdict = None;
         let outcome = self.consider(&source, 0, &mut verdict)?;
         Ok((outcome, verdict))
+    }
+
+    /// Judges an edit the user proposed: it runs even while the session is paused.
+    pub fn judge_manual(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        self.bypass_pause = true;
+        let result = self.judge_single(candidate, content);
+        self.bypass_pause = false;
+        result
     }
 
     /// Judges a check made before reduction starts (the input, the empty file): it is tested
@@ -279,6 +319,11 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
+        let wanted = self.control.jobs();
+        if wanted != 0 && wanted != self.jobs && self.set_jobs(wanted).is_err() {
+            self.control.set_jobs(self.jobs);
+        }
+        self.publish_stats(false);
         if self.jobs == 1 || source.len() <= 1 || self.tests_are_trivial() {
             for i in 0..source.len() {
                 if self.consider(source, i, &mut None)?.is_interesting() {
@@ -288,6 +333,28 @@ impl Tester {
             return Ok(Vec::new());
         }
         self.run_parallel_window(source, policy)
+    }
+
+    /// Publishes the statistics to the shared copy (at most every 50 ms unless `now`).
+    pub fn publish_stats(&mut self, now: bool) {
+        if self.stats_out.is_none() {
+            return;
+        }
+        if !now && self.last_published.elapsed() < Duration::from_millis(50) {
+            return;
+        }
+        self.last_published = Instant::now();
+        let stats = self.stats();
+        if let Some(shared) = &self.stats_out {
+            *shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = stats;
+        }
+    }
+
+    /// Where [`Tester::publish_stats`] copies the statistics.
+    pub fn set_stats_output(&mut self, shared: Option<Arc<std::sync::Mutex<Stats>>>) {
+        self.stats_out = shared;
     }
 
     /// Whether tests are so fast that handing them to the pool costs more than running them
@@ -323,7 +390,13 @@ impl Tester {
         }
         self.stats.accepted += 1;
         if let Some(sink) = &mut self.on_improvement {
-            sink(&content);
+            sink(&Improvement {
+                previous: &self.best,
+                content: &content,
+                branch,
+                candidate,
+                tests: self.stats.tests,
+            });
         }
         self.emit(Event::Accepted {
             step: self.steps,

@@ -1,0 +1,785 @@
+//! A reduction session: the engine thread, the commands that steer it, the snapshot the UI
+//! reads, and the history of accepted states.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender};
+use serde::Serialize;
+
+use super::history::{History, HistoryEntry};
+use super::pins::{Pins, line_range};
+use super::{StageContext, Stages};
+use crate::control::{Control, SplitFactor, Stop};
+use crate::dd::ParallelMode;
+use crate::events::{Branch, Candidate, CandidateKind, Event};
+use crate::oracle::Oracle;
+use crate::outcome::Outcome;
+use crate::reduce::{Finished, Job, StartError};
+use crate::stats::Stats;
+use crate::tester::Tester;
+use crate::tree::{self, NodeId, Preprocess};
+
+/// A part of the current best, as the user points at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PinTarget {
+    /// A byte range of the current best.
+    Bytes(Range<usize>),
+    /// Lines of the current best (0-based, end exclusive).
+    Lines(Range<usize>),
+    /// A node of the parse tree of the current best with the given version (see
+    /// [`Snapshot::version`]; the tree is `tree::parse` of the best with default preprocessing).
+    Node { version: u64, node: NodeId },
+}
+
+/// An edit the user proposes; the oracle decides whether it is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    RemoveBytes(Range<usize>),
+    RemoveLines(Range<usize>),
+    /// Remove a node (it prints its minimal replacement Φ).
+    RemoveNode {
+        version: u64,
+        node: NodeId,
+    },
+    /// Replace a node by one of its descendants.
+    Hoist {
+        version: u64,
+        node: NodeId,
+        descendant: NodeId,
+    },
+}
+
+/// What the user can ask of a running session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Pause,
+    Resume,
+    /// Consider exactly one more candidate, then pause.
+    Step,
+    SetStepMode(bool),
+    Pin(PinTarget),
+    Unpin(PinTarget),
+    /// Continue from the current best with another pipeline.
+    SwitchAlgorithm(String),
+    SetSplitFactor(SplitFactor),
+    SetJobs(usize),
+    SetParallelMode(ParallelMode),
+    Propose(Edit),
+    /// End the current stage of the pipeline.
+    SkipStage,
+    /// Continue from the accepted state with this history index.
+    RestartFrom(usize),
+    Stop,
+}
+
+/// Where the session is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// The preflight checks run.
+    Checking,
+    Running,
+    /// The pipeline finished; the session waits for commands (or has ended).
+    Done,
+    /// Stopped before the end (by the user or a limit).
+    Stopped(String),
+    /// The reduction could not start.
+    Failed(String),
+}
+
+/// What the UI needs to draw, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub state: RunState,
+    pub paused: bool,
+    pub step_mode: bool,
+    /// The current best test case and how many times it changed.
+    pub best: Arc<[u8]>,
+    pub version: u64,
+    pub input_size: usize,
+    pub pipeline: String,
+    pub stage: String,
+    pub stage_index: usize,
+    pub stage_count: usize,
+    pub split_factor: SplitFactor,
+    pub jobs: usize,
+    pub parallel: ParallelMode,
+    pub pins: Vec<Range<usize>>,
+    pub history: Vec<HistoryEntry>,
+    pub stats: Stats,
+    pub output: Option<PathBuf>,
+    pub language: Option<&'static str>,
+}
+
+/// Makes the stages of a pipeline from its name (for [`Command::SwitchAlgorithm`]).
+pub type StagesFactory = Box<dyn Fn(&str) -> anyhow::Result<Box<dyn Stages>> + Send>;
+
+/// How a session behaves.
+pub struct SessionOptions {
+    /// End the engine thread when the pipeline is done (headless); otherwise it waits for
+    /// commands (restart, propose, switch) until [`Command::Stop`].
+    pub exit_when_done: bool,
+    /// The language of the input, for node pins and node edits.
+    pub language: Option<&'static tree::Language>,
+    /// Start in step mode: nothing is tested until [`Command::Step`] or [`Command::Resume`].
+    pub start_in_step_mode: bool,
+}
+
+struct Shared {
+    control: Arc<Control>,
+    pending: Mutex<VecDeque<Command>>,
+    wake: Condvar,
+    snapshot: Mutex<Snapshot>,
+    stats: Arc<Mutex<Stats>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Sends commands to a session from any thread.
+#[derive(Clone)]
+pub struct CommandSender {
+    shared: Arc<Shared>,
+}
+
+impl CommandSender {
+    pub fn send(&self, command: Command) {
+        let control = &self.shared.control;
+        match command {
+            Command::Pause => control.pause(),
+            Command::Resume => control.resume(),
+            Command::Step => control.step(),
+            Command::SetStepMode(on) => control.set_step_mode(on),
+            Command::SetSplitFactor(nu) => control.set_split_factor(nu),
+            Command::SetJobs(jobs) => control.set_jobs(jobs.max(1)),
+            Command::SetParallelMode(mode) => control.set_parallel_mode(mode),
+            Command::Stop => {
+                control.request_stop(Stop::Requested);
+                crate::oracle::kill_all_running();
+                self.enqueue(Command::Stop);
+            }
+            structural => {
+                self.enqueue(structural);
+                control.request_stop(Stop::Switched);
+            }
+        }
+    }
+
+    fn enqueue(&self, command: Command) {
+        lock(&self.shared.pending).push_back(command);
+        self.shared.wake.notify_all();
+    }
+}
+
+/// How a session ended.
+pub struct SessionReport {
+    /// The preflight checks failed: nothing was reduced.
+    pub failure: Option<StartError>,
+    /// The result and statistics (the input and zero counts after a failure).
+    pub finished: Finished,
+}
+
+/// A running reduction.
+pub struct Session {
+    sender: CommandSender,
+    events: Receiver<Event>,
+    engine: Option<JoinHandle<SessionReport>>,
+}
+
+impl Session {
+    /// Starts the engine thread on `job` with the given pipeline.
+    pub fn start(
+        job: Job,
+        oracle: Arc<dyn Oracle>,
+        stages: Box<dyn Stages>,
+        factory: StagesFactory,
+        options: SessionOptions,
+    ) -> anyhow::Result<Session> {
+        Self::start_with(job, oracle, stages, factory, options, |_| {})
+    }
+
+    /// Like [`Session::start`]; `configure` adjusts the tester before the engine starts (trace,
+    /// inline threshold, ...).
+    pub fn start_with(
+        job: Job,
+        oracle: Arc<dyn Oracle>,
+        stages: Box<dyn Stages>,
+        factory: StagesFactory,
+        options: SessionOptions,
+        configure: impl FnOnce(&mut Tester),
+    ) -> anyhow::Result<Session> {
+        let control = Arc::new(Control::new(job.settings.split_factor));
+        if options.start_in_step_mode {
+            control.set_step_mode(true);
+        }
+        let mut tester = job.tester(oracle, control.clone())?;
+        configure(&mut tester);
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        tester.set_events(Some(events_tx.clone()));
+        let stats = Arc::new(Mutex::new(tester.stats()));
+        tester.set_stats_output(Some(stats.clone()));
+        let snapshot = Snapshot {
+            state: RunState::Checking,
+            paused: false,
+            step_mode: false,
+            best: Arc::from(job.input.as_slice()),
+            version: 0,
+            input_size: job.input.len(),
+            pipeline: stages.describe(),
+            stage: String::new(),
+            stage_index: 0,
+            stage_count: stages.len(),
+            split_factor: job.settings.split_factor,
+            jobs: tester.jobs(),
+            parallel: job.settings.dd.parallel,
+            pins: Vec::new(),
+            history: Vec::new(),
+            stats: tester.stats(),
+            output: job.output.clone(),
+            language: options.language.map(|l| l.name()),
+        };
+        let shared = Arc::new(Shared {
+            control,
+            pending: Mutex::new(VecDeque::new()),
+            wake: Condvar::new(),
+            snapshot: Mutex::new(snapshot),
+            stats,
+        });
+        let engine = Engine {
+            job,
+            shared: shared.clone(),
+            stages,
+            factory,
+            options,
+            events: events_tx,
+            history: Arc::new(Mutex::new(History::default())),
+            pins: Arc::new(Mutex::new(Pins::default())),
+            stage_name: Arc::new(Mutex::new(String::new())),
+            started: Instant::now(),
+        };
+        let thread = std::thread::Builder::new()
+            .name("whittle-engine".into())
+            .spawn(move || engine.run(tester))?;
+        Ok(Session {
+            sender: CommandSender { shared },
+            events: events_rx,
+            engine: Some(thread),
+        })
+    }
+
+    pub fn commands(&self) -> CommandSender {
+        self.sender.clone()
+    }
+
+    pub fn send(&self, command: Command) {
+        self.sender.send(command);
+    }
+
+    /// The engine's events; the channel closes when the engine thread ends.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    /// The current state, for drawing.
+    pub fn snapshot(&self) -> Snapshot {
+        let shared = &self.sender.shared;
+        let mut snapshot = lock(&shared.snapshot).clone();
+        snapshot.stats = lock(&shared.stats).clone();
+        snapshot.paused = shared.control.is_paused();
+        snapshot.step_mode = shared.control.is_step_mode();
+        snapshot.split_factor = shared.control.split_factor();
+        if let Some(mode) = shared.control.parallel_mode() {
+            snapshot.parallel = mode;
+        }
+        let jobs = shared.control.jobs();
+        if jobs != 0 {
+            snapshot.jobs = jobs;
+        }
+        snapshot
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.engine.as_ref().is_none_or(|e| e.is_finished())
+    }
+
+    /// Waits for the engine thread to end.
+    pub fn wait(mut self) -> anyhow::Result<SessionReport> {
+        let engine = self
+            .engine
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("the session was already waited for"))?;
+        engine
+            .join()
+            .map_err(|_| anyhow::anyhow!("the engine thread panicked"))
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            self.sender.send(Command::Stop);
+            let _ = engine.join();
+        }
+    }
+}
+
+/// The engine thread's state.
+struct Engine {
+    job: Job,
+    shared: Arc<Shared>,
+    stages: Box<dyn Stages>,
+    factory: StagesFactory,
+    options: SessionOptions,
+    events: Sender<Event>,
+    history: Arc<Mutex<History>>,
+    pins: Arc<Mutex<Pins>>,
+    stage_name: Arc<Mutex<String>>,
+    started: Instant,
+}
+
+/// What the driver does after handling the pending commands.
+enum Next {
+    /// Run the pipeline from this stage.
+    RunFrom(usize),
+    /// Nothing to do: wait for commands.
+    Wait,
+    Stop,
+}
+
+impl Engine {
+    fn emit(&self, event: Event) {
+        let _ = self.events.send(event);
+    }
+
+    fn update_snapshot(&self, change: impl FnOnce(&mut Snapshot)) {
+        change(&mut lock(&self.shared.snapshot));
+    }
+
+    fn record_history(&self, tester: &Tester, branch: Branch, text: &[u8]) {
+        let entry = HistoryEntry {
+            index: 0,
+            elapsed: self.started.elapsed(),
+            tests: tester.stats().tests,
+            size: text.len(),
+            branch,
+            stage: lock(&self.stage_name).clone(),
+        };
+        let entry = lock(&self.history).push(entry, text);
+        self.update_snapshot(|s| s.history.push(entry));
+    }
+
+    /// Every accepted reduction: output file, pins carried over, history, snapshot.
+    fn install_sink(&self, tester: &mut Tester) {
+        let shared = self.shared.clone();
+        let history = self.history.clone();
+        let pins = self.pins.clone();
+        let stage_name = self.stage_name.clone();
+        let started = self.started;
+        let output = self.job.output.clone();
+        let mode = self.job.output_mode;
+        tester.set_improvement_sink(Some(Box::new(move |improvement| {
+            if let Some(path) = &output
+                && let Err(error) = crate::output::write_atomically(path, improvement.content, mode)
+            {
+                eprintln!("whittle: warning: cannot write {}: {error}", path.display());
+            }
+            let mapped = {
+                let mut pins = lock(&pins);
+                if !pins.is_empty() {
+                    *pins = pins.map_through(improvement.previous, improvement.content);
+                }
+                pins.ranges().to_vec()
+            };
+            let entry = HistoryEntry {
+                index: 0,
+                elapsed: started.elapsed(),
+                tests: improvement.tests,
+                size: improvement.content.len(),
+                branch: improvement.branch,
+                stage: lock(&stage_name).clone(),
+            };
+            let entry = lock(&history).push(entry, improvement.content);
+            let mut snapshot = lock(&shared.snapshot);
+            snapshot.best = Arc::from(improvement.content);
+            snapshot.version += 1;
+            snapshot.pins = mapped;
+            snapshot.history.push(entry);
+        })));
+    }
+
+    fn run(mut self, mut tester: Tester) -> SessionReport {
+        self.install_sink(&mut tester);
+        // Commands given before the input is checked (pins, say) apply to the input.
+        tester.set_best(self.job.input.clone());
+        let preflight = loop {
+            if let Next::Stop = self.handle_commands(&mut tester, 0, false) {
+                break Err(StartError::Stopped(Stop::Requested));
+            }
+            // The empty file cannot hold pinned text: with pins it is not tried.
+            let try_empty = lock(&self.pins).is_empty();
+            match self.job.preflight(&mut tester, try_empty) {
+                Err(StartError::Stopped(Stop::Switched)) => self.shared.control.clear_switch(),
+                result => break result,
+            }
+        };
+        let empty_is_interesting = match preflight {
+            Ok(empty) => empty,
+            Err(failure) => {
+                let message = failure.to_string();
+                self.update_snapshot(|s| s.state = RunState::Failed(message.clone()));
+                self.emit(Event::Failed { message });
+                let finished = self.job.finish(&tester, None, false);
+                return SessionReport {
+                    failure: Some(failure),
+                    finished,
+                };
+            }
+        };
+        if lock(&self.history).is_empty() {
+            // The input itself is entry 0 (the empty file, when interesting, was recorded by
+            // the sink before it).
+            self.record_history(&tester, Branch::Start, &self.job.input);
+        }
+        self.update_snapshot(|s| s.state = RunState::Running);
+
+        let mut next = if empty_is_interesting {
+            Next::Wait
+        } else {
+            Next::RunFrom(0)
+        };
+        let mut stopped = None;
+        let mut done = empty_is_interesting;
+        loop {
+            match next {
+                Next::RunFrom(first) => {
+                    let mut current = first;
+                    let result = self.run_stages(&mut tester, first, &mut current);
+                    match result {
+                        Ok(()) => {
+                            done = true;
+                            self.finish_run(&tester, RunState::Done);
+                            if self.options.exit_when_done {
+                                break;
+                            }
+                            next = Next::Wait;
+                        }
+                        Err(Stop::Switched) => {
+                            next = Next::RunFrom(current);
+                            done = false;
+                        }
+                        Err(stop) => {
+                            let state = RunState::Stopped(stop.to_string());
+                            stopped = Some(stop);
+                            self.finish_run(&tester, state);
+                            break;
+                        }
+                    }
+                }
+                Next::Wait => {
+                    if self.options.exit_when_done {
+                        self.finish_run(&tester, RunState::Done);
+                        break;
+                    }
+                    self.wait_for_commands();
+                    next = Next::RunFrom(self.stages.len());
+                }
+                Next::Stop => {
+                    let stop = Stop::Requested;
+                    self.finish_run(&tester, RunState::Stopped(stop.to_string()));
+                    stopped = Some(stop);
+                    break;
+                }
+            }
+            self.shared.control.clear_switch();
+            if let Next::RunFrom(stage) = next {
+                next = self.handle_commands(&mut tester, stage, done);
+            }
+        }
+        tester.publish_stats(true);
+        let finished = self.job.finish(&tester, stopped, empty_is_interesting);
+        SessionReport {
+            failure: None,
+            finished,
+        }
+    }
+
+    fn finish_run(&self, tester: &Tester, state: RunState) {
+        let mut stats = tester.stats();
+        crate::reduce::fill_sizes(&mut stats, &self.job.input, tester.best());
+        *lock(&self.shared.stats) = stats.clone();
+        self.update_snapshot(|s| s.state = state.clone());
+        match state {
+            RunState::Done => self.emit(Event::Done { stats }),
+            RunState::Stopped(reason) => self.emit(Event::Stopped { reason, stats }),
+            _ => {}
+        }
+    }
+
+    fn wait_for_commands(&self) {
+        let mut pending = lock(&self.shared.pending);
+        while pending.is_empty() {
+            pending = self
+                .shared
+                .wake
+                .wait(pending)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Runs stages `first..` and keeps `current` on the stage being run.
+    fn run_stages(
+        &self,
+        tester: &mut Tester,
+        first: usize,
+        current: &mut usize,
+    ) -> Result<(), Stop> {
+        for index in first..self.stages.len() {
+            *current = index;
+            let name = self.stages.name(index);
+            *lock(&self.stage_name) = name.clone();
+            self.update_snapshot(|s| {
+                s.stage = name.clone();
+                s.stage_index = index;
+                s.stage_count = self.stages.len();
+                s.state = RunState::Running;
+            });
+            tester.emit(Event::StageStarted { stage: name, index });
+            let context = StageContext {
+                pins: lock(&self.pins).clone(),
+            };
+            self.stages.run(index, tester, &context)?;
+        }
+        *current = self.stages.len();
+        Ok(())
+    }
+
+    /// Applies the queued commands. `stage` is where the pipeline would resume; `done` tells
+    /// whether it had finished.
+    fn handle_commands(&mut self, tester: &mut Tester, stage: usize, done: bool) -> Next {
+        let mut resume = stage;
+        loop {
+            let command = lock(&self.shared.pending).pop_front();
+            let Some(command) = command else {
+                break;
+            };
+            match command {
+                Command::Stop => return Next::Stop,
+                Command::Pin(target) | Command::Unpin(target)
+                    if self.resolve(tester, &target).is_none() =>
+                {
+                    self.reject("pin", "the target is not part of the current best");
+                }
+                Command::Pin(target) => {
+                    if let Some(range) = self.resolve(tester, &target) {
+                        self.change_pins(|pins| pins.add(range));
+                    }
+                }
+                Command::Unpin(target) => {
+                    if let Some(range) = self.resolve(tester, &target) {
+                        self.change_pins(|pins| pins.remove(range));
+                    }
+                }
+                Command::SwitchAlgorithm(name) => match (self.factory)(&name) {
+                    Ok(stages) => {
+                        self.stages = stages;
+                        resume = 0;
+                        let pipeline = self.stages.describe();
+                        self.update_snapshot(|s| {
+                            s.pipeline = pipeline.clone();
+                            s.stage_count = self.stages.len();
+                        });
+                        self.emit(Event::Switched {
+                            pipeline,
+                            step: tester.steps(),
+                        });
+                    }
+                    Err(error) => self.reject("switch", &error.to_string()),
+                },
+                Command::SkipStage => {
+                    if resume < self.stages.len() {
+                        self.emit(Event::StageSkipped {
+                            stage: self.stages.name(resume),
+                        });
+                        resume += 1;
+                    }
+                }
+                Command::Propose(edit) => {
+                    if self.propose(tester, &edit) && done {
+                        resume = 0;
+                    }
+                }
+                Command::RestartFrom(index) => {
+                    let text = lock(&self.history).text(index);
+                    match text {
+                        Some(text) => {
+                            self.restart_from(tester, index, text);
+                            resume = 0;
+                        }
+                        None => self.reject("restart", "there is no such history entry"),
+                    }
+                }
+                // Immediate commands never reach the queue.
+                Command::Pause
+                | Command::Resume
+                | Command::Step
+                | Command::SetStepMode(_)
+                | Command::SetSplitFactor(_)
+                | Command::SetJobs(_)
+                | Command::SetParallelMode(_) => {}
+            }
+        }
+        if done && resume >= self.stages.len() {
+            Next::Wait
+        } else {
+            Next::RunFrom(resume)
+        }
+    }
+
+    fn reject(&self, command: &str, reason: &str) {
+        self.emit(Event::CommandRejected {
+            command: command.to_string(),
+            reason: reason.to_string(),
+        });
+    }
+
+    fn change_pins(&self, change: impl FnOnce(&mut Pins)) {
+        let ranges = {
+            let mut pins = lock(&self.pins);
+            change(&mut pins);
+            pins.ranges().to_vec()
+        };
+        self.update_snapshot(|s| s.pins = ranges.clone());
+        self.emit(Event::PinsChanged { pins: ranges });
+    }
+
+    /// The tree of the current best, if the language is known and `version` is current.
+    fn current_tree(&self, version: u64, best: &[u8]) -> Option<Arc<tree::Tree>> {
+        let language = self.options.language?;
+        if lock(&self.shared.snapshot).version != version {
+            return None;
+        }
+        tree::parse(language, best.to_vec(), Preprocess::default()).ok()
+    }
+
+    /// The byte range of the current best a target denotes.
+    fn resolve(&self, tester: &Tester, target: &PinTarget) -> Option<Range<usize>> {
+        let best = tester.best();
+        let range = match target {
+            PinTarget::Bytes(range) => range.clone(),
+            PinTarget::Lines(lines) => line_range(best, lines.clone()),
+            PinTarget::Node { version, node } => {
+                let tree = self.current_tree(*version, best)?;
+                if node.index() >= tree.len() {
+                    return None;
+                }
+                tree.byte_range(*node)
+            }
+        };
+        (range.start <= range.end && range.end <= best.len()).then_some(range)
+    }
+
+    /// The candidate an edit makes of the current best.
+    fn edited(&self, tester: &Tester, edit: &Edit) -> Option<(Vec<u8>, u32)> {
+        let best = tester.best();
+        let cut = |range: Range<usize>| {
+            (range.start < range.end && range.end <= best.len()).then(|| {
+                let mut text = best[..range.start].to_vec();
+                text.extend_from_slice(&best[range.end..]);
+                (text, range.start as u32)
+            })
+        };
+        match edit {
+            Edit::RemoveBytes(range) => cut(range.clone()),
+            Edit::RemoveLines(lines) => cut(line_range(best, lines.clone())),
+            Edit::RemoveNode { version, node } => {
+                let tree = self.current_tree(*version, best)?;
+                if node.index() >= tree.len() {
+                    return None;
+                }
+                let state = tree::TreeState::new(tree);
+                let candidate = tree::Candidate::removing([*node]);
+                Some((state.render(&candidate), node.index() as u32))
+            }
+            Edit::Hoist {
+                version,
+                node,
+                descendant,
+            } => {
+                let tree = self.current_tree(*version, best)?;
+                if node.index() >= tree.len()
+                    || descendant.index() >= tree.len()
+                    || !tree.is_descendant(*node, *descendant)
+                {
+                    return None;
+                }
+                let state = tree::TreeState::new(tree);
+                let candidate = tree::Candidate::hoisting(*node, *descendant);
+                Some((state.render(&candidate), node.index() as u32))
+            }
+        }
+    }
+
+    /// Tests a proposed edit; keeps it when the oracle finds it interesting. Returns whether it
+    /// was accepted.
+    fn propose(&self, tester: &mut Tester, edit: &Edit) -> bool {
+        let description = format!("{edit:?}");
+        let Some((content, index)) = self.edited(tester, edit) else {
+            self.reject("propose", "the edit does not apply to the current best");
+            return false;
+        };
+        let pins = lock(&self.pins).clone();
+        if !pins.is_empty() {
+            let mapped = pins.map_through(tester.best(), &content);
+            if !pins.intact_in(tester.best(), &content, &mapped) {
+                self.reject("propose", "the edit would change pinned text");
+                return false;
+            }
+        }
+        let kind = match edit {
+            Edit::Hoist { .. } => CandidateKind::Hoist,
+            _ => CandidateKind::Manual,
+        };
+        let candidate = Candidate { kind, index, n: 1 };
+        let accepted = match tester.judge_manual(candidate, &content) {
+            Ok((Outcome::Interesting, _)) => {
+                tester.accept(content, None, Branch::Manual, candidate);
+                true
+            }
+            _ => false,
+        };
+        self.emit(Event::ManualEdit {
+            description,
+            accepted,
+            step: tester.steps(),
+        });
+        accepted
+    }
+
+    fn restart_from(&self, tester: &mut Tester, index: usize, text: Vec<u8>) {
+        self.job.write_output(&text);
+        {
+            let mut pins = lock(&self.pins);
+            if !pins.is_empty() {
+                *pins = pins.map_through(tester.best(), &text);
+            }
+        }
+        tester.set_best(text.clone());
+        self.record_history(tester, Branch::Restart, &text);
+        let pins = lock(&self.pins).ranges().to_vec();
+        self.update_snapshot(|s| {
+            s.best = Arc::from(text.as_slice());
+            s.version += 1;
+            s.pins = pins;
+        });
+        self.emit(Event::Restarted {
+            from: index,
+            size: text.len(),
+        });
+    }
+}

@@ -1,0 +1,459 @@
+//! The steerable session: pause, steps, pins, switches, proposals, restarts, with in-process
+//! tests, deterministic settings.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use whittle::atoms::AtomKind;
+use whittle::cache::{CacheKind, CachePolicy};
+use whittle::control::SplitFactor;
+use whittle::dd::{DdOptions, Direction, ReduceOrder};
+use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
+use whittle::events::{Action, Event};
+use whittle::oracle::predicate;
+use whittle::reduce::{Job, Settings, ddmin_stages};
+
+type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
+
+fn settings(atoms: &[AtomKind]) -> Settings {
+    Settings {
+        atoms: atoms.to_vec(),
+        jobs: 1,
+        ..Settings::default()
+    }
+}
+
+fn options(step_mode: bool, exit_when_done: bool) -> SessionOptions {
+    SessionOptions {
+        exit_when_done,
+        language: None,
+        start_in_step_mode: step_mode,
+    }
+}
+
+/// Starts a session whose test is `interesting`, logging every candidate it sees.
+fn start(
+    input: &[u8],
+    settings: Settings,
+    options: SessionOptions,
+    delay: Duration,
+    interesting: impl Fn(&[u8]) -> bool + Send + Sync + 'static,
+) -> (Session, Seen) {
+    let seen: Seen = Arc::default();
+    let log = seen.clone();
+    let oracle = predicate("test", move |candidate: &[u8]| {
+        log.lock().unwrap().push(candidate.to_vec());
+        std::thread::sleep(delay);
+        interesting(candidate)
+    });
+    let job = Job {
+        input: input.to_vec(),
+        output: None,
+        output_mode: None,
+        settings: settings.clone(),
+    };
+    let stages = ddmin_stages(&settings, "ddmin").unwrap();
+    let factory = Box::new(move |name: &str| ddmin_stages(&settings, name));
+    let session = Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {
+        t.set_inline_below(None)
+    })
+    .unwrap();
+    (session, seen)
+}
+
+/// Events received within `wait`.
+fn drain(session: &Session, wait: Duration) -> Vec<Event> {
+    let deadline = Instant::now() + wait;
+    let mut events = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match session.events().recv_timeout(left) {
+            Ok(event) => events.push(event),
+            Err(_) => break,
+        }
+    }
+    events
+}
+
+/// Events until the pipeline is done (or the session ends).
+fn until_done(session: &Session) -> Vec<Event> {
+    let mut events = Vec::new();
+    while let Ok(event) = session.events().recv_timeout(Duration::from_secs(60)) {
+        let done = matches!(
+            event,
+            Event::Done { .. } | Event::Stopped { .. } | Event::Failed { .. }
+        );
+        events.push(event);
+        if done {
+            break;
+        }
+    }
+    events
+}
+
+fn tests_started(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::TestStarted { .. }))
+        .count()
+}
+
+fn lines(n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|i| format!("line {i}\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle.as_bytes())
+}
+
+#[test]
+fn pause_stops_tests_and_step_runs_exactly_one() {
+    let settings = Settings {
+        cache: CachePolicy {
+            kind: CacheKind::None,
+            ..CachePolicy::recommended()
+        },
+        ..settings(&[AtomKind::Line])
+    };
+    let (session, _) = start(
+        &lines(200),
+        settings,
+        options(false, true),
+        Duration::from_millis(2),
+        |c| contains(c, "line 17\n") && contains(c, "line 123\n"),
+    );
+    let mut started = 0;
+    while started < 5 {
+        started += tests_started(&drain(&session, Duration::from_millis(20)));
+    }
+    session.send(Command::Pause);
+    drain(&session, Duration::from_millis(100));
+    let paused = drain(&session, Duration::from_millis(300));
+    assert_eq!(tests_started(&paused), 0, "no test starts while paused");
+    assert!(session.snapshot().paused);
+
+    session.send(Command::Step);
+    let stepped = drain(&session, Duration::from_millis(300));
+    assert_eq!(tests_started(&stepped), 1, "a step runs exactly one test");
+    session.send(Command::Step);
+    session.send(Command::Step);
+    let stepped = drain(&session, Duration::from_millis(300));
+    assert_eq!(tests_started(&stepped), 2);
+
+    session.send(Command::Resume);
+    until_done(&session);
+    let report = session.wait().unwrap();
+    assert_eq!(report.finished.result, b"line 17\nline 123\n");
+}
+
+#[test]
+fn pinned_lines_are_in_every_candidate_and_in_the_result() {
+    let mut input = lines(40);
+    input.extend_from_slice(b"PINNED\n");
+    input.extend_from_slice(&lines(10));
+    let (session, seen) = start(
+        &input,
+        settings(&[AtomKind::Line, AtomKind::Char]),
+        options(true, true),
+        Duration::ZERO,
+        |c| contains(c, "line 7\n"),
+    );
+    session.send(Command::Pin(PinTarget::Lines(40..41)));
+    session.send(Command::Resume);
+    let events = until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::PinsChanged { .. }))
+    );
+    let report = session.wait().unwrap();
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > 20);
+    for candidate in seen.iter() {
+        assert!(
+            contains(candidate, "PINNED\n"),
+            "{}",
+            String::from_utf8_lossy(candidate)
+        );
+    }
+    assert!(contains(&report.finished.result, "PINNED\n"));
+    assert!(contains(&report.finished.result, "line 7"));
+    assert!(
+        report.finished.result.len() < 20,
+        "{:?}",
+        String::from_utf8_lossy(&report.finished.result)
+    );
+}
+
+#[test]
+fn pinned_nodes_are_kept() {
+    use whittle::tree::{self, Language, Preprocess};
+    let input = b"{\n  \"a\": [1, 2, 3],\n  \"keep\": {\"deep\": true},\n  \"x\": 42\n}\n".to_vec();
+    let language = Language::by_name("json").unwrap();
+    let parsed = tree::parse(language, input.clone(), Preprocess::default()).unwrap();
+    let node = parsed
+        .ids()
+        .find(|&n| parsed.kind(n) == "pair" && parsed.text(n).starts_with(b"\"keep\""))
+        .unwrap();
+    let mut opts = options(true, true);
+    opts.language = Some(language);
+    let (session, seen) = start(
+        &input,
+        settings(&[AtomKind::Line, AtomKind::Char]),
+        opts,
+        Duration::ZERO,
+        |c| {
+            serde_json::from_slice::<serde_json::Value>(c)
+                .is_ok_and(|v| v.to_string().contains("42"))
+        },
+    );
+    session.send(Command::Pin(PinTarget::Node { version: 0, node }));
+    session.send(Command::Resume);
+    until_done(&session);
+    let report = session.wait().unwrap();
+    for candidate in seen.lock().unwrap().iter() {
+        assert!(contains(candidate, "\"keep\": {\"deep\": true}"));
+    }
+    let result = String::from_utf8(report.finished.result).unwrap();
+    assert!(
+        result.contains("\"keep\": {\"deep\": true}") && result.contains("42"),
+        "{result}"
+    );
+}
+
+fn is_char_one_minimal(result: &[u8], interesting: &dyn Fn(&[u8]) -> bool) -> bool {
+    let text = std::str::from_utf8(result).unwrap();
+    text.char_indices().all(|(i, c)| {
+        let mut smaller = text[..i].to_string();
+        smaller.push_str(&text[i + c.len_utf8()..]);
+        !interesting(smaller.as_bytes())
+    })
+}
+
+#[test]
+fn switching_the_split_factor_mid_run_takes_effect_at_the_next_granularity_step() {
+    let test =
+        |c: &[u8]| contains(c, "line 3\n") && contains(c, "line 77\n") && contains(c, "line 150\n");
+    let (session, _) = start(
+        &lines(300),
+        settings(&[AtomKind::Line, AtomKind::Char]),
+        options(false, true),
+        Duration::from_micros(300),
+        test,
+    );
+    let mut before = drain(&session, Duration::from_millis(30));
+    session.send(Command::SetSplitFactor(SplitFactor::Finite(8)));
+    before.extend(until_done(&session));
+    let report = session.wait().unwrap();
+    let nus: Vec<SplitFactor> = before
+        .iter()
+        .filter_map(|e| match e {
+            Event::Round { nu, .. } => Some(*nu),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(nus.first(), Some(&SplitFactor::Finite(2)));
+    assert_eq!(nus.last(), Some(&SplitFactor::Finite(8)));
+    assert!(test(&report.finished.result));
+    assert!(is_char_one_minimal(&report.finished.result, &test));
+}
+
+#[test]
+fn switching_the_pipeline_restarts_from_the_current_best() {
+    let test = |c: &[u8]| contains(c, "line 3\n") && contains(c, "line 77\n");
+    let (session, _) = start(
+        &lines(300),
+        settings(&[AtomKind::Line]),
+        options(true, true),
+        Duration::ZERO,
+        test,
+    );
+    for _ in 0..20 {
+        session.send(Command::Step);
+    }
+    let mut judged = 0;
+    while judged < 20 {
+        judged += drain(&session, Duration::from_millis(50))
+            .iter()
+            .filter(|e| matches!(e, Event::CandidateJudged { .. }))
+            .count();
+    }
+    session.send(Command::SwitchAlgorithm("ddmin:char".into()));
+    session.send(Command::Resume);
+    let events = until_done(&session);
+    let report = session.wait().unwrap();
+    let switched = events
+        .iter()
+        .position(|e| matches!(e, Event::Switched { .. }))
+        .expect("the switch is reported");
+    let stage_after = events[switched..].iter().find_map(|e| match e {
+        Event::StageStarted { stage, .. } => Some(stage.clone()),
+        _ => None,
+    });
+    assert_eq!(stage_after.as_deref(), Some("ddmin char"));
+    assert!(test(&report.finished.result));
+    assert!(is_char_one_minimal(&report.finished.result, &test));
+    assert!(report.finished.stats.tests > 0);
+}
+
+#[test]
+fn proposed_edits_are_kept_only_when_interesting() {
+    let input = b"keep 1\ndrop 2\nkeep 3\n";
+    let (session, _) = start(
+        input,
+        settings(&[AtomKind::Line]),
+        options(true, false),
+        Duration::ZERO,
+        |c| contains(c, "keep 1") && contains(c, "keep 3"),
+    );
+    session.send(Command::Step);
+    session.send(Command::Step);
+    drain(&session, Duration::from_millis(200));
+    session.send(Command::Propose(Edit::RemoveLines(0..1)));
+    let rejected = drain(&session, Duration::from_millis(300));
+    assert!(rejected.iter().any(|e| matches!(
+        e,
+        Event::ManualEdit {
+            accepted: false,
+            ..
+        }
+    )));
+    assert_eq!(
+        &*session.snapshot().best,
+        input,
+        "a rejected edit changes nothing"
+    );
+
+    session.send(Command::Propose(Edit::RemoveLines(1..2)));
+    let accepted = drain(&session, Duration::from_millis(300));
+    assert!(
+        accepted
+            .iter()
+            .any(|e| matches!(e, Event::ManualEdit { accepted: true, .. }))
+    );
+    let snapshot = session.snapshot();
+    assert_eq!(&*snapshot.best, b"keep 1\nkeep 3\n");
+    let last = snapshot.history.last().unwrap();
+    assert_eq!(last.branch, whittle::events::Branch::Manual);
+    session.send(Command::Stop);
+    let report = session.wait().unwrap();
+    assert_eq!(report.finished.result, b"keep 1\nkeep 3\n");
+}
+
+#[test]
+fn restart_from_an_earlier_state_reaches_an_interesting_result_again() {
+    let test = |c: &[u8]| contains(c, "line 5\n") && contains(c, "line 9\n");
+    let (session, _) = start(
+        &lines(64),
+        settings(&[AtomKind::Line]),
+        options(false, false),
+        Duration::ZERO,
+        test,
+    );
+    until_done(&session);
+    let history = session.snapshot().history;
+    assert!(history.len() > 3);
+    session.send(Command::RestartFrom(1));
+    let events = until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Restarted { from: 1, .. }))
+    );
+    let snapshot = session.snapshot();
+    assert!(
+        snapshot
+            .history
+            .iter()
+            .any(|entry| entry.branch == whittle::events::Branch::Restart)
+    );
+    session.send(Command::Stop);
+    let report = session.wait().unwrap();
+    assert!(test(&report.finished.result));
+    assert_eq!(report.finished.result, b"line 5\nline 9\n");
+}
+
+#[test]
+fn table_4_1_walks_through_one_event_per_step() {
+    let settings = Settings {
+        atoms: vec![AtomKind::Char],
+        dd: DdOptions {
+            order: ReduceOrder::ComplementsOnly,
+            complement_direction: Direction::Backward,
+            ..DdOptions::default()
+        },
+        fixpoint: false,
+        cache: CachePolicy {
+            kind: CacheKind::Content,
+            store_interesting: false,
+            evict_larger: true,
+        },
+        ..settings(&[AtomKind::Char])
+    };
+    let (session, _) = start(
+        b"12345",
+        settings,
+        options(true, true),
+        Duration::ZERO,
+        |c| c.contains(&b'2') && c.contains(&b'4'),
+    );
+    let judged = |events: &[Event]| -> Vec<(String, Action, bool)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::CandidateJudged {
+                    preview,
+                    action,
+                    outcome,
+                    ..
+                } => Some((
+                    preview.clone().unwrap_or_default(),
+                    *action,
+                    outcome.is_interesting(),
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    // The preflight checks: the input and the empty file.
+    for expected in [("12345", true), ("", false)] {
+        session.send(Command::Step);
+        let step = judged(&drain(&session, Duration::from_millis(200)));
+        assert_eq!(step, [(expected.0.to_string(), Action::Test, expected.1)]);
+    }
+    let table = [
+        ("12", Action::Test, false),
+        ("345", Action::Test, false),
+        ("123", Action::Test, false),
+        ("1245", Action::Test, true),
+        ("145", Action::Test, false),
+        ("245", Action::Test, true),
+        ("2", Action::Test, false),
+        ("45", Action::Test, false),
+        ("24", Action::Test, true),
+        ("2", Action::Cache, false),
+        ("4", Action::Test, false),
+    ];
+    for (number, (content, action, interesting)) in table.iter().enumerate() {
+        assert!(
+            drain(&session, Duration::from_millis(50))
+                .iter()
+                .all(|e| !matches!(e, Event::CandidateJudged { .. }))
+        );
+        session.send(Command::Step);
+        let step = judged(&drain(&session, Duration::from_millis(200)));
+        assert_eq!(
+            step,
+            [(content.to_string(), *action, *interesting)],
+            "step {}",
+            number + 1
+        );
+    }
+    until_done(&session);
+    let report = session.wait().unwrap();
+    assert_eq!(report.finished.result, b"24");
+}
