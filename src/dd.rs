@@ -19,6 +19,14 @@ pub trait Domain: Sync {
     /// Writes the test case made of the units of `parts`, which are consecutive slices of one
     /// configuration (its units in order).
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>);
+
+    /// Where each unit of `config` starts in the rendering of `config`, followed by the length
+    /// of that rendering (`config.len() + 1` offsets), when the domain can tell. Displays use
+    /// it to show which bytes of the current best a candidate removes.
+    fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
+        let _ = config;
+        None
+    }
 }
 
 /// Which reduce steps are tried, in which order.
@@ -195,6 +203,8 @@ struct RoundWindow<'a> {
     config: &'a [UnitId],
     bounds: &'a [usize],
     probes: Vec<Probe>,
+    /// Byte offsets of the configuration's units in the current best (see [`Domain::offsets`]).
+    offsets: Option<&'a [usize]>,
 }
 
 impl RoundWindow<'_> {
@@ -240,6 +250,23 @@ impl CandidateSource for RoundWindow<'_> {
 
     fn render(&self, i: usize, out: &mut Vec<u8>) {
         self.domain.render(&self.parts(self.probes[i]), out);
+    }
+
+    fn removed_spans(&self, i: usize) -> Vec<std::ops::Range<usize>> {
+        let Some(offsets) = self.offsets else {
+            return Vec::new();
+        };
+        let total = offsets[offsets.len() - 1];
+        match self.probes[i] {
+            Probe::Subset(k) => vec![
+                0..offsets[self.bounds[k]],
+                offsets[self.bounds[k + 1]]..total,
+            ],
+            Probe::Complement(k) => vec![offsets[self.bounds[k]]..offsets[self.bounds[k + 1]]],
+        }
+        .into_iter()
+        .filter(|range| !range.is_empty())
+        .collect()
     }
 }
 
@@ -413,6 +440,10 @@ fn reduce_round(
     options: &DdOptions,
 ) -> Result<bool, Stop> {
     let n = state.n();
+    let offsets = tester
+        .wants_spans()
+        .then(|| domain.offsets(&state.config))
+        .flatten();
     let subsets = || subset_probes(n, options.subset_direction);
     let complements = || complement_probes(n, options.complement_direction, state.offset);
     let phases: Vec<Vec<Probe>> = match (options.order, options.parallel) {
@@ -439,6 +470,7 @@ fn reduce_round(
             config: &state.config,
             bounds: &state.bounds,
             probes,
+            offsets: offsets.as_deref(),
         };
         let found = tester.run_window(&window, policy)?;
         let Some(&first) = found.first() else {
@@ -590,6 +622,22 @@ impl<'a> TextDomain<'a> {
 }
 
 impl Domain for TextDomain<'_> {
+    fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
+        let mut offsets = Vec::with_capacity(config.len() + 1);
+        let mut pinned = self.pinned.iter().copied().peekable();
+        let mut at = 0;
+        for &unit in config {
+            while let Some(p) = pinned.next_if(|&p| p < unit) {
+                at += self.spans[p as usize].len();
+            }
+            offsets.push(at);
+            at += self.spans[unit as usize].len();
+        }
+        at += pinned.map(|p| self.spans[p as usize].len()).sum::<usize>();
+        offsets.push(at);
+        Some(offsets)
+    }
+
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
         let mut pinned = self.pinned.iter().copied().peekable();
         let mut run: Option<(usize, usize)> = None;

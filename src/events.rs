@@ -139,6 +139,9 @@ pub enum Event {
     TestStarted {
         step: u64,
         candidate: Candidate,
+        /// Byte ranges of the current best the candidate removes or replaces (may be empty
+        /// when the algorithm cannot tell).
+        removed: Vec<std::ops::Range<usize>>,
         size: usize,
     },
     /// The outcome of a candidate is known.
@@ -148,6 +151,8 @@ pub enum Event {
         size: usize,
         /// The candidate itself when it is short (at most [`PREVIEW_LIMIT`] bytes of UTF-8).
         preview: Option<String>,
+        /// Byte ranges of the current best the candidate removes or replaces (may be empty).
+        removed: Vec<std::ops::Range<usize>>,
         action: Action,
         outcome: Outcome,
         status: Option<TestStatus>,

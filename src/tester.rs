@@ -39,6 +39,13 @@ pub trait CandidateSource {
 
     /// Writes the test case of candidate `i` into `out` (which is empty).
     fn render(&self, i: usize, out: &mut Vec<u8>);
+
+    /// The byte ranges of the current best that candidate `i` removes or replaces, for
+    /// displays (empty when unknown).
+    fn removed_spans(&self, i: usize) -> Vec<std::ops::Range<usize>> {
+        let _ = i;
+        Vec::new()
+    }
 }
 
 /// How a window of candidates is decided.
@@ -222,6 +229,11 @@ impl Tester {
     /// A new universe of unit ids begins (a new pass, a new tree level).
     pub fn begin_universe(&mut self) {
         self.cache.begin_universe();
+    }
+
+    /// Whether someone listens to the events (so candidates should describe what they remove).
+    pub fn wants_spans(&self) -> bool {
+        self.events.is_some()
     }
 
     pub fn emit(&self, event: Event) {
@@ -431,14 +443,10 @@ impl Tester {
                 if self.trace.is_some() || self.events.is_some() {
                     source.render(i, &mut content);
                 }
+                let removed = self.spans_of(source, i);
                 self.record(
-                    step,
                     &content,
-                    candidate,
-                    Action::Cache,
-                    outcome,
-                    None,
-                    Duration::ZERO,
+                    Judgement::known(step, candidate, Action::Cache, outcome, removed),
                 );
                 return Ok(Prepared::Known(outcome));
             }
@@ -450,14 +458,10 @@ impl Tester {
                 content: Some(&content),
             };
             if let Some(outcome) = self.cache.lookup(key) {
+                let removed = self.spans_of(source, i);
                 self.record(
-                    step,
                     &content,
-                    candidate,
-                    Action::Cache,
-                    outcome,
-                    None,
-                    Duration::ZERO,
+                    Judgement::known(step, candidate, Action::Cache, outcome, removed),
                 );
                 return Ok(Prepared::Known(outcome));
             }
@@ -467,20 +471,18 @@ impl Tester {
         {
             self.stats.guard_skips += 1;
             let outcome = Outcome::Unresolved;
+            let removed = self.spans_of(source, i);
             self.record(
-                step,
                 &content,
-                candidate,
-                Action::Guard,
-                outcome,
-                None,
-                Duration::ZERO,
+                Judgement::known(step, candidate, Action::Guard, outcome, removed),
             );
             return Ok(Prepared::Known(outcome));
         }
+        let removed = self.spans_of(source, i);
         self.emit(Event::TestStarted {
             step,
             candidate,
+            removed,
             size: content.len(),
         });
         Ok(Prepared::Test {
@@ -527,46 +529,59 @@ impl Tester {
                 tail: tail.clone(),
             });
         }
+        let removed = self.spans_of(source, i);
         self.record(
-            step,
             content,
-            candidate,
-            Action::Test,
-            verdict.outcome,
-            Some(verdict.status.clone()),
-            verdict.duration,
+            Judgement {
+                step,
+                candidate,
+                action: Action::Test,
+                outcome: verdict.outcome,
+                status: Some(verdict.status.clone()),
+                duration: verdict.duration,
+                removed,
+            },
         );
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn record(
-        &mut self,
-        step: u64,
-        content: &[u8],
-        candidate: Candidate,
-        action: Action,
-        outcome: Outcome,
-        status: Option<TestStatus>,
-        duration: Duration,
-    ) {
+    /// What candidate `i` removes from the current best, when someone displays it.
+    fn spans_of(&self, source: &dyn CandidateSource, i: usize) -> Vec<std::ops::Range<usize>> {
+        if self.events.is_some() {
+            source.removed_spans(i)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn record(&mut self, content: &[u8], judgement: Judgement) {
         if let Some(trace) = &mut self.trace
-            && let Err(error) = trace.record(step, content, action, outcome, &candidate)
+            && let Err(error) = trace.record(
+                judgement.step,
+                content,
+                judgement.action,
+                judgement.outcome,
+                &judgement.candidate,
+            )
         {
             eprintln!("whittle: warning: cannot write the trace ({error}); tracing stops");
             self.trace = None;
+        }
+        if self.events.is_none() {
+            return;
         }
         let preview = (content.len() <= PREVIEW_LIMIT)
             .then(|| std::str::from_utf8(content).ok().map(str::to_owned))
             .flatten();
         self.emit(Event::CandidateJudged {
-            step,
-            candidate,
+            step: judgement.step,
+            candidate: judgement.candidate,
             size: content.len(),
             preview,
-            action,
-            outcome,
-            status,
-            duration,
+            removed: judgement.removed,
+            action: judgement.action,
+            outcome: judgement.outcome,
+            status: judgement.status,
+            duration: judgement.duration,
         });
     }
 
@@ -709,6 +724,38 @@ impl Tester {
                 .count() as u64;
         }
         Ok(chosen)
+    }
+}
+
+/// How a candidate was judged, for the trace and the events.
+struct Judgement {
+    step: u64,
+    candidate: Candidate,
+    action: Action,
+    outcome: Outcome,
+    status: Option<TestStatus>,
+    duration: Duration,
+    removed: Vec<std::ops::Range<usize>>,
+}
+
+impl Judgement {
+    /// A candidate whose outcome was known without running the test.
+    fn known(
+        step: u64,
+        candidate: Candidate,
+        action: Action,
+        outcome: Outcome,
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Self {
+        Judgement {
+            step,
+            candidate,
+            action,
+            outcome,
+            status: None,
+            duration: Duration::ZERO,
+            removed,
+        }
     }
 }
 

@@ -457,3 +457,40 @@ fn table_4_1_walks_through_one_event_per_step() {
     let report = session.wait().unwrap();
     assert_eq!(report.finished.result, b"24");
 }
+
+#[test]
+fn candidates_report_the_bytes_they_remove() {
+    let settings = Settings {
+        dd: DdOptions {
+            order: ReduceOrder::ComplementsOnly,
+            complement_direction: Direction::Backward,
+            ..DdOptions::default()
+        },
+        fixpoint: false,
+        ..settings(&[AtomKind::Char])
+    };
+    let (session, _) = start(
+        b"12345",
+        settings,
+        options(false, true),
+        Duration::ZERO,
+        |c| c.contains(&b'2') && c.contains(&b'4'),
+    );
+    let events = until_done(&session);
+    let removed: Vec<(String, Vec<std::ops::Range<usize>>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CandidateJudged {
+                preview: Some(p),
+                removed,
+                step,
+                ..
+            } if *step > 0 => Some((p.clone(), removed.clone())),
+            _ => None,
+        })
+        .collect();
+    // "12" removes "345" from "12345"; "1245" removes "3"; "145" removes "2" of "1245".
+    assert_eq!(removed[0], ("12".to_string(), vec![2..5]));
+    assert_eq!(removed[3], ("1245".to_string(), vec![2..3]));
+    assert_eq!(removed[4], ("145".to_string(), vec![1..2]));
+}
