@@ -262,7 +262,9 @@ impl CandidateSource for RoundWindow<'_> {
                 0..offsets[self.bounds[k]],
                 offsets[self.bounds[k + 1]]..total,
             ],
-            Probe::Complement(k) => vec![offsets[self.bounds[k]]..offsets[self.bounds[k + 1]]],
+            Probe::Complement(k) => {
+                std::iter::once(offsets[self.bounds[k]]..offsets[self.bounds[k + 1]]).collect()
+            }
         }
         .into_iter()
         .filter(|range| !range.is_empty())

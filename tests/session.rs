@@ -490,7 +490,8 @@ fn candidates_report_the_bytes_they_remove() {
         })
         .collect();
     // "12" removes "345" from "12345"; "1245" removes "3"; "145" removes "2" of "1245".
-    assert_eq!(removed[0], ("12".to_string(), vec![2..5]));
-    assert_eq!(removed[3], ("1245".to_string(), vec![2..3]));
-    assert_eq!(removed[4], ("145".to_string(), vec![1..2]));
+    let span = |start, end| vec![std::ops::Range { start, end }];
+    assert_eq!(removed[0], ("12".to_string(), span(2, 5)));
+    assert_eq!(removed[3], ("1245".to_string(), span(2, 3)));
+    assert_eq!(removed[4], ("145".to_string(), span(1, 2)));
 }
