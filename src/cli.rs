@@ -1,6 +1,7 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -127,9 +128,18 @@ pub struct ReduceArgs {
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
 
-    /// Run without the terminal UI (progress on stderr, report at the end).
+    /// Run without the terminal UI (progress on stderr, report at the end). Without a
+    /// terminal on stdout there is no UI anyway.
     #[arg(long)]
     pub no_tui: bool,
+
+    /// The UI's palette: dark, light or high-contrast (NO_COLOR turns colours off).
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    pub theme: String,
+
+    /// Leave the UI as soon as the reduction ends (by default it stays open on the result).
+    #[arg(long)]
+    pub exit_when_done: bool,
 }
 
 #[derive(Debug, Args)]
@@ -140,6 +150,12 @@ pub struct DemoArgs {
     /// The example to run.
     #[arg(long, default_value = "table-4.1")]
     pub example: String,
+    /// Print the steps instead of opening the UI (also when stdout is not a terminal).
+    #[arg(long)]
+    pub no_tui: bool,
+    /// The UI's palette: dark, light or high-contrast.
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    pub theme: String,
 }
 
 #[derive(Debug, Args)]
@@ -280,29 +296,79 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Some(path) => Some(crate::trace::TraceWriter::create(path)?),
         None => None,
     };
+    let use_tui = !args.no_tui && std::io::stdout().is_terminal();
+    let theme = if use_tui {
+        match crate::tui::Theme::from_environment(&args.theme) {
+            Ok(theme) => Some(theme),
+            Err(error) => return usage_error(error),
+        }
+    } else {
+        None
+    };
+    let language = crate::tree::Language::for_path(&args.input)
+        .ok()
+        .filter(|language| language.is_available());
     let options = SessionOptions {
-        exit_when_done: true,
-        language: None,
+        // The UI keeps the session for edits and restarts after the pipeline ends.
+        exit_when_done: theme.is_none(),
+        language,
         start_in_step_mode: false,
     };
     let describe = oracle.describe();
     let session = Session::start_with(job, oracle, stages, factory, options, |tester| {
         tester.set_trace(trace)
     })?;
-    {
+    let mut completed = None;
+    if let Some(theme) = theme {
+        let app = crate::tui::App::new(
+            session.commands(),
+            crate::tui::AppOptions {
+                theme,
+                input_name: args
+                    .input
+                    .file_name()
+                    .map_or_else(|| args.input.display().to_string(), |n| n.to_string_lossy().into_owned()),
+                clock: std::sync::Arc::new(crate::tui::SystemClock),
+                exit_when_done: args.exit_when_done,
+                language,
+                extension: args
+                    .input
+                    .extension()
+                    .map(|e| e.to_string_lossy().into_owned()),
+            },
+        );
+        let (_, _, app) = crate::tui::terminal::run(&session, app)?;
+        completed = Some(app.run_model().ending == Some(crate::tui::Ending::Done));
+    } else {
         let commands = session.commands();
         if let Err(error) = ctrlc::set_handler(move || commands.send(SessionCommand::Stop)) {
             eprintln!("whittle: warning: cannot handle Ctrl-C: {error}");
         }
     }
-    let progress = crate::headless::spawn_progress(session.events().clone(), input_size);
-    eprintln!(
-        "whittle: reducing {} ({input_size} bytes) with `{describe}`",
-        args.input.display()
-    );
+    let progress = completed
+        .is_none()
+        .then(|| crate::headless::spawn_progress(session.events().clone(), input_size));
+    if completed.is_none() {
+        eprintln!(
+            "whittle: reducing {} ({input_size} bytes) with `{describe}`",
+            args.input.display()
+        );
+    }
     let report = session.wait()?;
-    let _ = progress.join();
+    if let Some(progress) = progress {
+        let _ = progress.join();
+    }
+    conclude(args, &output, report, completed)
+}
 
+/// Reports how a reduction ended and returns the exit code. `completed` tells, after the UI,
+/// whether the pipeline had finished before the user left it.
+fn conclude(
+    args: &ReduceArgs,
+    output: &std::path::Path,
+    report: crate::engine::SessionReport,
+    completed: Option<bool>,
+) -> anyhow::Result<i32> {
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
@@ -331,7 +397,12 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     println!("{}", crate::headless::report(&finished.stats));
-    match &finished.stopped {
+    // Leaving the UI after the pipeline finished stops an idle session: that is no interruption.
+    let stopped = match (completed, &finished.stopped) {
+        (Some(true), Some(Stop::Requested)) => None,
+        (_, stopped) => stopped.as_ref(),
+    };
+    match stopped {
         None => {
             println!("result: {}", output.display());
             Ok(0)

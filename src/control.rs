@@ -91,6 +91,8 @@ struct State {
     steps_granted: u64,
     step_mode: bool,
     stop: Option<Stop>,
+    /// The engine is blocked in [`Control::checkpoint`], waiting for a step or a resume.
+    parked: bool,
 }
 
 /// Shared between the engine thread and whoever steers it.
@@ -134,11 +136,19 @@ impl Control {
             } else if !state.paused {
                 return Ok(());
             }
+            state.parked = true;
             state = self
                 .wake
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
+            state.parked = false;
         }
+    }
+
+    /// Whether the engine waits at the checkpoint (paused, or between steps); with one job,
+    /// everything it did before has then been reported.
+    pub fn is_parked(&self) -> bool {
+        self.lock().parked
     }
 
     /// Pauses before the next candidate (the running ones finish).

@@ -1,5 +1,6 @@
 //! Built-in examples reduced with built-in in-process tests: nothing of the user is needed.
 
+use std::io::IsTerminal;
 use std::sync::Arc;
 
 use crate::atoms::AtomKind;
@@ -19,6 +20,8 @@ pub struct Example {
     pub input: &'static [u8],
     pub settings: Settings,
     pub oracle: fn() -> Arc<dyn Oracle>,
+    /// The language of the input (for the parse tree and node edits), by name.
+    pub language: Option<&'static str>,
 }
 
 /// The dissertation's Table 4.1: "12345" keeping '2' and '4'.
@@ -52,6 +55,7 @@ fn table_4_1() -> Example {
                 c.contains(&b'2') && c.contains(&b'4')
             }))
         },
+        language: None,
     }
 }
 
@@ -74,12 +78,50 @@ fn json_87() -> Example {
                     .is_ok_and(|value| value.to_string().contains("87"))
             }))
         },
+        language: Some("json"),
+    }
+}
+
+const HELLO_C: &[u8] =
+    b"int main() {\n    if (1) {\n        printf(\"Hello world!\\n\");\n    }\n}\n";
+
+/// The dissertation's hoisting example (Fig 7.1): the `if (1) { ... }` wrapper can only go by
+/// replacing the `if` by its body.
+fn hello_hoist() -> Example {
+    Example {
+        name: "hello-hoist",
+        description: "the dissertation's hoisting example (Fig 7.1): C that must parse and print \
+                      \"Hello world!\"; select the if statement in the tree and press h to \
+                      hoist its body (lines, DDMIN*)",
+        input: HELLO_C,
+        settings: Settings {
+            atoms: vec![AtomKind::Line],
+            jobs: 1,
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate("parses as C and prints Hello world!", |c: &[u8]| {
+                let Ok(language) = crate::tree::Language::by_name("c") else {
+                    return false;
+                };
+                let text = String::from_utf8_lossy(c);
+                text.contains("int main()")
+                    && text.contains("printf(\"Hello world!\\n\");")
+                    && crate::tree::parse(language, c.to_vec(), crate::tree::Preprocess::none())
+                        .is_ok_and(|tree| tree.input_errors() == 0)
+            }))
+        },
+        language: Some("c"),
     }
 }
 
 /// Every built-in example.
 pub fn examples() -> Vec<Example> {
-    vec![table_4_1(), json_87()]
+    let mut examples = vec![table_4_1(), json_87()];
+    if crate::tree::Language::by_name("c").is_ok_and(|c| c.is_available()) {
+        examples.push(hello_hoist());
+    }
+    examples
 }
 
 /// `whittle demo`: runs an example and prints each candidate and the result.
@@ -87,8 +129,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let examples = examples();
     if args.list {
         for example in &examples {
-            println!("{:<10} {}", example.name, example.description);
+            println!("{:<12} {}", example.name, example.description);
         }
+        println!("\nrun one with `whittle demo --example NAME`");
         return Ok(0);
     }
     let Some(example) = examples.into_iter().find(|e| e.name == args.example) else {
@@ -98,6 +141,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         );
         return Ok(crate::cli::EXIT_USAGE);
     };
+    if !args.no_tui && std::io::stdout().is_terminal() {
+        return run_in_tui(example, &args.theme);
+    }
     println!("whittle demo: {}", example.description);
     println!("input:\n{}", String::from_utf8_lossy(example.input));
 
@@ -130,6 +176,57 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         String::from_utf8_lossy(&report.finished.result)
     );
     println!("{}", crate::headless::report(&report.finished.stats));
+    Ok(0)
+}
+
+/// Opens the UI on an example in step mode: nothing is tested until `n` (or space).
+fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
+    let theme = match crate::tui::Theme::from_environment(theme) {
+        Ok(theme) => theme,
+        Err(error) => {
+            eprintln!("whittle: {error}");
+            return Ok(crate::cli::EXIT_USAGE);
+        }
+    };
+    let language = example
+        .language
+        .and_then(|name| crate::tree::Language::by_name(name).ok())
+        .filter(|language| language.is_available());
+    let settings = example.settings.clone();
+    let job = Job {
+        input: example.input.to_vec(),
+        output: None,
+        output_mode: None,
+        settings: example.settings,
+    };
+    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
+    let factory: StagesFactory =
+        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+    let options = SessionOptions {
+        exit_when_done: false,
+        language,
+        start_in_step_mode: true,
+    };
+    let session = Session::start(job, (example.oracle)(), stages, factory, options)?;
+    let app = crate::tui::App::new(
+        session.commands(),
+        crate::tui::AppOptions {
+            theme,
+            input_name: format!("demo {}", example.name),
+            clock: Arc::new(crate::tui::SystemClock),
+            exit_when_done: false,
+            language,
+            extension: None,
+        },
+    );
+    let (_, _, app) = crate::tui::terminal::run(&session, app)?;
+    let result = app.snapshot().best.clone();
+    drop(session);
+    println!(
+        "whittle demo {}: the best result when you left:\n{}",
+        example.name,
+        String::from_utf8_lossy(&result)
+    );
     Ok(0)
 }
 

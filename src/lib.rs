@@ -19,3 +19,4 @@ pub mod stats;
 pub mod tester;
 pub mod trace;
 pub mod tree;
+pub mod tui;

@@ -8,8 +8,8 @@ mod session;
 pub use history::{History, HistoryEntry};
 pub use pins::{Pins, line_range};
 pub use session::{
-    Command, CommandSender, Edit, PinTarget, RunState, Session, SessionOptions, Snapshot,
-    StagesFactory,
+    Command, CommandSender, Edit, PinTarget, RunState, Session, SessionOptions, SessionReport,
+    Snapshot, StagesFactory,
 };
 
 use crate::control::Stop;

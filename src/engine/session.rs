@@ -98,6 +98,8 @@ pub struct Snapshot {
     pub state: RunState,
     pub paused: bool,
     pub step_mode: bool,
+    /// The engine waits at its checkpoint for a step or a resume.
+    pub parked: bool,
     /// The current best test case and how many times it changed.
     pub best: Arc<[u8]>,
     pub version: u64,
@@ -136,6 +138,7 @@ struct Shared {
     wake: Condvar,
     snapshot: Mutex<Snapshot>,
     stats: Arc<Mutex<Stats>>,
+    history: Arc<Mutex<History>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -169,6 +172,30 @@ impl CommandSender {
                 control.request_stop(Stop::Switched);
             }
         }
+    }
+
+    /// The current state, for drawing (the same as [`Session::snapshot`]).
+    pub fn snapshot(&self) -> Snapshot {
+        let shared = &self.shared;
+        let mut snapshot = lock(&shared.snapshot).clone();
+        snapshot.stats = lock(&shared.stats).clone();
+        snapshot.paused = shared.control.is_paused();
+        snapshot.step_mode = shared.control.is_step_mode();
+        snapshot.parked = shared.control.is_parked();
+        snapshot.split_factor = shared.control.split_factor();
+        if let Some(mode) = shared.control.parallel_mode() {
+            snapshot.parallel = mode;
+        }
+        let jobs = shared.control.jobs();
+        if jobs != 0 {
+            snapshot.jobs = jobs;
+        }
+        snapshot
+    }
+
+    /// The text of history entry `index` (see [`Snapshot::history`]).
+    pub fn history_text(&self, index: usize) -> Option<Vec<u8>> {
+        lock(&self.shared.history).text(index)
     }
 
     fn enqueue(&self, command: Command) {
@@ -228,6 +255,7 @@ impl Session {
             state: RunState::Checking,
             paused: false,
             step_mode: false,
+            parked: false,
             best: Arc::from(job.input.as_slice()),
             version: 0,
             input_size: job.input.len(),
@@ -250,6 +278,7 @@ impl Session {
             wake: Condvar::new(),
             snapshot: Mutex::new(snapshot),
             stats,
+            history: Arc::new(Mutex::new(History::default())),
         });
         let engine = Engine {
             job,
@@ -258,7 +287,7 @@ impl Session {
             factory,
             options,
             events: events_tx,
-            history: Arc::new(Mutex::new(History::default())),
+            history: shared.history.clone(),
             pins: Arc::new(Mutex::new(Pins::default())),
             stage_name: Arc::new(Mutex::new(String::new())),
             started: Instant::now(),
@@ -288,20 +317,7 @@ impl Session {
 
     /// The current state, for drawing.
     pub fn snapshot(&self) -> Snapshot {
-        let shared = &self.sender.shared;
-        let mut snapshot = lock(&shared.snapshot).clone();
-        snapshot.stats = lock(&shared.stats).clone();
-        snapshot.paused = shared.control.is_paused();
-        snapshot.step_mode = shared.control.is_step_mode();
-        snapshot.split_factor = shared.control.split_factor();
-        if let Some(mode) = shared.control.parallel_mode() {
-            snapshot.parallel = mode;
-        }
-        let jobs = shared.control.jobs();
-        if jobs != 0 {
-            snapshot.jobs = jobs;
-        }
-        snapshot
+        self.sender.snapshot()
     }
 
     pub fn is_finished(&self) -> bool {

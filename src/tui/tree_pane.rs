@@ -1,0 +1,455 @@
+//! The tree pane's model: the parse tree of the current best (re-parsed when the best changes,
+//! no more often than parsing can afford), or its lines when the language is unknown; the
+//! selection, what is open, and whether the cursor follows the candidate under test.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use tui_tree_widget::{TreeItem, TreeState};
+
+use super::theme::Theme;
+use crate::tree::{self, Language, NodeId, Preprocess, Tree};
+
+/// Nodes listed under a closed node, and descendants offered for hoisting, at most.
+const MAX_LISTED: usize = 400;
+
+/// What the user points at in the tree pane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// A node of the tree parsed from the best with `version`.
+    Node {
+        version: u64,
+        node: NodeId,
+        bytes: Range<usize>,
+    },
+    /// A line of the best (0-based) and its bytes.
+    Line { line: usize, bytes: Range<usize> },
+}
+
+impl Selection {
+    pub fn bytes(&self) -> Range<usize> {
+        match self {
+            Selection::Node { bytes, .. } | Selection::Line { bytes, .. } => bytes.clone(),
+        }
+    }
+}
+
+/// Marks drawn on a node or line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitMarks {
+    pub pinned: bool,
+    /// Entirely removed by the candidate under test.
+    pub removed: bool,
+    /// Partly removed by the candidate under test.
+    pub touched: bool,
+}
+
+/// Whether `range` lies in, or meets, the sorted ranges `set`.
+fn relation(set: &[Range<usize>], range: &Range<usize>) -> (bool, bool) {
+    if range.start >= range.end {
+        return (false, false);
+    }
+    let first = set.partition_point(|r| r.end <= range.start);
+    let mut covered = range.start;
+    let mut meets = false;
+    for r in &set[first..] {
+        if r.start >= range.end {
+            break;
+        }
+        meets = true;
+        if r.start <= covered {
+            covered = covered.max(r.end);
+        }
+    }
+    (covered >= range.end, meets)
+}
+
+/// The marks of a unit given the pins and what the candidate removes (both sorted).
+pub fn marks_of(range: &Range<usize>, pins: &[Range<usize>], removed: &[Range<usize>]) -> UnitMarks {
+    let (_, pinned) = relation(pins, range);
+    let (inside, meets) = relation(removed, range);
+    UnitMarks {
+        pinned,
+        removed: inside,
+        touched: meets && !inside,
+    }
+}
+
+/// The tree pane's state.
+pub struct TreePane {
+    language: Option<&'static Language>,
+    tree: Option<Arc<Tree>>,
+    tree_version: u64,
+    parse_cost: Duration,
+    last_parse: Option<Instant>,
+    parse_failed: bool,
+    pub state: TreeState<usize>,
+    /// The selected line in lines mode, and the first line shown.
+    pub line_cursor: usize,
+    pub line_offset: usize,
+    /// The cursor follows the candidate under test until the user moves it.
+    pub follow: bool,
+    /// The step whose candidate the cursor last followed.
+    followed_step: Option<u64>,
+    /// Show lines even when a tree is available.
+    pub lines_mode: bool,
+}
+
+impl TreePane {
+    pub fn new(language: Option<&'static Language>) -> Self {
+        TreePane {
+            language: language.filter(|l| l.is_available()),
+            tree: None,
+            tree_version: 0,
+            parse_cost: Duration::ZERO,
+            last_parse: None,
+            parse_failed: false,
+            state: TreeState::default(),
+            line_cursor: 0,
+            line_offset: 0,
+            follow: true,
+            followed_step: None,
+            lines_mode: false,
+        }
+    }
+
+    /// The tree shown, if the pane shows a tree.
+    pub fn tree(&self) -> Option<&Arc<Tree>> {
+        if self.lines_mode {
+            None
+        } else {
+            self.tree.as_ref()
+        }
+    }
+
+    pub fn tree_version(&self) -> u64 {
+        self.tree_version
+    }
+
+    pub fn has_language(&self) -> bool {
+        self.language.is_some()
+    }
+
+    /// Re-parses the best when its version changed (unless the last parse was so recent that
+    /// parsing would take more than a tenth of the time). Returns whether the tree changed.
+    pub fn refresh(&mut self, version: u64, best: &[u8], now: Instant) -> bool {
+        let Some(language) = self.language else {
+            return false;
+        };
+        if self.tree.is_some() && self.tree_version == version {
+            return false;
+        }
+        if self.parse_failed && self.tree_version == version {
+            return false;
+        }
+        if let Some(last) = self.last_parse
+            && self.tree.is_some()
+            && now.saturating_duration_since(last) < self.parse_cost * 10
+        {
+            return false;
+        }
+        let started = Instant::now();
+        let parsed = tree::parse(language, best.to_vec(), Preprocess::default());
+        self.parse_cost = started.elapsed();
+        self.last_parse = Some(now);
+        self.tree_version = version;
+        match parsed {
+            Ok(tree) => {
+                let previous = self.selected_bytes();
+                self.parse_failed = false;
+                self.state = TreeState::default();
+                self.state.open(vec![tree.root().index()]);
+                self.tree = Some(tree);
+                if let Some(bytes) = previous
+                    && !self.follow
+                {
+                    self.select_covering(&bytes);
+                } else {
+                    self.followed_step = None;
+                }
+                true
+            }
+            Err(_) => {
+                self.parse_failed = true;
+                self.tree = None;
+                false
+            }
+        }
+    }
+
+    fn selected_bytes(&self) -> Option<Range<usize>> {
+        let tree = self.tree.as_ref()?;
+        let id = *self.state.selected().last()?;
+        (id < tree.len()).then(|| tree.byte_range(NodeId::from_index(id)))
+    }
+
+    /// The path from the root to the smallest node covering `bytes`.
+    fn path_covering(tree: &Tree, bytes: &Range<usize>) -> Vec<usize> {
+        let mut path = vec![tree.root().index()];
+        let mut node = tree.root();
+        loop {
+            let next = tree.children(node).find(|&child| {
+                let range = tree.byte_range(child);
+                range.start <= bytes.start && bytes.end <= range.end && range.start < range.end
+            });
+            match next {
+                Some(child) => {
+                    path.push(child.index());
+                    node = child;
+                }
+                None => return path,
+            }
+        }
+    }
+
+    /// Selects the smallest node covering `bytes`, opening its ancestors.
+    fn select_covering(&mut self, bytes: &Range<usize>) {
+        let Some(tree) = &self.tree else {
+            return;
+        };
+        let path = Self::path_covering(tree, bytes);
+        for depth in 1..path.len() {
+            self.state.open(path[..depth].to_vec());
+        }
+        self.state.select(path);
+    }
+
+    /// Moves the cursor to what the candidate of `step` removes, if following.
+    pub fn follow_candidate(&mut self, step: u64, removed: &[Range<usize>], best: &[u8]) {
+        if !self.follow || self.followed_step == Some(step) {
+            return;
+        }
+        let Some(first) = removed.first() else {
+            return;
+        };
+        self.followed_step = Some(step);
+        if self.tree().is_some() {
+            // The smallest node covering every removed byte.
+            let last = removed.last().map_or(first.end, |r| r.end);
+            self.select_covering(&(first.start..last));
+        } else {
+            self.line_cursor = line_of(best, first.start);
+        }
+    }
+
+    /// The user moved the cursor: stop following.
+    pub fn user_moved(&mut self) {
+        self.follow = false;
+    }
+
+    /// What the cursor points at.
+    pub fn selection(&self, best: &[u8]) -> Option<Selection> {
+        if let Some(tree) = self.tree() {
+            let id = *self.state.selected().last()?;
+            if id >= tree.len() {
+                return None;
+            }
+            let node = NodeId::from_index(id);
+            return Some(Selection::Node {
+                version: self.tree_version,
+                node,
+                bytes: tree.byte_range(node),
+            });
+        }
+        let starts = line_starts(best);
+        let line = self.line_cursor.min(starts.len().saturating_sub(1));
+        let start = *starts.get(line)?;
+        let end = starts.get(line + 1).copied().unwrap_or(best.len());
+        Some(Selection::Line {
+            line,
+            bytes: start..end,
+        })
+    }
+
+    /// Descendants of the selected node that it may be hoisted to: compatible ones first.
+    pub fn hoist_choices(&self) -> Vec<(NodeId, String)> {
+        let Some(tree) = self.tree() else {
+            return Vec::new();
+        };
+        let Some(&id) = self.state.selected().last() else {
+            return Vec::new();
+        };
+        if id >= tree.len() {
+            return Vec::new();
+        }
+        let node = NodeId::from_index(id);
+        let end = tree.subtree_end(node).index();
+        let mut compatible = Vec::new();
+        let mut others = Vec::new();
+        for index in id + 1..end.min(tree.len()) {
+            let descendant = NodeId::from_index(index);
+            if !tree.is_named(descendant) {
+                continue;
+            }
+            let text = String::from_utf8_lossy(tree.text(descendant));
+            let mut short: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if short.chars().count() > 40 {
+                short = short.chars().take(39).collect::<String>() + "…";
+            }
+            let label = format!("{}  {}", tree.kind(descendant), short);
+            if tree.compatible(node, descendant) {
+                compatible.push((descendant, format!("{label}  (same kind)")));
+            } else {
+                others.push((descendant, label));
+            }
+            if compatible.len() + others.len() >= MAX_LISTED {
+                break;
+            }
+        }
+        compatible.extend(others);
+        compatible
+    }
+
+    /// The tree items to draw: open nodes with their children, closed ones with their children
+    /// as leaves (so that they show as expandable).
+    pub fn items(
+        &self,
+        theme: &Theme,
+        pins: &[Range<usize>],
+        removed: &[Range<usize>],
+    ) -> Vec<TreeItem<'static, usize>> {
+        let Some(tree) = self.tree() else {
+            return Vec::new();
+        };
+        let opened: &HashSet<Vec<usize>> = self.state.opened();
+        let mut path = Vec::new();
+        vec![build_item(tree, tree.root(), &mut path, opened, theme, pins, removed, true)]
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_item(
+    tree: &Tree,
+    node: NodeId,
+    path: &mut Vec<usize>,
+    opened: &HashSet<Vec<usize>>,
+    theme: &Theme,
+    pins: &[Range<usize>],
+    removed: &[Range<usize>],
+    expand: bool,
+) -> TreeItem<'static, usize> {
+    path.push(node.index());
+    let label = node_label(tree, node, theme, pins, removed);
+    let item = if !expand {
+        TreeItem::new_leaf(node.index(), label)
+    } else {
+        let open = opened.contains(path.as_slice());
+        let children: Vec<TreeItem<'static, usize>> = tree
+            .children(node)
+            .take(MAX_LISTED)
+            .map(|child| build_item(tree, child, path, opened, theme, pins, removed, open))
+            .collect();
+        if children.is_empty() {
+            TreeItem::new_leaf(node.index(), label)
+        } else {
+            // Node ids are unique, so siblings never clash.
+            TreeItem::new(node.index(), label.clone(), children)
+                .unwrap_or_else(|_| TreeItem::new_leaf(node.index(), label))
+        }
+    };
+    path.pop();
+    item
+}
+
+fn node_label(
+    tree: &Tree,
+    node: NodeId,
+    theme: &Theme,
+    pins: &[Range<usize>],
+    removed: &[Range<usize>],
+) -> Line<'static> {
+    let range = tree.byte_range(node);
+    let marks = marks_of(&range, pins, removed);
+    let kind_style = if marks.removed {
+        theme.candidate
+    } else if !tree.is_removable(node) {
+        theme.unremovable
+    } else {
+        theme.base
+    };
+    let mut spans = vec![Span::styled(tree.kind(node).to_string(), kind_style)];
+    if tree.is_token(node) {
+        let text = String::from_utf8_lossy(tree.text(node));
+        let short: String = text.chars().take(24).collect();
+        spans.push(Span::styled(format!(" `{short}`"), theme.muted));
+    }
+    spans.push(Span::styled(format!(" {}B", range.len()), theme.muted));
+    if marks.pinned {
+        spans.push(Span::styled(" [pin]", theme.pinned));
+    }
+    if marks.removed {
+        let phi = if tree.is_phi_empty(node) {
+            String::new()
+        } else {
+            tree.replacement(node)
+                .map(|r| format!(" → Φ `{}`", String::from_utf8_lossy(r)))
+                .unwrap_or_default()
+        };
+        spans.push(Span::styled(format!(" [test]{phi}"), theme.accent));
+    } else if marks.touched {
+        spans.push(Span::styled(" [part]", theme.accent));
+    }
+    if !tree.is_removable(node) {
+        spans.push(Span::styled(" [fixed]", theme.unremovable));
+    }
+    Line::from(spans)
+}
+
+/// Byte offsets where the lines of `text` start (a final line without newline included; an
+/// empty text has one empty line).
+pub fn line_starts(text: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    starts.extend(
+        text.iter()
+            .enumerate()
+            .filter(|(i, b)| **b == b'\n' && i + 1 < text.len())
+            .map(|(i, _)| i + 1),
+    );
+    starts
+}
+
+/// The line (0-based) holding byte `offset`.
+pub fn line_of(text: &[u8], offset: usize) -> usize {
+    text[..offset.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+}
+
+/// The style a unit's marks give on top of `base`.
+pub fn marked_style(base: Style, marks: UnitMarks, theme: &Theme) -> Style {
+    let mut style = base;
+    if marks.pinned {
+        style = style.patch(theme.pinned);
+    }
+    if marks.removed {
+        style = style.patch(theme.candidate);
+    }
+    style
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_tell_inside_from_touching() {
+        let removed = [2..5, 5..8, 10..12];
+        assert!(marks_of(&(3..7), &[], &removed).removed);
+        assert!(marks_of(&(9..11), &[], &removed).touched);
+        let clear = marks_of(&(8..10), &[], &removed);
+        assert!(!clear.removed && !clear.touched);
+        assert!(marks_of(&(0..3), &[1..2], &[]).pinned);
+    }
+
+    #[test]
+    fn lines_start_after_newlines() {
+        assert_eq!(line_starts(b"a\nbc\n"), vec![0, 2]);
+        assert_eq!(line_starts(b"a\nbc"), vec![0, 2]);
+        assert_eq!(line_of(b"a\nbc\n", 3), 1);
+    }
+}

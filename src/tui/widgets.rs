@@ -1,0 +1,276 @@
+//! Drawing helpers of the panes: the partition strip (the chunks Δ1..Δn as bars sized by their
+//! units, as in the dissertation's Fig 5.1, with the outcome of each Δi and ∇i below), and the
+//! test case's lines with highlighting, the candidate's removed spans, pins and the chunk
+//! gutter.
+
+use std::ops::Range;
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::highlight::HighlightSpan;
+use super::model::Round;
+use super::theme::Theme;
+use crate::events::{Action, CandidateKind};
+
+/// Splits `width` columns among chunks in proportion to their sizes, each at least one column
+/// (when there are more chunks than columns, the first `width` get one each).
+pub fn chunk_widths(chunks: &[u32], width: usize) -> Vec<usize> {
+    let n = chunks.len();
+    if n == 0 || width == 0 {
+        return vec![0; n];
+    }
+    if n >= width {
+        return (0..n).map(|i| usize::from(i < width)).collect();
+    }
+    let total: u64 = chunks.iter().map(|&c| u64::from(c.max(1))).sum();
+    let spare = (width - n) as u64;
+    // Largest remainders: one column each, then the spare ones in proportion.
+    let mut widths: Vec<usize> = Vec::with_capacity(n);
+    let mut remainders: Vec<(u64, usize)> = Vec::with_capacity(n);
+    let mut used = 0usize;
+    for (i, &c) in chunks.iter().enumerate() {
+        let share = u64::from(c.max(1)) * spare;
+        let whole = (share / total) as usize;
+        widths.push(1 + whole);
+        used += 1 + whole;
+        remainders.push((share % total, i));
+    }
+    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for (_, i) in remainders.into_iter().take(width - used) {
+        widths[i] += 1;
+    }
+    widths
+}
+
+fn centred(text: &str, width: usize) -> String {
+    let len = text.chars().count();
+    if len >= width {
+        return text.chars().take(width).collect();
+    }
+    let left = (width - len) / 2;
+    format!("{}{text}{}", " ".repeat(left), " ".repeat(width - len - left))
+}
+
+fn outcome_cell(
+    outcome: Option<(crate::outcome::Outcome, Action)>,
+    testing: bool,
+    width: usize,
+    theme: &Theme,
+) -> Span<'static> {
+    match (outcome, testing) {
+        (_, true) if outcome.is_none() => Span::styled(centred("▶", width), theme.accent),
+        (Some((outcome, action)), _) => {
+            let symbol = match action {
+                Action::Test => outcome.symbol().to_string(),
+                Action::Cache => format!("{}c", outcome.symbol()),
+                Action::Guard => format!("{}g", outcome.symbol()),
+            };
+            let mut style = theme.outcome(outcome);
+            if testing {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            Span::styled(centred(&symbol, width), style)
+        }
+        (None, _) => Span::styled(centred("·", width), theme.muted),
+    }
+}
+
+/// The strip of chunks and the Δ and ∇ outcome rows under it. `under_test` is the chunk of
+/// the candidate under test (or just judged) and whether it is a subset or a complement.
+pub fn partition_strip(
+    round: &Round,
+    width: usize,
+    under_test: Option<(usize, CandidateKind)>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let widths = chunk_widths(&round.chunks, width);
+    let mut bars = vec![Span::styled("   ", theme.muted)];
+    let mut subsets = vec![Span::styled("Δi ", theme.muted)];
+    let mut complements = vec![Span::styled("∇i ", theme.muted)];
+    let mut shown = 0;
+    for (i, &w) in widths.iter().enumerate() {
+        if w == 0 {
+            continue;
+        }
+        shown += 1;
+        let style = match under_test {
+            Some((index, _)) if index == i => theme.chunk_test,
+            _ if i % 2 == 0 => theme.chunk_a,
+            _ => theme.chunk_b,
+        };
+        let label = if w >= (i + 1).to_string().len() + 2 {
+            format!("Δ{}", i + 1)
+        } else if w > (i + 1).to_string().len() {
+            (i + 1).to_string()
+        } else {
+            String::new()
+        };
+        bars.push(Span::styled(centred(&label, w), style));
+        let testing_subset = under_test == Some((i, CandidateKind::Subset));
+        let testing_complement = under_test == Some((i, CandidateKind::Complement));
+        subsets.push(outcome_cell(
+            round.subset_outcomes.get(i).copied().flatten(),
+            testing_subset,
+            w,
+            theme,
+        ));
+        complements.push(outcome_cell(
+            round.complement_outcomes.get(i).copied().flatten(),
+            testing_complement,
+            w,
+            theme,
+        ));
+    }
+    if shown < round.chunks.len() {
+        bars.push(Span::styled(format!("… {} more", round.chunks.len() - shown), theme.muted));
+    }
+    vec![Line::from(bars), Line::from(subsets), Line::from(complements)]
+}
+
+/// Whether `offset` lies in one of the sorted, disjoint-or-overlapping `ranges`.
+fn inside(ranges: &[Range<usize>], offset: usize) -> bool {
+    let first = ranges.partition_point(|r| r.end <= offset);
+    ranges[first..]
+        .iter()
+        .take_while(|r| r.start <= offset)
+        .any(|r| offset < r.end)
+}
+
+/// The gutter cell of a line in the chunk column.
+fn chunk_cell(owners: &[usize], line: usize, under_test: Option<usize>, theme: &Theme) -> Span<'static> {
+    let Some(&chunk) = owners.get(line) else {
+        return Span::raw(" ");
+    };
+    let first = line == 0 || owners[line - 1] != chunk;
+    let last = owners.get(line + 1) != Some(&chunk);
+    let symbol = match (first, last) {
+        (true, true) => "╺",
+        (true, false) => "┏",
+        (false, true) => "┗",
+        (false, false) => "┃",
+    };
+    let style = if under_test == Some(chunk) {
+        theme.chunk_test
+    } else if chunk % 2 == 0 {
+        theme.chunk_a
+    } else {
+        theme.chunk_b
+    };
+    Span::styled(symbol, style)
+}
+
+/// The visible lines of the test case: numbers, chunk gutter, highlighted text with the
+/// candidate's removed spans and the pins marked.
+#[allow(clippy::too_many_arguments)]
+pub fn text_lines(
+    text: &[u8],
+    starts: &[usize],
+    first: usize,
+    height: usize,
+    highlighted: Option<&[Vec<HighlightSpan>]>,
+    removed: &[Range<usize>],
+    pins: &[Range<usize>],
+    chunk_owners: Option<&[usize]>,
+    chunk_under_test: Option<usize>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let number_width = starts.len().to_string().len();
+    let mut lines = Vec::with_capacity(height);
+    for (index, &start) in starts.iter().enumerate().skip(first).take(height) {
+        let end = starts.get(index + 1).copied().unwrap_or(text.len());
+        let bytes = &text[start..end];
+        let content = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let mut spans = vec![Span::styled(
+            format!("{:>number_width$} ", index + 1),
+            theme.muted,
+        )];
+        if let Some(owners) = chunk_owners {
+            spans.push(chunk_cell(owners, index, chunk_under_test, theme));
+            spans.push(Span::raw(" "));
+        }
+        let Ok(content) = std::str::from_utf8(content) else {
+            spans.push(Span::styled(
+                String::from_utf8_lossy(content).into_owned(),
+                theme.base,
+            ));
+            lines.push(Line::from(spans));
+            continue;
+        };
+        let line_spans = highlighted.and_then(|h| h.get(index)).map(Vec::as_slice);
+        let mut span_index = 0;
+        let mut run = String::new();
+        let mut run_style: Option<Style> = None;
+        for (offset, ch) in content.char_indices() {
+            let mut style = theme.base;
+            if let Some(hl) = line_spans {
+                while span_index < hl.len() && hl[span_index].bytes.end <= offset {
+                    span_index += 1;
+                }
+                if let Some(span) = hl.get(span_index)
+                    && span.bytes.start <= offset
+                    && let Some(category) = span.category
+                    && let Some(colour) = theme.syntax_colour(category)
+                {
+                    style = style.fg(colour);
+                }
+            }
+            let absolute = start + offset;
+            if inside(pins, absolute) {
+                style = style.patch(theme.pinned);
+            }
+            if inside(removed, absolute) {
+                style = style.patch(theme.candidate);
+            }
+            if run_style != Some(style) {
+                if let Some(previous) = run_style
+                    && !run.is_empty()
+                {
+                    spans.push(Span::styled(std::mem::take(&mut run), previous));
+                }
+                run_style = Some(style);
+            }
+            if ch == '\t' {
+                run.push_str("    ");
+            } else {
+                run.push(ch);
+            }
+        }
+        if let Some(style) = run_style
+            && !run.is_empty()
+        {
+            spans.push(Span::styled(run, style));
+        }
+        // A removed newline shows as a marked end of line.
+        if end > start && text[end - 1] == b'\n' && inside(removed, end - 1) {
+            spans.push(Span::styled("⏎", theme.candidate));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_are_proportional_and_fill_the_strip() {
+        let widths = chunk_widths(&[7, 7, 8, 8], 30);
+        assert_eq!(widths.iter().sum::<usize>(), 30);
+        assert!(widths.iter().all(|&w| (7..=8).contains(&w)), "{widths:?}");
+        let widths = chunk_widths(&[1, 99], 20);
+        assert_eq!(widths.iter().sum::<usize>(), 20);
+        assert_eq!(widths[0], 1);
+        assert_eq!(chunk_widths(&[1; 5], 3), vec![1, 1, 1, 0, 0]);
+    }
+
+    #[test]
+    fn inside_finds_offsets_in_ranges() {
+        let ranges = [0..2, 5..9];
+        assert!(inside(&ranges, 1));
+        assert!(!inside(&ranges, 2));
+        assert!(inside(&ranges, 8));
+        assert!(!inside(&ranges, 9));
+    }
+}
