@@ -324,10 +324,10 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             session.commands(),
             crate::tui::AppOptions {
                 theme,
-                input_name: args
-                    .input
-                    .file_name()
-                    .map_or_else(|| args.input.display().to_string(), |n| n.to_string_lossy().into_owned()),
+                input_name: args.input.file_name().map_or_else(
+                    || args.input.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
                 clock: std::sync::Arc::new(crate::tui::SystemClock),
                 exit_when_done: args.exit_when_done,
                 language,

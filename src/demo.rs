@@ -100,16 +100,19 @@ fn hello_hoist() -> Example {
             ..Settings::default()
         },
         oracle: || {
-            Arc::new(predicate("parses as C and prints Hello world!", |c: &[u8]| {
-                let Ok(language) = crate::tree::Language::by_name("c") else {
-                    return false;
-                };
-                let text = String::from_utf8_lossy(c);
-                text.contains("int main()")
-                    && text.contains("printf(\"Hello world!\\n\");")
-                    && crate::tree::parse(language, c.to_vec(), crate::tree::Preprocess::none())
-                        .is_ok_and(|tree| tree.input_errors() == 0)
-            }))
+            Arc::new(predicate(
+                "parses as C and prints Hello world!",
+                |c: &[u8]| {
+                    let Ok(language) = crate::tree::Language::by_name("c") else {
+                        return false;
+                    };
+                    let text = String::from_utf8_lossy(c);
+                    text.contains("int main()")
+                        && text.contains("printf(\"Hello world!\\n\");")
+                        && crate::tree::parse(language, c.to_vec(), crate::tree::Preprocess::none())
+                            .is_ok_and(|tree| tree.input_errors() == 0)
+                },
+            ))
         },
         language: Some("c"),
     }

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{
-    Event as TerminalEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton,
-    MouseEvent, MouseEventKind,
+    Event as TerminalEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
 };
 use ratatui::layout::{Position, Rect};
 
@@ -50,7 +50,9 @@ impl Pane {
 pub enum Overlay {
     Help,
     /// The pipeline picker with the highlighted entry.
-    Picker { selected: usize },
+    Picker {
+        selected: usize,
+    },
     /// Descendants of `node` to hoist it to.
     Hoist {
         version: u64,
@@ -399,7 +401,10 @@ impl App {
         };
         self.link.send(Command::SetSplitFactor(next));
         self.snapshot.split_factor = next;
-        self.notice(format!("split factor ν = {next} from the next granularity step"), false);
+        self.notice(
+            format!("split factor ν = {next} from the next granularity step"),
+            false,
+        );
     }
 
     fn change_jobs(&mut self, up: bool) {
@@ -420,7 +425,10 @@ impl App {
 
     fn toggle_pin(&mut self) {
         let Some(selection) = self.selection() else {
-            self.notice("select a node or line in the tree pane to pin it".into(), true);
+            self.notice(
+                "select a node or line in the tree pane to pin it".into(),
+                true,
+            );
             return;
         };
         let bytes = selection.bytes();
@@ -438,16 +446,25 @@ impl App {
         };
         if pinned {
             self.link.send(Command::Unpin(target));
-            self.notice(format!("unpinning bytes {}..{}", bytes.start, bytes.end), false);
+            self.notice(
+                format!("unpinning bytes {}..{}", bytes.start, bytes.end),
+                false,
+            );
         } else {
             self.link.send(Command::Pin(target));
-            self.notice(format!("pinning bytes {}..{}", bytes.start, bytes.end), false);
+            self.notice(
+                format!("pinning bytes {}..{}", bytes.start, bytes.end),
+                false,
+            );
         }
     }
 
     fn propose_removal(&mut self) {
         let Some(selection) = self.selection() else {
-            self.notice("select a node or line in the tree pane to remove it".into(), true);
+            self.notice(
+                "select a node or line in the tree pane to remove it".into(),
+                true,
+            );
             return;
         };
         let edit = match selection {
@@ -460,12 +477,18 @@ impl App {
 
     fn open_hoist(&mut self) {
         let Some(Selection::Node { version, node, .. }) = self.selection() else {
-            self.notice("hoisting needs a node of the parse tree selected".into(), true);
+            self.notice(
+                "hoisting needs a node of the parse tree selected".into(),
+                true,
+            );
             return;
         };
         let choices = self.tree.hoist_choices();
         if choices.is_empty() {
-            self.notice("the selected node has no named descendant to hoist".into(), true);
+            self.notice(
+                "the selected node has no named descendant to hoist".into(),
+                true,
+            );
             return;
         }
         self.overlay = Some(Overlay::Hoist {
@@ -530,7 +553,9 @@ impl App {
                     *selected = (*selected + 1).min(choices.len().saturating_sub(1))
                 }
                 KeyCode::PageUp => *selected = selected.saturating_sub(10),
-                KeyCode::PageDown => *selected = (*selected + 10).min(choices.len().saturating_sub(1)),
+                KeyCode::PageDown => {
+                    *selected = (*selected + 10).min(choices.len().saturating_sub(1))
+                }
                 KeyCode::Enter => {
                     let edit = choices.get(*selected).map(|(descendant, _)| Edit::Hoist {
                         version: *version,
@@ -595,9 +620,9 @@ impl App {
             KeyCode::Left => state.key_left(),
             KeyCode::Right => state.key_right(),
             KeyCode::Enter => state.toggle_selected(),
-            KeyCode::PageUp => state.select_relative(|current| {
-                current.map_or(0, |c| c.saturating_sub(page))
-            }),
+            KeyCode::PageUp => {
+                state.select_relative(|current| current.map_or(0, |c| c.saturating_sub(page)))
+            }
             KeyCode::PageDown => {
                 state.select_relative(|current| current.map_or(0, |c| c.saturating_add(page)))
             }

@@ -83,10 +83,7 @@ pub fn find_syntax(
 }
 
 /// Highlights `text` line by line: for each line (without its newline) the spans by category.
-pub fn highlight_lines(
-    text: &str,
-    syntax: &'static SyntaxReference,
-) -> Vec<Vec<HighlightSpan>> {
+pub fn highlight_lines(text: &str, syntax: &'static SyntaxReference) -> Vec<Vec<HighlightSpan>> {
     let set = syntax_set();
     let highlighter = Highlighter::new(category_theme());
     let mut parse_state = ParseState::new(syntax);
@@ -153,7 +150,12 @@ impl HighlightCache {
 
     /// The highlighted lines of `text` (version `version`), or `None` while they are not
     /// ready (no syntax, too large, or highlighted too recently to afford another run).
-    pub fn lines(&mut self, version: u64, text: &[u8], now: Instant) -> Option<&[Vec<HighlightSpan>]> {
+    pub fn lines(
+        &mut self,
+        version: u64,
+        text: &[u8],
+        now: Instant,
+    ) -> Option<&[Vec<HighlightSpan>]> {
         let syntax = self.syntax?;
         if self.version != Some(version) {
             if text.len() > MAX_HIGHLIGHTED_BYTES {
@@ -192,7 +194,10 @@ mod tests {
                 .find(|span| span.bytes.start <= start && start < span.bytes.end)
                 .and_then(|span| span.category)
         };
-        assert_eq!(category_of(0, "int", "int main() {"), Some(SyntaxCategory::Type));
+        assert_eq!(
+            category_of(0, "int", "int main() {"),
+            Some(SyntaxCategory::Type)
+        );
         assert_eq!(
             category_of(1, "return", "  return \"x\" + 42;"),
             Some(SyntaxCategory::Keyword)

@@ -223,7 +223,9 @@ impl RunModel {
                 }
                 if let Some(round) = &mut self.round {
                     let slot = match candidate.kind {
-                        CandidateKind::Subset => round.subset_outcomes.get_mut(candidate.index as usize),
+                        CandidateKind::Subset => {
+                            round.subset_outcomes.get_mut(candidate.index as usize)
+                        }
                         CandidateKind::Complement => {
                             round.complement_outcomes.get_mut(candidate.index as usize)
                         }
@@ -306,7 +308,11 @@ impl RunModel {
             }
             Event::Switched { pipeline, step } => {
                 self.ending = None;
-                self.notify(format!("switched to {pipeline} after step {step}"), false, now);
+                self.notify(
+                    format!("switched to {pipeline} after step {step}"),
+                    false,
+                    now,
+                );
             }
             Event::StageSkipped { stage } => {
                 self.notify(format!("skipped the stage {stage}"), false, now);
@@ -335,7 +341,11 @@ impl RunModel {
             Event::Restarted { from, size } => {
                 self.ending = None;
                 self.sizes.push((self.tests, size));
-                self.notify(format!("restarted from history #{from} ({size} bytes)"), false, now);
+                self.notify(
+                    format!("restarted from history #{from} ({size} bytes)"),
+                    false,
+                    now,
+                );
             }
             // Events added later (tree levels, ...) are shown once the UI knows them.
             #[allow(unreachable_patterns)]

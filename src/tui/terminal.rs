@@ -61,9 +61,8 @@ impl LoopStats {
     }
 
     pub fn mean_key_latency(&self) -> Option<Duration> {
-        (!self.key_latencies.is_empty()).then(|| {
-            self.key_latencies.iter().sum::<Duration>() / self.key_latencies.len() as u32
-        })
+        (!self.key_latencies.is_empty())
+            .then(|| self.key_latencies.iter().sum::<Duration>() / self.key_latencies.len() as u32)
     }
 }
 
@@ -106,7 +105,9 @@ where
         let timeout = if dirty {
             due.saturating_duration_since(now)
         } else {
-            last_draw.map_or(Duration::ZERO, |at| (at + IDLE_REDRAW).saturating_duration_since(now))
+            last_draw.map_or(Duration::ZERO, |at| {
+                (at + IDLE_REDRAW).saturating_duration_since(now)
+            })
         };
         match messages.recv_timeout(timeout) {
             Ok(message) => {
@@ -136,9 +137,11 @@ where
             terminal.draw(|frame| app.draw(frame))?;
             let drawn = Instant::now();
             stats.frames += 1;
-            stats
-                .key_latencies
-                .extend(pending_keys.drain(..).map(|at| drawn.saturating_duration_since(at)));
+            stats.key_latencies.extend(
+                pending_keys
+                    .drain(..)
+                    .map(|at| drawn.saturating_duration_since(at)),
+            );
             last_draw = Some(now);
             dirty = false;
         }

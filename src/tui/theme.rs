@@ -11,7 +11,10 @@ use serde::Deserialize;
 const EMBEDDED: &[(&str, &str)] = &[
     ("dark", include_str!("../../themes/dark.toml")),
     ("light", include_str!("../../themes/light.toml")),
-    ("high-contrast", include_str!("../../themes/high-contrast.toml")),
+    (
+        "high-contrast",
+        include_str!("../../themes/high-contrast.toml"),
+    ),
 ];
 
 /// The palette used when none is chosen.
@@ -82,7 +85,10 @@ struct SyntaxColours {
 
 /// The syntax categories a palette colours, with the syntect scope selectors of each.
 pub const SYNTAX_SCOPES: &[(SyntaxCategory, &str)] = &[
-    (SyntaxCategory::Comment, "comment, punctuation.definition.comment"),
+    (
+        SyntaxCategory::Comment,
+        "comment, punctuation.definition.comment",
+    ),
     (SyntaxCategory::String, "string, constant.character"),
     (SyntaxCategory::Number, "constant.numeric"),
     (
@@ -153,8 +159,9 @@ pub struct Theme {
 }
 
 fn colour(value: &str, what: &str) -> anyhow::Result<Color> {
-    Color::from_str(value.trim())
-        .map_err(|_| anyhow::anyhow!("the colour `{value}` of {what} is not a colour name or #rrggbb"))
+    Color::from_str(value.trim()).map_err(|_| {
+        anyhow::anyhow!("the colour `{value}` of {what} is not a colour name or #rrggbb")
+    })
 }
 
 impl Theme {
@@ -223,7 +230,14 @@ impl Theme {
             name: file.name,
             monochrome,
             base,
-            muted: modifier(fg(&ui.muted, "ui.muted")?, if monochrome { Modifier::DIM } else { Modifier::empty() }),
+            muted: modifier(
+                fg(&ui.muted, "ui.muted")?,
+                if monochrome {
+                    Modifier::DIM
+                } else {
+                    Modifier::empty()
+                },
+            ),
             border: fg(&ui.border, "ui.border")?,
             border_focused: modifier(fg(&ui.focus, "ui.focus")?, Modifier::BOLD),
             title: modifier(fg(&ui.title, "ui.title")?, Modifier::BOLD),

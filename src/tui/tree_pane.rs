@@ -69,8 +69,12 @@ fn relation(set: &[Range<usize>], range: &Range<usize>) -> (bool, bool) {
 }
 
 /// The marks of a unit given the pins and what the candidate removes (both sorted).
-pub fn marks_of(range: &Range<usize>, pins: &[Range<usize>], removed: &[Range<usize>]) -> UnitMarks {
-    let (_, pinned) = relation(pins, range);
+pub fn marks_of(
+    range: &Range<usize>,
+    pins: &[Range<usize>],
+    removed: &[Range<usize>],
+) -> UnitMarks {
+    let (pinned, _) = relation(pins, range);
     let (inside, meets) = relation(removed, range);
     UnitMarks {
         pinned,
@@ -317,7 +321,16 @@ impl TreePane {
         };
         let opened: &HashSet<Vec<usize>> = self.state.opened();
         let mut path = Vec::new();
-        vec![build_item(tree, tree.root(), &mut path, opened, theme, pins, removed, true)]
+        vec![build_item(
+            tree,
+            tree.root(),
+            &mut path,
+            opened,
+            theme,
+            pins,
+            removed,
+            true,
+        )]
     }
 }
 

@@ -16,7 +16,7 @@ use tui_tree_widget::Tree as TreeWidget;
 use super::app::{App, Overlay, Pane, history_first_row};
 use super::model::{Ending, Round};
 use super::theme::Theme;
-use super::tree_pane::{line_starts, marks_of, marked_style};
+use super::tree_pane::{line_starts, marked_style, marks_of};
 use super::widgets::{partition_strip, text_lines};
 use crate::engine::RunState;
 use crate::events::{Action, Branch, CandidateKind};
@@ -25,9 +25,18 @@ use crate::events::{Action, Branch, CandidateKind};
 pub const KEYS: &[(&str, &str)] = &[
     ("space", "pause / resume (leaves step mode)"),
     ("n", "one step: test one more candidate, then wait"),
-    ("p", "pin / unpin the selected node or line (kept in every candidate)"),
-    ("r", "propose removing the selected node or line (the test decides)"),
-    ("h", "propose hoisting the selected node: pick the descendant"),
+    (
+        "p",
+        "pin / unpin the selected node or line (kept in every candidate)",
+    ),
+    (
+        "r",
+        "propose removing the selected node or line (the test decides)",
+    ),
+    (
+        "h",
+        "propose hoisting the selected node: pick the descendant",
+    ),
     ("a", "switch the algorithm / pipeline"),
     ("+ / -", "split factor ν up / down (next granularity step)"),
     ("J / j", "more / fewer jobs (next testing window)"),
@@ -37,9 +46,15 @@ pub const KEYS: &[(&str, &str)] = &[
     ("u", "tree pane: parse tree / lines"),
     ("[ / ]", "narrower / wider tree pane"),
     ("Tab / S-Tab", "next / previous pane"),
-    ("↑ ↓ PgUp PgDn", "move inside the focused pane (Home / End too)"),
+    (
+        "↑ ↓ PgUp PgDn",
+        "move inside the focused pane (Home / End too)",
+    ),
     ("← → Enter", "tree: close / open a node"),
-    ("Enter", "history: view the selected entry (Esc: back to live)"),
+    (
+        "Enter",
+        "history: view the selected entry (Esc: back to live)",
+    ),
     ("R", "restart from the selected history entry"),
     ("mouse", "click to focus and select, wheel to scroll"),
     ("?", "this help"),
@@ -111,7 +126,7 @@ fn layout(area: Rect, tree_percent: u16) -> Areas {
         Constraint::Length(1),
     ])
     .areas(area);
-    let right_width = (area.width * 30 / 100).clamp(34, 64);
+    let right_width = (area.width * 30 / 100).clamp(36, 64);
     let [left, right] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(right_width)]).areas(body);
     let config_height = if body.height >= 40 { 17 } else { 14 };
@@ -184,7 +199,10 @@ fn state_label(app: &App) -> (String, Style) {
     }
     match &app.run.ending {
         Some(Ending::Done) => {
-            return ("DONE".into(), theme.not_interesting.add_modifier(Modifier::BOLD));
+            return (
+                "DONE".into(),
+                theme.not_interesting.add_modifier(Modifier::BOLD),
+            );
         }
         Some(Ending::Stopped(reason)) => return (format!("STOPPED ({reason})"), theme.warning),
         Some(Ending::Failed(message)) => return (format!("FAILED: {message}"), theme.warning),
@@ -202,7 +220,10 @@ fn state_label(app: &App) -> (String, Style) {
         }
         return ("PAUSING (running tests finish)".into(), theme.accent);
     }
-    ("RUNNING".into(), theme.not_interesting.add_modifier(Modifier::BOLD))
+    (
+        "RUNNING".into(),
+        theme.not_interesting.add_modifier(Modifier::BOLD),
+    )
 }
 
 fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
@@ -213,11 +234,24 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
         .language
         .map(|l| format!(" ({l})"))
         .unwrap_or_default();
+    let output = app
+        .snapshot
+        .output
+        .as_ref()
+        .and_then(|path| path.file_name())
+        .map(|name| format!(" → {}", name.to_string_lossy()))
+        .unwrap_or_default();
     let mut spans = vec![
         Span::styled(" whittle ", theme.header.add_modifier(Modifier::BOLD)),
-        Span::styled(format!(" {}{language} ", app.input_name), theme.header),
+        Span::styled(
+            format!(" {}{language}{output} ", app.input_name),
+            theme.header,
+        ),
         Span::styled(format!(" {} ", app.snapshot.pipeline), theme.header),
-        Span::styled(format!(" {state} "), state_style.patch(theme.header).add_modifier(Modifier::BOLD)),
+        Span::styled(
+            format!(" {state} "),
+            state_style.patch(theme.header).add_modifier(Modifier::BOLD),
+        ),
         Span::styled(format!(" step {} ", app.run.last_step), theme.header),
     ];
     if let Some(notice) = &app.run.notice {
@@ -226,7 +260,10 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             theme.accent
         };
-        spans.push(Span::styled(format!(" {} ", notice.text), style.patch(theme.header)));
+        spans.push(Span::styled(
+            format!(" {} ", notice.text),
+            style.patch(theme.header),
+        ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.header), area);
 }
@@ -234,14 +271,14 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
 fn draw_footer(app: &App, frame: &mut Frame, area: Rect) {
     let theme = &app.theme;
     let keys = [
-        ("space", "pause"),
+        ("␣", "pause"),
         ("n", "step"),
         ("p", "pin"),
         ("r", "remove"),
         ("h", "hoist"),
         ("a", "algorithm"),
-        ("+/-", "ν"),
-        ("j/J", "jobs"),
+        ("+-", "ν"),
+        ("jJ", "jobs"),
         ("s", "skip"),
         ("d", "diff"),
         ("Tab", "pane"),
@@ -251,8 +288,9 @@ fn draw_footer(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
     for (key, what) in keys {
         spans.push(Span::styled(format!(" {key}"), theme.accent));
-        spans.push(Span::styled(format!(" {what} "), theme.muted));
+        spans.push(Span::styled(format!(" {what}"), theme.muted));
     }
+    spans.push(Span::raw(" "));
     if let Some(path) = &app.snapshot.output {
         spans.push(Span::styled(
             format!("│ output: {}", path.display()),
@@ -286,20 +324,21 @@ fn draw_tree(app: &mut App, frame: &mut Frame, area: Rect) {
     let focused = app.focus == Pane::Tree;
     let removed = removed_ranges(app);
     let theme = app.theme.clone();
-    let follow = if app.tree.follow { " · following" } else { "" };
+    let follow = if app.tree.follow { " · follow" } else { "" };
     if let Some(tree) = app.tree.tree().cloned() {
         let stale = if app.tree.tree_version() != app.snapshot.version {
-            " · updating"
+            " · …"
         } else {
             ""
         };
-        let title = format!(" Tree · {} nodes{follow}{stale} ", tree.len());
+        let title = format!(" Tree {}{follow}{stale} ", tree.len());
         let items = app.tree.items(&theme, &app.snapshot.pins, &removed);
         match TreeWidget::new(&items) {
             Ok(widget) => {
                 let widget = widget
                     .block(block(title, focused, &theme))
                     .highlight_style(theme.selection.add_modifier(Modifier::BOLD))
+                    .highlight_symbol(">")
                     .node_closed_symbol("▸ ")
                     .node_open_symbol("▾ ")
                     .node_no_children_symbol("  ");
@@ -325,7 +364,12 @@ fn draw_tree(app: &mut App, frame: &mut Frame, area: Rect) {
     }
     let number_width = starts.len().to_string().len();
     let mut lines = Vec::new();
-    for (index, &start) in starts.iter().enumerate().skip(app.tree.line_offset).take(height) {
+    for (index, &start) in starts
+        .iter()
+        .enumerate()
+        .skip(app.tree.line_offset)
+        .take(height)
+    {
         let end = starts.get(index + 1).copied().unwrap_or(best.len());
         let marks = marks_of(&(start..end), &app.snapshot.pins, &removed);
         let text = String::from_utf8_lossy(&best[start..end]);
@@ -339,8 +383,18 @@ fn draw_tree(app: &mut App, frame: &mut Frame, area: Rect) {
             theme.muted,
         )];
         spans.push(Span::styled(
-            if marks.pinned { "⚑" } else if marks.removed { "✂" } else { " " },
-            if marks.pinned { theme.pinned } else { theme.accent },
+            if marks.pinned {
+                "⚑"
+            } else if marks.removed {
+                "✂"
+            } else {
+                " "
+            },
+            if marks.pinned {
+                theme.pinned
+            } else {
+                theme.accent
+            },
         ));
         spans.push(Span::styled(format!(" {text}"), style));
         lines.push(Line::from(spans));
@@ -356,8 +410,7 @@ fn draw_tree(app: &mut App, frame: &mut Frame, area: Rect) {
 /// are the best's lines (a line pass without pins).
 fn line_chunks(app: &App, line_count: usize) -> Option<Vec<usize>> {
     let round = app.run.round.as_ref()?;
-    if !app.run.stage.contains("line") || !app.snapshot.pins.is_empty() || round.chunks.is_empty()
-    {
+    if !app.run.stage.contains("line") || !app.snapshot.pins.is_empty() || round.chunks.is_empty() {
         return None;
     }
     let total: u32 = round.chunks.iter().sum();
@@ -383,13 +436,16 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
         Some((index, text)) => (
             text.clone(),
             u64::MAX - *index as u64,
-            format!(" Test case · history #{index} · {} · Esc: back to live ", human_bytes(text.len())),
+            format!(
+                " Test case · history #{index} · {} · Esc: back to live ",
+                human_bytes(text.len())
+            ),
         ),
         None => (
             app.snapshot.best.clone(),
             app.snapshot.version,
             format!(
-                " Test case · {} · {} lines · version {} ",
+                " Test case · {} · {} lines · v{} ",
                 human_bytes(app.snapshot.best.len()),
                 app.best_measures.1.lines,
                 app.snapshot.version
@@ -397,7 +453,11 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
         ),
     };
     let live = app.viewing.is_none();
-    let removed = if live { removed_ranges(app) } else { Vec::new() };
+    let removed = if live {
+        removed_ranges(app)
+    } else {
+        Vec::new()
+    };
     let pins = if live {
         app.snapshot.pins.clone()
     } else {
@@ -420,8 +480,11 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
         None
     };
     let under_test = app.run.current.as_ref().and_then(|c| {
-        matches!(c.candidate.kind, CandidateKind::Subset | CandidateKind::Complement)
-            .then_some(c.candidate.index as usize)
+        matches!(
+            c.candidate.kind,
+            CandidateKind::Subset | CandidateKind::Complement
+        )
+        .then_some(c.candidate.index as usize)
     });
     let now = app.clock.now();
     let highlighted = if live {
@@ -485,7 +548,11 @@ fn draw_diff(app: &mut App, frame: &mut Frame, area: Rect, focused: bool, height
         }
     };
     app.text_scroll = app.text_scroll.min(lines.len().saturating_sub(1));
-    let shown: Vec<Line> = lines.into_iter().skip(app.text_scroll).take(height).collect();
+    let shown: Vec<Line> = lines
+        .into_iter()
+        .skip(app.text_scroll)
+        .take(height)
+        .collect();
     frame.render_widget(
         Paragraph::new(shown).block(block(title, focused, theme)),
         area,
@@ -510,9 +577,21 @@ fn action_word(action: Action) -> &'static str {
 
 /// The formula of ddmin's branches, with the one taken marked.
 const FORMULA: &[(Branch, &str, &str)] = &[
-    (Branch::ReduceToSubset, "reduce to subset", "Δi ✗ → ddmin(Δi, 2)"),
-    (Branch::ReduceToComplement, "reduce to complement", "∇i ✗ → ddmin(∇i, max(n−1, 2))"),
-    (Branch::IncreaseGranularity, "increase granularity", "n < |c| → ddmin(c, min(|c|, ν·n))"),
+    (
+        Branch::ReduceToSubset,
+        "reduce to subset",
+        "Δi ✗ → ddmin(Δi, 2)",
+    ),
+    (
+        Branch::ReduceToComplement,
+        "reduce to complement",
+        "∇i ✗ → ddmin(∇i, max(n−1, 2))",
+    ),
+    (
+        Branch::IncreaseGranularity,
+        "increase granularity",
+        "n < |c| → ddmin(c, min(|c|, ν·n))",
+    ),
     (Branch::Done, "done", "n = |c|: c is 1-minimal"),
 ];
 
@@ -538,7 +617,7 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
         ),
         Span::styled(
             format!(
-                " · stage {}/{stage_count} · iteration {}",
+                " · stage {}/{stage_count} · iter {}",
                 app.run.stage_index + 1,
                 app.run.fixpoint_iteration
             ),
@@ -550,17 +629,17 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
     match &app.run.round {
         Some(round) => {
             lines.push(Line::from(vec![
-                Span::styled(format!("round {} ", round.iteration), theme.muted),
-                Span::styled(format!("n = {}", round.n), theme.accent),
-                Span::styled(format!(" of {} units · ", round.len), theme.muted),
-                Span::styled(format!("ν = {nu}"), theme.accent),
-                Span::styled(format!(" · jobs {} {parallel}", snapshot.jobs), theme.muted),
+                Span::styled(format!("round {} · ", round.iteration), theme.muted),
+                Span::styled(format!("n={}", round.n), theme.accent),
+                Span::styled(format!(" of {} · ", round.len), theme.muted),
+                Span::styled(format!("ν={nu}"), theme.accent),
+                Span::styled(format!(" · j{} {parallel}", snapshot.jobs), theme.muted),
             ]));
             lines.extend(partition_lines(app, round, inner_width));
         }
         None => {
             lines.push(Line::styled(
-                format!("ν = {nu} · jobs {} {parallel} · level –", snapshot.jobs),
+                format!("ν={nu} · j{} {parallel} · level –", snapshot.jobs),
                 theme.muted,
             ));
             lines.push(Line::styled("no ddmin round yet", theme.muted));
@@ -576,28 +655,28 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
                 .filter(|p| p.chars().count() <= 16 && !p.contains('\n'))
                 .map(|p| format!(" “{p}”"))
                 .unwrap_or_else(|| format!(" {}", human_bytes(current.size)));
-            let mut spans = vec![
+            lines.push(Line::from(vec![
                 Span::styled(format!("step {} ", current.step), theme.muted),
                 Span::styled(name, theme.accent),
                 Span::styled(content, theme.base),
-            ];
-            match current.verdict {
-                None => spans.push(Span::styled(" testing…", theme.accent)),
-                Some((outcome, action)) => {
-                    spans.push(Span::styled(format!(" {}", outcome.symbol()), theme.outcome(outcome)));
-                    spans.push(Span::styled(
+            ]));
+            lines.push(match current.verdict {
+                None => Line::styled("  testing…", theme.accent),
+                Some((outcome, action)) => Line::from(vec![
+                    Span::styled(format!("  {}", outcome.symbol()), theme.outcome(outcome)),
+                    Span::styled(
                         format!(" {} ({})", outcome_word(outcome), action_word(action)),
                         theme.outcome(outcome),
-                    ));
-                }
-            }
-            lines.push(Line::from(spans));
+                    ),
+                ]),
+            });
         }
         None => lines.push(Line::styled("no candidate yet", theme.muted)),
     }
     // The formula, with the branch taken.
     let taken = app.run.branch.as_ref().map(|(branch, _)| *branch);
     let mut formula_shown = false;
+    let show_rules = inner_width >= 54;
     for (branch, name, rule) in FORMULA {
         let is_taken = taken == Some(*branch);
         formula_shown |= is_taken;
@@ -609,12 +688,19 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
         lines.push(Line::from(vec![
             Span::styled(marker, theme.accent),
             Span::styled(format!("{name:<21}"), style),
-            Span::styled(rule.to_string(), if is_taken { theme.base } else { theme.muted }),
+            Span::styled(
+                if show_rules {
+                    rule.to_string()
+                } else {
+                    String::new()
+                },
+                if is_taken { theme.base } else { theme.muted },
+            ),
         ]));
     }
     if let Some((branch, detail)) = &app.run.branch {
         let text = if formula_shown {
-            format!("  last: {} · {detail}", branch.describe())
+            format!("  {detail}")
         } else {
             format!("▶ {} · {detail}", branch.describe())
         };
@@ -631,7 +717,10 @@ fn partition_lines(app: &App, round: &Round, width: usize) -> Vec<Line<'static>>
     let theme = &app.theme;
     let under_test = app.run.current.as_ref().and_then(|c| {
         (c.candidate.n as usize == round.n
-            && matches!(c.candidate.kind, CandidateKind::Subset | CandidateKind::Complement))
+            && matches!(
+                c.candidate.kind,
+                CandidateKind::Subset | CandidateKind::Complement
+            ))
         .then_some((c.candidate.index as usize, c.candidate.kind))
     });
     if round.chunks.is_empty() {
@@ -660,57 +749,41 @@ fn draw_statistics(app: &App, frame: &mut Frame, area: Rect) {
         .last_reduction
         .map(|at| clock_time(now.saturating_duration_since(at)))
         .unwrap_or_else(|| "–".into());
-    let label = |text: &str| Span::styled(format!("{text:<12}"), theme.muted);
+    let label = |text: &str| Span::styled(format!("{text:<9}"), theme.muted);
     let value = |text: String| Span::styled(text, theme.base);
+    let size_line = |name: &str, from: usize, to: usize| {
+        Line::from(vec![
+            label(name),
+            value(format!("{from} → {to} ")),
+            Span::styled(percent(to, from), theme.accent),
+        ])
+    };
     let cache = &stats.cache;
-    let lines = vec![
-        Line::from(vec![
-            label("bytes"),
-            value(format!(
-                "{} → {}  {}",
-                input.bytes,
-                now_measures.bytes,
-                percent(now_measures.bytes, input.bytes)
-            )),
-        ]),
-        Line::from(vec![
-            label("lines"),
-            value(format!(
-                "{} → {}  {}",
-                input.lines,
-                now_measures.lines,
-                percent(now_measures.lines, input.lines)
-            )),
-        ]),
-        Line::from(vec![
-            label("non-ws"),
-            value(format!(
-                "{} → {}  {}",
-                input.nonws,
-                now_measures.nonws,
-                percent(now_measures.nonws, input.nonws)
-            )),
-        ]),
+    let mut lines = vec![
+        size_line("bytes", input.bytes, now_measures.bytes),
+        size_line("lines", input.lines, now_measures.lines),
+        size_line("non-ws", input.nonws, now_measures.nonws),
         Line::from(vec![
             label("tests"),
-            value(format!(
-                "{} · {rate} · {} interesting",
-                stats.tests,
-                percent(stats.interesting_tests as usize, stats.tests as usize)
-            )),
+            value(format!("{} · {rate} · ", stats.tests)),
+            Span::styled(
+                percent(stats.interesting_tests as usize, stats.tests as usize),
+                theme.interesting,
+            ),
+            Span::styled(" ✗", theme.interesting),
         ]),
         Line::from(vec![
             label("cache"),
             value(format!("{} lookups · {} hits", cache.lookups, cache.hits())),
         ]),
         Line::from(vec![
-            label("  hits"),
-            Span::styled(format!("✗ {} ", cache.hits_interesting), theme.interesting),
-            Span::styled(format!("✓ {} ", cache.hits_not), theme.not_interesting),
+            label("hits"),
+            Span::styled(format!("✗ {}  ", cache.hits_interesting), theme.interesting),
+            Span::styled(format!("✓ {}  ", cache.hits_not), theme.not_interesting),
             Span::styled(format!("? {}", cache.hits_unresolved), theme.unresolved),
         ]),
         Line::from(vec![
-            label("  entries"),
+            label("entries"),
             value(format!(
                 "{} · {} · {} evicted",
                 cache.entries,
@@ -734,13 +807,47 @@ fn draw_statistics(app: &App, frame: &mut Frame, area: Rect) {
         ]),
         Line::from(vec![
             label("elapsed"),
-            value(format!("{} · last reduction {since} ago", clock_time(elapsed))),
+            value(format!(
+                "{} · {} accepted",
+                clock_time(elapsed),
+                stats.accepted
+            )),
         ]),
-        Line::from(vec![
-            label("accepted"),
-            value(format!("{} reductions", stats.accepted)),
-        ]),
+        Line::from(vec![label("reduced"), value(format!("{since} ago"))]),
     ];
+    // The most recent candidates, as the dissertation's Table 4.1 lists them.
+    let room = (area.height as usize).saturating_sub(2 + lines.len() + 1);
+    if room >= 2 {
+        lines.push(Line::styled(
+            format!(
+                "{:>4} {:<7} {:<10} {:<5} out",
+                "step", "cand.", "content", "how"
+            ),
+            theme.title,
+        ));
+        let shown = app.run.log.len().min(room - 1);
+        for judged in app.run.log.iter().skip(app.run.log.len() - shown) {
+            let content = judged
+                .preview
+                .as_ref()
+                .map(|p| {
+                    let flat: String = p.replace('\n', "⏎");
+                    if flat.chars().count() > 10 {
+                        flat.chars().take(9).collect::<String>() + "…"
+                    } else {
+                        flat
+                    }
+                })
+                .unwrap_or_else(|| human_bytes(judged.size));
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:>4} ", judged.step), theme.muted),
+                Span::styled(format!("{:<7} ", judged.candidate.describe()), theme.accent),
+                Span::styled(format!("{content:<10} "), theme.base),
+                Span::styled(format!("{:<5} ", action_word(judged.action)), theme.muted),
+                Span::styled(judged.outcome.symbol(), theme.outcome(judged.outcome)),
+            ]));
+        }
+    }
     frame.render_widget(
         Paragraph::new(lines).block(block(" Statistics ", false, theme)),
         area,
@@ -761,12 +868,15 @@ fn draw_chart(app: &App, frame: &mut Frame, area: Rect) {
     if let Some(&(_, last)) = run.sizes.last() {
         points.push((tests_now as f64, last as f64));
     }
+    // Like the dissertation's Fig 5.4: from the smallest size to the largest.
     let top = run.sizes.iter().map(|(_, s)| *s).max().unwrap_or(1).max(1) as f64;
+    let low = run.sizes.iter().map(|(_, s)| *s).min().unwrap_or(0) as f64;
+    let bottom = (low - (top - low) * 0.05).max(0.0).floor();
     let marks: Vec<[(f64, f64); 2]> = run
         .marks
         .iter()
         .filter(|m| m.tests > 0)
-        .map(|m| [(m.tests as f64, 0.0), (m.tests as f64, top)])
+        .map(|m| [(m.tests as f64, bottom), (m.tests as f64, top)])
         .collect();
     let mut datasets = Vec::new();
     for mark in &marks {
@@ -785,22 +895,22 @@ fn draw_chart(app: &App, frame: &mut Frame, area: Rect) {
             .style(theme.chart)
             .data(&points),
     );
-    let title = format!(
-        " Size over tests · {} marks ",
-        run.marks.iter().filter(|m| m.tests > 0).count()
-    );
+    let title = " Size over tests · ┆ iteration/stage ";
     let chart = Chart::new(datasets)
         .block(block(title, false, theme))
         .x_axis(
             Axis::default()
                 .bounds([0.0, tests_now as f64])
-                .labels(vec![Span::raw("0"), Span::raw(format!("{tests_now} tests"))])
+                .labels(vec![Span::raw("0"), Span::raw(format!("{tests_now}"))])
                 .style(theme.muted),
         )
         .y_axis(
             Axis::default()
-                .bounds([0.0, top])
-                .labels(vec![Span::raw("0"), Span::raw(human_bytes(top as usize))])
+                .bounds([bottom, top])
+                .labels(vec![
+                    Span::raw(human_bytes(bottom as usize)),
+                    Span::raw(human_bytes(top as usize)),
+                ])
                 .style(theme.muted),
         )
         .legend_position(None);
@@ -823,7 +933,10 @@ fn draw_output(app: &App, frame: &mut Frame, area: Rect) {
             let all: Vec<&str> = tail.lines().collect();
             let end = all.len().saturating_sub(app.output_scroll.min(all.len()));
             let start = end.saturating_sub(height);
-            let mut body = vec![Line::styled(format!("step {step}: {status}"), theme.accent)];
+            let mut body = vec![Line::styled(
+                format!("step {step} · {status}"),
+                theme.accent,
+            )];
             body.extend(
                 all[start..end]
                     .iter()
@@ -832,7 +945,7 @@ fn draw_output(app: &App, frame: &mut Frame, area: Rect) {
             if all.is_empty() {
                 body.push(Line::styled("(no output)", theme.muted));
             }
-            (format!(" Test output · step {step} "), body)
+            (" Test output ".to_string(), body)
         }
     };
     frame.render_widget(
@@ -862,17 +975,37 @@ fn draw_history(app: &App, frame: &mut Frame, area: Rect) {
             };
             Line::from(vec![
                 Span::styled(format!("#{:<3}", entry.index), theme.muted.patch(style)),
-                Span::styled(format!("{:>8} ", human_bytes(entry.size)), style),
-                Span::styled(format!("t{:<5} ", entry.tests), theme.muted.patch(style)),
-                Span::styled(entry.branch.describe().to_string(), style),
+                Span::styled(format!("{:>7} ", human_bytes(entry.size)), style),
+                Span::styled(short_branch(entry.branch), style),
+                Span::styled(format!(" t{}", entry.tests), theme.muted.patch(style)),
             ])
         })
         .collect();
-    let title = format!(" History · {} · ⏎ view · R restart ", history.len());
+    let title = if focused {
+        format!(" History {} · ⏎ view · R restart ", history.len())
+    } else {
+        format!(" History {} ", history.len())
+    };
     frame.render_widget(
         Paragraph::new(lines).block(block(title, focused, theme)),
         area,
     );
+}
+
+/// A branch in few words, for narrow lists.
+fn short_branch(branch: Branch) -> &'static str {
+    match branch {
+        Branch::ReduceToSubset => "Δ subset",
+        Branch::ReduceToComplement => "∇ complement",
+        Branch::ReduceGreedily => "∇ greedy",
+        Branch::IncreaseGranularity => "granularity",
+        Branch::Done => "done",
+        Branch::Hoist => "hoist",
+        Branch::EmptyConfig => "empty level",
+        Branch::Manual => "manual edit",
+        Branch::Start => "input",
+        Branch::Restart => "restart",
+    }
 }
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
@@ -924,10 +1057,16 @@ fn draw_picker(app: &App, frame: &mut Frame, selected: usize) {
             Span::styled(marker, theme.accent),
             Span::styled(pipeline.name.clone(), style),
         ]));
-        lines.push(Line::styled(format!("    {}", pipeline.description), theme.muted));
+        lines.push(Line::styled(
+            format!("    {}", pipeline.description),
+            theme.muted,
+        ));
     }
     lines.push(Line::styled(
-        format!("now: {} · Enter switches (from the current best) · Esc cancels", app.snapshot.pipeline),
+        format!(
+            "now: {} · Enter switches (from the current best) · Esc cancels",
+            app.snapshot.pipeline
+        ),
         theme.muted,
     ));
     frame.render_widget(Clear, area);
@@ -937,7 +1076,12 @@ fn draw_picker(app: &App, frame: &mut Frame, selected: usize) {
     );
 }
 
-fn draw_hoist(app: &App, frame: &mut Frame, choices: &[(crate::tree::NodeId, String)], selected: usize) {
+fn draw_hoist(
+    app: &App,
+    frame: &mut Frame,
+    choices: &[(crate::tree::NodeId, String)],
+    selected: usize,
+) {
     let theme = &app.theme;
     let height = (choices.len() as u16 + 3).min(frame.area().height.saturating_sub(4));
     let area = centered(frame.area(), 80, height);

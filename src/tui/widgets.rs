@@ -49,7 +49,11 @@ fn centred(text: &str, width: usize) -> String {
         return text.chars().take(width).collect();
     }
     let left = (width - len) / 2;
-    format!("{}{text}{}", " ".repeat(left), " ".repeat(width - len - left))
+    format!(
+        "{}{text}{}",
+        " ".repeat(left),
+        " ".repeat(width - len - left)
+    )
 }
 
 fn outcome_cell(
@@ -123,9 +127,16 @@ pub fn partition_strip(
         ));
     }
     if shown < round.chunks.len() {
-        bars.push(Span::styled(format!("… {} more", round.chunks.len() - shown), theme.muted));
+        bars.push(Span::styled(
+            format!("… {} more", round.chunks.len() - shown),
+            theme.muted,
+        ));
     }
-    vec![Line::from(bars), Line::from(subsets), Line::from(complements)]
+    vec![
+        Line::from(bars),
+        Line::from(subsets),
+        Line::from(complements),
+    ]
 }
 
 /// Whether `offset` lies in one of the sorted, disjoint-or-overlapping `ranges`.
@@ -138,7 +149,12 @@ fn inside(ranges: &[Range<usize>], offset: usize) -> bool {
 }
 
 /// The gutter cell of a line in the chunk column.
-fn chunk_cell(owners: &[usize], line: usize, under_test: Option<usize>, theme: &Theme) -> Span<'static> {
+fn chunk_cell(
+    owners: &[usize],
+    line: usize,
+    under_test: Option<usize>,
+    theme: &Theme,
+) -> Span<'static> {
     let Some(&chunk) = owners.get(line) else {
         return Span::raw(" ");
     };
@@ -241,8 +257,15 @@ pub fn text_lines(
         {
             spans.push(Span::styled(run, style));
         }
-        // A removed newline shows as a marked end of line.
-        if end > start && text[end - 1] == b'\n' && inside(removed, end - 1) {
+        // A removed newline of a line that otherwise stays (or is blank) shows as ⏎.
+        let content_removed = content
+            .char_indices()
+            .all(|(offset, _)| inside(removed, start + offset));
+        if end > start
+            && text[end - 1] == b'\n'
+            && inside(removed, end - 1)
+            && (content.is_empty() || !content_removed)
+        {
             spans.push(Span::styled("⏎", theme.candidate));
         }
         lines.push(Line::from(spans));

@@ -1,0 +1,219 @@
+//! The terminal UI in a real terminal: `whittle reduce` on the sumprod example inside tmux,
+//! driven with `send-keys` and read with `capture-pane`. The panes appear, space pauses (and
+//! the test count stops), `n` steps, `q` quits within a second, the output is complete and the
+//! terminal is restored. Skipped (with a message) where tmux or gcc is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Generous waits: the machine may be loaded.
+const PATIENCE: Duration = Duration::from_secs(90);
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> String {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    fn capture(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "whittle"])
+    }
+
+    fn keys(&self, keys: &str) {
+        self.run(&["send-keys", "-t", "whittle", keys]);
+    }
+
+    /// Polls the screen until `ready` holds; panics with the screen after `PATIENCE`.
+    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let screen = self.capture();
+            if ready(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+fn available(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn example_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/sumprod-c")
+}
+
+/// The number after "tests" in the statistics pane.
+fn tests_shown(screen: &str) -> Option<u64> {
+    screen.lines().find_map(|line| {
+        let at = line.find("│tests")?;
+        line[at + "│tests".len()..]
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+/// The step number in the header.
+fn step_shown(screen: &str) -> Option<u64> {
+    let header = screen.lines().next()?;
+    let at = header.rfind(" step ")?;
+    header[at + 6..].split_whitespace().next()?.parse().ok()
+}
+
+#[test]
+fn reduce_in_a_real_terminal() {
+    if !available("tmux") {
+        eprintln!("SKIPPED: tmux is not installed (the CI script installs it)");
+        return;
+    }
+    if !available("gcc") {
+        eprintln!("SKIPPED: gcc is not installed (the sumprod example's test compiles C)");
+        return;
+    }
+    let example = example_dir();
+    if !example.join("sumprod.c").exists() {
+        eprintln!(
+            "SKIPPED: the shared example {} is not there",
+            example.display()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["sumprod.c", "oracle.sh"] {
+        std::fs::copy(example.join(file), dir.path().join(file)).unwrap();
+    }
+    let output = dir.path().join("result.c");
+    let script = format!(
+        "cd '{dir}' && '{bin}' reduce sumprod.c -o result.c -j 2 -- sh '{dir}/oracle.sh'; \
+         echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo; \
+         sleep 600",
+        dir = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_whittle"),
+    );
+    let tmux = Tmux {
+        socket: format!("whittle-test-{}", std::process::id()),
+    };
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "whittle",
+        "-x",
+        "120",
+        "-y",
+        "36",
+        "sh",
+        "-c",
+        &script,
+    ]);
+
+    // The panes appear and tests run.
+    let screen = tmux.wait_for("the panes and a first test", |s| {
+        [
+            "Tree",
+            "Test case",
+            "Configuration",
+            "Statistics",
+            "Size over tests",
+            "Test output",
+            "History",
+        ]
+        .iter()
+        .all(|title| s.contains(title))
+            && tests_shown(s).is_some_and(|t| t > 2)
+    });
+    assert!(screen.contains("RUNNING"), "{screen}");
+    assert!(screen.contains("int"), "the test case is shown:\n{screen}");
+
+    // Space pauses: the screen says so and the test count stops.
+    tmux.keys("Space");
+    let screen = tmux.wait_for("PAUSED", |s| s.contains("PAUSED"));
+    let paused_tests = tests_shown(&screen).unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let screen = tmux.capture();
+    assert!(screen.contains("PAUSED"), "{screen}");
+    assert_eq!(
+        tests_shown(&screen),
+        Some(paused_tests),
+        "no test runs while paused\n{screen}"
+    );
+    let step = step_shown(&screen).unwrap();
+
+    // n runs exactly one more step.
+    tmux.keys("n");
+    let screen = tmux.wait_for("one step", |s| {
+        s.contains("STEP MODE") && step_shown(s).is_some_and(|n| n > step)
+    });
+    std::thread::sleep(Duration::from_millis(800));
+    let screen_after = tmux.capture();
+    assert_eq!(
+        step_shown(&screen_after),
+        Some(step + 1),
+        "one step\n{screen}\n{screen_after}"
+    );
+
+    // q quits within a second; the terminal is back and the output complete.
+    let asked = Instant::now();
+    tmux.keys("q");
+    let screen = tmux.wait_for("the shell after quitting", |s| s.contains("EXIT="));
+    let quit_after = asked.elapsed();
+    assert!(
+        quit_after < Duration::from_secs(1) + Duration::from_millis(300),
+        "quitting took {quit_after:?}"
+    );
+    eprintln!("q to exit: {quit_after:?}");
+    assert!(screen.contains("EXIT=130"), "a stop on request\n{screen}");
+    assert!(screen.contains("the best result so far is in"), "{screen}");
+    assert!(
+        screen.contains("icanon") && !screen.contains("-icanon"),
+        "raw mode is off\n{screen}"
+    );
+    assert!(
+        screen.contains("echo") && !screen.contains("-echo"),
+        "echo is on\n{screen}"
+    );
+    assert_eq!(
+        tmux.run(&["display-message", "-p", "-t", "whittle", "#{alternate_on}"])
+            .trim(),
+        "0",
+        "the alternate screen was left"
+    );
+    let result = std::fs::read(&output).unwrap();
+    let input = std::fs::read(dir.path().join("sumprod.c")).unwrap();
+    assert!(result.len() <= input.len());
+    let verdict = Command::new("sh")
+        .arg(dir.path().join("oracle.sh"))
+        .arg(&output)
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(verdict.success(), "the output is complete and interesting");
+}
