@@ -189,7 +189,9 @@ fn pinned_node() {
     // Run to the end: the pinned pair survives.
     h.key(KeyCode::Char(' '));
     h.settle(|event| matches!(event, Event::Done { .. }));
+    h.screen();
     let best = String::from_utf8_lossy(&h.app.snapshot().best).into_owned();
+    assert!(best.len() < 40, "{best}");
     assert!(best.contains("\"foo\": \"bar\""), "{best}");
     assert!(best.contains("87"), "{best}");
 }
@@ -249,11 +251,130 @@ fn narrow_terminal() {
 }
 
 #[test]
-fn space_pauses_and_resumes() {
+fn space_runs_step_mode_to_the_end() {
     let mut h = harness("json-87", 120, 36);
     h.key(KeyCode::Char(' '));
     h.settle(|event| matches!(event, Event::Done { .. }));
     let screen = h.screen();
     assert!(screen.contains("DONE"), "{screen}");
     assert_eq!(String::from_utf8_lossy(&h.app.snapshot().best), "87");
+}
+
+/// The line of the screen with the tree cursor (`>`), if any.
+fn selected_line(screen: &str) -> Option<&str> {
+    // Each line of the rendered buffer is quoted.
+    screen
+        .lines()
+        .find(|line| line.trim_start_matches('"').starts_with("┃>"))
+}
+
+#[test]
+fn hoisting_through_the_tree() {
+    let mut h = harness("hello-hoist", 120, 36);
+    let mut screen = h.screen();
+    // Walk down the tree, opening closed nodes, to the if statement.
+    for _ in 0..60 {
+        match selected_line(&screen) {
+            Some(line) if line.contains("if_statement") => break,
+            Some(line) if line.contains('▸') => h.key(KeyCode::Right),
+            _ => h.key(KeyCode::Down),
+        }
+        screen = h.screen();
+    }
+    assert!(
+        selected_line(&screen).is_some_and(|l| l.contains("if_statement")),
+        "{screen}"
+    );
+    h.key(KeyCode::Char('h'));
+    let Some(Overlay::Hoist { choices, .. }) = h.app.overlay().cloned() else {
+        panic!("the hoist picker is open");
+    };
+    let target = choices
+        .iter()
+        .position(|(_, label)| label.starts_with("expression_statement"))
+        .expect("the printf statement is offered");
+    let screen = h.screen();
+    assert!(screen.contains("Hoist to"), "{screen}");
+    for _ in 0..target {
+        h.key(KeyCode::Down);
+    }
+    h.key(KeyCode::Enter);
+    h.settle(|event| matches!(event, Event::ManualEdit { accepted: true, .. }));
+    h.screen();
+    // The dissertation's result (Fig 7.2): 42 → 35 non-whitespace characters.
+    let best = String::from_utf8_lossy(&h.app.snapshot().best).into_owned();
+    let solid: String = best.chars().filter(|c| !c.is_whitespace()).collect();
+    assert_eq!(solid, "intmain(){printf(\"Helloworld!\\n\");}", "{best}");
+    assert_eq!(solid.chars().count(), 35);
+}
+
+#[test]
+fn history_view_and_restart() {
+    let mut h = harness("table-4.1", 120, 36);
+    for step in 1..=4 {
+        h.step(step);
+    }
+    h.screen();
+    assert_eq!(h.app.snapshot().history.len(), 2);
+    // Tab to the history, up to the input, Enter shows it.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(screen.contains("history #0"), "{screen}");
+    assert!(screen.contains("12345"), "{screen}");
+    // R restarts from it.
+    h.key(KeyCode::Char('R'));
+    h.settle(|event| matches!(event, Event::Restarted { from: 0, .. }));
+    let screen = h.screen();
+    assert_eq!(&*h.app.snapshot().best, b"12345");
+    assert!(screen.contains("restart"), "{screen}");
+}
+
+#[test]
+fn keys_steer_the_session() {
+    let mut h = harness("table-4.1", 120, 36);
+    h.key(KeyCode::Char('+'));
+    h.key(KeyCode::Char('+'));
+    h.key(KeyCode::Char('J'));
+    h.screen();
+    let snapshot = h.app.snapshot();
+    assert_eq!(snapshot.split_factor.to_string(), "4");
+    assert_eq!(snapshot.jobs, 2);
+    h.key(KeyCode::Char('-'));
+    h.key(KeyCode::Char('j'));
+    h.screen();
+    assert_eq!(h.app.snapshot().split_factor.to_string(), "3");
+    assert_eq!(h.app.snapshot().jobs, 1);
+    // r proposes removing the selected line: "12345" alone is the only line, and the empty
+    // file is not interesting, so it is rejected.
+    h.key(KeyCode::Char('r'));
+    h.settle(|event| {
+        matches!(
+            event,
+            Event::ManualEdit {
+                accepted: false,
+                ..
+            }
+        )
+    });
+    let screen = h.screen();
+    assert!(screen.contains("rejected"), "{screen}");
+    // d shows the diff view, s skips the stage (the only one): the run is done.
+    h.key(KeyCode::Char('d'));
+    assert!(h.screen().contains("Diff"));
+    h.key(KeyCode::Char('s'));
+    let mut skipped = false;
+    h.settle(|event| {
+        skipped |= matches!(event, Event::StageSkipped { .. });
+        matches!(event, Event::Done { .. })
+    });
+    assert!(skipped);
+    let screen = h.screen();
+    assert!(screen.contains("DONE"), "{screen}");
+    assert_eq!(&*h.app.snapshot().best, b"12345", "nothing was reduced");
+    // q quits.
+    h.key(KeyCode::Char('q'));
+    assert!(h.app.should_quit());
 }

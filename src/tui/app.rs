@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{
@@ -17,7 +17,7 @@ use super::clock::Clock;
 use super::highlight::{HighlightCache, find_syntax};
 use super::model::RunModel;
 use super::theme::Theme;
-use super::tree_pane::{Selection, TreePane};
+use super::tree_pane::{Selection, TreePane, line_starts};
 use crate::control::SplitFactor;
 use crate::engine::{Command, CommandSender, Edit, PinTarget, PipelineInfo, Snapshot, catalogue};
 use crate::events::Event;
@@ -124,6 +124,15 @@ impl Measures {
     }
 }
 
+/// A line diff between two versions of the best.
+pub struct DiffView {
+    pub from: u64,
+    pub to: u64,
+    pub lines: Vec<(similar::ChangeTag, String)>,
+    /// The first line that changed.
+    pub first_change: usize,
+}
+
 /// The whole UI state.
 pub struct App {
     pub(crate) link: CommandSender,
@@ -155,6 +164,12 @@ pub struct App {
     pub(crate) input_measures: Measures,
     pub(crate) best_measures: (u64, Measures),
     pub(crate) areas: PaneAreas,
+    /// Where the lines of the best start, for its version.
+    pub(crate) line_index: (u64, Arc<Vec<usize>>),
+    /// The diff shown by `d`, recomputed when the best changes (as often as it can afford).
+    pub(crate) diff_cache: Option<DiffView>,
+    diff_cost: Duration,
+    diff_made: Option<Instant>,
     pub(crate) quit: Option<QuitReason>,
     pub(crate) frames: u64,
 }
@@ -194,6 +209,10 @@ impl App {
             best_measures: (snapshot.version, input_measures),
             input_measures,
             areas: PaneAreas::default(),
+            line_index: (snapshot.version, Arc::new(line_starts(&snapshot.best))),
+            diff_cache: None,
+            diff_cost: Duration::ZERO,
+            diff_made: None,
             quit: None,
             frames: 0,
             snapshot,
@@ -257,7 +276,6 @@ impl App {
     /// Per-frame work: a fresh snapshot, the tree re-parsed when the best changed, the cursor
     /// moved to the candidate under test.
     pub fn refresh(&mut self) {
-        let now = self.clock.now();
         let snapshot = self.link.snapshot();
         if snapshot.version != self.snapshot.version {
             self.previous_best = Some((self.snapshot.version, self.snapshot.best.clone()));
@@ -265,9 +283,13 @@ impl App {
         self.snapshot = snapshot;
         if self.best_measures.0 != self.snapshot.version {
             self.best_measures = (self.snapshot.version, Measures::of(&self.snapshot.best));
+            self.line_index = (
+                self.snapshot.version,
+                Arc::new(line_starts(&self.snapshot.best)),
+            );
         }
         self.tree
-            .refresh(self.snapshot.version, &self.snapshot.best, now);
+            .refresh(self.snapshot.version, &self.snapshot.best);
         if let Some(current) = &self.run.current {
             let (step, removed) = (current.step, current.removed.clone());
             self.tree
@@ -276,6 +298,53 @@ impl App {
         if self.history_follow {
             self.history_cursor = self.snapshot.history.len().saturating_sub(1);
         }
+    }
+
+    /// Brings the diff view up to date with the current and the previous best, unless the last
+    /// diff was made so recently that another would take more than a tenth of the time.
+    pub(crate) fn update_diff(&mut self) {
+        let Some((from, previous)) = &self.previous_best else {
+            return;
+        };
+        let to = self.snapshot.version;
+        if self
+            .diff_cache
+            .as_ref()
+            .is_some_and(|d| d.from == *from && d.to == to)
+        {
+            return;
+        }
+        let now = Instant::now();
+        if self.diff_cache.is_some()
+            && let Some(made) = self.diff_made
+            && now.saturating_duration_since(made) < self.diff_cost * 10
+        {
+            return;
+        }
+        let old = String::from_utf8_lossy(previous);
+        let new = String::from_utf8_lossy(&self.snapshot.best);
+        let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
+        let lines: Vec<(similar::ChangeTag, String)> = diff
+            .iter_all_changes()
+            .map(|change| {
+                (
+                    change.tag(),
+                    change.value().trim_end_matches('\n').replace('\t', "    "),
+                )
+            })
+            .collect();
+        let first_change = lines
+            .iter()
+            .position(|(tag, _)| *tag != similar::ChangeTag::Equal)
+            .unwrap_or(0);
+        self.diff_cache = Some(DiffView {
+            from: *from,
+            to,
+            lines,
+            first_change,
+        });
+        self.diff_cost = now.elapsed();
+        self.diff_made = Some(now);
     }
 
     /// Handles a terminal event (key, mouse, resize).

@@ -144,19 +144,11 @@ impl HighlightCache {
         }
     }
 
-    pub fn has_syntax(&self) -> bool {
-        self.syntax.is_some()
-    }
-
     /// The highlighted lines of `text` (version `version`), or `None` while they are not
     /// ready (no syntax, too large, or highlighted too recently to afford another run).
-    pub fn lines(
-        &mut self,
-        version: u64,
-        text: &[u8],
-        now: Instant,
-    ) -> Option<&[Vec<HighlightSpan>]> {
+    pub fn lines(&mut self, version: u64, text: &[u8]) -> Option<&[Vec<HighlightSpan>]> {
         let syntax = self.syntax?;
+        let now = Instant::now();
         if self.version != Some(version) {
             if text.len() > MAX_HIGHLIGHTED_BYTES {
                 return None;

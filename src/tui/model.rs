@@ -39,7 +39,6 @@ pub struct CandidateView {
     pub size: usize,
     /// The outcome, once judged.
     pub verdict: Option<(Outcome, Action)>,
-    pub preview: Option<String>,
 }
 
 /// One judged candidate, for the log.
@@ -107,6 +106,17 @@ pub struct RunModel {
 }
 
 impl RunModel {
+    /// The text of the current candidate, when it was judged and is short.
+    pub fn current_preview(&self) -> Option<&str> {
+        let current = self.current.as_ref()?;
+        let last = self.log.back()?;
+        (current.verdict.is_some()
+            && last.step == current.step
+            && last.candidate == current.candidate)
+            .then_some(last.preview.as_deref())
+            .flatten()
+    }
+
     pub fn new(input_size: usize) -> Self {
         RunModel {
             stage: String::new(),
@@ -204,7 +214,6 @@ impl RunModel {
                     removed,
                     size,
                     verdict: None,
-                    preview: None,
                 });
             }
             Event::CandidateJudged {
@@ -240,11 +249,12 @@ impl RunModel {
                 if self.log.len() == LOG_LENGTH {
                     self.log.pop_front();
                 }
+                // The preview lives in the log (no copy per event); see `current_preview`.
                 self.log.push_back(Judged {
                     step,
                     candidate,
                     size,
-                    preview: preview.clone(),
+                    preview,
                     action,
                     outcome,
                 });
@@ -255,7 +265,6 @@ impl RunModel {
                     removed,
                     size,
                     verdict: Some((outcome, action)),
-                    preview,
                 });
             }
             Event::Accepted {
@@ -273,7 +282,7 @@ impl RunModel {
                 self.last_reduction = Some(now);
                 let detail = match branch {
                     Branch::ReduceToSubset | Branch::ReduceToComplement => {
-                        format!("{} was interesting", candidate.describe())
+                        format!("{} ✗", candidate.describe())
                     }
                     _ => candidate.describe(),
                 };

@@ -28,6 +28,8 @@ pub const FRAME_INTERVAL: Duration = Duration::from_millis(33);
 pub const IDLE_REDRAW: Duration = Duration::from_millis(250);
 /// Engine events forwarded in one message, at most.
 const BATCH: usize = 4096;
+/// How long engine events gather before they are forwarded (well under a frame).
+const GATHER: Duration = Duration::from_millis(2);
 
 /// What the loop receives.
 pub enum Message {
@@ -49,6 +51,10 @@ pub struct LoopStats {
     /// Time from reading each key to the end of the frame that showed its effect.
     pub key_latencies: Vec<Duration>,
     pub duration: Duration,
+    /// Time spent refreshing and drawing frames.
+    pub frame_time: Duration,
+    /// Time spent folding messages in.
+    pub handling_time: Duration,
 }
 
 impl LoopStats {
@@ -72,11 +78,17 @@ pub fn forward_engine_events(events: Receiver<Event>, to: Sender<Message>) {
         .name("whittle-ui-events".into())
         .spawn(move || {
             while let Ok(first) = events.recv() {
-                let mut batch = Vec::with_capacity(64);
+                let mut batch = Vec::with_capacity(256);
                 batch.push(first);
                 batch.extend(events.try_iter().take(BATCH - 1));
+                let full = batch.len() == BATCH;
                 if to.send(Message::Engine(batch)).is_err() {
                     return;
+                }
+                // Let events gather: the engine then rarely has to wake this thread (a system
+                // call per event when it sends faster than it is read one by one).
+                if !full {
+                    std::thread::sleep(GATHER);
                 }
             }
             let _ = to.send(Message::EngineClosed);
@@ -111,6 +123,7 @@ where
         };
         match messages.recv_timeout(timeout) {
             Ok(message) => {
+                let handling = Instant::now();
                 handle(app, message, &mut stats, &mut pending_keys);
                 dirty = true;
                 // Take whatever else is waiting, but not past the next frame.
@@ -124,6 +137,7 @@ where
                         break;
                     }
                 }
+                stats.handling_time += handling.elapsed();
             }
             Err(RecvTimeoutError::Timeout) => dirty = true,
             Err(RecvTimeoutError::Disconnected) => break,
@@ -136,6 +150,7 @@ where
             app.refresh();
             terminal.draw(|frame| app.draw(frame))?;
             let drawn = Instant::now();
+            stats.frame_time += drawn - now;
             stats.frames += 1;
             stats.key_latencies.extend(
                 pending_keys
@@ -242,8 +257,19 @@ fn read_terminal(to: Sender<Message>, stop: Arc<AtomicBool>) {
 /// Runs the UI on this terminal over `session` until the user quits (or the run ends, when
 /// asked to leave then). The engine is told to stop when the UI ends; waiting for it is left to
 /// the caller.
-pub fn run(session: &Session, mut app: App) -> anyhow::Result<(QuitReason, LoopStats, App)> {
+pub fn run(session: &Session, app: App) -> anyhow::Result<(QuitReason, LoopStats, App)> {
+    run_with(session, app, |_| {})
+}
+
+/// Like [`run`]; `also` gets a sender into the loop's channel before it starts (to feed it
+/// synthetic input, as the measurements do).
+pub fn run_with(
+    session: &Session,
+    mut app: App,
+    also: impl FnOnce(Sender<Message>),
+) -> anyhow::Result<(QuitReason, LoopStats, App)> {
     let (sender, messages) = crossbeam_channel::unbounded();
+    also(sender.clone());
     {
         let sender = sender.clone();
         let commands = session.commands();

@@ -140,7 +140,9 @@ impl TreePane {
 
     /// Re-parses the best when its version changed (unless the last parse was so recent that
     /// parsing would take more than a tenth of the time). Returns whether the tree changed.
-    pub fn refresh(&mut self, version: u64, best: &[u8], now: Instant) -> bool {
+    pub fn refresh(&mut self, version: u64, best: &[u8]) -> bool {
+        // Throttling is about the machine's time, not the (possibly manual) clock shown.
+        let now = Instant::now();
         let Some(language) = self.language else {
             return false;
         };

@@ -353,7 +353,7 @@ fn draw_tree(app: &mut App, frame: &mut Frame, area: Rect) {
     }
     // Lines as units.
     let best = app.snapshot.best.clone();
-    let starts = line_starts(&best);
+    let starts = app.line_index.1.clone();
     let height = area.height.saturating_sub(2) as usize;
     let cursor = app.tree.line_cursor.min(starts.len().saturating_sub(1));
     app.tree.line_cursor = cursor;
@@ -445,7 +445,7 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
             app.snapshot.best.clone(),
             app.snapshot.version,
             format!(
-                " Test case · {} · {} lines · v{} ",
+                " Test case {} · {} lines · v{} ",
                 human_bytes(app.snapshot.best.len()),
                 app.best_measures.1.lines,
                 app.snapshot.version
@@ -463,12 +463,18 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
     } else {
         Vec::new()
     };
-    let starts = line_starts(&text);
+    let starts = if live {
+        app.line_index.1.clone()
+    } else {
+        std::sync::Arc::new(line_starts(&text))
+    };
     // Follow the candidate: its first removed line a third of the way down.
     if app.text_follow
         && let Some(first) = removed.first()
     {
-        let line = super::tree_pane::line_of(&text, first.start);
+        let line = starts
+            .partition_point(|&start| start <= first.start)
+            .saturating_sub(1);
         if line < app.text_scroll || line >= app.text_scroll + height.max(1) {
             app.text_scroll = line.saturating_sub(height / 3);
         }
@@ -486,9 +492,8 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
         )
         .then_some(c.candidate.index as usize)
     });
-    let now = app.clock.now();
     let highlighted = if live {
-        app.highlight.lines(version, &text, now)
+        app.highlight.lines(version, &text)
     } else {
         None
     };
@@ -504,12 +509,6 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
         under_test,
         &theme,
     );
-    let syntax = if app.highlight.has_syntax() {
-        ""
-    } else {
-        " · plain"
-    };
-    let title = format!("{}{syntax}", title.trim_end()) + " ";
     frame.render_widget(
         Paragraph::new(lines).block(block(title, focused, &theme)),
         area,
@@ -517,44 +516,40 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
 }
 
 fn draw_diff(app: &mut App, frame: &mut Frame, area: Rect, focused: bool, height: usize) {
+    app.update_diff();
     let theme = &app.theme;
-    let current = app.snapshot.best.clone();
-    let (title, lines) = match &app.previous_best {
+    let (title, lines): (String, Vec<Line>) = match &app.diff_cache {
         None => (
             " Diff · no earlier best yet · d: back ".to_string(),
             vec![Line::styled("the best has not changed yet", theme.muted)],
         ),
-        Some((version, previous)) => {
-            let old = String::from_utf8_lossy(previous);
-            let new = String::from_utf8_lossy(&current);
-            let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
-            let mut lines = Vec::new();
-            for change in diff.iter_all_changes() {
-                let (sign, style) = match change.tag() {
-                    similar::ChangeTag::Delete => ("-", theme.interesting),
-                    similar::ChangeTag::Insert => ("+", theme.not_interesting),
-                    similar::ChangeTag::Equal => (" ", theme.muted),
-                };
-                let text = change.value().trim_end_matches('\n').replace('\t', "    ");
-                lines.push(Line::styled(format!("{sign} {text}"), style));
+        Some(diff) => {
+            if app.text_follow {
+                app.text_scroll = diff.first_change.saturating_sub(height / 3);
             }
+            app.text_scroll = app.text_scroll.min(diff.lines.len().saturating_sub(1));
+            let lines = diff
+                .lines
+                .iter()
+                .skip(app.text_scroll)
+                .take(height)
+                .map(|(tag, text)| {
+                    let (sign, style) = match tag {
+                        similar::ChangeTag::Delete => ("-", theme.interesting),
+                        similar::ChangeTag::Insert => ("+", theme.not_interesting),
+                        similar::ChangeTag::Equal => (" ", theme.muted),
+                    };
+                    Line::styled(format!("{sign} {text}"), style)
+                })
+                .collect();
             (
-                format!(
-                    " Diff · version {version} → {} · d: back ",
-                    app.snapshot.version
-                ),
+                format!(" Diff · version {} → {} · d: back ", diff.from, diff.to),
                 lines,
             )
         }
     };
-    app.text_scroll = app.text_scroll.min(lines.len().saturating_sub(1));
-    let shown: Vec<Line> = lines
-        .into_iter()
-        .skip(app.text_scroll)
-        .take(height)
-        .collect();
     frame.render_widget(
-        Paragraph::new(shown).block(block(title, focused, theme)),
+        Paragraph::new(lines).block(block(title, focused, theme)),
         area,
     );
 }
@@ -630,28 +625,30 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
         Some(round) => {
             lines.push(Line::from(vec![
                 Span::styled(format!("round {} · ", round.iteration), theme.muted),
-                Span::styled(format!("n={}", round.n), theme.accent),
-                Span::styled(format!(" of {} · ", round.len), theme.muted),
-                Span::styled(format!("ν={nu}"), theme.accent),
-                Span::styled(format!(" · j{} {parallel}", snapshot.jobs), theme.muted),
+                Span::styled(format!("n = {}", round.n), theme.accent),
+                Span::styled(format!(" of {} units · ", round.len), theme.muted),
+                Span::styled(format!("ν = {nu}"), theme.accent),
             ]));
-            lines.extend(partition_lines(app, round, inner_width));
         }
-        None => {
-            lines.push(Line::styled(
-                format!("ν={nu} · j{} {parallel} · level –", snapshot.jobs),
-                theme.muted,
-            ));
-            lines.push(Line::styled("no ddmin round yet", theme.muted));
-        }
+        None => lines.push(Line::from(vec![
+            Span::styled("no ddmin round yet · ", theme.muted),
+            Span::styled(format!("ν = {nu}"), theme.accent),
+        ])),
+    }
+    lines.push(Line::styled(
+        format!("jobs {} · {parallel} · level –", snapshot.jobs),
+        theme.muted,
+    ));
+    if let Some(round) = &app.run.round {
+        lines.extend(partition_lines(app, round, inner_width));
     }
     // The candidate under test (or the last one judged).
     match &app.run.current {
         Some(current) => {
             let name = current.candidate.describe();
-            let content = current
-                .preview
-                .as_ref()
+            let content = app
+                .run
+                .current_preview()
                 .filter(|p| p.chars().count() <= 16 && !p.contains('\n'))
                 .map(|p| format!(" “{p}”"))
                 .unwrap_or_else(|| format!(" {}", human_bytes(current.size)));
@@ -685,26 +682,30 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             ("  ", theme.muted)
         };
+        let detail = match &app.run.branch {
+            Some((_, detail)) if is_taken && !show_rules => format!("· {detail}"),
+            _ => String::new(),
+        };
         lines.push(Line::from(vec![
             Span::styled(marker, theme.accent),
             Span::styled(format!("{name:<21}"), style),
             Span::styled(
-                if show_rules {
-                    rule.to_string()
-                } else {
-                    String::new()
-                },
+                if show_rules { rule.to_string() } else { detail },
                 if is_taken { theme.base } else { theme.muted },
             ),
         ]));
     }
-    if let Some((branch, detail)) = &app.run.branch {
-        let text = if formula_shown {
-            format!("  {detail}")
-        } else {
-            format!("▶ {} · {detail}", branch.describe())
-        };
-        lines.push(Line::styled(text, theme.accent));
+    match &app.run.branch {
+        Some((_, detail)) if formula_shown && show_rules => {
+            lines.push(Line::styled(format!("  {detail}"), theme.accent));
+        }
+        Some((branch, detail)) if !formula_shown => {
+            lines.push(Line::styled(
+                format!("▶ {} · {detail}", branch.describe()),
+                theme.accent,
+            ));
+        }
+        _ => {}
     }
     frame.render_widget(
         Paragraph::new(lines).block(block(" Configuration ", false, theme)),
@@ -1021,7 +1022,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 
 fn draw_help(app: &App, frame: &mut Frame) {
     let theme = &app.theme;
-    let area = centered(frame.area(), 76, KEYS.len() as u16 + 4);
+    let area = centered(frame.area(), 88, KEYS.len() as u16 + 5);
     let mut lines: Vec<Line> = KEYS
         .iter()
         .map(|(key, what)| {
@@ -1033,6 +1034,13 @@ fn draw_help(app: &App, frame: &mut Frame) {
         .collect();
     lines.push(Line::styled(
         " ✗ interesting (kept the problem) · ✓ not interesting · ? unresolved",
+        theme.muted,
+    ));
+    lines.push(Line::styled(
+        match &app.snapshot.output {
+            Some(path) => format!(" the best result so far is always in {}", path.display()),
+            None => " this run writes no file".to_string(),
+        },
         theme.muted,
     ));
     frame.render_widget(Clear, area);
