@@ -458,7 +458,8 @@ mod tests {
         assert!(marks_of(&(9..11), &[], &removed).touched);
         let clear = marks_of(&(8..10), &[], &removed);
         assert!(!clear.removed && !clear.touched);
-        assert!(marks_of(&(0..3), &[1..2], &[]).pinned);
+        assert!(marks_of(&(1..2), &[0..3, 5..6], &[]).pinned);
+        assert!(!marks_of(&(0..3), &[1..2, 5..6], &[]).pinned);
     }
 
     #[test]

@@ -626,7 +626,7 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
             lines.push(Line::from(vec![
                 Span::styled(format!("round {} · ", round.iteration), theme.muted),
                 Span::styled(format!("n = {}", round.n), theme.accent),
-                Span::styled(format!(" of {} units · ", round.len), theme.muted),
+                Span::styled(format!(" of {} · ", round.len), theme.muted),
                 Span::styled(format!("ν = {nu}"), theme.accent),
             ]));
         }

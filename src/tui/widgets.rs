@@ -93,6 +93,11 @@ pub fn partition_strip(
     let mut subsets = vec![Span::styled("Δi ", theme.muted)];
     let mut complements = vec![Span::styled("∇i ", theme.muted)];
     let mut shown = 0;
+    // Numbers on every chunk when they all fit, else on the first and the last only.
+    let all_numbered = widths
+        .iter()
+        .enumerate()
+        .all(|(i, &w)| w > (i + 1).to_string().len());
     for (i, &w) in widths.iter().enumerate() {
         if w == 0 {
             continue;
@@ -105,7 +110,9 @@ pub fn partition_strip(
         };
         let label = if w >= (i + 1).to_string().len() + 2 {
             format!("Δ{}", i + 1)
-        } else if w > (i + 1).to_string().len() {
+        } else if all_numbered
+            || ((i == 0 || i + 1 == widths.len()) && w > (i + 1).to_string().len())
+        {
             (i + 1).to_string()
         } else {
             String::new()
