@@ -316,17 +316,14 @@ impl Tester {
 
     /// Judges a check made before reduction starts (the input, the empty file): it is tested
     /// and counted like any test but takes no step number (step 0), so that the steps of the
-    /// algorithm are numbered as the papers number them. Being no step, it does not wait for
-    /// one: a session started in step mode checks its input at once.
+    /// algorithm are numbered as the papers number them.
     pub fn preflight(
         &mut self,
         candidate: Candidate,
         content: &[u8],
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
         self.preflight = true;
-        self.bypass_pause = true;
         let result = self.judge_single(candidate, content);
-        self.bypass_pause = false;
         self.preflight = false;
         result
     }

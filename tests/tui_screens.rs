@@ -9,7 +9,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use whittle::demo::examples;
-use whittle::engine::{Session, SessionOptions, StagesFactory};
+use whittle::engine::{RunState, Session, SessionOptions, StagesFactory};
 use whittle::events::Event;
 use whittle::reduce::{Job, ddmin_stages};
 use whittle::tree::Language;
@@ -67,8 +67,7 @@ fn harness(name: &str, width: u16, height: u16) -> Harness {
         terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),
         done: false,
     };
-    // The input is checked before the first step; wait until the engine waits for one.
-    harness.settle(|_| true);
+    harness.through_preflight();
     harness
 }
 
@@ -93,6 +92,27 @@ impl Harness {
                 break;
             }
             assert!(Instant::now() < deadline, "the engine did not settle");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        while let Ok(event) = self.session.events().try_recv() {
+            self.feed(event);
+        }
+    }
+
+    /// The input is checked before the first step (the app lets the checks through); waits
+    /// until the engine waits for step 1.
+    fn through_preflight(&mut self) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            self.app.refresh();
+            while let Ok(event) = self.session.events().try_recv() {
+                self.feed(event);
+            }
+            let snapshot = self.session.snapshot();
+            if snapshot.state == RunState::Running && snapshot.parked {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the input was not checked");
             std::thread::sleep(Duration::from_millis(2));
         }
         while let Ok(event) = self.session.events().try_recv() {

@@ -19,7 +19,9 @@ use super::model::RunModel;
 use super::theme::Theme;
 use super::tree_pane::{Selection, TreePane, line_starts};
 use crate::control::SplitFactor;
-use crate::engine::{Command, CommandSender, Edit, PinTarget, PipelineInfo, Snapshot, catalogue};
+use crate::engine::{
+    Command, CommandSender, Edit, PinTarget, PipelineInfo, RunState, Snapshot, catalogue,
+};
 use crate::events::Event;
 use crate::tree::{Language, NodeId};
 
@@ -172,6 +174,8 @@ pub struct App {
     diff_made: Option<Instant>,
     pub(crate) quit: Option<QuitReason>,
     pub(crate) frames: u64,
+    /// Steps sent to let the checks of the input through (see `step_through_preflight`).
+    preflight_steps: u64,
 }
 
 impl App {
@@ -215,6 +219,7 @@ impl App {
             diff_made: None,
             quit: None,
             frames: 0,
+            preflight_steps: 0,
             snapshot,
         }
     }
@@ -297,6 +302,21 @@ impl App {
         }
         if self.history_follow {
             self.history_cursor = self.snapshot.history.len().saturating_sub(1);
+        }
+        self.step_through_preflight();
+    }
+
+    /// In step mode the checks of the input (the input itself, the empty file) would each wait
+    /// for a step; they are no step of the algorithm, so the UI lets them through: step 1 is
+    /// then the papers' step 1.
+    fn step_through_preflight(&mut self) {
+        if self.snapshot.state == RunState::Checking
+            && self.snapshot.step_mode
+            && self.snapshot.parked
+            && self.preflight_steps == self.run.preflight_judged
+        {
+            self.link.send(Command::Step);
+            self.preflight_steps += 1;
         }
     }
 

@@ -103,6 +103,8 @@ pub struct RunModel {
     pub last_reduction: Option<Instant>,
     /// Events folded in, in total.
     pub events: u64,
+    /// Checks of the input before the reduction (step 0) judged so far.
+    pub preflight_judged: u64,
 }
 
 impl RunModel {
@@ -136,6 +138,7 @@ impl RunModel {
             notice: None,
             last_reduction: None,
             events: 0,
+            preflight_judged: 0,
         }
     }
 
@@ -229,6 +232,9 @@ impl RunModel {
                 self.last_step = self.last_step.max(step);
                 if action == Action::Test {
                     self.tests += 1;
+                }
+                if step == 0 {
+                    self.preflight_judged += 1;
                 }
                 if let Some(round) = &mut self.round {
                     let slot = match candidate.kind {
