@@ -118,10 +118,18 @@ pub struct Measures {
 
 impl Measures {
     pub fn of(text: &[u8]) -> Measures {
+        // ASCII text (the usual case) is counted byte by byte, as `char::is_whitespace` would.
+        let nonws = if text.is_ascii() {
+            text.iter()
+                .filter(|&&b| !(b.is_ascii_whitespace() || b == 0x0b))
+                .count()
+        } else {
+            crate::atoms::non_whitespace_chars(text)
+        };
         Measures {
             bytes: text.len(),
             lines: crate::atoms::line_count(text),
-            nonws: crate::atoms::non_whitespace_chars(text),
+            nonws,
         }
     }
 }
@@ -226,7 +234,13 @@ impl App {
 
     /// Folds an engine event in (O(1): nothing is drawn or parsed here).
     pub fn on_engine_event(&mut self, event: Event) {
-        let now = self.clock.now();
+        // The frequent events need no time; reading the clock would cost more than folding.
+        let now = match event {
+            Event::TestStarted { .. } | Event::CandidateJudged { .. } | Event::Round { .. } => {
+                self.started
+            }
+            _ => self.clock.now(),
+        };
         self.run.apply(event, now);
         if self.exit_when_done && self.run.ending.is_some() && self.quit.is_none() {
             self.quit = Some(QuitReason::Finished);
@@ -859,4 +873,23 @@ pub(crate) fn history_first_row(cursor: usize, len: usize, height: usize) -> usi
         return 0;
     }
     cursor.saturating_sub(height - 1).min(len - height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_agree_with_the_engine_s_size_measures() {
+        for text in [
+            &b"a b\tc\x0b\x0cd\r\n"[..],
+            "é ü\u{a0}x\n".as_bytes(),
+            b"",
+            b"x",
+        ] {
+            let measures = Measures::of(text);
+            assert_eq!(measures.nonws, crate::atoms::non_whitespace_chars(text));
+            assert_eq!(measures.lines, crate::atoms::line_count(text));
+        }
+    }
 }

@@ -417,11 +417,14 @@ fn node_label(
 /// Byte offsets where the lines of `text` start (a final line without newline included; an
 /// empty text has one empty line).
 pub fn line_starts(text: &[u8]) -> Vec<usize> {
-    let mut starts = vec![0];
+    let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+    starts.push(0);
+    let last = text.len().saturating_sub(1);
     starts.extend(
-        text.iter()
+        text[..last]
+            .iter()
             .enumerate()
-            .filter(|(i, b)| **b == b'\n' && i + 1 < text.len())
+            .filter(|(_, b)| **b == b'\n')
             .map(|(i, _)| i + 1),
     );
     starts

@@ -161,7 +161,6 @@ fn layout(area: Rect, tree_percent: u16) -> Areas {
 /// Draws the whole screen.
 pub fn draw(app: &mut App, frame: &mut Frame) {
     let areas = layout(frame.area(), app.tree_percent);
-    frame.render_widget(Block::default().style(app.theme.base), frame.area());
     app.areas.panes = vec![
         (Pane::Tree, areas.tree),
         (Pane::TestCase, areas.text),
@@ -297,7 +296,7 @@ fn draw_footer(app: &App, frame: &mut Frame, area: Rect) {
             theme.muted,
         ));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.base), area);
 }
 
 /// Byte ranges the current candidate removes (sorted), clamped to the best.
