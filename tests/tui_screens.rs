@@ -413,3 +413,48 @@ fn keys_steer_the_session() {
     h.key(KeyCode::Char('q'));
     assert!(h.app.should_quit());
 }
+
+#[test]
+fn mouse_focuses_selects_and_scrolls() {
+    use ratatui::crossterm::event::{Event as TerminalEvent, MouseEvent, MouseEventKind};
+    let mouse = |kind, column, row| {
+        TerminalEvent::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let mut h = harness("json-87", 120, 36);
+    let screen = h.screen();
+    let row_of = |screen: &str, text: &str| {
+        screen
+            .lines()
+            .position(|line| line.contains(text))
+            .unwrap_or_else(|| panic!("{text} is shown\n{screen}")) as u16
+    };
+    // A click on the history pane focuses it (its title then lists its keys).
+    let history_row = row_of(&screen, "History 1");
+    let history_column = screen
+        .lines()
+        .nth(history_row as usize)
+        .unwrap()
+        .find("History")
+        .unwrap();
+    let column = screen.lines().nth(history_row as usize).unwrap()[..history_column]
+        .chars()
+        .count() as u16;
+    h.app.on_terminal_event(mouse(
+        MouseEventKind::Down(ratatui::crossterm::event::MouseButton::Left),
+        column,
+        history_row + 1,
+    ));
+    let screen = h.screen();
+    assert!(screen.contains("History 1 · ⏎ view"), "{screen}");
+    // The wheel over the test case scrolls it: its first line goes out of view.
+    let first_line = row_of(&screen, "\"foo\": \"bar\",");
+    h.app
+        .on_terminal_event(mouse(MouseEventKind::ScrollDown, 40, first_line));
+    let screen = h.screen();
+    assert!(!screen.contains("\"foo\": \"bar\","), "{screen}");
+}
