@@ -40,6 +40,8 @@ pub enum Command {
     Tree(TreeArgs),
     /// List the languages whittle can parse.
     Languages,
+    /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
+    Algorithms,
     /// Work with the generated grammar tables (minimal replacements Φ).
     Grammars(GrammarsArgs),
 }
@@ -57,6 +59,19 @@ pub struct ReduceArgs {
     /// Where the result goes [default: <stem>.whittled<.ext> beside the input].
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
+
+    /// The algorithm: stages joined with `+`, run in order (e.g. `hoist+hddh+ddmin`; see
+    /// `whittle algorithms`) [default: a tree pipeline when the language is known, else ddmin].
+    #[arg(short, long, value_name = "PIPELINE")]
+    pub algorithm: Option<crate::pipeline::Pipeline>,
+
+    /// The input's language for the tree algorithms [default: by the file extension].
+    #[arg(long, value_name = "NAME")]
+    pub language: Option<String>,
+
+    /// Test tree candidates even when they re-parse with new syntax errors.
+    #[arg(long)]
+    pub no_syntax_guard: bool,
 
     /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token.
     #[arg(long, default_value = "line,char", value_parser = AtomKind::parse_list, value_name = "LIST")]
@@ -184,7 +199,13 @@ impl ReduceArgs {
             Some(jobs) => jobs,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        Ok(Settings {
+        let language = match &self.language {
+            Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
+            None => crate::tree::Language::for_path(&self.input)
+                .ok()
+                .map(|language| language.name().to_owned()),
+        };
+        let settings = Settings {
             atoms: self.atoms.clone(),
             split_factor: self.split_factor,
             dd: DdOptions {
@@ -205,7 +226,12 @@ impl ReduceArgs {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,
             },
-        })
+            algorithm: self.algorithm.clone(),
+            language,
+            syntax_guard: !self.no_syntax_guard,
+        };
+        crate::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        Ok(settings)
     }
 }
 
@@ -217,6 +243,10 @@ pub fn main() -> i32 {
         Command::Demo(args) => crate::demo::run(args),
         Command::Tree(args) => crate::tree::tree_command(args),
         Command::Languages => crate::tree::languages_command(),
+        Command::Algorithms => {
+            print!("{}", crate::pipeline::algorithms_listing());
+            Ok(0)
+        }
         Command::Grammars(args) => crate::tree::grammars_command(args),
     };
     match result {
@@ -289,10 +319,11 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     tester.set_events(Some(events_tx));
     let progress = crate::headless::spawn_progress(events_rx, job.input.len());
     eprintln!(
-        "whittle: reducing {} ({} bytes) with `{}`",
+        "whittle: reducing {} ({} bytes) with `{}`, algorithm {}",
         args.input.display(),
         job.input.len(),
-        tester.oracle().describe()
+        tester.oracle().describe(),
+        crate::pipeline::pipeline_of(&job.settings)
     );
 
     let outcome = job.run(&mut tester);

@@ -45,6 +45,7 @@ fn table_4_1() -> Example {
             },
             jobs: 1,
             limits: Default::default(),
+            ..Settings::default()
         },
         oracle: || {
             Arc::new(predicate("contains 2 and 4", |c: &[u8]| {

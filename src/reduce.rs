@@ -13,6 +13,7 @@ use crate::control::{Control, SplitFactor, Stop};
 use crate::dd::{self, DdOptions, TextDomain};
 use crate::events::{CandidateKind, Event};
 use crate::oracle::{Oracle, Verdict};
+use crate::pipeline::{Hooks, Pipeline, pipeline_of, run_pipeline};
 use crate::outcome::Outcome;
 use crate::stats::Stats;
 use crate::tester::{Limits, Tester};
@@ -30,6 +31,12 @@ pub struct Settings {
     pub jobs: usize,
     #[serde(skip)]
     pub limits: Limits,
+    /// The pipeline (`-a`); `None`: the default for the language.
+    pub algorithm: Option<Pipeline>,
+    /// The input's language (a name `whittle languages` lists); `None`: unknown.
+    pub language: Option<String>,
+    /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
+    pub syntax_guard: bool,
 }
 
 impl Default for Settings {
@@ -42,6 +49,9 @@ impl Default for Settings {
             cache: CachePolicy::recommended(),
             jobs: 1,
             limits: Limits::default(),
+            algorithm: None,
+            language: None,
+            syntax_guard: true,
         }
     }
 }
@@ -49,25 +59,37 @@ impl Default for Settings {
 /// Runs the ddmin passes of `settings` on the tester's current best.
 pub fn run_ddmin_passes(tester: &mut Tester, settings: &Settings) -> Result<(), Stop> {
     for (index, &atom) in settings.atoms.iter().enumerate() {
-        let stage = format!("ddmin {atom}");
-        tester.emit(Event::StageStarted {
-            stage: stage.clone(),
-            index,
+        run_ddmin_pass(tester, settings, atom, &format!("ddmin {atom}"), index)?;
+    }
+    Ok(())
+}
+
+/// One ddmin pass over `atom` units of the tester's current best (to its fixed point unless
+/// the settings say otherwise), reported as stage `stage` number `index`.
+pub fn run_ddmin_pass(
+    tester: &mut Tester,
+    settings: &Settings,
+    atom: AtomKind,
+    stage: &str,
+    index: usize,
+) -> Result<(), Stop> {
+    tester.emit(Event::StageStarted {
+        stage: stage.to_owned(),
+        index,
+    });
+    let text = tester.best().to_vec();
+    let domain = TextDomain::new(&text, atoms::split(&text, atom));
+    tester.begin_universe();
+    let mut config: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
+    for iteration in 1.. {
+        tester.emit(Event::FixpointIteration {
+            stage: stage.to_owned(),
+            iteration,
         });
-        let text = tester.best().to_vec();
-        let domain = TextDomain::new(&text, atoms::split(&text, atom));
-        tester.begin_universe();
-        let mut config: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
-        for iteration in 1.. {
-            tester.emit(Event::FixpointIteration {
-                stage: stage.clone(),
-                iteration,
-            });
-            let before = config.len();
-            config = dd::ddmin(&domain, config, tester, &settings.dd)?;
-            if config.len() == before || !settings.fixpoint {
-                break;
-            }
+        let before = config.len();
+        config = dd::ddmin(&domain, config, tester, &settings.dd)?;
+        if config.len() == before || !settings.fixpoint {
+            break;
         }
     }
     Ok(())
@@ -167,11 +189,12 @@ impl Job {
             }
         }
         if stopped.is_none() && !empty_is_interesting {
-            stopped = run_ddmin_passes(tester, &self.settings).err();
+            stopped = run_pipeline(tester, &self.settings, &Hooks::default()).err();
         }
         let result = tester.best().to_vec();
         let mut stats = tester.stats();
         fill_sizes(&mut stats, &self.input, &result);
+        stats.algorithm = pipeline_of(&self.settings).to_string();
         stats.stopped = stopped.as_ref().map(|s| s.to_string());
         Ok(Finished {
             result,
