@@ -31,6 +31,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // built once per run
 pub enum Command {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),

@@ -367,7 +367,12 @@ mod tests {
         );
         assert!("hdd+".parse::<Pipeline>().is_err());
         assert!("".parse::<Pipeline>().is_err());
-        assert!("hdd+bogus".parse::<Pipeline>().unwrap_err().contains("bogus"));
+        assert!(
+            "hdd+bogus"
+                .parse::<Pipeline>()
+                .unwrap_err()
+                .contains("bogus")
+        );
         assert!(!Pipeline::ddmin().needs_tree());
     }
 

@@ -13,8 +13,8 @@ use crate::control::{Control, SplitFactor, Stop};
 use crate::dd::{self, DdOptions, TextDomain};
 use crate::events::{CandidateKind, Event};
 use crate::oracle::{Oracle, Verdict};
-use crate::pipeline::{Hooks, Pipeline, pipeline_of, run_pipeline};
 use crate::outcome::Outcome;
+use crate::pipeline::{Hooks, Pipeline, pipeline_of, run_pipeline};
 use crate::stats::Stats;
 use crate::tester::{Limits, Tester};
 

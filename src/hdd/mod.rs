@@ -49,8 +49,11 @@ pub fn run(
             iteration,
         });
         let before = tester.best().len();
-        let tree = match tree::parse(context.language, tester.best().to_vec(), Preprocess::default())
-        {
+        let tree = match tree::parse(
+            context.language,
+            tester.best().to_vec(),
+            Preprocess::default(),
+        ) {
             Ok(tree) => tree,
             Err(error) => {
                 tester.emit(Event::StageSkipped {

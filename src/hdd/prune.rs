@@ -19,7 +19,11 @@ pub(super) struct NodesDomain<'a> {
 impl NodesDomain<'_> {
     /// The edit that keeps exactly the units of `parts` (consecutive slices, in order).
     pub fn candidate(&self, parts: &[&[UnitId]]) -> Candidate {
-        let mut kept = parts.iter().flat_map(|part| part.iter()).copied().peekable();
+        let mut kept = parts
+            .iter()
+            .flat_map(|part| part.iter())
+            .copied()
+            .peekable();
         let mut removed = Vec::with_capacity(self.nodes.len());
         for (unit, &node) in self.nodes.iter().enumerate() {
             if kept.next_if_eq(&(unit as UnitId)).is_none() {
