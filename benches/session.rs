@@ -12,7 +12,8 @@ use whittle::control::{Control, SplitFactor};
 use whittle::dd::{self, DdOptions, TextDomain};
 use whittle::engine::{Session, SessionOptions};
 use whittle::oracle::predicate;
-use whittle::reduce::{Job, Settings, ddmin_stages};
+use whittle::pipeline::stages_named;
+use whittle::reduce::{Job, Settings};
 use whittle::tester::Tester;
 
 const UNITS: usize = 2_000;
@@ -83,8 +84,8 @@ fn session(text: &[u8]) -> u64 {
         output_mode: None,
         settings: settings.clone(),
     };
-    let stages = ddmin_stages(&settings, "ddmin").expect("pipeline");
-    let factory = Box::new(move |name: &str| ddmin_stages(&settings, name));
+    let stages = stages_named(&settings, "ddmin").expect("pipeline");
+    let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let options = SessionOptions {
         exit_when_done: true,
         language: None,

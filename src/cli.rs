@@ -32,6 +32,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // built once per run
 pub enum Command {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),
@@ -41,6 +42,8 @@ pub enum Command {
     Tree(TreeArgs),
     /// List the languages whittle can parse.
     Languages,
+    /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
+    Algorithms,
     /// Work with the generated grammar tables (minimal replacements Φ).
     Grammars(GrammarsArgs),
 }
@@ -58,6 +61,19 @@ pub struct ReduceArgs {
     /// Where the result goes [default: <stem>.whittled<.ext> beside the input].
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
+
+    /// The algorithm: stages joined with `+`, run in order (e.g. `hoist+hddh+ddmin`; see
+    /// `whittle algorithms`) [default: a tree pipeline when the language is known, else ddmin].
+    #[arg(short, long, value_name = "PIPELINE")]
+    pub algorithm: Option<crate::pipeline::Pipeline>,
+
+    /// The input's language for the tree algorithms [default: by the file extension].
+    #[arg(long, value_name = "NAME")]
+    pub language: Option<String>,
+
+    /// Test tree candidates even when they re-parse with new syntax errors.
+    #[arg(long)]
+    pub no_syntax_guard: bool,
 
     /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token.
     #[arg(long, default_value = "line,char", value_parser = AtomKind::parse_list, value_name = "LIST")]
@@ -185,7 +201,13 @@ impl ReduceArgs {
             Some(jobs) => jobs,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        Ok(Settings {
+        let language = match &self.language {
+            Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
+            None => crate::tree::Language::for_path(&self.input)
+                .ok()
+                .map(|language| language.name().to_owned()),
+        };
+        let settings = Settings {
             atoms: self.atoms.clone(),
             split_factor: self.split_factor,
             dd: DdOptions {
@@ -206,7 +228,12 @@ impl ReduceArgs {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,
             },
-        })
+            algorithm: self.algorithm.clone(),
+            language,
+            syntax_guard: !self.no_syntax_guard,
+        };
+        crate::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        Ok(settings)
     }
 }
 
@@ -218,6 +245,10 @@ pub fn main() -> i32 {
         Command::Demo(args) => crate::demo::run(args),
         Command::Tree(args) => crate::tree::tree_command(args),
         Command::Languages => crate::tree::languages_command(),
+        Command::Algorithms => {
+            print!("{}", crate::pipeline::algorithms_listing());
+            Ok(0)
+        }
         Command::Grammars(args) => crate::tree::grammars_command(args),
     };
     match result {
@@ -272,17 +303,19 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     };
 
     let input_size = job.input.len();
-    let settings = job.settings.clone();
-    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
-    let factory: StagesFactory =
-        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+    let pipeline = crate::pipeline::pipeline_of(&job.settings);
+    let stages: Box<dyn crate::engine::Stages> = Box::new(
+        crate::pipeline::PipelineStages::from_settings(&job.settings),
+    );
+    let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
+    let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {
         Some(path) => Some(crate::trace::TraceWriter::create(path)?),
         None => None,
     };
     let options = SessionOptions {
         exit_when_done: true,
-        language: None,
+        language,
         start_in_step_mode: false,
     };
     let describe = oracle.describe();
@@ -297,7 +330,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     }
     let progress = crate::headless::spawn_progress(session.events().clone(), input_size);
     eprintln!(
-        "whittle: reducing {} ({input_size} bytes) with `{describe}`",
+        "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}",
         args.input.display()
     );
     let report = session.wait()?;

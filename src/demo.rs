@@ -46,6 +46,7 @@ fn table_4_1() -> Example {
             },
             jobs: 1,
             limits: Default::default(),
+            ..Settings::default()
         },
         oracle: || {
             Arc::new(predicate("contains 2 and 4", |c: &[u8]| {
@@ -108,9 +109,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         output_mode: None,
         settings: example.settings,
     };
-    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
+    let stages = crate::pipeline::stages_named(&settings, "ddmin")?;
     let factory: StagesFactory =
-        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+        Box::new(move |name: &str| crate::pipeline::stages_named(&settings, name));
     let options = SessionOptions {
         exit_when_done: true,
         language: None,

@@ -59,7 +59,15 @@ fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
         let status = whittle()
             .arg("reduce")
             .arg(&input)
-            .args(["--atoms", "line", "--order", "subsets-first", "-o"])
+            .args([
+                "-a",
+                "ddmin",
+                "--atoms",
+                "line",
+                "--order",
+                "subsets-first",
+                "-o",
+            ])
             .arg(&output)
             .args(extra)
             .args(["--", "./oracle.sh"])

@@ -11,7 +11,8 @@ use whittle::dd::{DdOptions, Direction, ReduceOrder};
 use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
 use whittle::events::{Action, Event};
 use whittle::oracle::predicate;
-use whittle::reduce::{Job, Settings, ddmin_stages};
+use whittle::pipeline::stages_named;
+use whittle::reduce::{Job, Settings};
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 
@@ -52,8 +53,8 @@ fn start(
         output_mode: None,
         settings: settings.clone(),
     };
-    let stages = ddmin_stages(&settings, "ddmin").unwrap();
-    let factory = Box::new(move |name: &str| ddmin_stages(&settings, name));
+    let stages = stages_named(&settings, "ddmin").unwrap();
+    let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let session = Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {
         t.set_inline_below(None)
     })

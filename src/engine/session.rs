@@ -551,7 +551,8 @@ impl Engine {
             });
             tester.emit(Event::StageStarted { stage: name, index });
             let context = StageContext {
-                pins: lock(&self.pins).clone(),
+                pins: self.pins.clone(),
+                node_pins: None,
             };
             self.stages.run(index, tester, &context)?;
         }
@@ -605,6 +606,7 @@ impl Engine {
                     if resume < self.stages.len() {
                         self.emit(Event::StageSkipped {
                             stage: self.stages.name(resume),
+                            reason: "skipped by the user".into(),
                         });
                         resume += 1;
                     }
