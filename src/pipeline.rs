@@ -397,6 +397,64 @@ pub fn run_pipeline(tester: &mut Tester, settings: &Settings, hooks: &Hooks) -> 
     run_all_stages(&PipelineStages::from_settings(settings), tester, &context)
 }
 
+/// A pipeline the user can switch to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipelineInfo {
+    /// What `-a` and a session's switch take.
+    pub name: String,
+    pub description: String,
+}
+
+/// The pipelines offered for switching: the ddmin passes, each tree algorithm alone, and the
+/// sixteen pipelines of Table 7.1 (tree entries only when `tree` is true, i.e. the input's
+/// language is known).
+pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
+    let mut entries: Vec<PipelineInfo> = [
+        ("ddmin", "ddmin over the --atoms passes (default lines, then characters), each to its fixed point"),
+        ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
+        ("ddmin:char", "ddmin over characters, to its fixed point"),
+        ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
+    ]
+    .into_iter()
+    .map(|(name, description)| PipelineInfo {
+        name: name.into(),
+        description: description.into(),
+    })
+    .collect();
+    if tree {
+        entries.insert(
+            0,
+            PipelineInfo {
+                name: DEFAULT_TREE_PIPELINE.into(),
+                description: "the default for known languages (see docs/benchmarks.md)".into(),
+            },
+        );
+        for algorithm in Algorithm::all() {
+            entries.push(PipelineInfo {
+                name: algorithm.name().into(),
+                description: format!("{} ({})", algorithm.description(), algorithm.figure()),
+            });
+        }
+        for (row, names) in TABLE_7_1.iter().enumerate() {
+            for (column, name) in names.iter().enumerate() {
+                if column == 0 {
+                    continue;
+                }
+                entries.push(PipelineInfo {
+                    name: (*name).into(),
+                    description: format!(
+                        "{}: Table 7.1, row {}, {}",
+                        paper_name(name),
+                        row + 1,
+                        TABLE_7_1_COLUMNS[column]
+                    ),
+                });
+            }
+        }
+    }
+    entries
+}
+
 /// `whittle algorithms`: every algorithm and the sixteen pipelines of Table 7.1.
 pub fn algorithms_listing() -> String {
     let mut out = String::new();
@@ -472,6 +530,16 @@ mod tests {
                 .contains("bogus")
         );
         assert!(!Pipeline::ddmin().needs_tree());
+    }
+
+    #[test]
+    fn the_catalogue_names_pipelines_that_parse() {
+        let with_trees = catalogue(true);
+        assert!(with_trees.len() > catalogue(false).len());
+        for entry in with_trees {
+            assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
+        }
+        assert!(catalogue(false).iter().all(|e| e.name.starts_with("ddmin")));
     }
 
     #[test]

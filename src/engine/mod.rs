@@ -15,31 +15,6 @@ pub use session::{
 use crate::control::Stop;
 use crate::tester::Tester;
 
-/// A pipeline the user can switch to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PipelineInfo {
-    /// What [`Command::SwitchAlgorithm`] takes.
-    pub name: String,
-    pub description: String,
-}
-
-/// The pipelines a session can switch to.
-pub fn catalogue() -> Vec<PipelineInfo> {
-    [
-        ("ddmin", "ddmin over the --atoms passes (default lines, then characters), each to its fixed point"),
-        ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
-        ("ddmin:char", "ddmin over characters, to its fixed point"),
-        ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
-        ("ddmin:line,char", "lines, then characters (the two-pass DDMIN* of the dissertation, ch. 5)"),
-    ]
-    .into_iter()
-    .map(|(name, description)| PipelineInfo {
-        name: name.into(),
-        description: description.into(),
-    })
-    .collect()
-}
-
 /// Pins shared between the session and the running stage: they follow every accepted reduction.
 pub type SharedPins = std::sync::Arc<std::sync::Mutex<Pins>>;
 
