@@ -138,6 +138,7 @@ impl Job {
         tester.set_jobs(self.settings.jobs)?;
         tester.set_limits(self.settings.limits);
         tester.stats_mut().parallel_mode = self.settings.dd.parallel.to_string();
+        tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
         if let Some(path) = &self.output {
             let path = path.clone();
             let mode = self.output_mode;
@@ -220,7 +221,6 @@ impl Job {
         let result = tester.best().to_vec();
         let mut stats = tester.stats();
         fill_sizes(&mut stats, &self.input, &result);
-        stats.algorithm = pipeline_of(&self.settings).to_string();
         stats.stopped = stopped.as_ref().map(|s| s.to_string());
         Finished {
             result,

@@ -591,6 +591,7 @@ impl Engine {
                         self.stages = stages;
                         resume = 0;
                         let pipeline = self.stages.describe();
+                        tester.stats_mut().algorithm = pipeline.clone();
                         self.update_snapshot(|s| {
                             s.pipeline = pipeline.clone();
                             s.stage_count = self.stages.len();
