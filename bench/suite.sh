@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs whittle on every task of ../shared/bench (headless; by default lines then characters and
-# all other defaults) and prints a table: task, tests, cache hits, output bytes, non-whitespace
-# characters, wall seconds. Extra arguments go to `whittle reduce` (e.g. `-j 1`, `-a hdd`).
+# all other defaults) and prints a table: task, tests, cache hits, guard skips, output bytes,
+# non-whitespace characters, wall seconds. Extra arguments go to `whittle reduce` (e.g. `-j 1`, `-a hdd`).
 #   bench/suite.sh [WHITTLE-OPTIONS...]
 # Environment: BENCH_DIR (the tasks), WHITTLE (the binary), TASKS (a regex selecting tasks).
 set -euo pipefail
@@ -14,7 +14,7 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-printf '%-26s %7s %7s %8s %7s %8s\n' task tests hits bytes nonws wall_s
+printf '%-26s %7s %7s %7s %8s %7s %8s\n' task tests hits skips bytes nonws wall_s
 for dir in "$bench"/*/; do
     [ -x "$dir/oracle.sh" ] || continue
     task=$(basename "$dir")
@@ -29,7 +29,7 @@ for dir in "$bench"/*/; do
     python3 - "$out/$task.json" "$task" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"{sys.argv[2]:<26} {s['tests']:>7} {s['cache_hits']:>7} {s['output_bytes']:>8} "
-      f"{s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f}")
+print(f"{sys.argv[2]:<26} {s['tests']:>7} {s['cache_hits']:>7} {s['guard_skips']:>7} "
+      f"{s['output_bytes']:>8} {s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f}")
 PY
 done

@@ -14,7 +14,8 @@ use whittle::atoms::AtomKind;
 use whittle::cache::{CacheKind, CachePolicy};
 use whittle::engine::{Session, SessionOptions, StagesFactory};
 use whittle::oracle::predicate;
-use whittle::reduce::{Job, Settings, ddmin_stages};
+use whittle::pipeline::{stages_factory, stages_named};
+use whittle::reduce::{Job, Settings};
 use whittle::tui::{App, AppOptions, Message, SystemClock, Theme};
 
 /// User and system CPU seconds of this process so far (Linux).
@@ -88,8 +89,8 @@ fn main() -> anyhow::Result<()> {
         output_mode: None,
         settings: settings.clone(),
     };
-    let stages = ddmin_stages(&settings, "ddmin")?;
-    let factory: StagesFactory = Box::new(move |name: &str| ddmin_stages(&settings, name));
+    let stages = stages_named(&settings, "ddmin")?;
+    let factory: StagesFactory = stages_factory(settings);
     let options = SessionOptions {
         exit_when_done: false,
         language: None,

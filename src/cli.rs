@@ -33,6 +33,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // built once per run
 pub enum Command {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),
@@ -42,6 +43,8 @@ pub enum Command {
     Tree(TreeArgs),
     /// List the languages whittle can parse.
     Languages,
+    /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
+    Algorithms,
     /// Work with the generated grammar tables (minimal replacements Φ).
     Grammars(GrammarsArgs),
 }
@@ -59,6 +62,19 @@ pub struct ReduceArgs {
     /// Where the result goes [default: <stem>.whittled<.ext> beside the input].
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
+
+    /// The algorithm: stages joined with `+`, run in order (e.g. `hoist+hddh+ddmin`; see
+    /// `whittle algorithms`) [default: a tree pipeline when the language is known, else ddmin].
+    #[arg(short, long, value_name = "PIPELINE")]
+    pub algorithm: Option<crate::pipeline::Pipeline>,
+
+    /// The input's language for the tree algorithms [default: by the file extension].
+    #[arg(long, value_name = "NAME")]
+    pub language: Option<String>,
+
+    /// Test tree candidates even when they re-parse with new syntax errors.
+    #[arg(long)]
+    pub no_syntax_guard: bool,
 
     /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token.
     #[arg(long, default_value = "line,char", value_parser = AtomKind::parse_list, value_name = "LIST")]
@@ -201,7 +217,13 @@ impl ReduceArgs {
             Some(jobs) => jobs,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        Ok(Settings {
+        let language = match &self.language {
+            Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
+            None => crate::tree::Language::for_path(&self.input)
+                .ok()
+                .map(|language| language.name().to_owned()),
+        };
+        let settings = Settings {
             atoms: self.atoms.clone(),
             split_factor: self.split_factor,
             dd: DdOptions {
@@ -222,7 +244,12 @@ impl ReduceArgs {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,
             },
-        })
+            algorithm: self.algorithm.clone(),
+            language,
+            syntax_guard: !self.no_syntax_guard,
+        };
+        crate::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        Ok(settings)
     }
 }
 
@@ -234,6 +261,10 @@ pub fn main() -> i32 {
         Command::Demo(args) => crate::demo::run(args),
         Command::Tree(args) => crate::tree::tree_command(args),
         Command::Languages => crate::tree::languages_command(),
+        Command::Algorithms => {
+            print!("{}", crate::pipeline::algorithms_listing());
+            Ok(0)
+        }
         Command::Grammars(args) => crate::tree::grammars_command(args),
     };
     match result {
@@ -288,10 +319,12 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     };
 
     let input_size = job.input.len();
-    let settings = job.settings.clone();
-    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
-    let factory: StagesFactory =
-        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+    let pipeline = crate::pipeline::pipeline_of(&job.settings);
+    let stages: Box<dyn crate::engine::Stages> = Box::new(
+        crate::pipeline::PipelineStages::from_settings(&job.settings),
+    );
+    let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
+    let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {
         Some(path) => Some(crate::trace::TraceWriter::create(path)?),
         None => None,
@@ -305,9 +338,6 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     } else {
         None
     };
-    let language = crate::tree::Language::for_path(&args.input)
-        .ok()
-        .filter(|language| language.is_available());
     let options = SessionOptions {
         // The UI keeps the session for edits and restarts after the pipeline ends.
         exit_when_done: theme.is_none(),
@@ -350,7 +380,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         .then(|| crate::headless::spawn_progress(session.events().clone(), input_size));
     if completed.is_none() {
         eprintln!(
-            "whittle: reducing {} ({input_size} bytes) with `{describe}`",
+            "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}",
             args.input.display()
         );
     }

@@ -280,8 +280,26 @@ struct Combination<'a> {
     removed: Vec<usize>,
 }
 
-impl Combination<'_> {
-    fn parts(&self) -> Vec<&[UnitId]> {
+impl<'a> Combination<'a> {
+    fn new(domain: &'a dyn Domain, state: &'a Partition, removed: &[usize]) -> Self {
+        let mut removed = removed.to_vec();
+        removed.sort_unstable();
+        Combination {
+            domain,
+            config: &state.config,
+            bounds: &state.bounds,
+            removed,
+        }
+    }
+
+    /// Makes this configuration the tester's current best.
+    fn accept(&self, tester: &mut Tester, branch: Branch, candidate: Candidate) {
+        let mut content = Vec::new();
+        self.render(0, &mut content);
+        tester.accept(content, Some(&self.parts()), branch, candidate);
+    }
+
+    fn parts(&self) -> Vec<&'a [UnitId]> {
         let n = self.bounds.len() - 1;
         let mut parts = Vec::new();
         let mut k = 0;
@@ -519,74 +537,52 @@ fn reduce_greedily(
     tester: &mut Tester,
     found: Vec<usize>,
 ) -> Result<(), Stop> {
-    let try_removing = |tester: &mut Tester, state: &Partition, removed: &[usize]| {
-        let mut sorted = removed.to_vec();
-        sorted.sort_unstable();
-        let combination = Combination {
-            domain,
-            config: &state.config,
-            bounds: &state.bounds,
-            removed: sorted,
-        };
-        let interesting = !tester
-            .run_window(&combination, WindowPolicy::FirstInOrder)?
-            .is_empty();
-        let mut content = Vec::new();
-        if interesting {
-            combination.render(0, &mut content);
-        }
-        let parts: Vec<Vec<UnitId>> = combination.parts().iter().map(|p| p.to_vec()).collect();
-        Ok::<_, Stop>((interesting, content, parts, combination.candidate(0)))
-    };
-
-    let accept = |tester: &mut Tester, content, parts: &[Vec<UnitId>], branch, candidate| {
-        let slices: Vec<&[UnitId]> = parts.iter().map(|p| p.as_slice()).collect();
-        tester.accept(content, Some(&slices), branch, candidate);
-    };
-
-    let (all_interesting, content, parts, candidate) = try_removing(tester, state, &found)?;
-    let removed = if all_interesting {
-        accept(tester, content, &parts, Branch::ReduceGreedily, candidate);
-        found.clone()
+    let removed = if try_removing(domain, state, tester, &found, Branch::ReduceGreedily)? {
+        found
     } else {
-        // The first complement is known to be interesting.
-        let mut removed = vec![found[0]];
-        let (_, content, parts, _) = {
-            let mut sorted = removed.clone();
-            sorted.sort_unstable();
-            let single = Combination {
-                domain,
-                config: &state.config,
-                bounds: &state.bounds,
-                removed: sorted,
-            };
-            let mut content = Vec::new();
-            single.render(0, &mut content);
-            let parts: Vec<Vec<UnitId>> = single.parts().iter().map(|p| p.to_vec()).collect();
-            (true, content, parts, ())
-        };
-        let first = Candidate {
+        // The first complement is known to be interesting: take it without a test.
+        let first = found[0];
+        let combination = Combination::new(domain, state, &[first]);
+        let candidate = Candidate {
             kind: CandidateKind::Complement,
-            index: found[0] as u32,
+            index: first as u32,
             n: state.n() as u32,
         };
-        accept(tester, content, &parts, Branch::ReduceToComplement, first);
+        combination.accept(tester, Branch::ReduceToComplement, candidate);
+        let mut removed = vec![first];
         for &k in &found[1..] {
             let mut attempt = removed.clone();
             attempt.push(k);
-            let (interesting, content, parts, candidate) = try_removing(tester, state, &attempt)?;
-            if interesting {
-                accept(tester, content, &parts, Branch::ReduceGreedily, candidate);
+            if try_removing(domain, state, tester, &attempt, Branch::ReduceGreedily)? {
                 removed = attempt;
             }
         }
         removed
     };
-    let resume_after = *removed.last().unwrap_or(&0);
+    let resume_after = removed.last().copied().unwrap_or(0);
     let mut sorted = removed;
     sorted.sort_unstable();
     state.remove_chunks(&sorted, resume_after);
     Ok(())
+}
+
+/// Tests the configuration without the chunks in `removed`; accepts it when interesting.
+fn try_removing(
+    domain: &dyn Domain,
+    state: &Partition,
+    tester: &mut Tester,
+    removed: &[usize],
+    branch: Branch,
+) -> Result<bool, Stop> {
+    let combination = Combination::new(domain, state, removed);
+    let interesting = !tester
+        .run_window(&combination, WindowPolicy::FirstInOrder)?
+        .is_empty();
+    if interesting {
+        let candidate = combination.candidate(0);
+        combination.accept(tester, branch, candidate);
+    }
+    Ok(interesting)
 }
 
 /// Line, character and token units of a text.

@@ -22,6 +22,8 @@ pub struct Example {
     pub oracle: fn() -> Arc<dyn Oracle>,
     /// The language of the input (for the parse tree and node edits), by name.
     pub language: Option<&'static str>,
+    /// The pipeline it runs (`whittle algorithms`).
+    pub pipeline: &'static str,
 }
 
 /// The dissertation's Table 4.1: "12345" keeping '2' and '4'.
@@ -49,6 +51,7 @@ fn table_4_1() -> Example {
             },
             jobs: 1,
             limits: Default::default(),
+            ..Settings::default()
         },
         oracle: || {
             Arc::new(predicate("contains 2 and 4", |c: &[u8]| {
@@ -56,6 +59,7 @@ fn table_4_1() -> Example {
             }))
         },
         language: None,
+        pipeline: "ddmin",
     }
 }
 
@@ -70,6 +74,7 @@ fn json_87() -> Example {
         input: JSON_DOCUMENT,
         settings: Settings {
             jobs: 1,
+            language: Some("json".into()),
             ..Settings::default()
         },
         oracle: || {
@@ -79,6 +84,7 @@ fn json_87() -> Example {
             }))
         },
         language: Some("json"),
+        pipeline: "ddmin",
     }
 }
 
@@ -91,12 +97,13 @@ fn hello_hoist() -> Example {
     Example {
         name: "hello-hoist",
         description: "the dissertation's hoisting example (Fig 7.1): C that must parse and print \
-                      \"Hello world!\"; select the if statement in the tree and press h to \
-                      hoist its body (lines, DDMIN*)",
+                      \"Hello world!\"; the default tree pipeline hoists the printf out of \
+                      the if; or select the if statement and press h",
         input: HELLO_C,
         settings: Settings {
             atoms: vec![AtomKind::Line],
             jobs: 1,
+            language: Some("c".into()),
             ..Settings::default()
         },
         oracle: || {
@@ -115,6 +122,7 @@ fn hello_hoist() -> Example {
             ))
         },
         language: Some("c"),
+        pipeline: crate::pipeline::DEFAULT_TREE_PIPELINE,
     }
 }
 
@@ -157,9 +165,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         output_mode: None,
         settings: example.settings,
     };
-    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
+    let stages = crate::pipeline::stages_named(&settings, example.pipeline)?;
     let factory: StagesFactory =
-        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+        Box::new(move |name: &str| crate::pipeline::stages_named(&settings, name));
     let options = SessionOptions {
         exit_when_done: true,
         language: None,
@@ -202,9 +210,8 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
         output_mode: None,
         settings: example.settings,
     };
-    let stages = crate::reduce::ddmin_stages(&settings, "ddmin")?;
-    let factory: StagesFactory =
-        Box::new(move |name: &str| crate::reduce::ddmin_stages(&settings, name));
+    let stages = crate::pipeline::stages_named(&settings, example.pipeline)?;
+    let factory: StagesFactory = crate::pipeline::stages_factory(settings);
     let options = SessionOptions {
         exit_when_done: false,
         language,

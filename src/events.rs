@@ -40,7 +40,8 @@ pub struct Candidate {
     pub kind: CandidateKind,
     /// The chunk (Δ/∇ index, 0-based) or node concerned.
     pub index: u32,
-    /// The granularity: how many chunks the configuration is split into.
+    /// The granularity: how many chunks the configuration is split into (for a hoist: the
+    /// descendant that takes the node's place).
     pub n: u32,
 }
 
@@ -181,8 +182,6 @@ pub enum Event {
     Failed { message: String },
     /// The algorithm was switched; it took effect after step `step`.
     Switched { pipeline: String, step: u64 },
-    /// The user skipped a stage.
-    StageSkipped { stage: String },
     /// A command could not be carried out.
     CommandRejected { command: String, reason: String },
     /// The pinned byte ranges of the current best changed.
@@ -195,4 +194,27 @@ pub enum Event {
     },
     /// The session went back to history entry `from`.
     Restarted { from: usize, size: usize },
+    /// A tree stage works on a set of nodes: one level (`parent` is `None`), or the children of
+    /// `parent` (the recursive variants). Node ids refer to the tree parsed from the current best
+    /// at the start of the fixed-point iteration; when pruning, ddmin's unit `k` is `nodes[k]`.
+    TreeNodes {
+        stage: String,
+        depth: usize,
+        parent: Option<u32>,
+        phase: TreePhase,
+        nodes: Vec<u32>,
+    },
+    /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
+    /// skipped it.
+    StageSkipped { stage: String, reason: String },
+}
+
+/// What a tree stage does with a set of nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TreePhase {
+    /// ddmin over the nodes, removed nodes print their replacement Φ.
+    Prune,
+    /// TMIN^χ: each node may be replaced by a compatible descendant.
+    Hoist,
 }

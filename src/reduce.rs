@@ -15,6 +15,8 @@ use crate::engine::{Pins, StageContext, Stages};
 use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::{Oracle, Verdict};
 use crate::outcome::Outcome;
+use crate::pipeline::Pipeline;
+use crate::pipeline::{PipelineStages, pipeline_of};
 use crate::stats::Stats;
 use crate::tester::{Limits, Tester};
 
@@ -31,6 +33,12 @@ pub struct Settings {
     pub jobs: usize,
     #[serde(skip)]
     pub limits: Limits,
+    /// The pipeline (`-a`); `None`: the default for the language.
+    pub algorithm: Option<Pipeline>,
+    /// The input's language (a name `whittle languages` lists); `None`: unknown.
+    pub language: Option<String>,
+    /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
+    pub syntax_guard: bool,
 }
 
 impl Default for Settings {
@@ -43,6 +51,9 @@ impl Default for Settings {
             cache: CachePolicy::recommended(),
             jobs: 1,
             limits: Limits::default(),
+            algorithm: None,
+            language: None,
+            syntax_guard: true,
         }
     }
 }
@@ -50,6 +61,10 @@ impl Default for Settings {
 /// Runs the ddmin passes of `settings` on the tester's current best.
 pub fn run_ddmin_passes(tester: &mut Tester, settings: &Settings) -> Result<(), Stop> {
     for &atom in &settings.atoms {
+        tester.emit(Event::StageStarted {
+            stage: format!("ddmin {atom}"),
+            index: 0,
+        });
         run_ddmin_pass(tester, settings, atom, &Pins::default())?;
     }
     Ok(())
@@ -84,53 +99,6 @@ pub fn run_ddmin_pass(
         }
     }
     Ok(())
-}
-
-/// The ddmin passes as stages of a session: one stage per kind of atom.
-pub struct DdminPasses {
-    pub settings: Settings,
-}
-
-impl Stages for DdminPasses {
-    fn describe(&self) -> String {
-        let atoms: Vec<&str> = self.settings.atoms.iter().map(|a| a.name()).collect();
-        format!("ddmin ({})", atoms.join(", "))
-    }
-
-    fn len(&self) -> usize {
-        self.settings.atoms.len()
-    }
-
-    fn name(&self, index: usize) -> String {
-        format!("ddmin {}", self.settings.atoms[index])
-    }
-
-    fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
-        run_ddmin_pass(
-            tester,
-            &self.settings,
-            self.settings.atoms[index],
-            &context.pins,
-        )
-    }
-}
-
-/// Makes ddmin pipelines from their names: `ddmin` (the settings' atoms) or `ddmin:ATOMS`
-/// (e.g. `ddmin:line,char`).
-pub fn ddmin_stages(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
-    let atoms = match name.trim() {
-        "ddmin" => settings.atoms.clone(),
-        other => match other.strip_prefix("ddmin:") {
-            Some(list) => AtomKind::parse_list(list).map_err(|e| anyhow::anyhow!(e))?,
-            None => anyhow::bail!("unknown pipeline `{other}`"),
-        },
-    };
-    Ok(Box::new(DdminPasses {
-        settings: Settings {
-            atoms,
-            ..settings.clone()
-        },
-    }))
 }
 
 /// How a reduction of a file ended.
@@ -170,6 +138,7 @@ impl Job {
         tester.set_jobs(self.settings.jobs)?;
         tester.set_limits(self.settings.limits);
         tester.stats_mut().parallel_mode = self.settings.dd.parallel.to_string();
+        tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
         if let Some(path) = &self.output {
             let path = path.clone();
             let mode = self.output_mode;
@@ -220,6 +189,19 @@ impl Job {
         }
     }
 
+    /// Checks the input, then runs the whole pipeline of the settings synchronously, without a
+    /// session (the stages are the ones a session runs).
+    pub fn run(&self, tester: &mut Tester) -> Result<Finished, StartError> {
+        let empty_is_interesting = self.preflight(tester, true)?;
+        let stopped = if empty_is_interesting {
+            None
+        } else {
+            let stages = PipelineStages::from_settings(&self.settings);
+            run_all_stages(&stages, tester, &StageContext::default()).err()
+        };
+        Ok(self.finish(tester, stopped, empty_is_interesting))
+    }
+
     /// Writes `content` to the output file (atomically), warning when that fails.
     pub fn write_output(&self, content: &[u8]) {
         if let Some(path) = &self.output
@@ -247,6 +229,22 @@ impl Job {
             empty_is_interesting,
         }
     }
+}
+
+/// Runs every stage in order, reporting each start.
+pub fn run_all_stages(
+    stages: &dyn Stages,
+    tester: &mut Tester,
+    context: &StageContext,
+) -> Result<(), Stop> {
+    for index in 0..stages.len() {
+        tester.emit(Event::StageStarted {
+            stage: stages.name(index),
+            index,
+        });
+        stages.run(index, tester, context)?;
+    }
+    Ok(())
 }
 
 /// Records the sizes of input and output in the statistics.

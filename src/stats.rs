@@ -43,6 +43,8 @@ pub struct Stats {
     /// test-seconds / wall-seconds.
     pub effective_parallelism: f64,
     pub parallel_mode: String,
+    /// The pipeline that ran (e.g. `hoist+hddh+ddmin`).
+    pub algorithm: String,
     pub jobs: usize,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,

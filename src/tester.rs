@@ -533,6 +533,7 @@ impl Tester {
                 tail: tail.clone(),
             });
         }
+        self.publish_stats(false);
         let removed = self.spans_of(source, i);
         self.record(
             content,

@@ -59,7 +59,15 @@ fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
         let status = whittle()
             .arg("reduce")
             .arg(&input)
-            .args(["--atoms", "line", "--order", "subsets-first", "-o"])
+            .args([
+                "-a",
+                "ddmin",
+                "--atoms",
+                "line",
+                "--order",
+                "subsets-first",
+                "-o",
+            ])
             .arg(&output)
             .args(extra)
             .args(["--", "./oracle.sh"])
@@ -342,4 +350,52 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
         stats["unresolved"].as_u64().unwrap(),
         stats["timeouts"].as_u64().unwrap() + stats["crashes"].as_u64().unwrap()
     );
+}
+
+#[test]
+fn sigterm_kills_the_running_tests_and_leaves_a_complete_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let text: String = (0..64).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&input, &text).unwrap();
+    let pids = dir.path().join("pids");
+    let test = write_script(
+        dir.path(),
+        "slow.sh",
+        &format!(
+            "echo $$ >> {p}\nsleep 30 &\necho $! >> {p}\nsleep 0.2\ngrep -q 'line 42$' \"$1\"",
+            p = pids.display()
+        ),
+    );
+    let mut child = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args(["-j", "2", "--"])
+        .arg(&test)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Let a few tests run, then ask it to stop.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while pids_in(&pids).len() < 10 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    std::thread::sleep(Duration::from_millis(100));
+    for pid in pids_in(&pids) {
+        assert!(!pid_alive(pid), "process {pid} survived SIGTERM");
+    }
+    let output = std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap();
+    assert!(
+        output.contains("line 42\n"),
+        "the output is an interesting test case"
+    );
+    assert!(output.len() <= text.len());
 }

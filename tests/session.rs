@@ -11,7 +11,8 @@ use whittle::dd::{DdOptions, Direction, ReduceOrder};
 use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
 use whittle::events::{Action, Event};
 use whittle::oracle::predicate;
-use whittle::reduce::{Job, Settings, ddmin_stages};
+use whittle::pipeline::{PipelineStages, stages_named};
+use whittle::reduce::{Job, Settings};
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 
@@ -52,8 +53,8 @@ fn start(
         output_mode: None,
         settings: settings.clone(),
     };
-    let stages = ddmin_stages(&settings, "ddmin").unwrap();
-    let factory = Box::new(move |name: &str| ddmin_stages(&settings, name));
+    let stages = Box::new(PipelineStages::from_settings(&settings));
+    let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let session = Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {
         t.set_inline_below(None)
     })
@@ -68,7 +69,11 @@ fn drain(session: &Session, wait: Duration) -> Vec<Event> {
     while let Some(left) = deadline.checked_duration_since(Instant::now()) {
         match session.events().recv_timeout(left) {
             Ok(event) => events.push(event),
-            Err(_) => break,
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => break,
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                std::thread::sleep(left);
+                break;
+            }
         }
     }
     events
@@ -494,4 +499,76 @@ fn candidates_report_the_bytes_they_remove() {
     assert_eq!(removed[0], ("12".to_string(), span(2, 5)));
     assert_eq!(removed[3], ("1245".to_string(), span(2, 3)));
     assert_eq!(removed[4], ("145".to_string(), span(1, 2)));
+}
+
+#[test]
+fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
+    use whittle::tree::{self, Candidate, Language, Preprocess, TreeState};
+    let Ok(language) = Language::by_name("json") else {
+        return;
+    };
+    if !language.is_available() {
+        eprintln!("skipped: the JSON grammar is not compiled in");
+        return;
+    }
+    let input =
+        br#"{"a": {"b": [1, 2, {"c": [3, 87, 4]}], "d": "x"}, "e": [5, [6, 7]], "f": null}"#;
+    let test = |c: &[u8]| {
+        serde_json::from_slice::<serde_json::Value>(c).is_ok_and(|v| v.to_string().contains("87"))
+    };
+    let settings = Settings {
+        algorithm: Some("hdd".parse().unwrap()),
+        language: Some("json".into()),
+        ..settings(&[AtomKind::Line])
+    };
+    let mut opts = options(true, true);
+    opts.language = Some(language);
+    let (session, _) = start(input, settings, opts, Duration::ZERO, test);
+    for _ in 0..8 {
+        session.send(Command::Step);
+    }
+    let mut judged = 0;
+    while judged < 8 {
+        let events = drain(&session, Duration::from_millis(50));
+        assert!(!session.is_finished(), "{events:?}");
+        judged += events
+            .iter()
+            .filter(|e| matches!(e, Event::CandidateJudged { .. }))
+            .count();
+    }
+    session.send(Command::SwitchAlgorithm("hoist+hddh".into()));
+    session.send(Command::Resume);
+    let events = until_done(&session);
+    let report = session.wait().unwrap();
+    let switched = events
+        .iter()
+        .position(|e| matches!(e, Event::Switched { pipeline, .. } if pipeline == "hoist+hddh"))
+        .expect("the switch is reported");
+    let first_stage = events[switched..].iter().find_map(|e| match e {
+        Event::StageStarted { stage, .. } => Some(stage.clone()),
+        _ => None,
+    });
+    assert_eq!(first_stage.as_deref(), Some("hoist"));
+    let result = report.finished.result;
+    assert!(test(&result), "{}", String::from_utf8_lossy(&result));
+    // 1-tree-minimal for hoist+hddh: no single removal and no single hoist keeps it interesting.
+    let parsed = tree::parse(language, result.clone(), Preprocess::default()).unwrap();
+    let state = TreeState::new(parsed.clone());
+    for id in parsed.ids() {
+        if state.is_removable(id) {
+            let smaller = state.render(&Candidate::removing([id]));
+            assert!(
+                smaller.len() >= result.len() || !test(&smaller),
+                "removing {id} keeps it"
+            );
+        }
+        for (target, _) in state.hoist_candidates(id) {
+            let smaller = state.render(&Candidate::hoisting(id, target));
+            assert!(
+                smaller.len() >= result.len() || !test(&smaller),
+                "hoisting {id} keeps it"
+            );
+        }
+    }
+    assert!(result.len() <= 8, "{}", String::from_utf8_lossy(&result));
 }

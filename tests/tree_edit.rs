@@ -178,16 +178,18 @@ fn removal_prints_phi_when_the_position_is_required() {
         return;
     };
     let state = TreeState::new(tree.clone());
+    // The place takes any expression: the shortest one, not the shortest binary expression.
     let condition = find(&tree, "binary_expression", "x > 1");
     assert!(!tree.is_phi_empty(condition));
     assert_eq!(
         render(&state, &Candidate::removing([condition])),
-        "int f(void) {\n    if (A%A) {\n        g();\n    }\n}\n"
+        "int f(void) {\n    if (0) {\n        g();\n    }\n}\n"
     );
+    // The body takes any statement: the empty one.
     let body = find(&tree, "compound_statement", "{\n        g();\n    }");
     assert_eq!(
         render(&state, &Candidate::removing([body])),
-        "int f(void) {\n    if (x > 1) {}\n}\n"
+        "int f(void) {\n    if (x > 1) ;\n}\n"
     );
 }
 

@@ -73,10 +73,14 @@ fn json_removal_prints_phi_or_nothing() {
     let pair = find("pair", r#""a": [1, 2]"#);
     assert!(tree.is_phi_empty(pair));
     assert_eq!(tree.replacement(pair), Some(&b""[..]));
-    // A pair's value is required: removing it prints Φ of its kind.
+    // A pair's value is required: removing it prints the shortest value its place allows (Φ of
+    // the `_value` supertype, which tree-sitter hides), not just the shortest object.
     let value = find("object", r#"{"c": 3}"#);
     assert!(!tree.is_phi_empty(value));
-    assert_eq!(tree.replacement(value), Some(&b"{}"[..]));
+    assert_eq!(tree.replacement(value), Some(&b"0"[..]));
+    // A key must stay a string.
+    let key = find("string", r#""b""#);
+    assert_eq!(tree.replacement(key), Some(&b"\"\""[..]));
     // A number equal in length to Φ is never worth removing.
     let number = find("number", "1");
     assert!(tree.is_phi_empty(number), "array elements may go");

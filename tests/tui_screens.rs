@@ -11,7 +11,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use whittle::demo::examples;
 use whittle::engine::{RunState, Session, SessionOptions, StagesFactory};
 use whittle::events::Event;
-use whittle::reduce::{Job, ddmin_stages};
+use whittle::pipeline::{stages_factory, stages_named};
+use whittle::reduce::Job;
 use whittle::tree::Language;
 use whittle::tui::{App, AppOptions, ManualClock, Overlay, Theme};
 
@@ -51,8 +52,8 @@ fn harness(name: &str, width: u16, height: u16) -> Harness {
         output_mode: None,
         settings: example.settings.clone(),
     };
-    let stages = ddmin_stages(&settings, "ddmin").unwrap();
-    let factory: StagesFactory = Box::new(move |name: &str| ddmin_stages(&settings, name));
+    let stages = stages_named(&settings, example.pipeline).unwrap();
+    let factory: StagesFactory = stages_factory(settings);
     let options = SessionOptions {
         exit_when_done: false,
         language,

@@ -15,36 +15,27 @@ pub use session::{
 use crate::control::Stop;
 use crate::tester::Tester;
 
-/// A pipeline the user can switch to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PipelineInfo {
-    /// What [`Command::SwitchAlgorithm`] takes.
-    pub name: String,
-    pub description: String,
-}
-
-/// The pipelines a session can switch to.
-pub fn catalogue() -> Vec<PipelineInfo> {
-    [
-        ("ddmin", "ddmin over the --atoms passes (default lines, then characters), each to its fixed point"),
-        ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
-        ("ddmin:char", "ddmin over characters, to its fixed point"),
-        ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
-        ("ddmin:line,char", "lines, then characters (the two-pass DDMIN* of the dissertation, ch. 5)"),
-    ]
-    .into_iter()
-    .map(|(name, description)| PipelineInfo {
-        name: name.into(),
-        description: description.into(),
-    })
-    .collect()
-}
+/// Pins shared between the session and the running stage: they follow every accepted reduction.
+pub type SharedPins = std::sync::Arc<std::sync::Mutex<Pins>>;
 
 /// What a stage may need to know besides the current best (which the tester holds).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct StageContext {
-    /// Byte ranges of the current best that must stay intact in every candidate.
-    pub pins: Pins,
+    /// Byte ranges of the current best that must stay intact in every candidate (live: the
+    /// session maps them through each accepted reduction).
+    pub pins: SharedPins,
+    /// Further nodes tree stages must keep, asked at each parse (for library users).
+    pub node_pins: Option<std::sync::Arc<dyn crate::hdd::PinSource>>,
+}
+
+impl StageContext {
+    /// The pinned byte ranges of the current best, now.
+    pub fn current_pins(&self) -> Pins {
+        self.pins
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
 }
 
 /// A pipeline: stages run in order on the tester's current best. Each stage maps an interesting

@@ -567,7 +567,8 @@ impl Engine {
             });
             tester.emit(Event::StageStarted { stage: name, index });
             let context = StageContext {
-                pins: lock(&self.pins).clone(),
+                pins: self.pins.clone(),
+                node_pins: None,
             };
             self.stages.run(index, tester, &context)?;
         }
@@ -606,6 +607,7 @@ impl Engine {
                         self.stages = stages;
                         resume = 0;
                         let pipeline = self.stages.describe();
+                        tester.stats_mut().algorithm = pipeline.clone();
                         self.update_snapshot(|s| {
                             s.pipeline = pipeline.clone();
                             s.stage_count = self.stages.len();
@@ -621,6 +623,7 @@ impl Engine {
                     if resume < self.stages.len() {
                         self.emit(Event::StageSkipped {
                             stage: self.stages.name(resume),
+                            reason: "skipped by the user".into(),
                         });
                         resume += 1;
                     }

@@ -531,6 +531,36 @@ fn freeze(raws: &[Raw], pool: &[u32], root: u32) -> Vec<Node> {
     nodes
 }
 
+/// The index of `text` in the tree's replacement texts (added when new).
+fn intern(tree: &mut Tree, by_text: &mut HashMap<Box<[u8]>, u32>, text: Box<[u8]>) -> u32 {
+    if let Some(&slot) = by_text.get(&text) {
+        return slot;
+    }
+    tree.replacements.push(text.clone());
+    let slot = (tree.replacements.len() - 1) as u32;
+    by_text.insert(text, slot);
+    slot
+}
+
+/// The shortest replacement the grammar allows in the named field the node fills (see
+/// [`KindTables::shortest_phi_at`]); `None` outside fields and for tokens (a keyword such as
+/// C's `int` keeps its own kind's Φ rather than becoming an identifier).
+fn place_phi(tree: &Tree, id: NodeId) -> Option<&'static [u8]> {
+    let node = tree.node(id);
+    if node.flags & (flags::SYNTHETIC | flags::TOKEN) != 0 {
+        return None;
+    }
+    let mut parent = tree.parent(id);
+    while let Some(p) = parent {
+        if !tree.is_synthetic(p) {
+            break;
+        }
+        parent = tree.parent(p);
+    }
+    tree.tables
+        .shortest_phi_at(tree.node(parent?).kind, node.field, node.kind)
+}
+
 /// Sets every node's replacement (Φ-empty, Φ of its kind, or the shortest text of its kind in the
 /// input) and the unremovable marks.
 fn assign_replacements(tree: &mut Tree) {
@@ -556,27 +586,37 @@ fn assign_replacements(tree: &mut Tree) {
             }
         }
     }
+    let mut by_text: HashMap<Box<[u8]>, u32> = HashMap::new();
     for index in 0..tree.nodes.len() {
         let node = tree.nodes[index];
         let replacement = if node.flags & flags::PHI_EMPTY != 0 {
             REPLACEMENT_EMPTY
         } else if node.kind == synthetic::HIDDEN_TEXT {
             REPLACEMENT_NONE
-        } else if let Some(&slot) = by_kind.get(&node.kind) {
-            slot
         } else {
-            let text: Option<Box<[u8]>> = match tree.tables.phi(node.kind) {
-                Some(phi) => Some(phi.into()),
-                None => fallback.get(&node.kind).map(|&best| tree.text(best).into()),
-            };
-            match text {
-                Some(text) => {
-                    tree.replacements.push(text);
-                    let slot = (tree.replacements.len() - 1) as u32;
-                    by_kind.insert(node.kind, slot);
-                    slot
+            let slot = match by_kind.get(&node.kind) {
+                Some(&slot) => Some(slot),
+                None => {
+                    let text: Option<Box<[u8]>> = match tree.tables.phi(node.kind) {
+                        Some(phi) => Some(phi.into()),
+                        None => fallback.get(&node.kind).map(|&best| tree.text(best).into()),
+                    };
+                    text.map(|text| {
+                        let slot = intern(tree, &mut by_text, text);
+                        by_kind.insert(node.kind, slot);
+                        slot
+                    })
                 }
-                None => REPLACEMENT_NONE,
+            };
+            // A field that allows a whole supertype (JSON's `_value`, C's `expression`) takes the
+            // shortest text of any compatible kind, as Φ of the hidden supertype rule would.
+            let own_len = slot.map(|slot| tree.replacements[slot as usize].len());
+            match place_phi(tree, NodeId::from_index(index)) {
+                Some(phi) if own_len.is_none_or(|len| phi.len() < len) => {
+                    let phi: Box<[u8]> = phi.into();
+                    intern(tree, &mut by_text, phi)
+                }
+                _ => slot.unwrap_or(REPLACEMENT_NONE),
             }
         };
         tree.nodes[index].replacement = replacement;

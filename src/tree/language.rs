@@ -405,6 +405,19 @@ impl KindTables {
             .map(|allowed| allowed.contains(&kind))
     }
 
+    /// The shortest Φ (by length, then bytes) of the kinds allowed in field `field` of a
+    /// `parent` node that are compatible with `kind` (the same kind, or one of its declared
+    /// supertypes): what any node of `kind` at that place may be replaced with. `None` when the
+    /// grammar says nothing about the place.
+    pub fn shortest_phi_at(&self, parent: KindId, field: u16, kind: KindId) -> Option<&[u8]> {
+        self.places
+            .get(&(parent, field))?
+            .iter()
+            .filter(|&&allowed| self.compatible(kind, allowed))
+            .filter_map(|&allowed| self.phi(allowed))
+            .min_by(|a, b| (a.len(), *a).cmp(&(b.len(), *b)))
+    }
+
     /// The canonical kind ids spelled by a profile key (none when the grammar lacks the kind).
     fn ids_for_key(&self, key: &str) -> Vec<KindId> {
         let (name, named) = parse_kind_key(key);

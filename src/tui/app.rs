@@ -19,10 +19,9 @@ use super::model::RunModel;
 use super::theme::Theme;
 use super::tree_pane::{Selection, TreePane, line_starts};
 use crate::control::SplitFactor;
-use crate::engine::{
-    Command, CommandSender, Edit, PinTarget, PipelineInfo, RunState, Snapshot, catalogue,
-};
+use crate::engine::{Command, CommandSender, Edit, PinTarget, RunState, Snapshot};
 use crate::events::Event;
+use crate::pipeline::{PipelineInfo, catalogue};
 use crate::tree::{Language, NodeId};
 
 /// Largest finite split factor the `+` key reaches before ∞.
@@ -206,7 +205,7 @@ impl App {
             run: RunModel::new(snapshot.input_size),
             tree: TreePane::new(options.language),
             highlight: HighlightCache::new(syntax),
-            catalogue: catalogue(),
+            catalogue: catalogue(options.language.is_some_and(Language::is_available)),
             focus: Pane::Tree,
             overlay: None,
             text_scroll: 0,
@@ -632,6 +631,10 @@ impl App {
                 KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
                 KeyCode::Down | KeyCode::Char('j') => {
                     *selected = (*selected + 1).min(catalogue_len.saturating_sub(1))
+                }
+                KeyCode::PageUp => *selected = selected.saturating_sub(10),
+                KeyCode::PageDown => {
+                    *selected = (*selected + 10).min(catalogue_len.saturating_sub(1))
                 }
                 KeyCode::Enter => {
                     let index = *selected;

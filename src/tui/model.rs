@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::time::Instant;
 
 use crate::control::SplitFactor;
-use crate::events::{Action, Branch, Candidate, CandidateKind, Event};
+use crate::events::{Action, Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
 
@@ -105,6 +105,18 @@ pub struct RunModel {
     pub events: u64,
     /// Checks of the input before the reduction (step 0) judged so far.
     pub preflight_judged: u64,
+    /// The set of nodes a tree stage works on (HDD's level), if a tree stage runs.
+    pub tree_level: Option<TreeLevel>,
+}
+
+/// What a tree stage works on: a level of the tree, or the children of one node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeLevel {
+    pub depth: usize,
+    pub parent: Option<u32>,
+    pub phase: TreePhase,
+    /// How many nodes (ddmin's units when pruning).
+    pub nodes: usize,
 }
 
 impl RunModel {
@@ -139,6 +151,7 @@ impl RunModel {
             last_reduction: None,
             events: 0,
             preflight_judged: 0,
+            tree_level: None,
         }
     }
 
@@ -164,6 +177,7 @@ impl RunModel {
                 self.stage_index = index;
                 self.fixpoint_iteration = 0;
                 self.round = None;
+                self.tree_level = None;
             }
             Event::FixpointIteration { stage, iteration } => {
                 self.fixpoint_iteration = iteration;
@@ -329,8 +343,22 @@ impl RunModel {
                     now,
                 );
             }
-            Event::StageSkipped { stage } => {
-                self.notify(format!("skipped the stage {stage}"), false, now);
+            Event::StageSkipped { stage, reason } => {
+                self.notify(format!("skipped the stage {stage}: {reason}"), false, now);
+            }
+            Event::TreeNodes {
+                depth,
+                parent,
+                phase,
+                nodes,
+                ..
+            } => {
+                self.tree_level = Some(TreeLevel {
+                    depth,
+                    parent,
+                    phase,
+                    nodes: nodes.len(),
+                });
             }
             Event::CommandRejected { command, reason } => {
                 self.notify(format!("{command}: {reason}"), true, now);

@@ -634,8 +634,24 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
             Span::styled(format!("ν = {nu}"), theme.accent),
         ])),
     }
+    let level = match &app.run.tree_level {
+        None => "level –".to_string(),
+        Some(level) => {
+            let phase = match level.phase {
+                crate::events::TreePhase::Prune => "prune",
+                crate::events::TreePhase::Hoist => "hoist",
+            };
+            match level.parent {
+                None => format!("level {} · {} nodes · {phase}", level.depth, level.nodes),
+                Some(parent) => format!(
+                    "depth {} · {} children of node {parent} · {phase}",
+                    level.depth, level.nodes
+                ),
+            }
+        }
+    };
     lines.push(Line::styled(
-        format!("jobs {} · {parallel} · level –", snapshot.jobs),
+        format!("jobs {} · {parallel} · {level}", snapshot.jobs),
         theme.muted,
     ));
     if let Some(round) = &app.run.round {
@@ -1051,9 +1067,23 @@ fn draw_help(app: &App, frame: &mut Frame) {
 
 fn draw_picker(app: &App, frame: &mut Frame, selected: usize) {
     let theme = &app.theme;
-    let area = centered(frame.area(), 90, app.catalogue.len() as u16 * 2 + 4);
+    let wanted = app.catalogue.len() as u16 + 5;
+    let area = centered(
+        frame.area(),
+        100,
+        wanted.min(frame.area().height.saturating_sub(2)),
+    );
+    let rows = area.height.saturating_sub(5) as usize;
+    let first = history_first_row(selected, app.catalogue.len(), rows);
+    let name_width = app
+        .catalogue
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(8)
+        .min(28);
     let mut lines = Vec::new();
-    for (index, pipeline) in app.catalogue.iter().enumerate() {
+    for (index, pipeline) in app.catalogue.iter().enumerate().skip(first).take(rows) {
         let style = if index == selected {
             theme.selection.add_modifier(Modifier::BOLD)
         } else {
@@ -1062,25 +1092,22 @@ fn draw_picker(app: &App, frame: &mut Frame, selected: usize) {
         let marker = if index == selected { "▶ " } else { "  " };
         lines.push(Line::from(vec![
             Span::styled(marker, theme.accent),
-            Span::styled(pipeline.name.clone(), style),
+            Span::styled(format!("{:<name_width$}  ", pipeline.name), style),
+            Span::styled(pipeline.description.clone(), theme.muted),
         ]));
-        lines.push(Line::styled(
-            format!("    {}", pipeline.description),
-            theme.muted,
-        ));
     }
+    lines.push(Line::raw(""));
     lines.push(Line::styled(
-        format!(
-            "now: {} · Enter switches (from the current best) · Esc cancels",
-            app.snapshot.pipeline
-        ),
+        format!("now: {}", app.snapshot.pipeline),
         theme.muted,
     ));
+    lines.push(Line::styled(
+        "↑ ↓ choose · Enter switches (from the current best) · Esc cancels",
+        theme.muted,
+    ));
+    let title = format!(" Algorithm · {}/{} ", selected + 1, app.catalogue.len());
     frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines).block(block(" Algorithm ", true, theme)),
-        area,
-    );
+    frame.render_widget(Paragraph::new(lines).block(block(title, true, theme)), area);
 }
 
 fn draw_hoist(

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs whittle with each pipeline on each task of ../shared/bench and ../shared/examples and
+# appends one CSV line per run to OUT (default bench/results/matrix.csv): task, pipeline, tests,
+# guard skips, cache hits, output bytes, non-whitespace characters, wall seconds. Runs already
+# in OUT are skipped, so an interrupted matrix can be resumed. Tree pipelines are skipped on
+# tasks whose language whittle cannot tell.
+#   bench/matrix.sh [WHITTLE-OPTIONS...]
+# Environment: PIPELINES (space-separated; default: the 16 of Table 7.1, ddmin and the default),
+# TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), KEEP (a directory that receives
+# each result as TASK.PIPELINE.out).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED_DIR:-$root/../shared}
+whittle=${WHITTLE:-$root/target/release/whittle}
+out_csv=${OUT:-$root/bench/results/matrix.csv}
+mkdir -p "$(dirname "$out_csv")"
+[ -s "$out_csv" ] || echo "task,pipeline,tests,guard_skips,cache_hits,output_bytes,output_nonws,wall_s" >"$out_csv"
+default_pipelines="hdd hoist+hdd hddh hoist+hddh hddr hoistr+hddr hddhr hoistr+hddhr \
+coarse-hdd coarse-hoist+coarse-hdd coarse-hddh coarse-hoist+coarse-hddh \
+coarse-hddr coarse-hoistr+coarse-hddr coarse-hddhr coarse-hoistr+coarse-hddhr ddmin default"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for pipeline in ${PIPELINES:-$default_pipelines}; do
+    for dir in "$shared"/bench/*/ "$shared"/examples/*/; do
+        [ -x "$dir/oracle.sh" ] || continue
+        task=$(basename "$dir")
+        [[ "$task" =~ ${TASKS:-.} ]] || continue
+        grep -q "^$task,$pipeline," "$out_csv" && continue
+        input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt|expected.*)$' | head -1)
+        algorithm=()
+        [ "$pipeline" = default ] || algorithm=(-a "$pipeline")
+        if ! "$whittle" reduce "$dir/$input" --no-tui -o "$tmp/$task.out" \
+            --stats-json "$tmp/$task.json" "${algorithm[@]}" "$@" -- "$dir/oracle.sh" \
+            >"$tmp/$task.log" 2>&1; then
+            if grep -q "language is unknown" "$tmp/$task.log"; then
+                echo "$task,$pipeline,n/a,,,,," >>"$out_csv"
+            else
+                echo "$task $pipeline: whittle failed" >&2
+                tail -3 "$tmp/$task.log" >&2
+            fi
+            continue
+        fi
+        python3 - "$tmp/$task.json" "$task" "$pipeline" >>"$out_csv" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"{sys.argv[2]},{sys.argv[3]},{s['tests']},{s['guard_skips']},{s['cache_hits']},"
+      f"{s['output_bytes']},{s['output_nonws_chars']},{s['wall_seconds']:.1f}")
+PY
+        if [ -n "${KEEP:-}" ]; then
+            mkdir -p "$KEEP" && cp "$tmp/$task.out" "$KEEP/$task.$pipeline.out"
+        fi
+        tail -1 "$out_csv"
+    done
+done

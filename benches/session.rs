@@ -1,0 +1,116 @@
+//! The cost of steering: the same ddmin run with a zero-cost in-process test, bare (no events),
+//! with events consumed by another thread, and inside a full engine session (choke point,
+//! events, snapshot statistics, history).
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use whittle::atoms::{self, AtomKind};
+use whittle::cache::{CachePolicy, UnitId};
+use whittle::control::{Control, SplitFactor};
+use whittle::dd::{self, DdOptions, TextDomain};
+use whittle::engine::{Session, SessionOptions};
+use whittle::oracle::predicate;
+use whittle::pipeline::stages_named;
+use whittle::reduce::{Job, Settings};
+use whittle::tester::Tester;
+
+const UNITS: usize = 2_000;
+
+fn input() -> Vec<u8> {
+    (0..UNITS)
+        .map(|i| {
+            if i % 50 == 0 {
+                format!("keep {i:05}\n")
+            } else {
+                format!("line {i:05}\n")
+            }
+        })
+        .collect::<String>()
+        .into_bytes()
+}
+
+fn needed() -> usize {
+    UNITS.div_ceil(50)
+}
+
+fn is_interesting(candidate: &[u8]) -> bool {
+    candidate
+        .split(|&b| b == b'\n')
+        .filter(|line| line.first() == Some(&b'k'))
+        .count()
+        == needed()
+}
+
+fn settings() -> Settings {
+    Settings {
+        atoms: vec![AtomKind::Line],
+        fixpoint: false,
+        jobs: 1,
+        cache: CachePolicy::recommended(),
+        ..Settings::default()
+    }
+}
+
+/// ddmin with the bare tester; with `events`, a thread drains the event channel.
+fn bare(text: &[u8], events: bool) -> u64 {
+    let oracle = predicate("keep lines", is_interesting);
+    let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+    let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+    let drain = events.then(|| {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        tester.set_events(Some(tx));
+        std::thread::spawn(move || rx.iter().count())
+    });
+    tester.set_best(text.to_vec());
+    let domain = TextDomain::new(text, atoms::split(text, AtomKind::Line));
+    let units: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
+    black_box(dd::ddmin(&domain, units, &mut tester, &DdOptions::default()).expect("no stop"));
+    let tests = tester.stats().tests;
+    drop(tester);
+    if let Some(drain) = drain {
+        black_box(drain.join().expect("drain thread"));
+    }
+    tests
+}
+
+/// The same reduction in a session (preflight checks included), events drained.
+fn session(text: &[u8]) -> u64 {
+    let settings = settings();
+    let job = Job {
+        input: text.to_vec(),
+        output: None,
+        output_mode: None,
+        settings: settings.clone(),
+    };
+    let stages = stages_named(&settings, "ddmin").expect("pipeline");
+    let factory = Box::new(move |name: &str| stages_named(&settings, name));
+    let options = SessionOptions {
+        exit_when_done: true,
+        language: None,
+        start_in_step_mode: false,
+    };
+    let oracle = Arc::new(predicate("keep lines", is_interesting));
+    let session = Session::start(job, oracle, stages, factory, options).expect("session");
+    let events = session.events().clone();
+    let drain = std::thread::spawn(move || events.iter().count());
+    let report = session.wait().expect("engine");
+    black_box(drain.join().expect("drain thread"));
+    report.finished.stats.tests
+}
+
+fn steering_overhead(c: &mut Criterion) {
+    let text = input();
+    let mut group = c.benchmark_group("steering");
+    group.sample_size(20);
+    let tests = bare(&text, false);
+    group.throughput(Throughput::Elements(tests));
+    group.bench_function("tester", |b| b.iter(|| bare(&text, false)));
+    group.bench_function("tester+events", |b| b.iter(|| bare(&text, true)));
+    group.bench_function("session", |b| b.iter(|| session(&text)));
+    group.finish();
+}
+
+criterion_group!(benches, steering_overhead);
+criterion_main!(benches);

@@ -1,0 +1,104 @@
+//! TMIN^χ (Fig. 7.5 with χ of Fig. 7.6): replace nodes by compatible descendants while the test
+//! case stays interesting, until no single hoist of any node of the set applies (1-maximal).
+//!
+//! The candidates of a node are χ of the node visible at its place, farthest first; nodes are
+//! visited in document order. After a successful hoist the search goes on at the same node
+//! (its new χ lies deeper) and then at the following nodes, wrapping around, and ends when a
+//! whole round over the set finds nothing: each hoist left untried was tried on the final text.
+//! The candidates of one round are judged as one lazy window, so hoisting runs in parallel with
+//! `--jobs` and stays deterministic (the first interesting one in order wins).
+
+use crate::cache::UnitId;
+use crate::control::Stop;
+use crate::events::{Branch, Candidate as Probe, CandidateKind};
+use crate::tester::{CandidateSource, Tester, WindowPolicy};
+use crate::tree::{Candidate, NodeId, TreeState};
+
+use super::pins::Pins;
+
+/// One round of hoisting candidates: (index in the node set, node, descendant).
+struct HoistWindow<'a> {
+    state: &'a TreeState,
+    hoists: Vec<(usize, NodeId, NodeId)>,
+}
+
+impl CandidateSource for HoistWindow<'_> {
+    fn len(&self) -> usize {
+        self.hoists.len()
+    }
+
+    fn candidate(&self, i: usize) -> Probe {
+        let (_, node, target) = self.hoists[i];
+        Probe {
+            kind: CandidateKind::Hoist,
+            index: node.index() as u32,
+            n: target.index() as u32,
+        }
+    }
+
+    fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
+        None
+    }
+
+    fn render(&self, i: usize, out: &mut Vec<u8>) {
+        let (_, node, target) = self.hoists[i];
+        self.state
+            .render_into(&Candidate::hoisting(node, target), out);
+    }
+}
+
+/// The hoists worth trying for the node at `place`: χ of the visible node, farthest first,
+/// without those that would not change the text or would drop a pinned node.
+pub(super) fn hoists_of(state: &TreeState, pins: &Pins, place: NodeId) -> Vec<(NodeId, NodeId)> {
+    let Some(node) = state.visible(place) else {
+        return Vec::new();
+    };
+    let tree = state.tree();
+    let range = tree.byte_range(node);
+    state
+        .hoist_candidates(node)
+        .into_iter()
+        .filter(|&(target, _)| tree.byte_range(target) != range && pins.allow_hoist(node, target))
+        .map(|(target, _)| (node, target))
+        .collect()
+}
+
+/// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`.
+pub(super) fn tmin(
+    tester: &mut Tester,
+    state: &mut TreeState,
+    nodes: &[NodeId],
+    pins: &Pins,
+) -> Result<(), Stop> {
+    if nodes.is_empty() {
+        return Ok(());
+    }
+    let mut start = 0;
+    loop {
+        let mut hoists = Vec::new();
+        for k in 0..nodes.len() {
+            let slot = (start + k) % nodes.len();
+            hoists.extend(
+                hoists_of(state, pins, nodes[slot])
+                    .into_iter()
+                    .map(|(node, target)| (slot, node, target)),
+            );
+        }
+        if hoists.is_empty() {
+            return Ok(());
+        }
+        let window = HoistWindow { state, hoists };
+        let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
+        let Some(&i) = found.first() else {
+            return Ok(());
+        };
+        let (slot, node, target) = window.hoists[i];
+        let probe = window.candidate(i);
+        let mut content = Vec::new();
+        window.render(i, &mut content);
+        tester.accept(content, None, Branch::Hoist, probe);
+        state.commit(&Candidate::hoisting(node, target));
+        debug_assert_eq!(state.text(), tester.best(), "the tree follows the best");
+        start = slot;
+    }
+}

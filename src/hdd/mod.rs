@@ -1,0 +1,83 @@
+//! Hierarchical reduction of parse trees: HDD, HDD^r and their coarse forms (pruning levels or
+//! children with ddmin), hoisting with TMIN^χ (Hoist, Hoist^r and their coarse forms), and HDDH,
+//! which interlaces both; every algorithm iterated to its fixed point.
+//!
+//! Each fixed-point iteration parses the tester's current best afresh, so nodes whose text
+//! became equal to their replacement Φ get their unremovable marks and the levels follow the
+//! current text. Within an iteration the edits are committed to one [`TreeState`].
+
+mod algorithm;
+mod hoist;
+mod pins;
+mod prune;
+mod walk;
+
+use std::sync::Arc;
+
+pub use algorithm::{Algorithm, Traversal};
+use pins::Pins;
+pub use pins::{NoPins, PinSource};
+
+use crate::control::Stop;
+use crate::dd::DdOptions;
+use crate::events::Event;
+use crate::tester::Tester;
+use crate::tree::{self, Language, Preprocess, TreeState};
+
+/// What a tree stage needs besides the tester.
+pub struct TreeContext<'a> {
+    /// The language the current best is parsed in.
+    pub language: &'static Language,
+    /// The options of the inner ddmin.
+    pub dd: &'a DdOptions,
+    /// Iterate to the fixed point (re-run while the text shrinks).
+    pub fixpoint: bool,
+    /// Nodes that must never be removed or hoisted away.
+    pub pins: &'a dyn PinSource,
+}
+
+/// Runs `algorithm` on the tester's current best (to its fixed point unless the context says
+/// otherwise). The tester's best is the result; an early stop loses nothing.
+pub fn run(
+    tester: &mut Tester,
+    algorithm: Algorithm,
+    context: &TreeContext<'_>,
+    stage: &str,
+) -> Result<(), Stop> {
+    for iteration in 1.. {
+        tester.emit(Event::FixpointIteration {
+            stage: stage.to_owned(),
+            iteration,
+        });
+        let before = tester.best().len();
+        let tree = match tree::parse(
+            context.language,
+            tester.best().to_vec(),
+            Preprocess::default(),
+        ) {
+            Ok(tree) => tree,
+            Err(error) => {
+                tester.emit(Event::StageSkipped {
+                    stage: stage.to_owned(),
+                    reason: format!("{error:#}"),
+                });
+                return Ok(());
+            }
+        };
+        let pins = Pins::new(&tree, context.pins.pinned_nodes(&tree));
+        let state = TreeState::new(Arc::clone(&tree));
+        let mut walk = walk::Walk {
+            tester: &mut *tester,
+            state,
+            algorithm,
+            dd: context.dd,
+            pins,
+            stage,
+        };
+        walk.run()?;
+        if !context.fixpoint || tester.best().len() >= before {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! One iteration of a hierarchical algorithm over one parsed tree: the level walk (HDD, Hoist,
+//! HDDH and their coarse forms) and the breadth-first walk over children (the `^r` variants).
+
+use std::collections::VecDeque;
+
+use crate::control::Stop;
+use crate::dd::DdOptions;
+use crate::events::{Event, TreePhase};
+use crate::tester::Tester;
+use crate::tree::{NodeId, TreeState};
+
+use super::algorithm::{Algorithm, Traversal};
+use super::pins::Pins;
+use super::{hoist, prune};
+
+pub(super) struct Walk<'a> {
+    pub tester: &'a mut Tester,
+    pub state: TreeState,
+    pub algorithm: Algorithm,
+    pub dd: &'a DdOptions,
+    pub pins: Pins,
+    pub stage: &'a str,
+}
+
+impl Walk<'_> {
+    pub fn run(&mut self) -> Result<(), Stop> {
+        match self.algorithm.traversal {
+            Traversal::Levels => self.levels(),
+            Traversal::Recursive => self.recursive(),
+        }
+    }
+
+    /// Fig. 2.2a, 2.3a, 7.7a, 7.7c, 7.8: each level of the current tree in turn, from the root.
+    fn levels(&mut self) -> Result<(), Stop> {
+        let mut level: Vec<NodeId> = self.state.root().into_iter().collect();
+        let mut depth = 0;
+        while !level.is_empty() {
+            self.reduce_set(&level, None, depth)?;
+            level = self.state.next_level(&level);
+            depth += 1;
+        }
+        Ok(())
+    }
+
+    /// Fig. 2.2b, 2.3b, 7.7b, 7.7d: a queue of nodes, each node's current children reduced as
+    /// one configuration, then queued. The root is treated as the only child of a virtual
+    /// parent (as when the grammar has a start rule above it), so it may be hoisted too.
+    fn recursive(&mut self) -> Result<(), Stop> {
+        let Some(root) = self.state.root() else {
+            return Ok(());
+        };
+        self.reduce_set(&[root], None, 0)?;
+        let mut queue: VecDeque<(NodeId, usize)> =
+            self.state.root().map(|r| (r, 0)).into_iter().collect();
+        while let Some((node, depth)) = queue.pop_front() {
+            if self.state.visible(node) != Some(node) {
+                continue;
+            }
+            let children = self.state.children(node);
+            if children.is_empty() {
+                continue;
+            }
+            self.reduce_set(&children, Some(node), depth + 1)?;
+            queue.extend(
+                self.state
+                    .children(node)
+                    .into_iter()
+                    .map(|child| (child, depth + 1)),
+            );
+        }
+        Ok(())
+    }
+
+    /// What a coarse variant keeps of a set: the Φ-empty nodes (all nodes otherwise).
+    fn considered(&self, node: NodeId) -> bool {
+        !self.algorithm.coarse || self.state.is_phi_empty(node)
+    }
+
+    /// Prunes and/or hoists one set of sibling or same-level nodes.
+    fn reduce_set(
+        &mut self,
+        nodes: &[NodeId],
+        parent: Option<NodeId>,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        if self.algorithm.prune {
+            let config: Vec<NodeId> = nodes
+                .iter()
+                .copied()
+                .filter(|&node| {
+                    self.state.is_removable(node)
+                        && self.considered(node)
+                        && !self.pins.protects(node)
+                })
+                .collect();
+            if !config.is_empty() {
+                self.report(TreePhase::Prune, &config, parent, depth);
+                prune::prune(self.tester, &mut self.state, &config, self.dd)?;
+            }
+        }
+        if self.algorithm.hoist {
+            let kept: Vec<NodeId> = nodes
+                .iter()
+                .filter_map(|&node| self.state.visible(node))
+                .filter(|&node| self.considered(node))
+                .collect();
+            if kept
+                .iter()
+                .any(|&node| !hoist::hoists_of(&self.state, &self.pins, node).is_empty())
+            {
+                self.report(TreePhase::Hoist, &kept, parent, depth);
+                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn report(&self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
+        self.tester.emit(Event::TreeNodes {
+            stage: self.stage.to_owned(),
+            depth,
+            parent: parent.map(|p| p.index() as u32),
+            phase,
+            nodes: nodes.iter().map(|n| n.index() as u32).collect(),
+        });
+    }
+}

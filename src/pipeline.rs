@@ -1,0 +1,560 @@
+//! Pipelines: stages joined with `+` and run in order on the current best (`hoist+hddh` is the
+//! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level; the sixteen
+//! combinations of Table 7.1; the default pipeline; and the stage runner.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+use crate::atoms::AtomKind;
+use crate::control::Stop;
+use crate::engine::{StageContext, Stages, StagesFactory};
+use crate::events::Event;
+use crate::hdd::{self, Algorithm, NoPins, PinSource, TreeContext};
+use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
+use crate::tester::{CandidateGuard, Tester};
+use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
+
+/// One stage of a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// A hierarchical algorithm on the parse tree of the current best.
+    Tree(Algorithm),
+    /// ddmin passes over text units, each to its fixed point: the given atoms, or `--atoms`.
+    Ddmin(Option<Vec<AtomKind>>),
+}
+
+impl Stage {
+    fn is_tree(&self) -> bool {
+        matches!(self, Stage::Tree(_))
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stage::Tree(algorithm) => f.write_str(algorithm.name()),
+            Stage::Ddmin(None) => f.write_str("ddmin"),
+            Stage::Ddmin(Some(atoms)) => {
+                let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
+                write!(f, "ddmin:{}", names.join(","))
+            }
+        }
+    }
+}
+
+impl FromStr for Stage {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        // The papers write fixed points with a star (HDD*): every stage runs to its fixed point.
+        let name = s.trim().trim_end_matches('*').to_ascii_lowercase();
+        if name == "ddmin" {
+            return Ok(Stage::Ddmin(None));
+        }
+        if let Some(atoms) = name.strip_prefix("ddmin:") {
+            return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
+        }
+        name.parse().map(Stage::Tree)
+    }
+}
+
+/// Stages run one after the other, each on the result of the previous one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pipeline {
+    stages: Vec<Stage>,
+}
+
+impl Pipeline {
+    pub fn new(stages: Vec<Stage>) -> Pipeline {
+        Pipeline { stages }
+    }
+
+    pub fn stages(&self) -> &[Stage] {
+        &self.stages
+    }
+
+    /// The ddmin passes of `--atoms` alone.
+    pub fn ddmin() -> Pipeline {
+        Pipeline::new(vec![Stage::Ddmin(None)])
+    }
+
+    /// Whether a stage works on the parse tree (the pipeline needs a grammar).
+    pub fn needs_tree(&self) -> bool {
+        self.stages.iter().any(Stage::is_tree)
+    }
+
+    /// The pipeline run when none is asked for: [`DEFAULT_TREE_PIPELINE`] when the input's
+    /// language is known and its grammar compiled in, else ddmin (lines, then characters).
+    pub fn default_for(language: Option<&Language>) -> Pipeline {
+        match language {
+            Some(language) if language.is_available() => DEFAULT_TREE_PIPELINE
+                .parse()
+                .unwrap_or_else(|_| Pipeline::ddmin()),
+            _ => Pipeline::ddmin(),
+        }
+    }
+}
+
+/// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
+pub const DEFAULT_TREE_PIPELINE: &str = "hoist+hddh+ddmin";
+
+impl fmt::Display for Pipeline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, stage) in self.stages.iter().enumerate() {
+            if i > 0 {
+                f.write_str("+")?;
+            }
+            write!(f, "{stage}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Pipeline {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().is_empty() {
+            return Err("the pipeline is empty (name an algorithm, e.g. `hdd` or `ddmin`)".into());
+        }
+        let stages = s
+            .split('+')
+            .map(str::parse)
+            .collect::<Result<Vec<Stage>, String>>()?;
+        Ok(Pipeline { stages })
+    }
+}
+
+impl Serialize for Pipeline {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Table 7.1 of the dissertation: per HDD variant (rows), the variant alone, hoisting as
+/// preprocessing, hoisting interlaced, and both. (The coarse rows are coarse throughout.)
+pub const TABLE_7_1: [[&str; 4]; 4] = [
+    ["hdd", "hoist+hdd", "hddh", "hoist+hddh"],
+    ["hddr", "hoistr+hddr", "hddhr", "hoistr+hddhr"],
+    [
+        "coarse-hdd",
+        "coarse-hoist+coarse-hdd",
+        "coarse-hddh",
+        "coarse-hoist+coarse-hddh",
+    ],
+    [
+        "coarse-hddr",
+        "coarse-hoistr+coarse-hddr",
+        "coarse-hddhr",
+        "coarse-hoistr+coarse-hddhr",
+    ],
+];
+
+/// The column titles of [`TABLE_7_1`].
+pub const TABLE_7_1_COLUMNS: [&str; 4] = [
+    "alone",
+    "preprocessing",
+    "interlacing",
+    "preprocessing & interlacing",
+];
+
+/// The sixteen pipelines of Table 7.1, row by row.
+pub fn table_7_1() -> Vec<Pipeline> {
+    TABLE_7_1
+        .iter()
+        .flatten()
+        .filter_map(|name| name.parse().ok())
+        .collect()
+}
+
+/// What a running pipeline may be given from outside.
+#[derive(Clone)]
+pub struct Hooks {
+    /// Nodes that tree stages must keep (asked again at each parse).
+    pub pins: Arc<dyn PinSource>,
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Hooks {
+            pins: Arc::new(NoPins),
+        }
+    }
+}
+
+/// The language named in the settings, when its grammar is compiled in.
+pub fn language_of(settings: &Settings) -> Option<&'static Language> {
+    let language = Language::by_name(settings.language.as_deref()?).ok()?;
+    language.is_available().then_some(language)
+}
+
+/// The pipeline the settings ask for (the default for their language when none is named).
+pub fn pipeline_of(settings: &Settings) -> Pipeline {
+    settings
+        .algorithm
+        .clone()
+        .unwrap_or_else(|| Pipeline::default_for(language_of(settings)))
+}
+
+/// Checks before a run that the pipeline can run on the settings' language.
+pub fn check(settings: &Settings) -> Result<(), String> {
+    let pipeline = pipeline_of(settings);
+    if !pipeline.needs_tree() {
+        return Ok(());
+    }
+    match settings.language.as_deref() {
+        None => Err(format!(
+            "the pipeline `{pipeline}` works on parse trees, but the input's language is \
+             unknown; name it with --language, or use -a ddmin"
+        )),
+        Some(name) => {
+            let language = Language::by_name(name).map_err(|e| e.to_string())?;
+            if language.is_available() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the {} grammar is not compiled into this build (cargo feature `{}`); \
+                     use -a ddmin",
+                    language.name(),
+                    language.feature()
+                ))
+            }
+        }
+    }
+}
+
+/// The syntax guard as the tester's candidate guard.
+struct TreeGuard(SyntaxGuard);
+
+impl CandidateGuard for TreeGuard {
+    fn admits(&self, candidate: &[u8]) -> bool {
+        self.0.admits(candidate)
+    }
+
+    fn rebase(&self, best: &[u8]) {
+        self.0.rebase(best);
+    }
+}
+
+/// One stage as a session runs it: a tree algorithm, or one ddmin pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Tree(Algorithm),
+    Ddmin(AtomKind),
+}
+
+/// The stages of a pipeline as a session runs them: each tree algorithm is a stage, and a ddmin
+/// stage is one stage per kind of atom (so `hdd+ddmin` with `--atoms line,char` has three).
+pub struct PipelineStages {
+    pipeline: Pipeline,
+    settings: Settings,
+    steps: Vec<Step>,
+}
+
+impl PipelineStages {
+    pub fn new(pipeline: Pipeline, settings: Settings) -> PipelineStages {
+        let steps = pipeline
+            .stages()
+            .iter()
+            .flat_map(|stage| match stage {
+                Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
+                Stage::Ddmin(atoms) => atoms
+                    .as_deref()
+                    .unwrap_or(&settings.atoms)
+                    .iter()
+                    .map(|&atom| Step::Ddmin(atom))
+                    .collect(),
+            })
+            .collect();
+        PipelineStages {
+            pipeline,
+            settings,
+            steps,
+        }
+    }
+
+    /// The pipeline the settings ask for (see [`pipeline_of`]).
+    pub fn from_settings(settings: &Settings) -> PipelineStages {
+        PipelineStages::new(pipeline_of(settings), settings.clone())
+    }
+
+    fn run_tree(
+        &self,
+        algorithm: Algorithm,
+        tester: &mut Tester,
+        context: &StageContext,
+    ) -> Result<(), Stop> {
+        let name = algorithm.name();
+        let Some(language) = language_of(&self.settings) else {
+            tester.emit(Event::StageSkipped {
+                stage: name.to_owned(),
+                reason: "the input's language is unknown".into(),
+            });
+            return Ok(());
+        };
+        let pins = StagePins(context);
+        let tree_context = TreeContext {
+            language,
+            dd: &self.settings.dd,
+            fixpoint: self.settings.fixpoint,
+            pins: &pins,
+        };
+        hdd::run(tester, algorithm, &tree_context, name)
+    }
+
+    /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
+    /// stage works on the tree and the settings do not turn it off.
+    fn guard(&self, best: &[u8]) -> Option<Arc<dyn CandidateGuard>> {
+        if !self.settings.syntax_guard || !self.pipeline.needs_tree() {
+            return None;
+        }
+        let guard = SyntaxGuard::new(language_of(&self.settings)?, best).ok()?;
+        Some(Arc::new(TreeGuard(guard)))
+    }
+}
+
+impl Stages for PipelineStages {
+    fn describe(&self) -> String {
+        self.pipeline.to_string()
+    }
+
+    fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn name(&self, index: usize) -> String {
+        match self.steps[index] {
+            Step::Tree(algorithm) => algorithm.name().to_owned(),
+            Step::Ddmin(atom) => format!("ddmin {atom}"),
+        }
+    }
+
+    fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
+        let guard = self.guard(tester.best());
+        let guarded = guard.is_some();
+        tester.set_guard(guard);
+        let result = match self.steps[index] {
+            Step::Tree(algorithm) => self.run_tree(algorithm, tester, context),
+            Step::Ddmin(atom) => {
+                run_ddmin_pass(tester, &self.settings, atom, &context.current_pins())
+            }
+        };
+        if guarded {
+            tester.set_guard(None);
+        }
+        result
+    }
+}
+
+/// The nodes a tree stage keeps: those overlapping a pinned byte range of the current best,
+/// and those the context's node pins name.
+struct StagePins<'a>(&'a StageContext);
+
+impl PinSource for StagePins<'_> {
+    fn pinned_nodes(&self, tree: &Arc<Tree>) -> Vec<NodeId> {
+        let pins = self.0.current_pins();
+        let mut nodes: Vec<NodeId> = if pins.is_empty() {
+            Vec::new()
+        } else {
+            tree.ids()
+                .filter(|&node| pins.touches(tree.byte_range(node)))
+                .collect()
+        };
+        if let Some(extra) = &self.0.node_pins {
+            nodes.extend(extra.pinned_nodes(tree));
+        }
+        nodes
+    }
+}
+
+/// The stages of the pipeline `name` (as `-a` takes it), with the other settings.
+pub fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
+    let pipeline: Pipeline = name.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let settings = Settings {
+        algorithm: Some(pipeline.clone()),
+        ..settings.clone()
+    };
+    check(&settings).map_err(|e| anyhow::anyhow!(e))?;
+    Ok(Box::new(PipelineStages::new(pipeline, settings)))
+}
+
+/// Makes stages from pipeline names, for switching algorithm in a session.
+pub fn stages_factory(settings: Settings) -> StagesFactory {
+    Box::new(move |name: &str| stages_named(&settings, name))
+}
+
+/// Runs the pipeline of `settings` on the tester's current best (which must be interesting),
+/// without a session. Stages that cannot run (no grammar) are reported with
+/// [`Event::StageSkipped`] and passed over.
+pub fn run_pipeline(tester: &mut Tester, settings: &Settings, hooks: &Hooks) -> Result<(), Stop> {
+    let context = StageContext {
+        node_pins: Some(Arc::clone(&hooks.pins)),
+        ..StageContext::default()
+    };
+    run_all_stages(&PipelineStages::from_settings(settings), tester, &context)
+}
+
+/// A pipeline the user can switch to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipelineInfo {
+    /// What `-a` and a session's switch take.
+    pub name: String,
+    pub description: String,
+}
+
+/// The pipelines offered for switching: the ddmin passes, each tree algorithm alone, and the
+/// sixteen pipelines of Table 7.1 (tree entries only when `tree` is true, i.e. the input's
+/// language is known).
+pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
+    let mut entries: Vec<PipelineInfo> = [
+        ("ddmin", "ddmin over the --atoms passes (default lines, then characters), each to its fixed point"),
+        ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
+        ("ddmin:char", "ddmin over characters, to its fixed point"),
+        ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
+    ]
+    .into_iter()
+    .map(|(name, description)| PipelineInfo {
+        name: name.into(),
+        description: description.into(),
+    })
+    .collect();
+    if tree {
+        entries.insert(
+            0,
+            PipelineInfo {
+                name: DEFAULT_TREE_PIPELINE.into(),
+                description: "the default for known languages (see docs/benchmarks.md)".into(),
+            },
+        );
+        for algorithm in Algorithm::all() {
+            entries.push(PipelineInfo {
+                name: algorithm.name().into(),
+                description: format!("{} ({})", algorithm.description(), algorithm.figure()),
+            });
+        }
+        for (row, names) in TABLE_7_1.iter().enumerate() {
+            for (column, name) in names.iter().enumerate() {
+                if column == 0 {
+                    continue;
+                }
+                entries.push(PipelineInfo {
+                    name: (*name).into(),
+                    description: format!(
+                        "{}: Table 7.1, row {}, {}",
+                        paper_name(name),
+                        row + 1,
+                        TABLE_7_1_COLUMNS[column]
+                    ),
+                });
+            }
+        }
+    }
+    entries
+}
+
+/// `whittle algorithms`: every algorithm and the sixteen pipelines of Table 7.1.
+pub fn algorithms_listing() -> String {
+    let mut out = String::new();
+    out.push_str("Algorithms (each runs to its fixed point unless --no-fixpoint):\n");
+    out.push_str(&format!(
+        "  {:<14} {:<16} {:<26} {}\n",
+        "ddmin", "DDMIN*", "Fig. 2.1, ch. 5", "line/char/token passes (--atoms), each ddmin^ν"
+    ));
+    for algorithm in Algorithm::all() {
+        out.push_str(&format!(
+            "  {:<14} {:<16} {:<26} {}\n",
+            algorithm.name(),
+            algorithm.title(),
+            algorithm.figure(),
+            algorithm.description()
+        ));
+    }
+    out.push_str(
+        "\nPipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
+         `ddmin:line,char`, ...)\nmay finish at text level. The sixteen of Table 7.1:\n",
+    );
+    for row in TABLE_7_1 {
+        for (column, pipeline) in TABLE_7_1_COLUMNS.iter().zip(row) {
+            out.push_str(&format!(
+                "  {:<28} {:<32} {}\n",
+                pipeline,
+                paper_name(pipeline),
+                column
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else `ddmin` \
+         (lines, then characters).\n"
+    ));
+    out
+}
+
+/// The dissertation's name of a pipeline (`Hoist* + HDDH*`).
+fn paper_name(pipeline: &str) -> String {
+    let Ok(pipeline) = pipeline.parse::<Pipeline>() else {
+        return String::new();
+    };
+    let titles: Vec<String> = pipeline
+        .stages()
+        .iter()
+        .map(|stage| match stage {
+            Stage::Tree(algorithm) => algorithm.title().to_owned(),
+            Stage::Ddmin(_) => "DDMIN*".to_owned(),
+        })
+        .collect();
+    titles.join(" + ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipelines_parse_and_print() {
+        let pipeline: Pipeline = "Hoist* + HDDH*+ddmin".parse().unwrap();
+        assert_eq!(pipeline.to_string(), "hoist+hddh+ddmin");
+        assert_eq!(
+            "hdd+ddmin:token".parse::<Pipeline>().unwrap().stages()[1],
+            Stage::Ddmin(Some(vec![AtomKind::Token]))
+        );
+        assert!("hdd+".parse::<Pipeline>().is_err());
+        assert!("".parse::<Pipeline>().is_err());
+        assert!(
+            "hdd+bogus"
+                .parse::<Pipeline>()
+                .unwrap_err()
+                .contains("bogus")
+        );
+        assert!(!Pipeline::ddmin().needs_tree());
+    }
+
+    #[test]
+    fn the_catalogue_names_pipelines_that_parse() {
+        let with_trees = catalogue(true);
+        assert!(with_trees.len() > catalogue(false).len());
+        for entry in with_trees {
+            assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
+        }
+        assert!(catalogue(false).iter().all(|e| e.name.starts_with("ddmin")));
+    }
+
+    #[test]
+    fn table_7_1_has_sixteen_distinct_pipelines() {
+        let all = table_7_1();
+        assert_eq!(all.len(), 16);
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");
+            assert!(a.needs_tree());
+        }
+        assert!(DEFAULT_TREE_PIPELINE.parse::<Pipeline>().is_ok());
+        let listing = algorithms_listing();
+        for name in TABLE_7_1.iter().flatten() {
+            assert!(listing.contains(name), "{name} missing");
+        }
+        assert!(listing.contains("Coarse Hoist^r* + Coarse HDDH^r*"));
+    }
+}

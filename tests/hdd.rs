@@ -1,0 +1,458 @@
+//! Hierarchical reduction: the papers' hoisting examples, the JSON examples of the reference
+//! tool, 1-tree-minimality and 1-maximality of hoisting on random JSON documents, pins, and every
+//! pipeline of Table 7.1 on a C and a JSON input.
+
+mod tree_support;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use whittle::atoms::non_whitespace_chars;
+use whittle::control::Control;
+use whittle::hdd::PinSource;
+use whittle::oracle::{CommandOracle, Oracle, predicate};
+use whittle::pipeline::{Hooks, Pipeline, run_pipeline, table_7_1};
+use whittle::reduce::{Job, Settings};
+use whittle::stats::Stats;
+use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
+
+fn shared(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(path)
+}
+
+fn settings(language: &str, pipeline: &str) -> Settings {
+    Settings {
+        algorithm: Some(pipeline.parse().expect("a valid pipeline")),
+        language: Some(language.to_owned()),
+        jobs: 1,
+        ..Settings::default()
+    }
+}
+
+/// Reduces `input` with `settings` and `oracle`; returns the result and the statistics.
+fn reduce(input: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> (Vec<u8>, Stats) {
+    let job = Job {
+        input: input.to_vec(),
+        output: None,
+        output_mode: None,
+        settings,
+    };
+    let control = Arc::new(Control::new(job.settings.split_factor));
+    let mut tester = job.tester(oracle, control).unwrap();
+    let finished = job.run(&mut tester).expect("the input is interesting");
+    assert!(finished.stopped.is_none(), "{:?}", finished.stopped);
+    (finished.result, finished.stats)
+}
+
+fn command_oracle(example_dir: &Path, input_name: &str) -> Arc<dyn Oracle> {
+    let command = vec![example_dir.join("oracle.sh").into_os_string()];
+    Arc::new(CommandOracle::new(&command, &example_dir.join(input_name), None).unwrap())
+}
+
+fn nonws(text: &[u8]) -> usize {
+    non_whitespace_chars(text)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const HOISTING_PIPELINES: [&str; 12] = [
+    "hoist+hdd",
+    "hddh",
+    "hoist+hddh",
+    "hoistr+hddr",
+    "hddhr",
+    "hoistr+hddhr",
+    "coarse-hoist+coarse-hdd",
+    "coarse-hoist+coarse-hddh",
+    "coarse-hoistr+coarse-hddr",
+    "coarse-hoistr+coarse-hddhr",
+    "hoist",
+    "hoistr",
+];
+
+/// Figures 7.1-7.2: HDD keeps the `if (1) { }` wrapper, every pipeline with hoisting drops it.
+#[test]
+fn hello_world_needs_hoisting() {
+    if !tree_support::available("c") {
+        return;
+    }
+    let dir = shared("examples/hello-hoist-c");
+    let input = std::fs::read(dir.join("hello.c")).unwrap();
+    let expected = std::fs::read(dir.join("expected-hoist.c")).unwrap();
+    let oracle = command_oracle(&dir, "hello.c");
+
+    let (hdd, _) = reduce(&input, settings("c", "hdd"), oracle.clone());
+    assert!(text(&hdd).contains("if (1)"), "{}", text(&hdd));
+    assert!(text(&hdd).contains("printf"), "{}", text(&hdd));
+
+    for pipeline in HOISTING_PIPELINES {
+        let (result, _) = reduce(&input, settings("c", pipeline), oracle.clone());
+        assert!(
+            !text(&result).contains("if"),
+            "{pipeline}: {}",
+            text(&result)
+        );
+        assert!(
+            nonws(&result) <= nonws(&expected),
+            "{pipeline}: {} non-whitespace characters:\n{}",
+            nonws(&result),
+            text(&result)
+        );
+        assert!(oracle_says(&oracle, &result), "{pipeline}");
+    }
+}
+
+fn oracle_says(oracle: &Arc<dyn Oracle>, candidate: &[u8]) -> bool {
+    oracle
+        .judge(candidate, &whittle::oracle::CancelToken::new())
+        .outcome
+        .is_interesting()
+}
+
+/// Figures 5.1-5.3: HDD* is no larger than DDMIN* on lines.
+#[test]
+fn sumprod_hdd_is_no_larger_than_ddmin_star() {
+    if !tree_support::available("c") {
+        return;
+    }
+    let dir = shared("examples/sumprod-c");
+    let input = std::fs::read(dir.join("sumprod.c")).unwrap();
+    let ddmin_star = std::fs::read(dir.join("expected-ddmin-star.c")).unwrap();
+    let oracle = command_oracle(&dir, "sumprod.c");
+    let mut settings = settings("c", "hdd");
+    settings.jobs = 2;
+    let (result, stats) = reduce(&input, settings, oracle.clone());
+    assert!(oracle_says(&oracle, &result), "{}", text(&result));
+    assert!(
+        nonws(&result) <= nonws(&ddmin_star),
+        "{} > {}:\n{}",
+        nonws(&result),
+        nonws(&ddmin_star),
+        text(&result)
+    );
+    assert!(stats.tests > 0);
+}
+
+const JSON_DOCUMENT: &str = "{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n";
+
+/// "Valid JSON whose loaded value, printed, contains `needle`".
+fn json_mentioning(needle: &'static str) -> impl Fn(&[u8]) -> bool + Send + Sync + Clone {
+    move |candidate: &[u8]| {
+        serde_json::from_slice::<serde_json::Value>(candidate)
+            .is_ok_and(|value| value.to_string().contains(needle))
+    }
+}
+
+/// The reference tool's HDD results on the JSON example, and hoisting's for 87.
+#[test]
+fn json_examples_match_the_reference_sizes() {
+    if !tree_support::available("json") {
+        return;
+    }
+    let cases = [
+        ("foo", "{\"foo\":0}"),
+        ("bar", "{\"\":\"bar\"}"),
+        ("baz", "{\"\":0,\"baz\":0}"),
+        ("87", "{\"\":0,\"\":[0,87]}"),
+    ];
+    for (needle, reference) in cases {
+        let interesting = json_mentioning(needle);
+        let oracle = Arc::new(predicate(needle, interesting.clone()));
+        let (result, _) = reduce(JSON_DOCUMENT.as_bytes(), settings("json", "hdd"), oracle);
+        assert!(interesting(&result), "{needle}: {}", text(&result));
+        assert!(
+            nonws(&result) <= nonws(reference.as_bytes()),
+            "{needle}: {} is larger than {reference}",
+            text(&result)
+        );
+    }
+    let interesting = json_mentioning("87");
+    for pipeline in HOISTING_PIPELINES
+        .iter()
+        .filter(|p| !p.starts_with("coarse"))
+    {
+        let oracle = Arc::new(predicate("87", interesting.clone()));
+        let (result, _) = reduce(JSON_DOCUMENT.as_bytes(), settings("json", pipeline), oracle);
+        assert!(interesting(&result), "{pipeline}: {}", text(&result));
+        assert!(
+            nonws(&result) <= nonws(b"[0,87]"),
+            "{pipeline}: {} is larger than [0,87]",
+            text(&result)
+        );
+    }
+}
+
+/// Table 7.1: every pipeline runs on a C and a JSON input and returns an interesting result.
+#[test]
+fn every_table_7_1_pipeline_gives_an_interesting_result() {
+    let pipelines = table_7_1();
+    assert_eq!(pipelines.len(), 16);
+    if tree_support::available("json") {
+        let interesting = json_mentioning("87");
+        for pipeline in &pipelines {
+            let oracle = Arc::new(predicate("87", interesting.clone()));
+            let settings = settings("json", &pipeline.to_string());
+            let (result, stats) = reduce(JSON_DOCUMENT.as_bytes(), settings, oracle);
+            assert!(interesting(&result), "{pipeline}: {}", text(&result));
+            assert!(result.len() < JSON_DOCUMENT.len(), "{pipeline}");
+            assert_eq!(stats.algorithm, pipeline.to_string());
+        }
+    }
+    if tree_support::available("c") {
+        // gcc accepts the program and it still calls printf with the message.
+        let dir = tempfile::tempdir().unwrap();
+        let input_path = dir.path().join("hello.c");
+        std::fs::copy(shared("examples/hello-hoist-c/hello.c"), &input_path).unwrap();
+        let script = dir.path().join("test.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\ngcc -fsyntax-only -w -x c \"$1\" 2>/dev/null && grep -q 'printf(\"Hello' \"$1\"\n",
+        )
+        .unwrap();
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let command = vec![script.into_os_string()];
+        let oracle: Arc<dyn Oracle> =
+            Arc::new(CommandOracle::new(&command, &input_path, None).unwrap());
+        let input = std::fs::read(&input_path).unwrap();
+        for pipeline in &pipelines {
+            let mut settings = settings("c", &pipeline.to_string());
+            settings.jobs = 2;
+            let (result, _) = reduce(&input, settings, oracle.clone());
+            assert!(
+                oracle_says(&oracle, &result),
+                "{pipeline}: {}",
+                text(&result)
+            );
+            assert!(result.len() < input.len(), "{pipeline}");
+        }
+    }
+}
+
+/// A small deterministic random generator (SplitMix64).
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random JSON value of at most `depth` levels, pretty-printed over several lines.
+fn random_json(random: &mut Random, depth: u32) -> serde_json::Value {
+    use serde_json::Value;
+    let words = ["a", "bb", "key", "zz", "x1", "q"];
+    let leaf = |random: &mut Random| match random.below(5) {
+        0 => Value::from(random.below(1000)),
+        1 => Value::from(words[random.below(words.len() as u64) as usize]),
+        2 => Value::Bool(random.below(2) == 0),
+        3 => Value::Null,
+        _ => Value::from(format!("s{}", random.below(50))),
+    };
+    if depth == 0 || random.below(4) == 0 {
+        return leaf(random);
+    }
+    let len = random.below(5);
+    if random.below(2) == 0 {
+        Value::Array((0..len).map(|_| random_json(random, depth - 1)).collect())
+    } else {
+        let mut map = serde_json::Map::new();
+        for i in 0..len {
+            let key = format!("{}{i}", words[random.below(words.len() as u64) as usize]);
+            map.insert(key, random_json(random, depth - 1));
+        }
+        Value::Object(map)
+    }
+}
+
+/// A random in-process test: valid JSON whose printed value contains some of the input's words
+/// (a conjunction of one or two needles, or a disjunction).
+#[derive(Clone)]
+struct RandomTest {
+    needles: Vec<String>,
+    all: bool,
+}
+
+impl RandomTest {
+    fn new(random: &mut Random, document: &str) -> Option<RandomTest> {
+        let words: Vec<String> = document
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if words.is_empty() {
+            return None;
+        }
+        let count = 1 + random.below(2) as usize;
+        let needles = (0..count)
+            .map(|_| words[random.below(words.len() as u64) as usize].clone())
+            .collect();
+        Some(RandomTest {
+            needles,
+            all: random.below(3) != 0,
+        })
+    }
+
+    fn is_interesting(&self, candidate: &[u8]) -> bool {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(candidate) else {
+            return false;
+        };
+        let printed = value.to_string();
+        if self.all {
+            self.needles.iter().all(|n| printed.contains(n.as_str()))
+        } else {
+            self.needles.iter().any(|n| printed.contains(n.as_str()))
+        }
+    }
+}
+
+fn parse_json(text: &[u8]) -> Arc<Tree> {
+    let language = Language::by_name("json").unwrap();
+    whittle::tree::parse(language, text.to_vec(), Preprocess::default()).unwrap()
+}
+
+/// Nodes whose single removal keeps the result interesting (there should be none after HDD*).
+fn removable_nodes_that_could_go(result: &[u8], test: &RandomTest) -> Vec<String> {
+    let tree = parse_json(result);
+    let state = TreeState::new(tree.clone());
+    tree.ids()
+        .filter(|&id| state.is_removable(id))
+        .filter_map(|id| {
+            let candidate = state.render(&Candidate::removing([id]));
+            (candidate.len() < result.len() && test.is_interesting(&candidate))
+                .then(|| format!("{} {:?}", tree.kind(id), text(tree.text(id))))
+        })
+        .collect()
+}
+
+/// Hoists that keep the result interesting (there should be none after Hoist*).
+fn hoists_that_apply(result: &[u8], test: &RandomTest) -> Vec<String> {
+    let tree = parse_json(result);
+    let state = TreeState::new(tree.clone());
+    let mut found = Vec::new();
+    for id in tree.ids() {
+        for (target, _) in state.hoist_candidates(id) {
+            let candidate = state.render(&Candidate::hoisting(id, target));
+            if candidate.len() < result.len() && test.is_interesting(&candidate) {
+                found.push(format!(
+                    "{:?} -> {:?}",
+                    text(tree.text(id)),
+                    text(tree.text(target))
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// 1-tree-minimality of HDD* and 1-maximality of Hoist* on random documents and tests.
+#[test]
+fn hdd_is_one_tree_minimal_and_hoist_one_maximal_on_random_json() {
+    if !tree_support::available("json") {
+        return;
+    }
+    let mut random = Random(0x5eed);
+    let mut checked = 0;
+    while checked < 60 {
+        let value = random_json(&mut random, 4);
+        let document = serde_json::to_string_pretty(&value).unwrap();
+        let Some(test) = RandomTest::new(&mut random, &document) else {
+            continue;
+        };
+        if !test.is_interesting(document.as_bytes()) {
+            continue;
+        }
+        checked += 1;
+        for (pipeline, check) in [
+            (
+                "hdd",
+                removable_nodes_that_could_go as fn(&[u8], &RandomTest) -> Vec<String>,
+            ),
+            ("hoist", hoists_that_apply),
+            ("hddh", removable_nodes_that_could_go),
+            ("hddr", removable_nodes_that_could_go),
+        ] {
+            let oracle = {
+                let test = test.clone();
+                Arc::new(predicate("random", move |c: &[u8]| test.is_interesting(c)))
+            };
+            let mut settings = settings("json", pipeline);
+            settings.jobs = 1 + (checked % 2);
+            let (result, _) = reduce(document.as_bytes(), settings, oracle);
+            assert!(
+                test.is_interesting(&result),
+                "{pipeline} on {document}: {}",
+                text(&result)
+            );
+            let left = check(&result, &test);
+            assert!(
+                left.is_empty(),
+                "{pipeline} on {document} (needles {:?}, all: {}): {} still reduces by {left:?}",
+                test.needles,
+                test.all,
+                text(&result)
+            );
+        }
+    }
+}
+
+/// A pinned node survives pruning and hoisting.
+#[test]
+fn pinned_nodes_are_kept() {
+    if !tree_support::available("json") {
+        return;
+    }
+    let pins: Arc<dyn PinSource> = Arc::new(|tree: &Arc<Tree>| -> Vec<NodeId> {
+        tree.ids()
+            .filter(|&id| tree.kind(id) == "number" && tree.text(id) == b"31")
+            .collect()
+    });
+    for pipeline in ["hdd", "hoist+hddh", "hddhr", "coarse-hoist+coarse-hdd"] {
+        let job = Job {
+            input: JSON_DOCUMENT.as_bytes().to_vec(),
+            output: None,
+            output_mode: None,
+            settings: settings("json", pipeline),
+        };
+        let oracle = Arc::new(predicate("87", json_mentioning("87")));
+        let mut tester = job
+            .tester(oracle, Arc::new(Control::new(job.settings.split_factor)))
+            .unwrap();
+        tester.set_best(job.input.clone());
+        let hooks = Hooks { pins: pins.clone() };
+        run_pipeline(&mut tester, &job.settings, &hooks).unwrap();
+        let result = text(tester.best());
+        assert!(
+            result.contains("31") && result.contains("87"),
+            "{pipeline}: {result}"
+        );
+    }
+}
+
+/// The default pipeline: a tree pipeline for known languages, ddmin otherwise.
+#[test]
+fn the_default_depends_on_the_language() {
+    let unknown = Settings::default();
+    assert_eq!(whittle::pipeline::pipeline_of(&unknown), Pipeline::ddmin());
+    if tree_support::available("json") {
+        let json = Settings {
+            language: Some("json".into()),
+            ..Settings::default()
+        };
+        assert!(whittle::pipeline::pipeline_of(&json).needs_tree());
+    }
+}

@@ -1,0 +1,162 @@
+//! The tree pipelines through the `whittle` binary: `whittle algorithms`, `-a`, `--language`,
+//! `--no-syntax-guard`, the default pipeline, and clear errors.
+
+mod tree_support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn whittle(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn write_script(dir: &Path, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn stats(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn algorithms_lists_every_algorithm_and_table_7_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = whittle(&["algorithms"], dir.path());
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).unwrap();
+    for algorithm in whittle::hdd::Algorithm::all() {
+        let line = out
+            .lines()
+            .find(|line| {
+                line.trim_start()
+                    .starts_with(&format!("{} ", algorithm.name()))
+            })
+            .unwrap_or_else(|| panic!("{algorithm} missing:\n{out}"));
+        assert!(line.contains(algorithm.figure()), "{line}");
+    }
+    for pipeline in whittle::pipeline::table_7_1() {
+        assert!(
+            out.lines()
+                .any(|line| line.trim_start().starts_with(&format!("{pipeline} "))),
+            "{pipeline} missing:\n{out}"
+        );
+    }
+    assert!(out.contains("Hoist* + HDDH*"), "{out}");
+    assert!(
+        out.contains(whittle::pipeline::DEFAULT_TREE_PIPELINE),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_pipelines_and_languages_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.txt"), "1\n2\n").unwrap();
+    std::fs::write(dir.path().join("in.json"), "[1, 2]\n").unwrap();
+    write_script(dir.path(), "t.sh", "grep -q 1 \"$1\"");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["reduce", "in.txt", "-a", "hdd", "--", "./t.sh"],
+            "input's language is unknown",
+        ),
+        (
+            &["reduce", "in.json", "-a", "hdd+prune", "--", "./t.sh"],
+            "unknown algorithm `prune`",
+        ),
+        (
+            &["reduce", "in.json", "--language", "klingon", "--", "./t.sh"],
+            "unknown language `klingon`",
+        ),
+        (&["reduce", "in.json", "-a", "", "--", "./t.sh"], "empty"),
+    ];
+    for (args, message) in cases {
+        let output = whittle(args, dir.path());
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    // A text file reduces with ddmin by default; `--language` makes it a tree input.
+    let output = whittle(
+        &["reduce", "in.txt", "--no-tui", "-j", "1", "--", "./t.sh"],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{output:?}");
+}
+
+#[test]
+fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
+    if !tree_support::available("json") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("in.json"),
+        "{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n",
+    )
+    .unwrap();
+    write_script(
+        dir.path(),
+        "t.sh",
+        "grep -q 87 \"$1\" && grep -q baz \"$1\"",
+    );
+    let run = |extra: &[&str], stats_name: &str| {
+        let mut args = vec!["reduce", "in.json", "--no-tui", "-j", "1"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--stats-json", stats_name, "--", "./t.sh"]);
+        let output = whittle(&args, dir.path());
+        assert!(output.status.success(), "{output:?}");
+        (
+            stats(&dir.path().join(stats_name)),
+            std::fs::read_to_string(dir.path().join("in.whittled.json")).unwrap(),
+        )
+    };
+    let (guarded, result) = run(&[], "guarded.json");
+    assert_eq!(
+        guarded["algorithm"],
+        whittle::pipeline::DEFAULT_TREE_PIPELINE
+    );
+    assert!(guarded["guard_skips"].as_u64().unwrap() > 0, "{guarded}");
+    assert_eq!(result.trim(), r#"{"baz":87}"#);
+
+    let (unguarded, _) = run(&["--no-syntax-guard"], "unguarded.json");
+    assert_eq!(unguarded["guard_skips"], 0);
+    assert!(unguarded["tests"].as_u64() > guarded["tests"].as_u64());
+
+    let (ddmin, _) = run(&["-a", "ddmin"], "ddmin.json");
+    assert_eq!(ddmin["algorithm"], "ddmin");
+    assert_eq!(ddmin["guard_skips"], 0);
+
+    std::fs::rename(dir.path().join("in.json"), dir.path().join("in.data")).unwrap();
+    let output = whittle(
+        &[
+            "reduce",
+            "in.data",
+            "--no-tui",
+            "-j",
+            "1",
+            "--language",
+            "JSON",
+            "-a",
+            "hoist",
+            "-o",
+            "out.data",
+            "--",
+            "./t.sh",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let hoisted = std::fs::read_to_string(dir.path().join("out.data")).unwrap();
+    assert!(hoisted.contains("\"baz\": 87\n"), "{hoisted}");
+    assert!(
+        hoisted.contains("\"foo\": \"bar\""),
+        "hoisting removes nothing: {hoisted}"
+    );
+}
