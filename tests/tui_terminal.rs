@@ -183,8 +183,13 @@ fn reduce_in_a_real_terminal() {
     // q quits within a second; the terminal is back and the output complete.
     let asked = Instant::now();
     tmux.keys("q");
-    let screen = tmux.wait_for("the shell after quitting", |s| s.contains("EXIT="));
+    tmux.wait_for("the shell after quitting", |s| s.contains("EXIT="));
     let quit_after = asked.elapsed();
+    // Then the terminal settings the shell printed after whittle.
+    let screen = tmux.wait_for("the terminal settings", |s| {
+        let after = s.split("EXIT=").nth(1).unwrap_or("");
+        after.contains("icanon") && after.contains("echo")
+    });
     assert!(
         quit_after < Duration::from_secs(1) + Duration::from_millis(300),
         "quitting took {quit_after:?}"
