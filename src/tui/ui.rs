@@ -857,7 +857,10 @@ fn draw_statistics(app: &App, frame: &mut Frame, area: Rect) {
                 .unwrap_or_else(|| human_bytes(judged.size));
             lines.push(Line::from(vec![
                 Span::styled(format!("{:>4} ", judged.step), theme.muted),
-                Span::styled(format!("{:<7} ", judged.candidate.describe()), theme.accent),
+                Span::styled(
+                    format!("{:<7} ", short_candidate(&judged.candidate)),
+                    theme.accent,
+                ),
                 Span::styled(format!("{content:<10} "), theme.base),
                 Span::styled(format!("{:<5} ", action_word(judged.action)), theme.muted),
                 Span::styled(judged.outcome.symbol(), theme.outcome(judged.outcome)),
@@ -1006,6 +1009,21 @@ fn draw_history(app: &App, frame: &mut Frame, area: Rect) {
         Paragraph::new(lines).block(block(title, focused, theme)),
         area,
     );
+}
+
+/// A candidate in at most seven columns, for the steps table: χ12 for a hoist of node 12 (the
+/// papers' χ), Δ3/8 and ∇2/4 as they are.
+fn short_candidate(candidate: &crate::events::Candidate) -> String {
+    let text = match candidate.kind {
+        CandidateKind::Hoist => format!("χ{}", candidate.index),
+        CandidateKind::Manual => "manual".into(),
+        _ => candidate.describe(),
+    };
+    if text.chars().count() > 7 {
+        text.chars().take(6).collect::<String>() + "…"
+    } else {
+        text
+    }
 }
 
 /// A branch in few words, for narrow lists.
