@@ -99,7 +99,7 @@ impl Pipeline {
 }
 
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
-pub const DEFAULT_TREE_PIPELINE: &str = "hoist+hddh+ddmin";
+pub const DEFAULT_TREE_PIPELINE: &str = "hddhr+ddmin:line";
 
 impl fmt::Display for Pipeline {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
