@@ -9,7 +9,13 @@ import sys
 path = sys.argv[1] if len(sys.argv) > 1 else "bench/results/matrix.csv"
 rows = list(csv.DictReader(open(path)))
 tasks = list(dict.fromkeys(r["task"] for r in rows))
-pipelines = list(dict.fromkeys(r["pipeline"] for r in rows))
+# Table 7.1's order, then ddmin and the default, then any other pipeline in the order first run.
+table_order = ["hdd", "hoist+hdd", "hddh", "hoist+hddh", "hddr", "hoistr+hddr", "hddhr",
+               "hoistr+hddhr", "coarse-hdd", "coarse-hoist+coarse-hdd", "coarse-hddh",
+               "coarse-hoist+coarse-hddh", "coarse-hddr", "coarse-hoistr+coarse-hddr",
+               "coarse-hddhr", "coarse-hoistr+coarse-hddhr", "ddmin", "default"]
+seen = list(dict.fromkeys(r["pipeline"] for r in rows))
+pipelines = [p for p in table_order if p in seen] + [p for p in seen if p not in table_order]
 by = {(r["task"], r["pipeline"]): r for r in rows}
 
 print("| pipeline | " + " | ".join(tasks) + " |")

@@ -7,7 +7,7 @@
 #   bench/matrix.sh [WHITTLE-OPTIONS...]
 # Environment: PIPELINES (space-separated; default: the 16 of Table 7.1, ddmin and the default),
 # TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), KEEP (a directory that receives
-# each result as TASK.PIPELINE.out).
+# each result as TASK.PIPELINE.out, with `:` and `,` of the pipeline turned into `-`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_DIR:-$root/../shared}
@@ -26,7 +26,8 @@ for pipeline in ${PIPELINES:-$default_pipelines}; do
         [ -x "$dir/oracle.sh" ] || continue
         task=$(basename "$dir")
         [[ "$task" =~ ${TASKS:-.} ]] || continue
-        grep -q "^$task,$pipeline," "$out_csv" && continue
+        # A pipeline whose name has a comma (ddmin:line,char) is quoted in the CSV.
+        grep -qF -e "$task,$pipeline," -e "$task,\"$pipeline\"," "$out_csv" && continue
         input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt|expected.*)$' | head -1)
         algorithm=()
         [ "$pipeline" = default ] || algorithm=(-a "$pipeline")
@@ -34,7 +35,7 @@ for pipeline in ${PIPELINES:-$default_pipelines}; do
             --stats-json "$tmp/$task.json" "${algorithm[@]}" "$@" -- "$dir/oracle.sh" \
             >"$tmp/$task.log" 2>&1; then
             if grep -q "language is unknown" "$tmp/$task.log"; then
-                echo "$task,$pipeline,n/a,,,,," >>"$out_csv"
+                echo "$task,\"$pipeline\",n/a,,,,," >>"$out_csv"
             else
                 echo "$task $pipeline: whittle failed" >&2
                 tail -3 "$tmp/$task.log" >&2
@@ -42,13 +43,14 @@ for pipeline in ${PIPELINES:-$default_pipelines}; do
             continue
         fi
         python3 - "$tmp/$task.json" "$task" "$pipeline" >>"$out_csv" <<'PY'
-import json, sys
+import csv, json, sys
 s = json.load(open(sys.argv[1]))
-print(f"{sys.argv[2]},{sys.argv[3]},{s['tests']},{s['guard_skips']},{s['cache_hits']},"
-      f"{s['output_bytes']},{s['output_nonws_chars']},{s['wall_seconds']:.1f}")
+csv.writer(sys.stdout, lineterminator="\n").writerow(
+    [sys.argv[2], sys.argv[3], s["tests"], s["guard_skips"], s["cache_hits"],
+     s["output_bytes"], s["output_nonws_chars"], f"{s['wall_seconds']:.1f}"])
 PY
         if [ -n "${KEEP:-}" ]; then
-            mkdir -p "$KEEP" && cp "$tmp/$task.out" "$KEEP/$task.$pipeline.out"
+            mkdir -p "$KEEP" && cp "$tmp/$task.out" "$KEEP/$task.${pipeline//[:,]/-}.out"
         fi
         tail -1 "$out_csv"
     done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs whittle on every task of ../shared/bench (headless; by default lines then characters and
 # all other defaults) and prints a table: task, tests, cache hits, guard skips, output bytes,
-# non-whitespace characters, wall seconds. Extra arguments go to `whittle reduce` (e.g. `-j 1`, `-a hdd`).
+# non-whitespace characters, wall seconds, peak cache entries and bytes. Extra arguments go to
+# `whittle reduce` (e.g. `-j 1`, `-a hdd`, `--cache config`).
 #   bench/suite.sh [WHITTLE-OPTIONS...]
 # Environment: BENCH_DIR (the tasks), WHITTLE (the binary), TASKS (a regex selecting tasks).
 set -euo pipefail
@@ -14,7 +15,8 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-printf '%-26s %7s %7s %7s %8s %7s %8s\n' task tests hits skips bytes nonws wall_s
+printf '%-26s %7s %7s %7s %8s %7s %8s %8s %10s\n' task tests hits skips bytes nonws wall_s \
+    entries cache_bytes
 for dir in "$bench"/*/; do
     [ -x "$dir/oracle.sh" ] || continue
     task=$(basename "$dir")
@@ -30,6 +32,7 @@ for dir in "$bench"/*/; do
 import json, sys
 s = json.load(open(sys.argv[1]))
 print(f"{sys.argv[2]:<26} {s['tests']:>7} {s['cache_hits']:>7} {s['guard_skips']:>7} "
-      f"{s['output_bytes']:>8} {s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f}")
+      f"{s['output_bytes']:>8} {s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f} "
+      f"{s['cache_peak_entries']:>8} {s['cache_peak_bytes']:>10}")
 PY
 done

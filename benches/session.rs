@@ -1,16 +1,19 @@
 //! The cost of steering: the same ddmin run with a zero-cost in-process test, bare (no events),
 //! with events consumed by another thread, and inside a full engine session (choke point,
-//! events, snapshot statistics, history).
+//! events, snapshot statistics, history); and how soon a pause takes effect when each test takes
+//! 20 ms.
 
 use std::hint::black_box;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CachePolicy, UnitId};
 use whittle::control::{Control, SplitFactor};
 use whittle::dd::{self, DdOptions, TextDomain};
-use whittle::engine::{Session, SessionOptions};
+use whittle::engine::{Command, Session, SessionOptions};
 use whittle::oracle::predicate;
 use whittle::pipeline::stages_named;
 use whittle::reduce::{Job, Settings};
@@ -100,6 +103,79 @@ fn session(text: &[u8]) -> u64 {
     report.finished.stats.tests
 }
 
+/// Starts a session whose test takes `test_time` and counts its calls in `calls`.
+fn slow_session(text: &[u8], test_time: Duration, calls: Arc<AtomicUsize>) -> Session {
+    let settings = Settings {
+        cache: CachePolicy {
+            kind: whittle::cache::CacheKind::None,
+            ..CachePolicy::recommended()
+        },
+        ..settings()
+    };
+    let job = Job {
+        input: text.to_vec(),
+        output: None,
+        output_mode: None,
+        settings: settings.clone(),
+    };
+    let stages = stages_named(&settings, "ddmin").expect("pipeline");
+    let factory = Box::new(move |name: &str| stages_named(&settings, name));
+    let options = SessionOptions {
+        exit_when_done: true,
+        language: None,
+        start_in_step_mode: false,
+    };
+    let oracle = Arc::new(predicate("slow keep lines", move |candidate: &[u8]| {
+        calls.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(test_time);
+        is_interesting(candidate)
+    }));
+    Session::start(job, oracle, stages, factory, options).expect("session")
+}
+
+/// Sends `Pause` while tests of 20 ms run and prints how long the engine took to stop testing,
+/// and how many tests began after the command (at most the one running: none).
+fn pause_latency(_: &mut Criterion) {
+    let text = input();
+    let test_time = Duration::from_millis(20);
+    let mut latencies = Vec::new();
+    let mut begun_after_pause = 0;
+    for round in 0..20 {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let session = slow_session(&text, test_time, Arc::clone(&calls));
+        let events = session.events().clone();
+        let drain = std::thread::spawn(move || events.iter().count());
+        // Vary the moment of the pause across a test's duration.
+        std::thread::sleep(Duration::from_millis(100 + 3 * round));
+        let sent = Instant::now();
+        let calls_at_pause = calls.load(Ordering::SeqCst);
+        session.send(Command::Pause);
+        while !session.snapshot().parked {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        latencies.push(sent.elapsed());
+        let calls_when_parked = calls.load(Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            calls_when_parked,
+            "a test ran while paused"
+        );
+        begun_after_pause += calls_when_parked - calls_at_pause;
+        session.send(Command::Stop);
+        drop(session.wait());
+        drop(drain.join());
+    }
+    latencies.sort();
+    eprintln!(
+        "pause with {test_time:?} tests: parked after median {:.1?}, max {:.1?} over {} pauses; \
+         tests begun after the command: {begun_after_pause}",
+        latencies[latencies.len() / 2],
+        latencies[latencies.len() - 1],
+        latencies.len(),
+    );
+}
+
 fn steering_overhead(c: &mut Criterion) {
     let text = input();
     let mut group = c.benchmark_group("steering");
@@ -112,5 +188,5 @@ fn steering_overhead(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, steering_overhead);
+criterion_group!(benches, steering_overhead, pause_latency);
 criterion_main!(benches);

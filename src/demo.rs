@@ -158,22 +158,12 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     println!("whittle demo: {}", example.description);
     println!("input:\n{}", String::from_utf8_lossy(example.input));
 
-    let settings = example.settings.clone();
-    let job = Job {
-        input: example.input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: example.settings,
-    };
-    let stages = crate::pipeline::stages_named(&settings, example.pipeline)?;
-    let factory: StagesFactory =
-        Box::new(move |name: &str| crate::pipeline::stages_named(&settings, name));
     let options = SessionOptions {
         exit_when_done: true,
         language: None,
         start_in_step_mode: false,
     };
-    let session = Session::start(job, (example.oracle)(), stages, factory, options)?;
+    let session = start_session(&example, options)?;
     let events = session.events().clone();
     let printer = std::thread::spawn(move || print_steps(events));
     let report = session.wait()?;
@@ -190,6 +180,19 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// Starts a session on an example: its input, settings, pipeline and in-process test.
+fn start_session(example: &Example, options: SessionOptions) -> anyhow::Result<Session> {
+    let job = Job {
+        input: example.input.to_vec(),
+        output: None,
+        output_mode: None,
+        settings: example.settings.clone(),
+    };
+    let stages = crate::pipeline::stages_named(&example.settings, example.pipeline)?;
+    let factory: StagesFactory = crate::pipeline::stages_factory(example.settings.clone());
+    Session::start(job, (example.oracle)(), stages, factory, options)
+}
+
 /// Opens the UI on an example in step mode: nothing is tested until `n` (or space).
 fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
     let theme = match crate::tui::Theme::from_environment(theme) {
@@ -203,21 +206,12 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
         .language
         .and_then(|name| crate::tree::Language::by_name(name).ok())
         .filter(|language| language.is_available());
-    let settings = example.settings.clone();
-    let job = Job {
-        input: example.input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: example.settings,
-    };
-    let stages = crate::pipeline::stages_named(&settings, example.pipeline)?;
-    let factory: StagesFactory = crate::pipeline::stages_factory(settings);
     let options = SessionOptions {
         exit_when_done: false,
         language,
         start_in_step_mode: true,
     };
-    let session = Session::start(job, (example.oracle)(), stages, factory, options)?;
+    let session = start_session(&example, options)?;
     let app = crate::tui::App::new(
         session.commands(),
         crate::tui::AppOptions {

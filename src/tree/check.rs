@@ -97,6 +97,16 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
+    /// Counts the edit of one node: `valid` when it parsed without new syntax errors.
+    fn count(&mut self, id: NodeId, valid: bool) {
+        self.tried += 1;
+        if valid {
+            self.valid += 1;
+        } else {
+            self.invalid.push(id);
+        }
+    }
+
     /// `valid / tried` (1 when nothing was tried).
     pub fn ratio(&self) -> f64 {
         if self.tried == 0 {
@@ -141,12 +151,7 @@ pub fn phi_check(tree: &Tree) -> anyhow::Result<CheckReport> {
             continue;
         }
         let text = splice(tree.source(), tree.byte_range(id), phi);
-        report.tried += 1;
-        if reparser.errors(&text) <= base_errors {
-            report.valid += 1;
-        } else {
-            report.invalid.push(id);
-        }
+        report.count(id, reparser.errors(&text) <= base_errors);
     }
     Ok(report)
 }
@@ -165,12 +170,7 @@ pub fn removal_check(tree: &Arc<Tree>) -> anyhow::Result<CheckReport> {
             continue;
         }
         state.render_into(&Candidate::removing([id]), &mut text);
-        report.tried += 1;
-        if reparser.errors(&text) <= base_errors {
-            report.valid += 1;
-        } else {
-            report.invalid.push(id);
-        }
+        report.count(id, reparser.errors(&text) <= base_errors);
     }
     Ok(report)
 }
