@@ -14,8 +14,8 @@ use whittle::cache::{CachePolicy, UnitId};
 use whittle::control::{Control, SplitFactor};
 use whittle::dd::{self, DdOptions, TextDomain};
 use whittle::engine::{Command, Session, SessionOptions};
-use whittle::oracle::predicate;
-use whittle::pipeline::stages_named;
+use whittle::oracle::{Oracle, predicate};
+use whittle::pipeline::{stages_factory, stages_named};
 use whittle::reduce::{Job, Settings};
 use whittle::tester::Tester;
 
@@ -78,9 +78,8 @@ fn bare(text: &[u8], events: bool) -> u64 {
     tests
 }
 
-/// The same reduction in a session (preflight checks included), events drained.
-fn session(text: &[u8]) -> u64 {
-    let settings = settings();
+/// Starts a ddmin session on `text` with `settings` and `oracle`.
+fn start_session(text: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> Session {
     let job = Job {
         input: text.to_vec(),
         output: None,
@@ -88,14 +87,18 @@ fn session(text: &[u8]) -> u64 {
         settings: settings.clone(),
     };
     let stages = stages_named(&settings, "ddmin").expect("pipeline");
-    let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let options = SessionOptions {
         exit_when_done: true,
         language: None,
         start_in_step_mode: false,
     };
+    Session::start(job, oracle, stages, stages_factory(settings), options).expect("session")
+}
+
+/// The same reduction in a session (preflight checks included), events drained.
+fn session(text: &[u8]) -> u64 {
     let oracle = Arc::new(predicate("keep lines", is_interesting));
-    let session = Session::start(job, oracle, stages, factory, options).expect("session");
+    let session = start_session(text, settings(), oracle);
     let events = session.events().clone();
     let drain = std::thread::spawn(move || events.iter().count());
     let report = session.wait().expect("engine");
@@ -112,25 +115,12 @@ fn slow_session(text: &[u8], test_time: Duration, calls: Arc<AtomicUsize>) -> Se
         },
         ..settings()
     };
-    let job = Job {
-        input: text.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: settings.clone(),
-    };
-    let stages = stages_named(&settings, "ddmin").expect("pipeline");
-    let factory = Box::new(move |name: &str| stages_named(&settings, name));
-    let options = SessionOptions {
-        exit_when_done: true,
-        language: None,
-        start_in_step_mode: false,
-    };
     let oracle = Arc::new(predicate("slow keep lines", move |candidate: &[u8]| {
         calls.fetch_add(1, Ordering::SeqCst);
         std::thread::sleep(test_time);
         is_interesting(candidate)
     }));
-    Session::start(job, oracle, stages, factory, options).expect("session")
+    start_session(text, settings, oracle)
 }
 
 /// Sends `Pause` while tests of 20 ms run and prints how long the engine took to stop testing,

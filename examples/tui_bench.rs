@@ -18,19 +18,25 @@ use whittle::pipeline::{stages_factory, stages_named};
 use whittle::reduce::{Job, Settings};
 use whittle::tui::{App, AppOptions, Message, SystemClock, Theme};
 
-/// User and system CPU seconds of this process so far (Linux).
-fn cpu_seconds() -> (f64, f64) {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+/// The name, user and system CPU seconds in a `/proc/.../stat` line (Linux).
+fn stat_seconds(stat: &str) -> Option<(String, f64, f64)> {
+    let (head, rest) = stat.rsplit_once(')')?;
+    let name = head.split_once('(').map_or("", |(_, n)| n).to_string();
     // Fields after the command name (which is in parentheses): utime and stime are 14 and 15.
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
+    let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| {
         fields
             .get(i)
             .and_then(|f| f.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    (ticks(11) / 100.0, ticks(12) / 100.0)
+    Some((name, ticks(11) / 100.0, ticks(12) / 100.0))
+}
+
+/// User and system CPU seconds of this process so far (Linux).
+fn cpu_seconds() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    stat_seconds(&stat).map_or((0.0, 0.0), |(_, user, system)| (user, system))
 }
 
 /// CPU seconds of each thread of this process (Linux), by name.
@@ -38,23 +44,14 @@ fn thread_cpu_seconds() -> Vec<(String, f64)> {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return Vec::new();
     };
-    let mut threads = Vec::new();
-    for task in tasks.flatten() {
-        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
-        let Some((head, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let name = head.split_once('(').map_or("", |(_, n)| n).to_string();
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let ticks = |i: usize| {
-            fields
-                .get(i)
-                .and_then(|f| f.parse::<f64>().ok())
-                .unwrap_or(0.0)
-        };
-        threads.push((name, (ticks(11) + ticks(12)) / 100.0));
-    }
-    threads
+    tasks
+        .flatten()
+        .filter_map(|task| {
+            let stat = std::fs::read_to_string(task.path().join("stat")).ok()?;
+            let (name, user, system) = stat_seconds(&stat)?;
+            Some((name, user + system))
+        })
+        .collect()
 }
 
 fn main() -> anyhow::Result<()> {
@@ -129,10 +126,6 @@ fn main() -> anyhow::Result<()> {
                 }
             });
         })?;
-        // The engine thread is still there (it was just told to stop).
-        for (name, seconds) in thread_cpu_seconds() {
-            eprintln!("thread {name}: {seconds:.2}s CPU");
-        }
         loop_stats = Some(stats);
     } else {
         // Headless: read the events as the progress display does, until the run is done.
@@ -145,10 +138,11 @@ fn main() -> anyhow::Result<()> {
             }
         }
         eprintln!("headless: {tests} candidates read");
-        for (name, seconds) in thread_cpu_seconds() {
-            eprintln!("thread {name}: {seconds:.2}s CPU");
-        }
         session.send(whittle::engine::Command::Stop);
+    }
+    // The engine thread is still there (it was just told to stop).
+    for (name, seconds) in thread_cpu_seconds() {
+        eprintln!("thread {name}: {seconds:.2}s CPU");
     }
     let report = session.wait()?;
     let wall = started.elapsed();

@@ -157,6 +157,13 @@ fn split_tokens(text: &[u8]) -> Vec<Span> {
 
 /// Counts the characters of `text` that are not whitespace (the papers' size measure).
 pub fn non_whitespace_chars(text: &[u8]) -> usize {
+    if text.is_ascii() {
+        // The usual case, byte by byte: the ASCII characters `char::is_whitespace` accepts.
+        return text
+            .iter()
+            .filter(|&&b| !(b.is_ascii_whitespace() || b == 0x0b))
+            .count();
+    }
     match std::str::from_utf8(text) {
         Ok(s) => s.chars().filter(|c| !c.is_whitespace()).count(),
         Err(_) => text.iter().filter(|b| !b.is_ascii_whitespace()).count(),

@@ -12,7 +12,7 @@ use crate::atoms::AtomKind;
 use crate::control::Stop;
 use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
-use crate::hdd::{self, Algorithm, NoPins, PinSource, TreeContext};
+use crate::hdd::{self, Algorithm, PinSource, TreeContext};
 use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
@@ -168,21 +168,6 @@ pub fn table_7_1() -> Vec<Pipeline> {
         .flatten()
         .filter_map(|name| name.parse().ok())
         .collect()
-}
-
-/// What a running pipeline may be given from outside.
-#[derive(Clone)]
-pub struct Hooks {
-    /// Nodes that tree stages must keep (asked again at each parse).
-    pub pins: Arc<dyn PinSource>,
-}
-
-impl Default for Hooks {
-    fn default() -> Self {
-        Hooks {
-            pins: Arc::new(NoPins),
-        }
-    }
 }
 
 /// The language named in the settings, when its grammar is compiled in.
@@ -387,11 +372,15 @@ pub fn stages_factory(settings: Settings) -> StagesFactory {
 }
 
 /// Runs the pipeline of `settings` on the tester's current best (which must be interesting),
-/// without a session. Stages that cannot run (no grammar) are reported with
-/// [`Event::StageSkipped`] and passed over.
-pub fn run_pipeline(tester: &mut Tester, settings: &Settings, hooks: &Hooks) -> Result<(), Stop> {
+/// without a session; tree stages keep the nodes `node_pins` names. Stages that cannot run (no
+/// grammar) are reported with [`Event::StageSkipped`] and passed over.
+pub fn run_pipeline(
+    tester: &mut Tester,
+    settings: &Settings,
+    node_pins: Arc<dyn PinSource>,
+) -> Result<(), Stop> {
     let context = StageContext {
-        node_pins: Some(Arc::clone(&hooks.pins)),
+        node_pins: Some(node_pins),
         ..StageContext::default()
     };
     run_all_stages(&PipelineStages::from_settings(settings), tester, &context)

@@ -58,18 +58,6 @@ impl Default for Settings {
     }
 }
 
-/// Runs the ddmin passes of `settings` on the tester's current best.
-pub fn run_ddmin_passes(tester: &mut Tester, settings: &Settings) -> Result<(), Stop> {
-    for &atom in &settings.atoms {
-        tester.emit(Event::StageStarted {
-            stage: format!("ddmin {atom}"),
-            index: 0,
-        });
-        run_ddmin_pass(tester, settings, atom, &Pins::default())?;
-    }
-    Ok(())
-}
-
 /// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
 /// `settings.fixpoint` is off. Units overlapping a pin stay in every candidate.
 pub fn run_ddmin_pass(

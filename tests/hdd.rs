@@ -11,7 +11,7 @@ use whittle::atoms::non_whitespace_chars;
 use whittle::control::Control;
 use whittle::hdd::PinSource;
 use whittle::oracle::{CommandOracle, Oracle, predicate};
-use whittle::pipeline::{Hooks, Pipeline, run_pipeline, table_7_1};
+use whittle::pipeline::{Pipeline, run_pipeline, table_7_1};
 use whittle::reduce::{Job, Settings};
 use whittle::stats::Stats;
 use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
@@ -433,8 +433,7 @@ fn pinned_nodes_are_kept() {
             .tester(oracle, Arc::new(Control::new(job.settings.split_factor)))
             .unwrap();
         tester.set_best(job.input.clone());
-        let hooks = Hooks { pins: pins.clone() };
-        run_pipeline(&mut tester, &job.settings, &hooks).unwrap();
+        run_pipeline(&mut tester, &job.settings, pins.clone()).unwrap();
         let result = text(tester.best());
         assert!(
             result.contains("31") && result.contains("87"),

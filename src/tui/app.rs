@@ -117,18 +117,10 @@ pub struct Measures {
 
 impl Measures {
     pub fn of(text: &[u8]) -> Measures {
-        // ASCII text (the usual case) is counted byte by byte, as `char::is_whitespace` would.
-        let nonws = if text.is_ascii() {
-            text.iter()
-                .filter(|&&b| !(b.is_ascii_whitespace() || b == 0x0b))
-                .count()
-        } else {
-            crate::atoms::non_whitespace_chars(text)
-        };
         Measures {
             bytes: text.len(),
             lines: crate::atoms::line_count(text),
-            nonws,
+            nonws: crate::atoms::non_whitespace_chars(text),
         }
     }
 }

@@ -390,9 +390,6 @@ impl RunModel {
                     now,
                 );
             }
-            // Events added later (tree levels, ...) are shown once the UI knows them.
-            #[allow(unreachable_patterns)]
-            _ => {}
         }
     }
 }

@@ -224,6 +224,7 @@ pub fn text_lines(
         let mut span_index = 0;
         let mut run = String::new();
         let mut run_style: Option<Style> = None;
+        let mut content_removed = true;
         for (offset, ch) in content.char_indices() {
             let mut style = theme.base;
             if let Some(hl) = line_spans {
@@ -244,6 +245,8 @@ pub fn text_lines(
             }
             if inside(removed, absolute) {
                 style = style.patch(theme.candidate);
+            } else {
+                content_removed = false;
             }
             if run_style != Some(style) {
                 if let Some(previous) = run_style
@@ -265,9 +268,6 @@ pub fn text_lines(
             spans.push(Span::styled(run, style));
         }
         // A removed newline of a line that otherwise stays (or is blank) shows as ⏎.
-        let content_removed = content
-            .char_indices()
-            .all(|(offset, _)| inside(removed, start + offset));
         if end > start
             && text[end - 1] == b'\n'
             && inside(removed, end - 1)
