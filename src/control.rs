@@ -123,17 +123,31 @@ impl Control {
     /// The choke point: returns when the engine may consider one more candidate, or why it must
     /// stop. Blocks while paused, and in step mode until a step is granted.
     pub fn checkpoint(&self) -> Result<(), Stop> {
+        self.park_until(|state| {
+            if !state.step_mode {
+                return !state.paused;
+            }
+            let granted = state.steps_granted > 0;
+            state.steps_granted = state.steps_granted.saturating_sub(1);
+            granted
+        })
+    }
+
+    /// The choke point for work that is no step of the algorithm (the checks of the input): it
+    /// blocks while paused, but in step mode it passes without taking a granted step, so that
+    /// the first step is the algorithm's first.
+    pub fn checkpoint_outside_steps(&self) -> Result<(), Stop> {
+        self.park_until(|state| state.step_mode || !state.paused)
+    }
+
+    /// Waits (parked) until `may_pass` says so or a stop is requested.
+    fn park_until(&self, mut may_pass: impl FnMut(&mut State) -> bool) -> Result<(), Stop> {
         let mut state = self.lock();
         loop {
             if let Some(stop) = &state.stop {
                 return Err(stop.clone());
             }
-            if state.step_mode {
-                if state.steps_granted > 0 {
-                    state.steps_granted -= 1;
-                    return Ok(());
-                }
-            } else if !state.paused {
+            if may_pass(&mut state) {
                 return Ok(());
             }
             state.parked = true;
@@ -271,5 +285,29 @@ mod tests {
         assert!(!waiting.is_finished(), "a third candidate waits for a step");
         control.request_stop(Stop::Requested);
         assert_eq!(waiting.join().unwrap(), Err(Stop::Requested));
+    }
+
+    #[test]
+    fn checks_outside_steps_pass_in_step_mode_but_wait_while_paused() {
+        let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+        control.set_step_mode(true);
+        assert!(control.checkpoint_outside_steps().is_ok());
+        control.step();
+        assert!(
+            control.checkpoint().is_ok(),
+            "the granted step is still there"
+        );
+
+        control.set_step_mode(false);
+        control.pause();
+        let waiting = {
+            let control = control.clone();
+            std::thread::spawn(move || control.checkpoint_outside_steps())
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!waiting.is_finished(), "a pause holds the checks too");
+        assert!(control.is_parked());
+        control.resume();
+        assert_eq!(waiting.join().unwrap(), Ok(()));
     }
 }

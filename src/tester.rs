@@ -287,7 +287,11 @@ impl Tester {
             // About to wait: whoever displays the run sees the statistics of every step so far.
             self.publish_stats(true);
         }
-        self.control.checkpoint()
+        if self.preflight {
+            self.control.checkpoint_outside_steps()
+        } else {
+            self.control.checkpoint()
+        }
     }
 
     /// Judges one candidate that stands alone (the input, a hoist, a manual edit).
@@ -315,8 +319,8 @@ impl Tester {
     }
 
     /// Judges a check made before reduction starts (the input, the empty file): it is tested
-    /// and counted like any test but takes no step number (step 0), so that the steps of the
-    /// algorithm are numbered as the papers number them.
+    /// and counted like any test but takes no step number (step 0) and, in step mode, waits for
+    /// no step, so that the steps of the algorithm are numbered as the papers number them.
     pub fn preflight(
         &mut self,
         candidate: Candidate,

@@ -167,6 +167,11 @@ fn pinned_lines_are_in_every_candidate_and_in_the_result() {
         Duration::ZERO,
         |c| contains(c, "line 7\n"),
     );
+    // The checks of the input run without a step; the pin arrives before step 1.
+    drain(&session, Duration::from_millis(200));
+    assert!(session.snapshot().parked);
+    let checks = seen.lock().unwrap().len();
+    assert_eq!(checks, 2, "the input and the empty file");
     session.send(Command::Pin(PinTarget::Lines(40..41)));
     session.send(Command::Resume);
     let events = until_done(&session);
@@ -177,8 +182,8 @@ fn pinned_lines_are_in_every_candidate_and_in_the_result() {
     );
     let report = session.wait().unwrap();
     let seen = seen.lock().unwrap();
-    assert!(seen.len() > 20);
-    for candidate in seen.iter() {
+    assert!(seen.len() > checks + 20);
+    for candidate in &seen[checks..] {
         assert!(
             contains(candidate, "PINNED\n"),
             "{}",
@@ -216,11 +221,18 @@ fn pinned_nodes_are_kept() {
                 .is_ok_and(|v| v.to_string().contains("42"))
         },
     );
+    // The checks of the input run without a step; the pin arrives before step 1.
+    drain(&session, Duration::from_millis(200));
+    assert!(session.snapshot().parked);
+    let checks = seen.lock().unwrap().len();
+    assert_eq!(checks, 2, "the input and the empty file");
     session.send(Command::Pin(PinTarget::Node { version: 0, node }));
     session.send(Command::Resume);
     until_done(&session);
     let report = session.wait().unwrap();
-    for candidate in seen.lock().unwrap().iter() {
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > checks + 5);
+    for candidate in &seen[checks..] {
         assert!(contains(candidate, "\"keep\": {\"deep\": true}"));
     }
     let result = String::from_utf8(report.finished.result).unwrap();
@@ -315,9 +327,9 @@ fn proposed_edits_are_kept_only_when_interesting() {
         Duration::ZERO,
         |c| contains(c, "keep 1") && contains(c, "keep 3"),
     );
-    session.send(Command::Step);
-    session.send(Command::Step);
+    // The checks of the input run without a step; the engine then waits for step 1.
     drain(&session, Duration::from_millis(200));
+    assert!(session.snapshot().parked);
     session.send(Command::Propose(Edit::RemoveLines(0..1)));
     let rejected = drain(&session, Duration::from_millis(300));
     assert!(rejected.iter().any(|e| matches!(
@@ -424,12 +436,16 @@ fn table_4_1_walks_through_one_event_per_step() {
             })
             .collect()
     };
-    // The preflight checks: the input and the empty file.
-    for expected in [("12345", true), ("", false)] {
-        session.send(Command::Step);
-        let step = judged(&drain(&session, Duration::from_millis(200)));
-        assert_eq!(step, [(expected.0.to_string(), Action::Test, expected.1)]);
-    }
+    // The preflight checks, the input and the empty file, run without a step: step 1 is the
+    // table's first row.
+    let preflight = judged(&drain(&session, Duration::from_millis(300)));
+    assert_eq!(
+        preflight,
+        [
+            ("12345".to_string(), Action::Test, true),
+            (String::new(), Action::Test, false)
+        ]
+    );
     let table = [
         ("12", Action::Test, false),
         ("345", Action::Test, false),

@@ -109,8 +109,8 @@ impl Harness {
         }
     }
 
-    /// The input is checked before the first step (the app lets the checks through); waits
-    /// until the engine waits for step 1.
+    /// The input is checked before the first step (the checks take no step); waits until the
+    /// engine waits for step 1.
     fn through_preflight(&mut self) {
         let deadline = Instant::now() + PATIENCE;
         loop {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{
@@ -17,9 +17,10 @@ use super::clock::Clock;
 use super::highlight::{HighlightCache, find_syntax};
 use super::model::RunModel;
 use super::theme::Theme;
+use super::throttle::Throttle;
 use super::tree_pane::{Selection, TreePane, line_starts};
 use crate::control::SplitFactor;
-use crate::engine::{Command, CommandSender, Edit, PinTarget, RunState, Snapshot};
+use crate::engine::{Command, CommandSender, Edit, PinTarget, Snapshot};
 use crate::events::Event;
 use crate::pipeline::{PipelineInfo, catalogue};
 use crate::tree::{Language, NodeId};
@@ -134,6 +135,34 @@ pub struct DiffView {
     pub first_change: usize,
 }
 
+impl DiffView {
+    /// The line diff from one version of the best to another.
+    fn between(from: (u64, &[u8]), to: (u64, &[u8])) -> Self {
+        let old = String::from_utf8_lossy(from.1);
+        let new = String::from_utf8_lossy(to.1);
+        let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
+        let lines: Vec<(similar::ChangeTag, String)> = diff
+            .iter_all_changes()
+            .map(|change| {
+                (
+                    change.tag(),
+                    change.value().trim_end_matches('\n').replace('\t', "    "),
+                )
+            })
+            .collect();
+        let first_change = lines
+            .iter()
+            .position(|(tag, _)| *tag != similar::ChangeTag::Equal)
+            .unwrap_or(0);
+        DiffView {
+            from: from.0,
+            to: to.0,
+            lines,
+            first_change,
+        }
+    }
+}
+
 /// The whole UI state.
 pub struct App {
     pub(crate) link: CommandSender,
@@ -166,15 +195,12 @@ pub struct App {
     pub(crate) best_measures: (u64, Measures),
     pub(crate) areas: PaneAreas,
     /// Where the lines of the best start, for its version.
-    pub(crate) line_index: (u64, Arc<Vec<usize>>),
+    pub(crate) line_index: Arc<Vec<usize>>,
     /// The diff shown by `d`, recomputed when the best changes (as often as it can afford).
     pub(crate) diff_cache: Option<DiffView>,
-    diff_cost: Duration,
-    diff_made: Option<Instant>,
+    diff_throttle: Throttle,
     pub(crate) quit: Option<QuitReason>,
     pub(crate) frames: u64,
-    /// Steps sent to let the checks of the input through (see `step_through_preflight`).
-    preflight_steps: u64,
 }
 
 impl App {
@@ -212,13 +238,11 @@ impl App {
             best_measures: (snapshot.version, input_measures),
             input_measures,
             areas: PaneAreas::default(),
-            line_index: (snapshot.version, Arc::new(line_starts(&snapshot.best))),
+            line_index: Arc::new(line_starts(&snapshot.best)),
             diff_cache: None,
-            diff_cost: Duration::ZERO,
-            diff_made: None,
+            diff_throttle: Throttle::default(),
             quit: None,
             frames: 0,
-            preflight_steps: 0,
             snapshot,
         }
     }
@@ -293,35 +317,16 @@ impl App {
         self.snapshot = snapshot;
         if self.best_measures.0 != self.snapshot.version {
             self.best_measures = (self.snapshot.version, Measures::of(&self.snapshot.best));
-            self.line_index = (
-                self.snapshot.version,
-                Arc::new(line_starts(&self.snapshot.best)),
-            );
+            self.line_index = Arc::new(line_starts(&self.snapshot.best));
         }
         self.tree
             .refresh(self.snapshot.version, &self.snapshot.best);
         if let Some(current) = &self.run.current {
             let (step, removed) = (current.step, current.removed.clone());
-            self.tree
-                .follow_candidate(step, &removed, &self.snapshot.best);
+            self.tree.follow_candidate(step, &removed, &self.line_index);
         }
         if self.history_follow {
             self.history_cursor = self.snapshot.history.len().saturating_sub(1);
-        }
-        self.step_through_preflight();
-    }
-
-    /// In step mode the checks of the input (the input itself, the empty file) would each wait
-    /// for a step; they are no step of the algorithm, so the UI lets them through: step 1 is
-    /// then the papers' step 1.
-    fn step_through_preflight(&mut self) {
-        if self.snapshot.state == RunState::Checking
-            && self.snapshot.step_mode
-            && self.snapshot.parked
-            && self.preflight_steps == self.run.preflight_judged
-        {
-            self.link.send(Command::Step);
-            self.preflight_steps += 1;
         }
     }
 
@@ -339,37 +344,14 @@ impl App {
         {
             return;
         }
-        let now = Instant::now();
-        if self.diff_cache.is_some()
-            && let Some(made) = self.diff_made
-            && now.saturating_duration_since(made) < self.diff_cost * 10
-        {
+        if self.diff_cache.is_some() && self.diff_throttle.too_soon(Instant::now()) {
             return;
         }
-        let old = String::from_utf8_lossy(previous);
-        let new = String::from_utf8_lossy(&self.snapshot.best);
-        let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
-        let lines: Vec<(similar::ChangeTag, String)> = diff
-            .iter_all_changes()
-            .map(|change| {
-                (
-                    change.tag(),
-                    change.value().trim_end_matches('\n').replace('\t', "    "),
-                )
-            })
-            .collect();
-        let first_change = lines
-            .iter()
-            .position(|(tag, _)| *tag != similar::ChangeTag::Equal)
-            .unwrap_or(0);
-        self.diff_cache = Some(DiffView {
-            from: *from,
-            to,
-            lines,
-            first_change,
-        });
-        self.diff_cost = now.elapsed();
-        self.diff_made = Some(now);
+        let best = &self.snapshot.best;
+        let view = self
+            .diff_throttle
+            .run(|| DiffView::between((*from, previous), (to, best)));
+        self.diff_cache = Some(view);
     }
 
     /// Handles a terminal event (key, mouse, resize).
@@ -514,7 +496,7 @@ impl App {
     }
 
     fn selection(&self) -> Option<Selection> {
-        self.tree.selection(&self.snapshot.best)
+        self.tree.selection(&self.snapshot.best, &self.line_index)
     }
 
     fn toggle_pin(&mut self) {

@@ -6,7 +6,7 @@
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use syntect::highlighting::{
     Color as SyntectColor, HighlightIterator, HighlightState, Highlighter, ScopeSelectors,
@@ -15,6 +15,7 @@ use syntect::highlighting::{
 use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
 
 use super::theme::{SYNTAX_SCOPES, SyntaxCategory};
+use super::throttle::Throttle;
 
 /// Texts larger than this are shown without highlighting.
 const MAX_HIGHLIGHTED_BYTES: usize = 512 * 1024;
@@ -128,9 +129,8 @@ pub struct HighlightCache {
     syntax: Option<&'static SyntaxReference>,
     version: Option<u64>,
     lines: Vec<Vec<HighlightSpan>>,
-    /// How long the last highlighting took, to space out the next one.
-    last_cost: Duration,
-    last_run: Option<Instant>,
+    /// Spaces out highlighting runs by their cost.
+    throttle: Throttle,
 }
 
 impl HighlightCache {
@@ -139,8 +139,7 @@ impl HighlightCache {
             syntax,
             version: None,
             lines: Vec::new(),
-            last_cost: Duration::ZERO,
-            last_run: None,
+            throttle: Throttle::default(),
         }
     }
 
@@ -148,22 +147,16 @@ impl HighlightCache {
     /// ready (no syntax, too large, or highlighted too recently to afford another run).
     pub fn lines(&mut self, version: u64, text: &[u8]) -> Option<&[Vec<HighlightSpan>]> {
         let syntax = self.syntax?;
-        let now = Instant::now();
         if self.version != Some(version) {
             if text.len() > MAX_HIGHLIGHTED_BYTES {
                 return None;
             }
             let text = std::str::from_utf8(text).ok()?;
             // Spend at most a tenth of the time on highlighting.
-            if let Some(last) = self.last_run
-                && now.saturating_duration_since(last) < self.last_cost * 10
-            {
+            if self.throttle.too_soon(Instant::now()) {
                 return None;
             }
-            let started = Instant::now();
-            self.lines = highlight_lines(text, syntax);
-            self.last_cost = started.elapsed();
-            self.last_run = Some(now);
+            self.lines = self.throttle.run(|| highlight_lines(text, syntax));
             self.version = Some(version);
         }
         Some(&self.lines)

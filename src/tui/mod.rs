@@ -14,6 +14,7 @@ mod highlight;
 mod model;
 pub mod terminal;
 mod theme;
+mod throttle;
 mod tree_pane;
 mod ui;
 mod widgets;

@@ -103,8 +103,6 @@ pub struct RunModel {
     pub last_reduction: Option<Instant>,
     /// Events folded in, in total.
     pub events: u64,
-    /// Checks of the input before the reduction (step 0) judged so far.
-    pub preflight_judged: u64,
     /// The set of nodes a tree stage works on (HDD's level), if a tree stage runs.
     pub tree_level: Option<TreeLevel>,
 }
@@ -150,7 +148,6 @@ impl RunModel {
             notice: None,
             last_reduction: None,
             events: 0,
-            preflight_judged: 0,
             tree_level: None,
         }
     }
@@ -246,9 +243,6 @@ impl RunModel {
                 self.last_step = self.last_step.max(step);
                 if action == Action::Test {
                     self.tests += 1;
-                }
-                if step == 0 {
-                    self.preflight_judged += 1;
                 }
                 if let Some(round) = &mut self.round {
                     let slot = match candidate.kind {

@@ -5,13 +5,15 @@
 use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use tui_tree_widget::{TreeItem, TreeState};
 
 use super::theme::Theme;
+use super::throttle::Throttle;
+use super::widgets::ellipsize;
 use crate::tree::{self, Language, NodeId, Preprocess, Tree};
 
 /// Nodes listed under a closed node, and descendants offered for hoisting, at most.
@@ -88,8 +90,8 @@ pub struct TreePane {
     language: Option<&'static Language>,
     tree: Option<Arc<Tree>>,
     tree_version: u64,
-    parse_cost: Duration,
-    last_parse: Option<Instant>,
+    /// Spaces out re-parses by their cost.
+    parse_throttle: Throttle,
     parse_failed: bool,
     pub state: TreeState<usize>,
     /// The selected line in lines mode, and the first line shown.
@@ -109,8 +111,7 @@ impl TreePane {
             language: language.filter(|l| l.is_available()),
             tree: None,
             tree_version: 0,
-            parse_cost: Duration::ZERO,
-            last_parse: None,
+            parse_throttle: Throttle::default(),
             parse_failed: false,
             state: TreeState::default(),
             line_cursor: 0,
@@ -141,8 +142,6 @@ impl TreePane {
     /// Re-parses the best when its version changed (unless the last parse was so recent that
     /// parsing would take more than a tenth of the time). Returns whether the tree changed.
     pub fn refresh(&mut self, version: u64, best: &[u8]) -> bool {
-        // Throttling is about the machine's time, not the (possibly manual) clock shown.
-        let now = Instant::now();
         let Some(language) = self.language else {
             return false;
         };
@@ -152,16 +151,12 @@ impl TreePane {
         if self.parse_failed && self.tree_version == version {
             return false;
         }
-        if let Some(last) = self.last_parse
-            && self.tree.is_some()
-            && now.saturating_duration_since(last) < self.parse_cost * 10
-        {
+        if self.tree.is_some() && self.parse_throttle.too_soon(Instant::now()) {
             return false;
         }
-        let started = Instant::now();
-        let parsed = tree::parse(language, best.to_vec(), Preprocess::default());
-        self.parse_cost = started.elapsed();
-        self.last_parse = Some(now);
+        let parsed = self
+            .parse_throttle
+            .run(|| tree::parse(language, best.to_vec(), Preprocess::default()));
         self.tree_version = version;
         match parsed {
             Ok(tree) => {
@@ -224,8 +219,9 @@ impl TreePane {
         self.state.select(path);
     }
 
-    /// Moves the cursor to what the candidate of `step` removes, if following.
-    pub fn follow_candidate(&mut self, step: u64, removed: &[Range<usize>], best: &[u8]) {
+    /// Moves the cursor to what the candidate of `step` removes, if following (`line_starts`:
+    /// the best's line index).
+    pub fn follow_candidate(&mut self, step: u64, removed: &[Range<usize>], line_starts: &[usize]) {
         if !self.follow || self.followed_step == Some(step) {
             return;
         }
@@ -238,7 +234,7 @@ impl TreePane {
             let last = removed.last().map_or(first.end, |r| r.end);
             self.select_covering(&(first.start..last));
         } else {
-            self.line_cursor = line_of(best, first.start);
+            self.line_cursor = line_of(line_starts, first.start);
         }
     }
 
@@ -247,8 +243,8 @@ impl TreePane {
         self.follow = false;
     }
 
-    /// What the cursor points at.
-    pub fn selection(&self, best: &[u8]) -> Option<Selection> {
+    /// What the cursor points at (`line_starts`: the line index of `best`).
+    pub fn selection(&self, best: &[u8], line_starts: &[usize]) -> Option<Selection> {
         if let Some(tree) = self.tree() {
             let id = *self.state.selected().last()?;
             if id >= tree.len() {
@@ -261,10 +257,9 @@ impl TreePane {
                 bytes: tree.byte_range(node),
             });
         }
-        let starts = line_starts(best);
-        let line = self.line_cursor.min(starts.len().saturating_sub(1));
-        let start = *starts.get(line)?;
-        let end = starts.get(line + 1).copied().unwrap_or(best.len());
+        let line = self.line_cursor.min(line_starts.len().saturating_sub(1));
+        let start = *line_starts.get(line)?;
+        let end = line_starts.get(line + 1).copied().unwrap_or(best.len());
         Some(Selection::Line {
             line,
             bytes: start..end,
@@ -292,10 +287,7 @@ impl TreePane {
                 continue;
             }
             let text = String::from_utf8_lossy(tree.text(descendant));
-            let mut short: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            if short.chars().count() > 40 {
-                short = short.chars().take(39).collect::<String>() + "…";
-            }
+            let short = ellipsize(&text.split_whitespace().collect::<Vec<_>>().join(" "), 40);
             let label = format!("{}  {}", tree.kind(descendant), short);
             if tree.compatible(node, descendant) {
                 compatible.push((descendant, format!("{label}  (same kind)")));
@@ -430,12 +422,11 @@ pub fn line_starts(text: &[u8]) -> Vec<usize> {
     starts
 }
 
-/// The line (0-based) holding byte `offset`.
-pub fn line_of(text: &[u8], offset: usize) -> usize {
-    text[..offset.min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
+/// The line (0-based) holding byte `offset`, given the text's [`line_starts`].
+pub fn line_of(line_starts: &[usize], offset: usize) -> usize {
+    line_starts
+        .partition_point(|&start| start <= offset)
+        .saturating_sub(1)
 }
 
 /// The style a unit's marks give on top of `base`.
@@ -469,6 +460,12 @@ mod tests {
     fn lines_start_after_newlines() {
         assert_eq!(line_starts(b"a\nbc\n"), vec![0, 2]);
         assert_eq!(line_starts(b"a\nbc"), vec![0, 2]);
-        assert_eq!(line_of(b"a\nbc\n", 3), 1);
+        let starts = line_starts(b"a\nbc\nd");
+        assert_eq!(line_of(&starts, 0), 0);
+        assert_eq!(line_of(&starts, 1), 0, "a newline belongs to its line");
+        assert_eq!(line_of(&starts, 2), 1);
+        assert_eq!(line_of(&starts, 3), 1);
+        assert_eq!(line_of(&starts, 5), 2);
+        assert_eq!(line_of(&starts, 99), 2);
     }
 }

@@ -17,7 +17,7 @@ use super::app::{App, Overlay, Pane, history_first_row};
 use super::model::{Ending, Round};
 use super::theme::Theme;
 use super::tree_pane::{line_starts, marked_style, marks_of};
-use super::widgets::{partition_strip, text_lines};
+use super::widgets::{ellipsize, partition_strip, text_lines};
 use crate::engine::RunState;
 use crate::events::{Action, Branch, CandidateKind};
 
@@ -352,7 +352,7 @@ fn draw_tree(app: &mut App, frame: &mut Frame, area: Rect) {
     }
     // Lines as units.
     let best = app.snapshot.best.clone();
-    let starts = app.line_index.1.clone();
+    let starts = app.line_index.clone();
     let height = area.height.saturating_sub(2) as usize;
     let cursor = app.tree.line_cursor.min(starts.len().saturating_sub(1));
     app.tree.line_cursor = cursor;
@@ -463,7 +463,7 @@ fn draw_text(app: &mut App, frame: &mut Frame, area: Rect) {
         Vec::new()
     };
     let starts = if live {
-        app.line_index.1.clone()
+        app.line_index.clone()
     } else {
         std::sync::Arc::new(line_starts(&text))
     };
@@ -846,14 +846,7 @@ fn draw_statistics(app: &App, frame: &mut Frame, area: Rect) {
             let content = judged
                 .preview
                 .as_ref()
-                .map(|p| {
-                    let flat: String = p.replace('\n', "⏎");
-                    if flat.chars().count() > 10 {
-                        flat.chars().take(9).collect::<String>() + "…"
-                    } else {
-                        flat
-                    }
-                })
+                .map(|p| ellipsize(&p.replace('\n', "⏎"), 10))
                 .unwrap_or_else(|| human_bytes(judged.size));
             lines.push(Line::from(vec![
                 Span::styled(format!("{:>4} ", judged.step), theme.muted),
@@ -1019,11 +1012,7 @@ fn short_candidate(candidate: &crate::events::Candidate) -> String {
         CandidateKind::Manual => "manual".into(),
         _ => candidate.describe(),
     };
-    if text.chars().count() > 7 {
-        text.chars().take(6).collect::<String>() + "…"
-    } else {
-        text
-    }
+    ellipsize(&text, 7)
 }
 
 /// A branch in few words, for narrow lists.

@@ -43,6 +43,19 @@ pub fn chunk_widths(chunks: &[u32], width: usize) -> Vec<usize> {
     widths
 }
 
+/// `text` cut to at most `max` characters, the last of them `…` when it was cut.
+pub fn ellipsize(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 fn centred(text: &str, width: usize) -> String {
     let len = text.chars().count();
     if len >= width {
@@ -283,6 +296,14 @@ pub fn text_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ellipsize_cuts_long_text_to_its_width() {
+        assert_eq!(ellipsize("short", 7), "short");
+        assert_eq!(ellipsize("exactly", 7), "exactly");
+        assert_eq!(ellipsize("∇12/345", 6), "∇12/3…");
+        assert_eq!(ellipsize("abc", 0), "");
+    }
 
     #[test]
     fn widths_are_proportional_and_fill_the_strip() {
