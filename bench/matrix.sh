@@ -6,13 +6,15 @@
 # tasks whose language whittle cannot tell.
 #   bench/matrix.sh [WHITTLE-OPTIONS...]
 # Environment: PIPELINES (space-separated; default: the 16 of Table 7.1, ddmin and the default),
-# TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), KEEP (a directory that receives
-# each result as TASK.PIPELINE.out, with `:` and `,` of the pipeline turned into `-`).
+# TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), SHARED_DIR (see tasks.sh), KEEP (a
+# directory that receives each result as TASK.PIPELINE.out, with `:` and `,` of the pipeline
+# turned into `-`).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED_DIR:-$root/../shared}
-whittle=${WHITTLE:-$root/target/release/whittle}
-out_csv=${OUT:-$root/bench/results/matrix.csv}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/tasks.sh"
+whittle=$(whittle_binary)
+out_csv=${OUT:-$ROOT/bench/results/matrix.csv}
+mapfile -t task_list < <(task_dirs "$shared/bench" "$shared/examples")
 mkdir -p "$(dirname "$out_csv")"
 [ -s "$out_csv" ] || echo "task,pipeline,tests,guard_skips,cache_hits,output_bytes,output_nonws,wall_s" >"$out_csv"
 default_pipelines="hdd hoist+hdd hddh hoist+hddh hddr hoistr+hddr hddhr hoistr+hddhr \
@@ -22,13 +24,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for pipeline in ${PIPELINES:-$default_pipelines}; do
-    for dir in "$shared"/bench/*/ "$shared"/examples/*/; do
-        [ -x "$dir/oracle.sh" ] || continue
+    for dir in "${task_list[@]}"; do
         task=$(basename "$dir")
-        [[ "$task" =~ ${TASKS:-.} ]] || continue
         # A pipeline whose name has a comma (ddmin:line,char) is quoted in the CSV.
         grep -qF -e "$task,$pipeline," -e "$task,\"$pipeline\"," "$out_csv" && continue
-        input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt|expected.*)$' | head -1)
+        input=$(task_input "$dir")
         algorithm=()
         [ "$pipeline" = default ] || algorithm=(-a "$pipeline")
         if ! "$whittle" reduce "$dir/$input" --no-tui -o "$tmp/$task.out" \

@@ -5,17 +5,14 @@
 # bench/results/parallel.csv): task, mode, jobs, tests, cache hits, output bytes, non-whitespace
 # characters, wall seconds, and the wall-time ratio parallel/sequential. Then prints the table.
 #   bench/parallel.sh [WHITTLE-OPTIONS...]
-# Environment: BENCH_DIR, WHITTLE, TASKS (a regex), MODES (default: first stable combined greedy),
-# JOBS (default 2), OUT.
+# Environment: SHARED_DIR, WHITTLE, TASKS (a regex; see tasks.sh), MODES (default: first stable
+# combined greedy), JOBS (default 2), OUT.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=${BENCH_DIR:-$root/../shared/bench}
-whittle=${WHITTLE:-$root/target/release/whittle}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/tasks.sh"
+whittle=$(whittle_binary)
 jobs=${JOBS:-2}
-out_csv=${OUT:-$root/bench/results/parallel.csv}
-if [ -z "${WHITTLE:-}" ]; then
-    cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-fi
+out_csv=${OUT:-$ROOT/bench/results/parallel.csv}
 mkdir -p "$(dirname "$out_csv")"
 [ -s "$out_csv" ] || echo "task,mode,jobs,tests,cache_hits,output_bytes,output_nonws,wall_s,ratio" >"$out_csv"
 tmp=$(mktemp -d)
@@ -25,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 run() {
     local dir=$1 mode=$2 j=$3 task input
     task=$(basename "$dir")
-    input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt)$' | head -1)
+    input=$(task_input "$dir")
     "$whittle" reduce "$dir/$input" --no-tui -a ddmin --atoms line,char -j "$j" --parallel "$mode" \
         -o "$tmp/$task.out" --stats-json "$tmp/$task.json" "${extra[@]}" -- "$dir/oracle.sh" \
         >"$tmp/$task.log" 2>&1 || { echo "$task $mode -j $j: whittle failed" >&2; tail -3 "$tmp/$task.log" >&2; return 1; }
@@ -37,10 +34,9 @@ PY
 }
 
 extra=("$@")
-for dir in "$bench"/*/; do
-    [ -x "$dir/oracle.sh" ] || continue
+mapfile -t task_list < <(task_dirs "$shared/bench")
+for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
-    [[ "$task" =~ ${TASKS:-.} ]] || continue
     sequential=$(run "$dir" stable 1) || continue
     echo "$task,sequential,1,$sequential,1.00" | tee -a "$out_csv"
     base_wall=${sequential##*,}

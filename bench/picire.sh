@@ -5,18 +5,17 @@
 # seconds. Tests are counted by a wrapper around the task's oracle.
 #   TASKS=^localized bench/picire.sh
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED_DIR:-$root/../shared}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/tasks.sh"
 command -v picire >/dev/null || { echo "picire is not installed (pip install picire==21.8)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "task,tests,output_bytes,output_nonws,wall_s"
-for dir in "$shared"/bench/*/ "$shared"/examples/*/; do
-    [ -x "$dir/oracle.sh" ] || continue
+mapfile -t task_list < <(task_dirs "$shared/bench" "$shared/examples")
+for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
-    [[ "$task" =~ ${TASKS:-.} ]] || continue
-    input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt|expected.*)$' | head -1)
+    input=$(task_input "$dir")
     work="$tmp/$task"
     mkdir -p "$work"
     : >"$work/count"

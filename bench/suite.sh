@@ -4,24 +4,20 @@
 # non-whitespace characters, wall seconds, peak cache entries and bytes. Extra arguments go to
 # `whittle reduce` (e.g. `-j 1`, `-a hdd`, `--cache config`).
 #   bench/suite.sh [WHITTLE-OPTIONS...]
-# Environment: BENCH_DIR (the tasks), WHITTLE (the binary), TASKS (a regex selecting tasks).
+# Environment: SHARED_DIR, WHITTLE (the binary), TASKS (a regex selecting tasks); see tasks.sh.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bench=${BENCH_DIR:-$root/../shared/bench}
-whittle=${WHITTLE:-$root/target/release/whittle}
-if [ -z "${WHITTLE:-}" ]; then
-    cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-fi
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/tasks.sh"
+whittle=$(whittle_binary)
+mapfile -t task_list < <(task_dirs "$shared/bench")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 printf '%-26s %7s %7s %7s %8s %7s %8s %8s %10s\n' task tests hits skips bytes nonws wall_s \
     entries cache_bytes
-for dir in "$bench"/*/; do
-    [ -x "$dir/oracle.sh" ] || continue
+for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
-    [[ "$task" =~ ${TASKS:-.} ]] || continue
-    input=$(ls "$dir" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt)$' | head -1)
+    input=$(task_input "$dir")
     if ! "$whittle" reduce "$dir/$input" --no-tui -o "$out/$task.out" \
         --stats-json "$out/$task.json" "$@" -- "$dir/oracle.sh" >"$out/$task.log" 2>&1; then
         echo "$task: whittle failed"

@@ -12,6 +12,7 @@ use crate::engine::{Session, SessionOptions, StagesFactory};
 use crate::events::{Action, Event};
 use crate::oracle::{Oracle, predicate};
 use crate::reduce::{Job, Settings};
+use crate::tree::Language;
 
 /// A built-in example: an input, a test, and the settings that show it best.
 pub struct Example {
@@ -24,6 +25,28 @@ pub struct Example {
     pub language: Option<&'static str>,
     /// The pipeline it runs (`whittle algorithms`).
     pub pipeline: &'static str,
+}
+
+impl Example {
+    /// The language of the input, when this build parses it.
+    pub fn grammar(&self) -> Option<&'static Language> {
+        self.language
+            .and_then(|name| Language::by_name(name).ok())
+            .filter(|language| language.is_available())
+    }
+
+    /// Starts a session on the example: its input, settings, pipeline and in-process test.
+    pub fn start(&self, options: SessionOptions) -> anyhow::Result<Session> {
+        let job = Job {
+            input: self.input.to_vec(),
+            output: None,
+            output_mode: None,
+            settings: self.settings.clone(),
+        };
+        let stages = crate::pipeline::stages_named(&self.settings, self.pipeline)?;
+        let factory: StagesFactory = crate::pipeline::stages_factory(self.settings.clone());
+        Session::start(job, (self.oracle)(), stages, factory, options)
+    }
 }
 
 /// The dissertation's Table 4.1: "12345" keeping '2' and '4'.
@@ -163,7 +186,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         language: None,
         start_in_step_mode: false,
     };
-    let session = start_session(&example, options)?;
+    let session = example.start(options)?;
     let events = session.events().clone();
     let printer = std::thread::spawn(move || print_steps(events));
     let report = session.wait()?;
@@ -180,19 +203,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Starts a session on an example: its input, settings, pipeline and in-process test.
-fn start_session(example: &Example, options: SessionOptions) -> anyhow::Result<Session> {
-    let job = Job {
-        input: example.input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: example.settings.clone(),
-    };
-    let stages = crate::pipeline::stages_named(&example.settings, example.pipeline)?;
-    let factory: StagesFactory = crate::pipeline::stages_factory(example.settings.clone());
-    Session::start(job, (example.oracle)(), stages, factory, options)
-}
-
 /// Opens the UI on an example in step mode: nothing is tested until `n` (or space).
 fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
     let theme = match crate::tui::Theme::from_environment(theme) {
@@ -202,16 +212,13 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
             return Ok(crate::cli::EXIT_USAGE);
         }
     };
-    let language = example
-        .language
-        .and_then(|name| crate::tree::Language::by_name(name).ok())
-        .filter(|language| language.is_available());
+    let language = example.grammar();
     let options = SessionOptions {
         exit_when_done: false,
         language,
         start_in_step_mode: true,
     };
-    let session = start_session(&example, options)?;
+    let session = example.start(options)?;
     let app = crate::tui::App::new(
         session.commands(),
         crate::tui::AppOptions {

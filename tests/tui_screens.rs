@@ -9,10 +9,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use whittle::demo::examples;
-use whittle::engine::{RunState, Session, SessionOptions, StagesFactory};
+use whittle::engine::{RunState, Session, SessionOptions};
 use whittle::events::Event;
-use whittle::pipeline::{stages_factory, stages_named};
-use whittle::reduce::Job;
 use whittle::tree::Language;
 use whittle::tui::{App, AppOptions, ManualClock, Overlay, Theme};
 
@@ -41,25 +39,13 @@ fn harness(name: &str, width: u16, height: u16) -> Harness {
         .into_iter()
         .find(|e| e.name == name)
         .expect("the example exists");
-    let language = example
-        .language
-        .and_then(|n| Language::by_name(n).ok())
-        .filter(|l| l.is_available());
-    let settings = example.settings.clone();
-    let job = Job {
-        input: example.input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: example.settings.clone(),
-    };
-    let stages = stages_named(&settings, example.pipeline).unwrap();
-    let factory: StagesFactory = stages_factory(settings);
+    let language = example.grammar();
     let options = SessionOptions {
         exit_when_done: false,
         language,
         start_in_step_mode: true,
     };
-    let session = Session::start(job, (example.oracle)(), stages, factory, options).unwrap();
+    let session = example.start(options).unwrap();
     let app = App::new(
         session.commands(),
         AppOptions {

@@ -40,10 +40,7 @@ mod tests {
             "the first run is never early"
         );
         let before = Instant::now();
-        assert_eq!(
-            throttle.run(|| std::thread::sleep(Duration::from_millis(3))),
-            ()
-        );
+        throttle.run(|| std::thread::sleep(Duration::from_millis(3)));
         let after = Instant::now();
         assert!(throttle.too_soon(after), "3 ms of work, then 30 ms of rest");
         let cost = after - before;
