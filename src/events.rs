@@ -32,6 +32,9 @@ pub enum CandidateKind {
     Hoist,
     /// An edit proposed by the user.
     Manual,
+    /// An edit of a text stage (tokens, brackets, rename): candidate `index` of the `n` the
+    /// stage proposed for the current best.
+    Edit,
 }
 
 /// One candidate under consideration.
@@ -65,6 +68,7 @@ impl Candidate {
             CandidateKind::EmptyConfig => "empty level".into(),
             CandidateKind::Hoist => format!("hoist node {}", self.index),
             CandidateKind::Manual => "manual edit".into(),
+            CandidateKind::Edit => format!("edit {}/{}", self.index + 1, self.n),
         }
     }
 }
@@ -99,6 +103,8 @@ pub enum Branch {
     Start,
     /// The user went back to an earlier state.
     Restart,
+    /// A text stage's edit.
+    Edit,
 }
 
 impl Branch {
@@ -114,6 +120,7 @@ impl Branch {
             Branch::Manual => "manual edit",
             Branch::Start => "input",
             Branch::Restart => "restart",
+            Branch::Edit => "text edit",
         }
     }
 }

@@ -156,6 +156,29 @@ pub fn report(stats: &Stats) -> String {
             stats.wall_seconds, stats.test_seconds, stats.jobs, stats.parallel_mode
         ),
     ];
+    if let Some(timeout) = stats.timeout_seconds {
+        lines.push(if stats.timeout_derived {
+            format!(
+                "timeout: {timeout:.2}s per test (10x the input's check + 1s; --timeout sets one)"
+            )
+        } else {
+            format!("timeout: {timeout:.2}s per test")
+        });
+    }
+    if stats.stages.len() > 1 {
+        let removed: u64 = stats.stages.iter().map(|stage| stage.bytes_removed).sum();
+        for stage in &stats.stages {
+            lines.push(format!(
+                "  {:<14} {:>3} runs {:>6} tests {:>8} bytes removed ({:>5.1}%) {:>8.1}s",
+                stage.name,
+                stage.runs,
+                stage.tests,
+                stage.bytes_removed,
+                percent(stage.bytes_removed, removed.max(1)),
+                stage.seconds
+            ));
+        }
+    }
     if stats.guard_skips > 0 || stats.cancelled > 0 {
         lines.push(format!(
             "guard skips: {}, cancelled: {}, wasted: {}",

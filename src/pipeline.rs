@@ -1,6 +1,8 @@
 //! Pipelines: stages joined with `+` and run in order on the current best (`hoist+hddh` is the
-//! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level; the sixteen
-//! combinations of Table 7.1; the default pipeline; and the stage runner.
+//! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level, text stages
+//! (`tokens`, `brackets`, `rename`), and schedules `(a+b+c)*` that rerun their stages to a
+//! global fixed point; the sixteen combinations of Table 7.1; the default pipeline; and the
+//! stage runner.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,12 +10,15 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use crate::atoms::AtomKind;
+use crate::atoms::{self, AtomKind};
 use crate::control::Stop;
 use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
+use crate::passes::TextStage;
 use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
+use crate::schedule;
+use crate::stats::StageStats;
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
 
@@ -24,11 +29,19 @@ pub enum Stage {
     Tree(Algorithm),
     /// ddmin passes over text units, each to its fixed point: the given atoms, or `--atoms`.
     Ddmin(Option<Vec<AtomKind>>),
+    /// A text stage over tokens (no parse tree needed).
+    Text(TextStage),
+    /// `(a+b+c)*`: the stages rerun until none of them changes anything (see [`schedule`]).
+    Schedule(Vec<Stage>),
 }
 
 impl Stage {
     fn is_tree(&self) -> bool {
-        matches!(self, Stage::Tree(_))
+        match self {
+            Stage::Tree(_) => true,
+            Stage::Schedule(stages) => stages.iter().any(Stage::is_tree),
+            Stage::Ddmin(_) | Stage::Text(_) => false,
+        }
     }
 }
 
@@ -41,8 +54,42 @@ impl fmt::Display for Stage {
                 let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
                 write!(f, "ddmin:{}", names.join(","))
             }
+            Stage::Text(stage) => f.write_str(stage.name()),
+            Stage::Schedule(stages) => write!(f, "({})*", join_stages(stages)),
         }
     }
+}
+
+fn join_stages(stages: &[Stage]) -> String {
+    let names: Vec<String> = stages.iter().map(Stage::to_string).collect();
+    names.join("+")
+}
+
+/// Splits `a+(b+c)*+d` at the `+` signs outside parentheses.
+fn split_stages(s: &str) -> Result<Vec<&str>, String> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("unbalanced `)` in `{s}`"))?;
+            }
+            '+' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err(format!("unbalanced `(` in `{s}`"));
+    }
+    parts.push(&s[start..]);
+    Ok(parts)
 }
 
 impl FromStr for Stage {
@@ -50,12 +97,32 @@ impl FromStr for Stage {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         // The papers write fixed points with a star (HDD*): every stage runs to its fixed point.
-        let name = s.trim().trim_end_matches('*').to_ascii_lowercase();
+        let trimmed = s.trim();
+        if let Some(inner) = trimmed.strip_prefix('(') {
+            let inner = inner
+                .strip_suffix(")*")
+                .ok_or_else(|| format!("a schedule is written `(a+b+...)*`, not `{trimmed}`"))?;
+            let stages = split_stages(inner)?
+                .into_iter()
+                .map(str::parse)
+                .collect::<Result<Vec<Stage>, String>>()?;
+            if stages
+                .iter()
+                .any(|stage| matches!(stage, Stage::Schedule(_)))
+            {
+                return Err(format!("schedules do not nest: `{trimmed}`"));
+            }
+            return Ok(Stage::Schedule(stages));
+        }
+        let name = trimmed.trim_end_matches('*').to_ascii_lowercase();
         if name == "ddmin" {
             return Ok(Stage::Ddmin(None));
         }
         if let Some(atoms) = name.strip_prefix("ddmin:") {
             return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
+        }
+        if let Ok(stage) = name.parse::<TextStage>() {
+            return Ok(Stage::Text(stage));
         }
         name.parse().map(Stage::Tree)
     }
@@ -103,13 +170,7 @@ pub const DEFAULT_TREE_PIPELINE: &str = "hddhr+ddmin:line";
 
 impl fmt::Display for Pipeline {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, stage) in self.stages.iter().enumerate() {
-            if i > 0 {
-                f.write_str("+")?;
-            }
-            write!(f, "{stage}")?;
-        }
-        Ok(())
+        f.write_str(&join_stages(&self.stages))
     }
 }
 
@@ -120,8 +181,8 @@ impl FromStr for Pipeline {
         if s.trim().is_empty() {
             return Err("the pipeline is empty (name an algorithm, e.g. `hdd` or `ddmin`)".into());
         }
-        let stages = s
-            .split('+')
+        let stages = split_stages(s)?
+            .into_iter()
             .map(str::parse)
             .collect::<Result<Vec<Stage>, String>>()?;
         Ok(Pipeline { stages })
@@ -224,11 +285,46 @@ impl CandidateGuard for TreeGuard {
     }
 }
 
-/// One stage as a session runs it: a tree algorithm, or one ddmin pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One stage as a session runs it: a tree algorithm, one ddmin pass, a text stage, or a
+/// schedule of such stages.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
+    Text(TextStage),
+    Schedule(Vec<Step>),
+}
+
+impl Step {
+    /// The steps of `stages`: a ddmin stage is one step per kind of atom.
+    fn of(stages: &[Stage], settings: &Settings) -> Vec<Step> {
+        stages
+            .iter()
+            .flat_map(|stage| match stage {
+                Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
+                Stage::Ddmin(atoms) => atoms
+                    .as_deref()
+                    .unwrap_or(&settings.atoms)
+                    .iter()
+                    .map(|&atom| Step::Ddmin(atom))
+                    .collect(),
+                Stage::Text(stage) => vec![Step::Text(*stage)],
+                Stage::Schedule(stages) => vec![Step::Schedule(Step::of(stages, settings))],
+            })
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Step::Tree(algorithm) => algorithm.name().to_owned(),
+            Step::Ddmin(atom) => format!("ddmin {atom}"),
+            Step::Text(stage) => stage.name().to_owned(),
+            Step::Schedule(steps) => {
+                let names: Vec<String> = steps.iter().map(Step::name).collect();
+                format!("({})*", names.join("+"))
+            }
+        }
+    }
 }
 
 /// The stages of a pipeline as a session runs them: each tree algorithm is a stage, and a ddmin
@@ -241,19 +337,7 @@ pub struct PipelineStages {
 
 impl PipelineStages {
     pub fn new(pipeline: Pipeline, settings: Settings) -> PipelineStages {
-        let steps = pipeline
-            .stages()
-            .iter()
-            .flat_map(|stage| match stage {
-                Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
-                Stage::Ddmin(atoms) => atoms
-                    .as_deref()
-                    .unwrap_or(&settings.atoms)
-                    .iter()
-                    .map(|&atom| Step::Ddmin(atom))
-                    .collect(),
-            })
-            .collect();
+        let steps = Step::of(pipeline.stages(), &settings);
         PipelineStages {
             pipeline,
             settings,
@@ -290,6 +374,61 @@ impl PipelineStages {
         hdd::run(tester, algorithm, &tree_context, name)
     }
 
+    /// Runs one step (the session's stage `index`, or a stage of the schedule that is stage
+    /// `index`), recording its statistics.
+    fn run_step(
+        &self,
+        step: &Step,
+        index: usize,
+        tester: &mut Tester,
+        context: &StageContext,
+    ) -> Result<(), Stop> {
+        if let Step::Schedule(steps) = step {
+            return schedule::run(steps.len(), tester, |inner, tester| {
+                let step = &steps[inner];
+                tester.emit(Event::StageStarted {
+                    stage: step.name(),
+                    index,
+                });
+                self.run_step(step, index, tester, context)
+            })
+            .map(|_| ());
+        }
+        let started = std::time::Instant::now();
+        let tests = tester.stats().tests;
+        let before = tester.best().to_vec();
+        let guard = self.guard(tester.best());
+        let guarded = guard.is_some();
+        tester.set_guard(guard);
+        let result = match step {
+            Step::Tree(algorithm) => self.run_tree(*algorithm, tester, context),
+            Step::Ddmin(atom) => {
+                run_ddmin_pass(tester, &self.settings, *atom, &context.current_pins())
+            }
+            Step::Text(stage) => stage.run(
+                tester,
+                language_of(&self.settings),
+                &|| context.current_pins(),
+                self.settings.fixpoint,
+            ),
+            Step::Schedule(_) => Ok(()),
+        };
+        if guarded {
+            tester.set_guard(None);
+        }
+        let run = StageStats {
+            tests: tester.stats().tests - tests,
+            bytes_removed: before.len().saturating_sub(tester.best().len()) as u64,
+            nonws_removed: atoms::non_whitespace_chars(&before)
+                .saturating_sub(atoms::non_whitespace_chars(tester.best()))
+                as u64,
+            seconds: started.elapsed().as_secs_f64(),
+            ..StageStats::default()
+        };
+        tester.stats_mut().record_stage(&step.name(), run);
+        result
+    }
+
     /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
     /// stage works on the tree and the settings do not turn it off.
     fn guard(&self, best: &[u8]) -> Option<Arc<dyn CandidateGuard>> {
@@ -311,26 +450,11 @@ impl Stages for PipelineStages {
     }
 
     fn name(&self, index: usize) -> String {
-        match self.steps[index] {
-            Step::Tree(algorithm) => algorithm.name().to_owned(),
-            Step::Ddmin(atom) => format!("ddmin {atom}"),
-        }
+        self.steps[index].name()
     }
 
     fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
-        let guard = self.guard(tester.best());
-        let guarded = guard.is_some();
-        tester.set_guard(guard);
-        let result = match self.steps[index] {
-            Step::Tree(algorithm) => self.run_tree(algorithm, tester, context),
-            Step::Ddmin(atom) => {
-                run_ddmin_pass(tester, &self.settings, atom, &context.current_pins())
-            }
-        };
-        if guarded {
-            tester.set_guard(None);
-        }
-        result
+        self.run_step(&self.steps[index], index, tester, context)
     }
 }
 
@@ -493,6 +617,7 @@ fn paper_name(pipeline: &str) -> String {
         .map(|stage| match stage {
             Stage::Tree(algorithm) => algorithm.title().to_owned(),
             Stage::Ddmin(_) => "DDMIN*".to_owned(),
+            other => other.to_string(),
         })
         .collect();
     titles.join(" + ")

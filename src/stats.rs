@@ -48,4 +48,45 @@ pub struct Stats {
     pub jobs: usize,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
+    /// The test command's timeout in seconds, if it had one.
+    pub timeout_seconds: Option<f64>,
+    /// The timeout was derived from the time of the input's own check (no `--timeout`).
+    pub timeout_derived: bool,
+    /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
+    /// it removed.
+    pub stages: Vec<StageStats>,
+}
+
+/// What one stage of a pipeline did, summed over all its runs.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct StageStats {
+    pub name: String,
+    pub runs: u64,
+    /// Real runs of the test during the stage.
+    pub tests: u64,
+    pub bytes_removed: u64,
+    pub nonws_removed: u64,
+    pub seconds: f64,
+}
+
+impl Stats {
+    /// Adds one run of stage `name` to its statistics.
+    pub fn record_stage(&mut self, name: &str, run: StageStats) {
+        let index = match self.stages.iter().position(|stage| stage.name == name) {
+            Some(index) => index,
+            None => {
+                self.stages.push(StageStats {
+                    name: name.to_owned(),
+                    ..StageStats::default()
+                });
+                self.stages.len() - 1
+            }
+        };
+        let stage = &mut self.stages[index];
+        stage.runs += 1;
+        stage.tests += run.tests;
+        stage.bytes_removed += run.bytes_removed;
+        stage.nonws_removed += run.nonws_removed;
+        stage.seconds += run.seconds;
+    }
 }

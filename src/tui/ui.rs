@@ -1028,6 +1028,7 @@ fn short_branch(branch: Branch) -> &'static str {
         Branch::Manual => "manual edit",
         Branch::Start => "input",
         Branch::Restart => "restart",
+        Branch::Edit => "edit",
     }
 }
 
