@@ -124,7 +124,8 @@ pub struct ReduceArgs {
     #[arg(long, default_value = "stable", value_name = "MODE")]
     pub parallel: ParallelMode,
 
-    /// Kill a test (its whole process group) after SECS seconds; it counts as unresolved.
+    /// Kill a test (its whole process group) after SECS seconds; it counts as unresolved
+    /// [default: ten times the input's own check, plus a second].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
 
@@ -302,7 +303,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         return usage_error("the output path is the input file; whittle never modifies its input");
     }
     let oracle = match CommandOracle::new(&args.command, &args.input, timeout) {
-        Ok(oracle) => Arc::new(oracle),
+        Ok(oracle) => Arc::new(oracle.fitting_timeout()),
         Err(error) => return usage_error(error),
     };
     let mode = {

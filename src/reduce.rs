@@ -161,6 +161,11 @@ impl Job {
                 verdict: Box::new(verdict),
             });
         }
+        if let Some(verdict) = &verdict {
+            let derived = tester.oracle().fit_timeout(verdict.duration).is_some();
+            tester.stats_mut().timeout_derived = derived;
+        }
+        tester.stats_mut().timeout_seconds = tester.oracle().timeout().map(|t| t.as_secs_f64());
         tester.set_best(self.input.clone());
         self.write_output(&self.input);
         if self.input.is_empty() || !try_empty {
