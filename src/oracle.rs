@@ -495,7 +495,10 @@ mod tests {
         let check = Duration::from_millis(50);
         let fitting = sh("exit 0", None).fitting_timeout();
         assert_eq!(fitting.timeout(), None);
-        assert_eq!(fitting.fit_timeout(check), Some(Duration::from_millis(1500)));
+        assert_eq!(
+            fitting.fit_timeout(check),
+            Some(Duration::from_millis(1500))
+        );
         assert_eq!(fitting.timeout(), Some(Duration::from_millis(1500)));
         let explicit = sh("exit 0", Some(Duration::from_secs(7))).fitting_timeout();
         assert_eq!(explicit.fit_timeout(check), None);

@@ -108,18 +108,39 @@ pub fn position_order(position: usize, variant: u64) -> u64 {
     ((position as u64) << 2) | (variant & 3)
 }
 
-/// `range` grown over the spaces and tabs after it (or, when there are none, before it), so
-/// that deleting it leaves no stray blank; the replacement is a single space when the deletion
-/// would glue two words together.
+/// How to delete `range`: grown over the spaces and tabs after it (or, when there are none,
+/// before it), so that no stray blank stays; over its whole line (terminator included) when
+/// nothing else is on that line; and replaced by a single space when the deletion would glue
+/// two words together.
 pub fn deletion(text: &[u8], range: Range<usize>) -> (Range<usize>, Vec<u8>) {
-    let horizontal = |b: &u8| *b == b' ' || *b == b'\t';
+    let horizontal = |b: &u8| *b == b' ' || *b == b'\t' || *b == b'\r';
+    let line_start = text[..range.start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    let line_end = text[range.end..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |at| range.end + at);
+    if text[line_start..range.start].iter().all(horizontal)
+        && text[range.end..line_end].iter().all(horizontal)
+    {
+        return if line_end < text.len() {
+            (line_start..line_end + 1, Vec::new())
+        } else {
+            (line_start.saturating_sub(1)..line_end, Vec::new())
+        };
+    }
     let mut start = range.start;
     let mut end = range.end;
-    let after = text[end..].iter().take_while(|b| horizontal(b)).count();
+    let after = text[end..line_end]
+        .iter()
+        .take_while(|b| horizontal(b))
+        .count();
     if after > 0 {
         end += after;
     } else {
-        start -= text[..start]
+        start -= text[line_start..start]
             .iter()
             .rev()
             .take_while(|b| horizontal(b))
@@ -270,6 +291,10 @@ mod tests {
         assert_eq!(deletion(b"a b\nc", 2..3), (1..3, Vec::new()));
         assert_eq!(deletion(b"a+b", 1..2), (1..2, b" ".to_vec()));
         assert_eq!(deletion(b"(a)", 0..1), (0..1, Vec::new()));
+        // A line left blank goes with its terminator (or, last, with the one before it).
+        assert_eq!(deletion(b"a\n  b c \nd", 4..7), (2..9, Vec::new()));
+        assert_eq!(deletion(b"a\n  b", 4..5), (1..5, Vec::new()));
+        assert_eq!(deletion(b"b", 0..1), (0..1, Vec::new()));
     }
 
     #[test]
