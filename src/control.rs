@@ -16,6 +16,10 @@ pub enum Stop {
     Requested,
     /// The user switched algorithm or settings: the driver restarts from the current best.
     Switched,
+    /// A stage on probation failed too many tests in a row (see
+    /// [`crate::tester::Tester::set_failure_budget`]); the schedule that set the budget takes it
+    /// back and defers the stage.
+    Budget,
 }
 
 impl std::fmt::Display for Stop {
@@ -24,6 +28,7 @@ impl std::fmt::Display for Stop {
             Stop::Limit(what) => write!(f, "stopped early: {what}"),
             Stop::Requested => f.write_str("stopped on request"),
             Stop::Switched => f.write_str("interrupted by a switch"),
+            Stop::Budget => f.write_str("out of failed tests on probation"),
         }
     }
 }

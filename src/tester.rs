@@ -104,6 +104,9 @@ pub struct Tester {
     best: Vec<u8>,
     stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
     last_published: Instant,
+    /// Tests that may fail in a row before the checkpoint stops with [`Stop::Budget`].
+    failure_budget: Option<u64>,
+    failures_in_a_row: u64,
 }
 
 impl Tester {
@@ -131,7 +134,17 @@ impl Tester {
             best: Vec::new(),
             stats_out: None,
             last_published: Instant::now(),
+            failure_budget: None,
+            failures_in_a_row: 0,
         }
+    }
+
+    /// With `Some(n)`, the next candidate after `n` tests in a row that were not interesting
+    /// stops with [`Stop::Budget`] (cache hits and guard skips do not count); `None` lifts it.
+    /// The count starts again at zero.
+    pub fn set_failure_budget(&mut self, budget: Option<u64>) {
+        self.failure_budget = budget;
+        self.failures_in_a_row = 0;
     }
 
     /// Runs windows of up to `jobs` tests at once (1: strictly sequential).
@@ -264,6 +277,11 @@ impl Tester {
     }
 
     fn checkpoint(&mut self) -> Result<(), Stop> {
+        if let Some(budget) = self.failure_budget
+            && self.failures_in_a_row >= budget
+        {
+            return Err(Stop::Budget);
+        }
         if let Some(max) = self.limits.tests
             && self.stats.tests >= max
         {
@@ -405,6 +423,7 @@ impl Tester {
             config: config.unwrap_or(&[]),
             content: Some(&content),
         });
+        self.failures_in_a_row = 0;
         if let Some(guard) = &self.guard {
             guard.rebase(&content);
         }
@@ -521,6 +540,11 @@ impl Tester {
             Outcome::Interesting => self.stats.interesting_tests += 1,
             Outcome::Unresolved => self.stats.unresolved += 1,
             Outcome::NotInteresting => {}
+        }
+        if verdict.outcome.is_interesting() {
+            self.failures_in_a_row = 0;
+        } else {
+            self.failures_in_a_row += 1;
         }
         let config = source.config(i);
         self.cache.store(
