@@ -5,6 +5,7 @@
 
 pub mod brackets;
 pub mod edit;
+pub mod indent;
 pub mod lexer;
 pub mod rename;
 pub mod tokens;
@@ -30,16 +31,24 @@ pub enum TextStage {
     Brackets,
     /// Rename words, merge short names, numbers to `0`/`1`, strings to `""`.
     Rename,
+    /// Delete a line and move the block indented under it left (Python's hoisting).
+    Indent,
 }
 
 impl TextStage {
-    pub const ALL: [TextStage; 3] = [TextStage::Tokens, TextStage::Brackets, TextStage::Rename];
+    pub const ALL: [TextStage; 4] = [
+        TextStage::Tokens,
+        TextStage::Brackets,
+        TextStage::Rename,
+        TextStage::Indent,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             TextStage::Tokens => "tokens",
             TextStage::Brackets => "brackets",
             TextStage::Rename => "rename",
+            TextStage::Indent => "indent",
         }
     }
 
@@ -54,7 +63,10 @@ impl TextStage {
             }
             TextStage::Rename => {
                 "rename each word everywhere to the shortest unused name, merge short names, \
-                 numbers to 0/1, strings to \"\" (keywords stay)"
+                 numbers to 0/1, strings to \"\" (keywords stay), one word to 0/1"
+            }
+            TextStage::Indent => {
+                "delete a line and move the block indented under it to its indentation"
             }
         }
     }
@@ -82,6 +94,7 @@ impl TextStage {
                 let stage = rename::Rename { syntax, language };
                 run_edit_stage(&stage, tester, pins, fixpoint)
             }
+            TextStage::Indent => run_edit_stage(&indent::LiftBlocks, tester, pins, fixpoint),
         }
     }
 }
