@@ -346,13 +346,17 @@ fn a_schedule_ends_at_a_global_fixed_point() {
 #[test]
 fn indent_lifts_python_blocks() {
     let input = "def run():\n    if ready:\n        go()\n    else\n";
-    // An unindented `if` with an indented body, then a bare unindented `else`.
+    // An `if` with a deeper body, then a bare `else` at the `if`'s indentation.
     let interesting: Predicate = Arc::new(|t: &str| {
         let lines: Vec<&str> = t.lines().collect();
-        lines.iter().any(|l| l.starts_with("if "))
-            && lines
-                .windows(2)
-                .any(|w| w[0].starts_with(' ') && w[1] == "else")
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        lines.iter().enumerate().any(|(i, l)| {
+            l.trim_start().starts_with("if ")
+                && lines.get(i + 1).is_some_and(|b| indent(b) > indent(l))
+                && lines
+                    .get(i + 2)
+                    .is_some_and(|e| e.trim() == "else" && indent(e) == indent(l))
+        })
     });
     let (result, _) = reduce(input, "indent", Some("python"), 1, interesting.clone());
     assert_eq!(result, "if ready:\n    go()\nelse\n");
