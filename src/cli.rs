@@ -68,6 +68,11 @@ pub struct ReduceArgs {
     #[arg(short, long, value_name = "PIPELINE")]
     pub algorithm: Option<crate::pipeline::Pipeline>,
 
+    /// Without -a: the fast default (`hddhr+ddmin:line` for a known language, else `ddmin`):
+    /// the tree and lines only, a fraction of the tests for a larger result.
+    #[arg(long, conflicts_with = "algorithm")]
+    pub fast: bool,
+
     /// The input's language for the tree algorithms [default: by the file extension].
     #[arg(long, value_name = "NAME")]
     pub language: Option<String>,
@@ -246,6 +251,7 @@ impl ReduceArgs {
                 time: seconds(self.limit_time, "--limit-time")?,
             },
             algorithm: self.algorithm.clone(),
+            fast: self.fast,
             language,
             syntax_guard: !self.no_syntax_guard,
         };

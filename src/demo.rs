@@ -145,7 +145,7 @@ fn hello_hoist() -> Example {
             ))
         },
         language: Some("c"),
-        pipeline: crate::pipeline::DEFAULT_TREE_PIPELINE,
+        pipeline: crate::pipeline::FAST_TREE_PIPELINE,
     }
 }
 

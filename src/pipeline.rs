@@ -31,6 +31,8 @@ pub enum Stage {
     Ddmin(Option<Vec<AtomKind>>),
     /// A text stage over tokens (no parse tree needed).
     Text(TextStage),
+    /// ddmin over characters when the tests are cheap enough (see [`schedule::polish_cost`]).
+    Polish,
     /// `(a+b+c)*`: the stages rerun until none of them changes anything (see [`schedule`]).
     Schedule(Vec<Stage>),
 }
@@ -40,7 +42,7 @@ impl Stage {
         match self {
             Stage::Tree(_) => true,
             Stage::Schedule(stages) => stages.iter().any(Stage::is_tree),
-            Stage::Ddmin(_) | Stage::Text(_) => false,
+            Stage::Ddmin(_) | Stage::Text(_) | Stage::Polish => false,
         }
     }
 }
@@ -55,6 +57,7 @@ impl fmt::Display for Stage {
                 write!(f, "ddmin:{}", names.join(","))
             }
             Stage::Text(stage) => f.write_str(stage.name()),
+            Stage::Polish => f.write_str("polish"),
             Stage::Schedule(stages) => write!(f, "({})*", join_stages(stages)),
         }
     }
@@ -124,6 +127,9 @@ impl FromStr for Stage {
         if let Ok(stage) = name.parse::<TextStage>() {
             return Ok(Stage::Text(stage));
         }
+        if name == "polish" {
+            return Ok(Stage::Polish);
+        }
         name.parse().map(Stage::Tree)
     }
 }
@@ -154,19 +160,29 @@ impl Pipeline {
     }
 
     /// The pipeline run when none is asked for: [`DEFAULT_TREE_PIPELINE`] when the input's
-    /// language is known and its grammar compiled in, else ddmin (lines, then characters).
-    pub fn default_for(language: Option<&Language>) -> Pipeline {
-        match language {
-            Some(language) if language.is_available() => DEFAULT_TREE_PIPELINE
-                .parse()
-                .unwrap_or_else(|_| Pipeline::ddmin()),
-            _ => Pipeline::ddmin(),
-        }
+    /// language is known and its grammar compiled in, else [`DEFAULT_TEXT_PIPELINE`]; with
+    /// `fast`, [`FAST_TREE_PIPELINE`] or ddmin (lines, then characters).
+    pub fn default_for(language: Option<&Language>, fast: bool) -> Pipeline {
+        let tree = language.is_some_and(Language::is_available);
+        let name = match (tree, fast) {
+            (true, false) => DEFAULT_TREE_PIPELINE,
+            (true, true) => FAST_TREE_PIPELINE,
+            (false, false) => DEFAULT_TEXT_PIPELINE,
+            (false, true) => return Pipeline::ddmin(),
+        };
+        name.parse().unwrap_or_else(|_| Pipeline::ddmin())
     }
 }
 
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
-pub const DEFAULT_TREE_PIPELINE: &str = "hddhr+ddmin:line";
+pub const DEFAULT_TREE_PIPELINE: &str = "(hddhr+ddmin:line+brackets+tokens+rename+indent)*+polish";
+
+/// The default for other inputs.
+pub const DEFAULT_TEXT_PIPELINE: &str = "(ddmin:line+brackets+tokens+rename+indent)*+polish";
+
+/// `--fast` for inputs in a known language: the tree, then lines, once each to their fixed
+/// points (the default before the text stages); for other inputs `--fast` runs `ddmin`.
+pub const FAST_TREE_PIPELINE: &str = "hddhr+ddmin:line";
 
 impl fmt::Display for Pipeline {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -242,7 +258,7 @@ pub fn pipeline_of(settings: &Settings) -> Pipeline {
     settings
         .algorithm
         .clone()
-        .unwrap_or_else(|| Pipeline::default_for(language_of(settings)))
+        .unwrap_or_else(|| Pipeline::default_for(language_of(settings), settings.fast))
 }
 
 /// Checks before a run that the pipeline can run on the settings' language.
@@ -292,6 +308,7 @@ enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
     Text(TextStage),
+    Polish,
     Schedule(Vec<Step>),
 }
 
@@ -309,6 +326,7 @@ impl Step {
                     .map(|&atom| Step::Ddmin(atom))
                     .collect(),
                 Stage::Text(stage) => vec![Step::Text(*stage)],
+                Stage::Polish => vec![Step::Polish],
                 Stage::Schedule(stages) => vec![Step::Schedule(Step::of(stages, settings))],
             })
             .collect()
@@ -319,6 +337,7 @@ impl Step {
             Step::Tree(algorithm) => algorithm.name().to_owned(),
             Step::Ddmin(atom) => format!("ddmin {atom}"),
             Step::Text(stage) => stage.name().to_owned(),
+            Step::Polish => "polish".to_owned(),
             Step::Schedule(steps) => {
                 let names: Vec<String> = steps.iter().map(Step::name).collect();
                 format!("({})*", names.join("+"))
@@ -417,6 +436,21 @@ impl PipelineStages {
                 &|| context.current_pins(),
                 self.settings.fixpoint,
             ),
+            Step::Polish => match schedule::polish_cost(tester) {
+                Ok(_) => run_ddmin_pass(
+                    tester,
+                    &self.settings,
+                    AtomKind::Char,
+                    &context.current_pins(),
+                ),
+                Err(reason) => {
+                    tester.emit(Event::StageSkipped {
+                        stage: step.name(),
+                        reason,
+                    });
+                    Ok(())
+                }
+            },
             Step::Schedule(_) => Ok(()),
         };
         if guarded {
@@ -540,12 +574,31 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         description: description.into(),
     })
     .collect();
+    let text_default = PipelineInfo {
+        name: DEFAULT_TEXT_PIPELINE.into(),
+        description: "the default for other inputs: lines and the text stages to a fixed point"
+            .into(),
+    };
+    entries.insert(0, text_default);
+    for stage in TextStage::ALL {
+        entries.push(PipelineInfo {
+            name: stage.name().into(),
+            description: stage.description().into(),
+        });
+    }
     if tree {
         entries.insert(
             0,
             PipelineInfo {
                 name: DEFAULT_TREE_PIPELINE.into(),
                 description: "the default for known languages (see docs/benchmarks.md)".into(),
+            },
+        );
+        entries.insert(
+            1,
+            PipelineInfo {
+                name: FAST_TREE_PIPELINE.into(),
+                description: "--fast: the tree, then lines (a fraction of the tests)".into(),
             },
         );
         for algorithm in Algorithm::all() {
@@ -591,9 +644,20 @@ pub fn algorithms_listing() -> String {
             algorithm.description()
         ));
     }
+    out.push_str("\nText stages (over tokens; no grammar needed, each to its fixed point):\n");
+    for stage in TextStage::ALL {
+        out.push_str(&format!("  {:<14} {}\n", stage.name(), stage.description()));
+    }
+    out.push_str(&format!(
+        "  {:<14} {}\n",
+        "polish", "ddmin over characters, skipped when the tests are too slow for it"
+    ));
     out.push_str(
         "\nPipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
-         `ddmin:line,char`, ...)\nmay finish at text level. The sixteen of Table 7.1:\n",
+         `ddmin:line,char`, ...)\nmay finish at text level. `(a+b+c)*` reruns its stages until \
+         none changes anything (the most\nproductive per test first; a stage that changed \
+         nothing last time is deferred after 25 failed tests\nin a row). The sixteen of Table \
+         7.1:\n",
     );
     for row in TABLE_7_1 {
         for (column, pipeline) in TABLE_7_1_COLUMNS.iter().zip(row) {
@@ -606,8 +670,9 @@ pub fn algorithms_listing() -> String {
         }
     }
     out.push_str(&format!(
-        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else `ddmin` \
-         (lines, then characters).\n"
+        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else \
+         `{DEFAULT_TEXT_PIPELINE}`.\nWith --fast: `{FAST_TREE_PIPELINE}`, else `ddmin` (lines, \
+         then characters).\n"
     ));
     out
 }
@@ -650,6 +715,17 @@ mod tests {
                 .contains("bogus")
         );
         assert!(!Pipeline::ddmin().needs_tree());
+        let schedule: Pipeline = "hdd + (hddhr+ddmin:line + tokens)* + polish"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            schedule.to_string(),
+            "hdd+(hddhr+ddmin:line+tokens)*+polish"
+        );
+        assert!(schedule.needs_tree());
+        assert!("(tokens+(rename)*)*".parse::<Pipeline>().is_err());
+        assert!("(tokens+rename".parse::<Pipeline>().is_err());
+        assert!("(tokens)".parse::<Pipeline>().is_err());
     }
 
     #[test]
@@ -659,7 +735,11 @@ mod tests {
         for entry in with_trees {
             assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
         }
-        assert!(catalogue(false).iter().all(|e| e.name.starts_with("ddmin")));
+        assert!(
+            catalogue(false)
+                .iter()
+                .all(|e| !e.name.parse::<Pipeline>().unwrap().needs_tree())
+        );
     }
 
     #[test]
@@ -670,7 +750,20 @@ mod tests {
             assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");
             assert!(a.needs_tree());
         }
-        assert!(DEFAULT_TREE_PIPELINE.parse::<Pipeline>().is_ok());
+        for default in [
+            DEFAULT_TREE_PIPELINE,
+            DEFAULT_TEXT_PIPELINE,
+            FAST_TREE_PIPELINE,
+        ] {
+            let pipeline = default.parse::<Pipeline>().unwrap();
+            assert_eq!(pipeline.to_string(), default);
+        }
+        assert!(
+            !DEFAULT_TEXT_PIPELINE
+                .parse::<Pipeline>()
+                .unwrap()
+                .needs_tree()
+        );
         let listing = algorithms_listing();
         for name in TABLE_7_1.iter().flatten() {
             assert!(listing.contains(name), "{name} missing");

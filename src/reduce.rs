@@ -35,6 +35,8 @@ pub struct Settings {
     pub limits: Limits,
     /// The pipeline (`-a`); `None`: the default for the language.
     pub algorithm: Option<Pipeline>,
+    /// Without a pipeline: the fast default (no text stages, no schedule).
+    pub fast: bool,
     /// The input's language (a name `whittle languages` lists); `None`: unknown.
     pub language: Option<String>,
     /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
@@ -52,6 +54,7 @@ impl Default for Settings {
             jobs: 1,
             limits: Limits::default(),
             algorithm: None,
+            fast: false,
             language: None,
             syntax_guard: true,
         }

@@ -117,6 +117,27 @@ pub fn run(
     unreachable!("the rounds end when one changes nothing")
 }
 
+/// The longest a final character pass is expected to take and still run.
+pub const POLISH_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The expected cost of a character pass over the current best, at least one test per
+/// character at the mean test time so far, spread over the jobs: `Ok` when it is within
+/// [`POLISH_LIMIT`], else why the pass is skipped.
+pub fn polish_cost(tester: &Tester) -> Result<std::time::Duration, String> {
+    let stats = tester.stats();
+    let mean = stats.test_seconds / stats.tests.max(1) as f64;
+    let chars = crate::atoms::split(tester.best(), crate::atoms::AtomKind::Char).len();
+    let seconds = mean * chars as f64 / tester.jobs().max(1) as f64;
+    if seconds <= POLISH_LIMIT.as_secs_f64() {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "tests are too slow for a character pass: {chars} characters at {mean:.2}s a test \
+             would take at least {seconds:.0}s"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

@@ -162,7 +162,15 @@ fn without_a_timeout_a_hanging_candidate_costs_about_a_second() {
     let output = whittle()
         .arg("reduce")
         .arg(&input)
-        .args(["--atoms", "line", "-j", "1", "--no-tui", "--stats-json"])
+        .args([
+            "--fast",
+            "--atoms",
+            "line",
+            "-j",
+            "1",
+            "--no-tui",
+            "--stats-json",
+        ])
         .arg(&stats)
         .arg("--")
         .arg(&test)
@@ -308,6 +316,7 @@ fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
         .arg("reduce")
         .arg(&input)
         .args([
+            "--fast",
             "--atoms",
             "line",
             "--parallel",
@@ -363,6 +372,7 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
         .arg("reduce")
         .arg(&input)
         .args([
+            "--fast",
             "--atoms",
             "line",
             "--timeout",
