@@ -6,8 +6,8 @@
 #   bench/peers.sh [TASK-DIR...]
 # Tasks default to ../shared/bench and the three ../shared/examples; any task directory (an
 # executable oracle.sh beside one input file) is accepted.
-# Environment: REDUCERS (default "shrinkray whittle"), PIPELINES (whittle's, space-separated;
-# `default` is whittle's default, a name starting with `--` is an option such as `--fast`;
+# Environment: REDUCERS (default "shrinkray whittle"), PIPELINES (whittle's, one a line;
+# `default` is whittle's default, a line starting with `--` is options, e.g. `--fast`;
 # default "default"), CAP (seconds per run, default 300: a capped run is killed and its best
 # file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray),
 # OUT, KEEP (a directory that receives every output as TASK.REDUCER.out), TASKS, WHITTLE,
@@ -68,11 +68,12 @@ for dir in "${task_list[@]}"; do
     input=$(task_input "$dir")
     for reducer in $reducers; do
         if [ "$reducer" = shrinkray ]; then
-            pipelines=shrinkray
+            mapfile -t pipelines <<<shrinkray
         else
-            pipelines=${PIPELINES:-default}
+            mapfile -t pipelines <<<"${PIPELINES:-default}"
         fi
-        for pipeline in $pipelines; do
+        for pipeline in "${pipelines[@]}"; do
+            [ -n "$pipeline" ] || continue
             done_already "$task" "$reducer" "$pipeline" && continue
             work=$tmp/$task.$reducer
             rm -rf "$work" && mkdir -p "$work"
@@ -108,7 +109,7 @@ for dir in "${task_list[@]}"; do
             fi
             [ -f "$result" ] || { echo "$task $reducer $pipeline: no result" >&2; continue; }
             record "$task" "$reducer" "$pipeline" "$result" "$work/count" "$start" "$end" "$tests" "$capped"
-            keep "$result" "$task.$reducer.${pipeline//[:, \/]/-}.out"
+            keep "$result" "$task.$reducer.${pipeline//[:, \/()*+]/-}.out"
         done
     done
 done

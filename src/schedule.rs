@@ -22,6 +22,7 @@ pub const PROBATION_BUDGET: u64 = 25;
 /// What the schedule has seen of one stage.
 #[derive(Clone, Debug, Default)]
 struct Record {
+    /// Tests and bytes removed in the stage's last run.
     tests: u64,
     removed: u64,
     /// The fingerprint of the text the stage last ran on without changing it.
@@ -33,7 +34,7 @@ struct Record {
 }
 
 impl Record {
-    /// Bytes removed per test so far (0 before the stage removed anything).
+    /// Bytes removed per test in the last run (0 before the stage ran).
     fn yield_per_test(&self) -> f64 {
         self.removed as f64 / self.tests.max(1) as f64
     }
@@ -45,8 +46,8 @@ fn fingerprint(text: &[u8]) -> u64 {
     hasher.finish()
 }
 
-/// The order of the next round: by bytes removed per test (highest first), ties (stages that
-/// removed nothing yet, in the first round every stage) in the order written.
+/// The order of the next round: by bytes removed per test in the last run (highest first), ties
+/// (in the first round every stage) in the order written.
 fn round_order(records: &[Record]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..records.len()).collect();
     order.sort_by(|&a, &b| {
@@ -90,8 +91,8 @@ pub fn run(
                 Err(stop) => return Err(stop),
             };
             let record = &mut records[stage];
-            record.tests += tester.stats().tests - tests;
-            record.removed += size.saturating_sub(tester.best().len()) as u64;
+            record.tests = tester.stats().tests - tests;
+            record.removed = size.saturating_sub(tester.best().len()) as u64;
             let after = fingerprint(tester.best());
             if after != before {
                 changed = true;
