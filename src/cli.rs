@@ -93,9 +93,10 @@ pub struct ReduceArgs {
     #[arg(long, default_value = "zeller", value_name = "zeller|balanced")]
     pub split: SplitStyle,
 
-    /// Which reduce steps ddmin tries, in which order.
-    #[arg(long, default_value = "subsets-first", value_name = "ORDER")]
-    pub order: ReduceOrder,
+    /// Which reduce steps ddmin tries, in which order [default: subsets-first; in a schedule
+    /// `(...)*`, such as the default pipeline's, complements-only].
+    #[arg(long, value_name = "ORDER")]
+    pub order: Option<ReduceOrder>,
 
     /// Iteration order of the subsets.
     #[arg(long, default_value = "forward", value_name = "forward|backward")]
@@ -125,9 +126,10 @@ pub struct ReduceArgs {
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 
-    /// How a window of parallel tests is decided.
-    #[arg(long, default_value = "stable", value_name = "MODE")]
-    pub parallel: ParallelMode,
+    /// How a window of parallel tests is decided [default: stable; in a schedule `(...)*`, such
+    /// as the default pipeline's, greedy].
+    #[arg(long, value_name = "MODE")]
+    pub parallel: Option<ParallelMode>,
 
     /// Kill a test (its whole process group) after SECS seconds; it counts as unresolved
     /// [default: ten times the input's own check, plus a second].
@@ -233,11 +235,18 @@ impl ReduceArgs {
             atoms: self.atoms.clone(),
             split_factor: self.split_factor,
             dd: DdOptions {
-                order: self.order,
+                order: self.order.unwrap_or(ReduceOrder::SubsetsFirst),
                 subset_direction: self.subset_order,
                 complement_direction: self.complement_order,
                 split: self.split,
-                parallel: self.parallel,
+                parallel: self.parallel.unwrap_or(ParallelMode::Stable),
+            },
+            scheduled_dd: DdOptions {
+                order: self.order.unwrap_or(ReduceOrder::ComplementsOnly),
+                subset_direction: self.subset_order,
+                complement_direction: self.complement_order,
+                split: self.split,
+                parallel: self.parallel.unwrap_or(ParallelMode::Greedy),
             },
             fixpoint: !self.no_fixpoint,
             cache: CachePolicy {

@@ -133,6 +133,17 @@ impl Default for DdOptions {
     }
 }
 
+impl DdOptions {
+    /// The defaults inside a schedule: complements only, greedy windows.
+    pub fn scheduled() -> Self {
+        DdOptions {
+            order: ReduceOrder::ComplementsOnly,
+            parallel: ParallelMode::Greedy,
+            ..DdOptions::default()
+        }
+    }
+}
+
 /// Chunk boundaries of a configuration of `len` units cut into `n` chunks (n + 1 offsets).
 pub fn split_bounds(len: usize, n: usize, style: SplitStyle) -> Vec<usize> {
     let n = n.clamp(1, len.max(1));

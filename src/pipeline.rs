@@ -374,6 +374,7 @@ impl PipelineStages {
         algorithm: Algorithm,
         tester: &mut Tester,
         context: &StageContext,
+        settings: &Settings,
     ) -> Result<(), Stop> {
         let name = algorithm.name();
         let Some(language) = language_of(&self.settings) else {
@@ -386,21 +387,23 @@ impl PipelineStages {
         let pins = StagePins(context);
         let tree_context = TreeContext {
             language,
-            dd: &self.settings.dd,
-            fixpoint: self.settings.fixpoint,
+            dd: &settings.dd,
+            fixpoint: settings.fixpoint,
             pins: &pins,
         };
         hdd::run(tester, algorithm, &tree_context, name)
     }
 
     /// Runs one step (the session's stage `index`, or a stage of the schedule that is stage
-    /// `index`), recording its statistics.
+    /// `index`), recording its statistics. In a schedule (`scheduled`) ddmin runs with
+    /// [`Settings::scheduled_dd`].
     fn run_step(
         &self,
         step: &Step,
         index: usize,
         tester: &mut Tester,
         context: &StageContext,
+        scheduled: bool,
     ) -> Result<(), Stop> {
         if let Step::Schedule(steps) = step {
             return schedule::run(steps.len(), tester, |inner, tester| {
@@ -409,10 +412,18 @@ impl PipelineStages {
                     stage: step.name(),
                     index,
                 });
-                self.run_step(step, index, tester, context)
+                self.run_step(step, index, tester, context, true)
             })
             .map(|_| ());
         }
+        let settings = Settings {
+            dd: if scheduled {
+                self.settings.scheduled_dd
+            } else {
+                self.settings.dd
+            },
+            ..self.settings.clone()
+        };
         let started = std::time::Instant::now();
         let tests = tester.stats().tests;
         let before = tester.best().to_vec();
@@ -426,23 +437,16 @@ impl PipelineStages {
         let guarded = guard.is_some();
         tester.set_guard(guard);
         let result = match step {
-            Step::Tree(algorithm) => self.run_tree(*algorithm, tester, context),
-            Step::Ddmin(atom) => {
-                run_ddmin_pass(tester, &self.settings, *atom, &context.current_pins())
-            }
+            Step::Tree(algorithm) => self.run_tree(*algorithm, tester, context, &settings),
+            Step::Ddmin(atom) => run_ddmin_pass(tester, &settings, *atom, &context.current_pins()),
             Step::Text(stage) => stage.run(
                 tester,
                 language_of(&self.settings),
                 &|| context.current_pins(),
-                self.settings.fixpoint,
+                settings.fixpoint,
             ),
             Step::Polish => match schedule::polish_cost(tester) {
-                Ok(_) => run_ddmin_pass(
-                    tester,
-                    &self.settings,
-                    AtomKind::Char,
-                    &context.current_pins(),
-                ),
+                Ok(_) => run_ddmin_pass(tester, &settings, AtomKind::Char, &context.current_pins()),
                 Err(reason) => {
                     tester.emit(Event::StageSkipped {
                         stage: step.name(),
@@ -494,7 +498,7 @@ impl Stages for PipelineStages {
     }
 
     fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
-        self.run_step(&self.steps[index], index, tester, context)
+        self.run_step(&self.steps[index], index, tester, context, false)
     }
 }
 

@@ -27,6 +27,10 @@ pub struct Settings {
     pub atoms: Vec<AtomKind>,
     pub split_factor: SplitFactor,
     pub dd: DdOptions,
+    /// ddmin's options inside a schedule `(...)*` (tree levels, lines, characters): by default
+    /// complements only, greedy windows. A schedule reruns its stages to a fixed point, so
+    /// most of ddmin's work there is showing that nothing more goes, where subsets never help.
+    pub scheduled_dd: DdOptions,
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
     pub fixpoint: bool,
     pub cache: CachePolicy,
@@ -49,6 +53,7 @@ impl Default for Settings {
             atoms: vec![AtomKind::Line, AtomKind::Char],
             split_factor: SplitFactor::Finite(2),
             dd: DdOptions::default(),
+            scheduled_dd: DdOptions::scheduled(),
             fixpoint: true,
             cache: CachePolicy::recommended(),
             jobs: 1,

@@ -1,5 +1,7 @@
 //! The schedule of a pipeline's `(a+b+c)*` form: its stages rerun until none of them changes the
-//! current best (a global fixed point). The first round runs them in the order written (cheap
+//! current best (a global fixed point). Each stage runs to its own fixed point every time (run
+//! for a single iteration instead, stages saved a few tests but took other paths: larger
+//! results on C, `docs/benchmarks.md`). The first round runs them in the order written (cheap
 //! stages first); later rounds run first the stages that removed the most bytes per test so far.
 //! A stage that last ran to its end without changing anything is not run again while the
 //! current best is the text it ran on (its result is known), so the schedule ends after a round
