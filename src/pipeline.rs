@@ -12,10 +12,11 @@ use serde::{Serialize, Serializer};
 
 use crate::atoms::{self, AtomKind};
 use crate::control::Stop;
+use crate::dd::ParallelMode;
 use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
-use crate::passes::TextStage;
+use crate::passes::{EditOptions, TextStage};
 use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
 use crate::schedule;
 use crate::stats::StageStats;
@@ -443,7 +444,14 @@ impl PipelineStages {
                 tester,
                 language_of(&self.settings),
                 &|| context.current_pins(),
-                settings.fixpoint,
+                EditOptions {
+                    fixpoint: settings.fixpoint,
+                    greedy: tester
+                        .control()
+                        .parallel_mode()
+                        .unwrap_or(settings.dd.parallel)
+                        == ParallelMode::Greedy,
+                },
             ),
             Step::Polish => match schedule::polish_cost(tester) {
                 Ok(_) => run_ddmin_pass(tester, &settings, AtomKind::Char, &context.current_pins()),

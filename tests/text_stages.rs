@@ -12,7 +12,7 @@ use whittle::oracle::predicate;
 use whittle::passes::brackets::BalancedRegions;
 use whittle::passes::rename::Rename;
 use whittle::passes::tokens::TokenWindows;
-use whittle::passes::{EditStage, Syntax, TextStage};
+use whittle::passes::{EditOptions, EditStage, Syntax, TextStage};
 use whittle::pipeline::run_pipeline;
 use whittle::reduce::Settings;
 use whittle::stats::Stats;
@@ -292,11 +292,21 @@ fn pinned_bytes_are_never_edited() {
             CachePolicy::recommended(),
             Arc::new(Control::new(SplitFactor::Finite(2))),
         );
+        tester.set_jobs(2).unwrap();
+        tester.set_inline_below(None);
         tester.set_best(input.as_bytes().to_vec());
         let mut pins = Pins::default();
         pins.add(10..25);
         stage
-            .run(&mut tester, language("c"), &|| pins.clone(), true)
+            .run(
+                &mut tester,
+                language("c"),
+                &|| pins.clone(),
+                EditOptions {
+                    fixpoint: true,
+                    greedy: true,
+                },
+            )
             .unwrap();
         let result = String::from_utf8(tester.best().to_vec()).unwrap();
         assert!(result.contains("keep_this_name("), "{stage}: {result}");

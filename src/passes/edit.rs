@@ -2,7 +2,9 @@
 //! ranges replaced by new text) in the order to try them; the driver judges them through the
 //! tester in windows, accepts the first interesting one, asks the stage again on the new best and
 //! resumes where it was, and repeats whole rounds until one accepts nothing. At the end no single
-//! edit the stage proposes on the result is interesting (the stage's 1-minimality).
+//! edit the stage proposes on the result is interesting (the stage's 1-minimality). With greedy
+//! windows, when several edits of a window are interesting their union is tried too (one more
+//! test for several edits at once), as GreeDDy does with complements.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -164,6 +166,15 @@ pub trait EditStage {
     fn edits(&self, text: &[u8], from: u64) -> Vec<Edit>;
 }
 
+/// How a text stage runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EditOptions {
+    /// Rounds until one accepts nothing (else one round).
+    pub fixpoint: bool,
+    /// Several interesting edits of a window are tried together.
+    pub greedy: bool,
+}
+
 /// Runs a text stage on the tester's current best to its fixed point (one round when
 /// `fixpoint` is off). Edits that change pinned bytes (`pins` is asked before each window) are
 /// never tried.
@@ -171,18 +182,37 @@ pub fn run_edit_stage(
     stage: &dyn EditStage,
     tester: &mut Tester,
     pins: &dyn Fn() -> Pins,
-    fixpoint: bool,
+    options: EditOptions,
 ) -> Result<(), Stop> {
     for iteration in 1.. {
         tester.emit(Event::FixpointIteration {
             stage: stage.name().to_owned(),
             iteration,
         });
-        if !run_round(stage, tester, pins)? || !fixpoint {
+        if !run_round(stage, tester, pins, options.greedy)? || !options.fixpoint {
             break;
         }
     }
     Ok(())
+}
+
+/// The union of `edits` as one edit, when their changes do not overlap.
+fn union(edits: &[&Edit]) -> Option<Edit> {
+    let mut changes: Vec<(Range<usize>, Vec<u8>)> = edits
+        .iter()
+        .flat_map(|edit| edit.changes.iter().cloned())
+        .collect();
+    changes.sort_by_key(|(range, _)| (range.start, range.end));
+    let disjoint = changes
+        .windows(2)
+        .all(|pair| pair[0].0.end <= pair[1].0.start && !pair[1].0.is_empty());
+    disjoint.then(|| {
+        let first = edits[0];
+        Edit {
+            changes,
+            ..first.clone()
+        }
+    })
 }
 
 /// One round: every edit of the stage tried once. Returns whether one was accepted.
@@ -190,6 +220,7 @@ fn run_round(
     stage: &dyn EditStage,
     tester: &mut Tester,
     pins: &dyn Fn() -> Pins,
+    greedy: bool,
 ) -> Result<bool, Stop> {
     let mut from = 0;
     let mut failed: HashSet<u64> = HashSet::new();
@@ -215,7 +246,12 @@ fn run_round(
             text: &text,
             edits: &edits,
         };
-        let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
+        let policy = if greedy {
+            WindowPolicy::AllInWindow
+        } else {
+            WindowPolicy::FirstInOrder
+        };
+        let found = tester.run_window(&window, policy)?;
         let Some(&chosen) = found.first() else {
             return Ok(progress);
         };
@@ -225,11 +261,36 @@ fn run_round(
                 .map(|edit| edit.identity)
                 .filter(|&identity| identity != 0),
         );
+        progress = true;
+        if found.len() > 1 {
+            let together: Vec<&Edit> = found.iter().map(|&i| &edits[i]).collect();
+            if let Some(combined) = union(&together) {
+                let both = [combined];
+                let window = EditWindow {
+                    text: &text,
+                    edits: &both,
+                };
+                if !tester
+                    .run_window(&window, WindowPolicy::FirstInOrder)?
+                    .is_empty()
+                {
+                    let mut content = Vec::with_capacity(text.len());
+                    window.render(0, &mut content);
+                    let candidate = Candidate {
+                        kind: CandidateKind::Combination,
+                        index: chosen as u32,
+                        n: edits.len() as u32,
+                    };
+                    tester.accept(content, None, Branch::Edit, candidate);
+                    from = edits[chosen].resume;
+                    continue;
+                }
+            }
+        }
         let mut content = Vec::with_capacity(text.len());
         window.render(chosen, &mut content);
         tester.accept(content, None, Branch::Edit, window.candidate(chosen));
         from = edits[chosen].resume;
-        progress = true;
     }
 }
 
@@ -295,6 +356,18 @@ mod tests {
         assert_eq!(deletion(b"a\n  b c \nd", 4..7), (2..9, Vec::new()));
         assert_eq!(deletion(b"a\n  b", 4..5), (1..5, Vec::new()));
         assert_eq!(deletion(b"b", 0..1), (0..1, Vec::new()));
+    }
+
+    #[test]
+    fn unions_of_disjoint_edits() {
+        let a = Edit::delete(4..6, 4);
+        let b = Edit::replace(vec![(0..1, b"x".to_vec()), (8..9, Vec::new())], 0);
+        let both = union(&[&a, &b]).unwrap();
+        let mut out = Vec::new();
+        both.apply(b"0123456789", &mut out);
+        assert_eq!(out, b"x123679");
+        assert_eq!(both.order, 4);
+        assert!(union(&[&a, &Edit::delete(5..7, 5)]).is_none());
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::engine::Pins;
 use crate::tester::Tester;
 use crate::tree::Language;
 
-pub use edit::{Edit, EditStage, run_edit_stage};
+pub use edit::{Edit, EditOptions, EditStage, run_edit_stage};
 pub use lexer::Syntax;
 
 /// A text stage, by name.
@@ -71,30 +71,30 @@ impl TextStage {
         }
     }
 
-    /// Runs the stage on the tester's current best, to its fixed point unless `fixpoint` is off.
-    /// `language` is the input's language (for strings, comments and keywords), `None` for text.
+    /// Runs the stage on the tester's current best (see [`EditOptions`]). `language` is the
+    /// input's language (for strings, comments and keywords), `None` for text.
     pub fn run(
         self,
         tester: &mut Tester,
         language: Option<&Language>,
         pins: &dyn Fn() -> Pins,
-        fixpoint: bool,
+        options: EditOptions,
     ) -> Result<(), Stop> {
         let syntax = Syntax::for_language(language.map(|l| l.name()));
         match self {
             TextStage::Tokens => {
                 let stage = tokens::TokenWindows::new(syntax);
-                run_edit_stage(&stage, tester, pins, fixpoint)
+                run_edit_stage(&stage, tester, pins, options)
             }
             TextStage::Brackets => {
                 let stage = brackets::BalancedRegions { syntax };
-                run_edit_stage(&stage, tester, pins, fixpoint)
+                run_edit_stage(&stage, tester, pins, options)
             }
             TextStage::Rename => {
                 let stage = rename::Rename { syntax, language };
-                run_edit_stage(&stage, tester, pins, fixpoint)
+                run_edit_stage(&stage, tester, pins, options)
             }
-            TextStage::Indent => run_edit_stage(&indent::LiftBlocks, tester, pins, fixpoint),
+            TextStage::Indent => run_edit_stage(&indent::LiftBlocks, tester, pins, options),
         }
     }
 }
