@@ -442,11 +442,18 @@ fn pinned_nodes_are_kept() {
     }
 }
 
-/// The default pipeline: a tree pipeline for known languages, ddmin otherwise.
+/// The default pipeline: a tree pipeline for known languages, the text schedule otherwise (with
+/// `--fast`, ddmin).
 #[test]
 fn the_default_depends_on_the_language() {
-    let unknown = Settings::default();
+    let unknown = Settings {
+        fast: true,
+        ..Settings::default()
+    };
     assert_eq!(whittle::pipeline::pipeline_of(&unknown), Pipeline::ddmin());
+    let text = whittle::pipeline::pipeline_of(&Settings::default());
+    assert_eq!(text.to_string(), whittle::pipeline::DEFAULT_TEXT_PIPELINE);
+    assert!(!text.needs_tree());
     if tree_support::available("json") {
         let json = Settings {
             language: Some("json".into()),
