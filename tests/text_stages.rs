@@ -77,7 +77,8 @@ fn tokens_on_c() {
     let interesting: Predicate = Arc::new(|t: &str| t.contains("return") && t.contains('+'));
     for jobs in [1, 2] {
         let (result, stats) = reduce(input, "tokens", Some("c"), jobs, interesting.clone());
-        assert_eq!(result, "    return +\n", "jobs {jobs}");
+        // The braces go only together (the `brackets` stage), never one alone.
+        assert_eq!(result, "{\n    return +\n}\n", "jobs {jobs}");
         assert_eq!(stats.stages.len(), 1);
         assert_eq!(stats.stages[0].name, "tokens");
         assert_eq!(
