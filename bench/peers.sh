@@ -2,7 +2,8 @@
 # Runs shrinkray and whittle pipelines on the same tasks one after another and appends one CSV
 # line per run to OUT (default bench/results/peers.csv): task, reducer, pipeline, output
 # non-whitespace characters, output bytes, oracle runs (counted by a wrapper around the task's
-# oracle, the same for every reducer), wall seconds, whittle's own test count.
+# oracle, the same for every reducer), wall seconds, whittle's own test count and timeouts,
+# whether the run hit the cap.
 #   bench/peers.sh [TASK-DIR...]
 # Tasks default to ../shared/bench and the three ../shared/examples; any task directory (an
 # executable oracle.sh beside one input file) is accepted.
@@ -10,7 +11,8 @@
 # `default` is whittle's default, a line starting with `--` is options, e.g. `--fast`;
 # default "default"), CAP (seconds per run, default 300: a capped run is killed and its best
 # file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray),
-# OUT, KEEP (a directory that receives every output as TASK.REDUCER.out), TASKS, WHITTLE,
+# OUT, KEEP (a directory that receives every output as TASK.REDUCER.PIPELINE.out, and whittle's
+# statistics as .json beside it), TASKS, WHITTLE,
 # SHARED_DIR (see tasks.sh). Runs already in OUT are skipped (delete lines to run them again).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +29,7 @@ else
 fi
 case " $reducers " in *" whittle "*) whittle=$(whittle_binary) ;; esac
 mkdir -p "$(dirname "$out_csv")"
-[ -s "$out_csv" ] || echo "task,reducer,pipeline,output_nonws,output_bytes,oracle_runs,wall_s,whittle_tests,capped" >"$out_csv"
+[ -s "$out_csv" ] || echo "task,reducer,pipeline,output_nonws,output_bytes,oracle_runs,wall_s,whittle_tests,whittle_timeouts,capped" >"$out_csv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,15 +47,16 @@ EOF
 
 now() { date +%s.%N; }
 
-record() { # task reducer pipeline file count start end whittle_tests capped
+record() { # task reducer pipeline file count start end whittle_tests whittle_timeouts capped
     python3 - "$@" >>"$out_csv" <<'PY'
 import csv, sys
-task, reducer, pipeline, path, count, start, end, tests, capped = sys.argv[1:]
+task, reducer, pipeline, path, count, start, end, tests, timeouts, capped = sys.argv[1:]
 data = open(path, "rb").read()
 nonws = sum(1 for b in data if b not in b" \t\n\r\x0b\x0c")
 runs = sum(1 for _ in open(count, "rb"))
 csv.writer(sys.stdout, lineterminator="\n").writerow(
-    [task, reducer, pipeline, nonws, len(data), runs, f"{float(end) - float(start):.1f}", tests, capped])
+    [task, reducer, pipeline, nonws, len(data), runs, f"{float(end) - float(start):.1f}", tests,
+     timeouts, capped])
 PY
     tail -1 "$out_csv"
 }
@@ -87,6 +90,7 @@ for dir in "${task_list[@]}"; do
                     </dev/null >"$work/log" 2>&1) || status=$?
                 result=$work/$input
                 tests=""
+                timeouts=""
             else
                 options=()
                 case "$pipeline" in
@@ -100,6 +104,8 @@ for dir in "${task_list[@]}"; do
                 result=$work/result
                 tests=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tests"])' \
                     "$work/stats.json" 2>/dev/null || echo "")
+                timeouts=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["timeouts"])' \
+                    "$work/stats.json" 2>/dev/null || echo "")
             fi
             end=$(now)
             capped=$([ "$status" = 124 ] && echo yes || echo no)
@@ -108,8 +114,11 @@ for dir in "${task_list[@]}"; do
                 tail -5 "$work/log" >&2
             fi
             [ -f "$result" ] || { echo "$task $reducer $pipeline: no result" >&2; continue; }
-            record "$task" "$reducer" "$pipeline" "$result" "$work/count" "$start" "$end" "$tests" "$capped"
-            keep "$result" "$task.$reducer.${pipeline//[:, \/()*+]/-}.out"
+            record "$task" "$reducer" "$pipeline" "$result" "$work/count" "$start" "$end" "$tests" \
+                "$timeouts" "$capped"
+            name=$task.$reducer.${pipeline//[:, \/()*+]/-}
+            keep "$result" "$name.out"
+            [ ! -f "$work/stats.json" ] || keep "$work/stats.json" "$name.json"
         done
     done
 done

@@ -591,7 +591,7 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         description: "the default for other inputs: lines and the text stages to a fixed point"
             .into(),
     };
-    entries.insert(0, text_default);
+    entries.push(text_default);
     for stage in TextStage::ALL {
         entries.push(PipelineInfo {
             name: stage.name().into(),

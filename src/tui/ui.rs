@@ -246,7 +246,11 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
             format!(" {}{language}{output} ", app.input_name),
             theme.header,
         ),
-        Span::styled(format!(" {} ", app.snapshot.pipeline), theme.header),
+        // A long pipeline (the default schedule) must leave room for the state and the step.
+        Span::styled(
+            format!(" {} ", ellipsize(&app.snapshot.pipeline, 32)),
+            theme.header,
+        ),
         Span::styled(
             format!(" {state} "),
             state_style.patch(theme.header).add_modifier(Modifier::BOLD),
