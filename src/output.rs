@@ -210,7 +210,11 @@ pub fn check_output_path(path: &Path, what: &str) -> Result<(), String> {
             ));
         }
         Ok(_) => {}
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error)
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) => {}
         Err(error) => return Err(format!("{what} {}: {error}", path.display())),
     }
     if path.to_string_lossy().ends_with('/') {
