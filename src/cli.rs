@@ -127,6 +127,11 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_cache_evict: bool,
 
+    /// The most memory the cache may take, in MiB; past it the entries of the largest
+    /// candidates are evicted first.
+    #[arg(long, default_value_t = (crate::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
+    pub cache_memory: u64,
+
     /// How many tests run at once (the testing window) [default: the number of CPUs].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -258,6 +263,8 @@ impl ReduceArgs {
                 store_interesting: self.cache_fail,
                 evict_larger: !self.no_cache_evict,
             },
+            cache_memory: usize::try_from(self.cache_memory.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
             jobs,
             limits: Limits {
                 tests: self.limit_tests,

@@ -31,6 +31,9 @@ pub struct Settings {
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
     pub fixpoint: bool,
     pub cache: CachePolicy,
+    /// The most memory the outcome cache may take, in bytes (its estimate; the largest
+    /// candidates are evicted first).
+    pub cache_memory: usize,
     pub jobs: usize,
     #[serde(skip)]
     pub limits: Limits,
@@ -50,6 +53,7 @@ impl Default for Settings {
             dd: DdOptions::default(),
             fixpoint: true,
             cache: CachePolicy::recommended(),
+            cache_memory: crate::cache::DEFAULT_MEMORY_LIMIT,
             jobs: 1,
             limits: Limits::default(),
             algorithm: None,
@@ -172,6 +176,7 @@ impl Job {
     /// Builds the tester for this job; every accepted reduction is written to the output.
     pub fn tester(&self, oracle: Arc<dyn Oracle>, control: Arc<Control>) -> anyhow::Result<Tester> {
         let mut tester = Tester::new(oracle, self.settings.cache, control);
+        tester.set_cache_memory(self.settings.cache_memory);
         tester.set_jobs(self.settings.jobs)?;
         tester.set_limits(self.settings.limits);
         tester.stats_mut().parallel_mode = self.settings.dd.parallel.to_string();

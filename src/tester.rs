@@ -226,6 +226,12 @@ impl Tester {
         &self.oracle
     }
 
+    /// Bounds the outcome cache's memory (see [`crate::cache::DEFAULT_MEMORY_LIMIT`]); the
+    /// cache starts afresh.
+    pub fn set_cache_memory(&mut self, bytes: usize) {
+        self.cache = OutcomeCache::new(self.cache.policy()).with_memory_limit(bytes);
+    }
+
     pub fn cache_policy(&self) -> CachePolicy {
         self.cache.policy()
     }
