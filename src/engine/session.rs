@@ -555,7 +555,11 @@ impl Engine {
     /// that passes becomes the result (and is written). Returns what was found.
     fn confirm_result(&self, tester: &mut Tester) -> Result<Option<Flaky>, Stop> {
         let best = tester.best().to_vec();
-        let verdict = tester.retest(&best)?;
+        let verdict = match tester.retest(&best) {
+            // A limit reached with the last step: the run is done, the re-test is skipped.
+            Err(Stop::Limit(_)) => return Ok(None),
+            verdict => verdict?,
+        };
         if verdict.outcome == Outcome::Interesting {
             return Ok(None);
         }
@@ -578,7 +582,11 @@ impl Engine {
             if text == best {
                 continue;
             }
-            if tester.retest(&text)?.outcome == Outcome::Interesting {
+            let passes = match tester.retest(&text) {
+                Err(Stop::Limit(_)) => break,
+                verdict => verdict?.outcome == Outcome::Interesting,
+            };
+            if passes {
                 self.restart_from(tester, index, text);
                 flaky.fell_back = true;
                 break;
