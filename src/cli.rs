@@ -132,7 +132,8 @@ pub struct ReduceArgs {
     #[arg(long, default_value_t = (crate::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
     pub cache_memory: u64,
 
-    /// How many tests run at once (the testing window) [default: the number of CPUs].
+    /// How many tests run at once (the testing window; at most 4 per CPU, at least 8, at most
+    /// 1024) [default: the number of CPUs].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 

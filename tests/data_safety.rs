@@ -8,16 +8,13 @@ mod safety_support;
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text, wait_until};
+use safety_support::{Work, lines, run_within, spawn_piped, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
 /// An input of 40 lines of which the test wants `line 17`, and a test that counts its runs.
 fn needle_task(work: &Work) -> (std::path::PathBuf, std::path::PathBuf) {
-    let input = work.file(
-        "in.txt",
-        (0..40).map(|i| format!("line {i}\n")).collect::<String>(),
-    );
+    let input = work.file("in.txt", lines(40));
     let test = work.script(
         "test.sh",
         &format!(
@@ -67,13 +64,7 @@ fn unwritable_output_paths_are_refused_before_the_first_test() {
         assert_eq!(runs(&work), 0, "{extra:?}: no test ran");
         assert!(work.scratch_left().is_empty(), "{extra:?}");
     }
-    assert_eq!(
-        std::fs::read(&input).unwrap(),
-        (0..40)
-            .map(|i| format!("line {i}\n"))
-            .collect::<String>()
-            .as_bytes()
-    );
+    assert_eq!(std::fs::read(&input).unwrap(), lines(40).as_bytes());
 }
 
 #[test]
@@ -99,10 +90,7 @@ fn an_output_directory_without_write_permission_is_refused_before_the_first_test
 #[test]
 fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
     let work = Work::new();
-    let input = work.file(
-        "in.txt",
-        (0..40).map(|i| format!("line {i}\n")).collect::<String>(),
-    );
+    let input = work.file("in.txt", lines(40));
     let out_dir = work.path("out");
     std::fs::create_dir(&out_dir).unwrap();
     // From its 3rd run the test makes the output's directory read-only, from its 12th writable
@@ -119,17 +107,7 @@ fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
         ),
     );
     let output = run_within(
-        &mut work.whittle_unprivileged(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "1",
-            "-o",
-            "out/result.txt",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce_unprivileged(&input, &["-j", "1", "-o", "out/result.txt"], &test),
         MINUTE,
     );
     let stderr = text(&output.stderr);
@@ -147,10 +125,7 @@ fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
 #[test]
 fn a_result_that_cannot_be_written_at_the_end_is_saved_elsewhere_and_no_false_result_line() {
     let work = Work::new();
-    let input = work.file(
-        "in.txt",
-        (0..40).map(|i| format!("line {i}\n")).collect::<String>(),
-    );
+    let input = work.file("in.txt", lines(40));
     let out_dir = work.path("out");
     std::fs::create_dir(&out_dir).unwrap();
     // After the input check the output's directory stays read-only.
@@ -164,17 +139,7 @@ fn a_result_that_cannot_be_written_at_the_end_is_saved_elsewhere_and_no_false_re
         ),
     );
     let output = run_within(
-        &mut work.whittle_unprivileged(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "1",
-            "-o",
-            "out/result.txt",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce_unprivileged(&input, &["-j", "1", "-o", "out/result.txt"], &test),
         MINUTE,
     );
     std::fs::set_permissions(&out_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -292,10 +257,7 @@ fn an_existing_result_is_refused_resumed_or_forced_but_never_replaced_by_the_inp
 #[test]
 fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() {
     let work = Work::new();
-    let input = work.file(
-        "in.txt",
-        (0..40).map(|i| format!("line {i}\n")).collect::<String>(),
-    );
+    let input = work.file("in.txt", lines(40));
     let result = work.file("in.whittled.txt", "line 17");
     // Each test takes a while, so the stop comes in the middle of the first tests.
     let test = work.script(
@@ -307,21 +269,7 @@ fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() 
     );
     for flag in ["--force", "--resume"] {
         let _ = std::fs::remove_file(work.path("runs"));
-        let mut child = work
-            .whittle(&[
-                "reduce",
-                input.to_str().unwrap(),
-                "--no-tui",
-                "-j",
-                "2",
-                flag,
-                "--",
-                test.to_str().unwrap(),
-            ])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_piped(&mut work.reduce(&input, &["-j", "2", flag], &test));
         // After the first check has passed, while later tests run.
         assert!(wait_until(Duration::from_secs(20), || runs(&work) >= 2));
         safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
@@ -339,10 +287,7 @@ fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() 
 #[test]
 fn a_second_run_on_the_same_output_is_refused_while_the_first_runs() {
     let work = Work::new();
-    let input = work.file(
-        "in.txt",
-        (0..40).map(|i| format!("line {i}\n")).collect::<String>(),
-    );
+    let input = work.file("in.txt", lines(40));
     let test = work.script(
         "slow.sh",
         &format!(

@@ -24,15 +24,7 @@ fn a_final_result_that_fails_its_re_test_is_reported_and_the_last_confirmed_one_
         ),
     );
     let output = run_within(
-        &mut work.whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "1",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce(&input, &["-j", "1"], &test),
         Duration::from_secs(60),
     );
     let stderr = text(&output.stderr);
@@ -60,13 +52,7 @@ fn a_steady_test_confirms_its_result_quietly() {
     let input = work.file("in.txt", "a\nkeep\nb\nc\n");
     let test = work.script("steady.sh", "grep -q keep \"$1\"");
     let output = run_within(
-        &mut work.whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce(&input, &[], &test),
         Duration::from_secs(60),
     );
     assert!(output.status.success());

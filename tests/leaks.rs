@@ -5,18 +5,14 @@
 
 mod safety_support;
 
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use safety_support::{
-    Work, disk_usage, pids_in, proc_status, run_within, survivors, text, wait_until,
+    Work, disk_usage, lines, pids_in, proc_status, run_within, spawn_piped, survivors, text,
+    wait_until,
 };
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-fn lines(n: usize) -> String {
-    (0..n).map(|i| format!("line {i}\n")).collect()
-}
 
 // Item 9: scratch directories 0700, candidates 0600, whatever the umask.
 
@@ -75,15 +71,7 @@ fn directories_a_test_made_unreadable_are_removed() {
          grep -q 'line 3$' \"$1\"",
     );
     let output = run_within(
-        &mut work.whittle_unprivileged(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "2",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce_unprivileged(&input, &["-j", "2"], &test),
         MINUTE,
     );
     let stderr = text(&output.stderr);
@@ -114,22 +102,7 @@ fn a_flood_of_test_output_keeps_memory_and_disk_bounded() {
          echo THE-END\n\
          grep -q 'line 1$' \"$1\"",
     );
-    let mut child = work
-        .whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "1",
-            "--atoms",
-            "line",
-            "--",
-            test.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&mut work.reduce(&input, &["-j", "1", "--atoms", "line"], &test));
     let pid = child.id() as i32;
     let (mut peak_rss_kb, mut peak_disk) = (0, 0);
     let start = Instant::now();
@@ -165,16 +138,7 @@ fn the_end_of_a_large_output_is_what_is_shown() {
         "noisy-failure.sh",
         "head -c 1000000 /dev/zero | tr '\\0' x\necho\necho 'the real reason' >&2\nexit 3",
     );
-    let output = run_within(
-        &mut work.whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "--",
-            test.to_str().unwrap(),
-        ]),
-        MINUTE,
-    );
+    let output = run_within(&mut work.reduce(&input, &[], &test), MINUTE);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr.contains("exit status 3"), "{stderr}");
@@ -206,17 +170,7 @@ fn daemons_a_test_leaves_behind_are_killed() {
         ),
     );
     let output = run_within(
-        &mut work.whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "1",
-            "--atoms",
-            "line",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce(&input, &["-j", "1", "--atoms", "line"], &test),
         MINUTE,
     );
     assert!(output.status.success(), "{}", text(&output.stderr));

@@ -115,14 +115,7 @@ fn a_timeout_of_zero_is_refused_and_huge_ones_are_accepted() {
     let run = |timeout: &str| {
         let _ = std::fs::remove_file(work.path("in.whittled.txt"));
         run_within(
-            &mut work.whittle(&[
-                "reduce",
-                input.to_str().unwrap(),
-                "--no-tui",
-                &format!("--timeout={timeout}"),
-                "--",
-                test.to_str().unwrap(),
-            ]),
+            &mut work.reduce(&input, &[&format!("--timeout={timeout}")], &test),
             MINUTE,
         )
     };

@@ -9,14 +9,11 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::Signal;
 use safety_support::{
-    Work, pids_in, proc_status, run_within, signal, survivors, text, wait_until, wait_within,
+    Work, lines, pids_in, proc_status, run_within, signal, spawn_piped, survivors, text,
+    wait_until, wait_within,
 };
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-fn lines(n: usize) -> String {
-    (0..n).map(|i| format!("line {i}\n")).collect()
-}
 
 /// A small deterministic generator for the delays of the trials (no dependency needed).
 fn delays(count: usize, max_micros: u64) -> Vec<Duration> {
@@ -47,17 +44,7 @@ fn sigterm_in_the_first_milliseconds_always_ends_whittle_and_leaves_nothing() {
     let mut hangs = 0;
     for delay in delays(trials, 40_000) {
         let mut child = work
-            .whittle(&[
-                "reduce",
-                input.to_str().unwrap(),
-                "--no-tui",
-                "-j",
-                "2",
-                "-o",
-                "out.txt",
-                "--",
-                test.to_str().unwrap(),
-            ])
+            .reduce(&input, &["-j", "2", "-o", "out.txt"], &test)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -108,17 +95,7 @@ fn the_time_limit_kills_a_test_that_hangs() {
     );
     let start = Instant::now();
     let output = run_within(
-        &mut work.whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "-j",
-            "2",
-            "--limit-time",
-            "1.5",
-            "--",
-            test.to_str().unwrap(),
-        ]),
+        &mut work.reduce(&input, &["-j", "2", "--limit-time", "1.5"], &test),
         MINUTE,
     );
     let took = start.elapsed();
@@ -148,18 +125,7 @@ fn ctrl_c_during_the_input_check_says_stopped_and_exits_130() {
         "slow-check.sh",
         &format!("echo $$ >> {}\nexec sleep 600", pids.display()),
     );
-    let mut child = work
-        .whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "--",
-            test.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(&mut work.reduce(&input, &[], &test));
     assert!(wait_until(Duration::from_secs(20), || !pids_in(&pids).is_empty()));
     signal(child.id() as i32, Signal::SIGINT);
     assert!(wait_within(&mut child, Duration::from_secs(10)).is_some());
@@ -222,22 +188,8 @@ fn a_huge_jobs_value_is_capped_with_a_warning_and_threads_stay_within_it() {
     let work = Work::new();
     let input = work.file("in.txt", lines(64));
     let test = work.script("slow.sh", "sleep 0.05\ngrep -q 'line 42$' \"$1\"");
-    let mut child = work
-        .whittle(&[
-            "reduce",
-            input.to_str().unwrap(),
-            "--no-tui",
-            "--atoms",
-            "line",
-            "-j",
-            "200000",
-            "--",
-            test.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        spawn_piped(&mut work.reduce(&input, &["--atoms", "line", "-j", "200000"], &test));
     let pid = child.id() as i32;
     let mut most_threads = 0;
     let start = Instant::now();

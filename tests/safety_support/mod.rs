@@ -64,6 +64,17 @@ impl Work {
         command
     }
 
+    /// `whittle reduce INPUT --no-tui OPTIONS -- TEST`.
+    pub fn reduce(&self, input: &Path, options: &[&str], test: &Path) -> Command {
+        self.whittle(&reduce_args(input, options, test))
+    }
+
+    /// [`Work::reduce`] without the privileges that let root ignore permission bits (see
+    /// [`Work::whittle_unprivileged`]).
+    pub fn reduce_unprivileged(&self, input: &Path, options: &[&str], test: &Path) -> Command {
+        self.whittle_unprivileged(&reduce_args(input, options, test))
+    }
+
     /// Like [`Work::whittle`], but without the privileges that let root ignore permission bits
     /// (when the tests run as root), so that unreadable and unwritable directories are what
     /// they are for everyone else.
@@ -86,6 +97,27 @@ impl Work {
             .stdin(Stdio::null());
         command
     }
+}
+
+fn reduce_args<'a>(input: &'a Path, options: &[&'a str], test: &'a Path) -> Vec<&'a str> {
+    let mut args = vec!["reduce", input.to_str().unwrap(), "--no-tui"];
+    args.extend(options);
+    args.extend(["--", test.to_str().unwrap()]);
+    args
+}
+
+/// `n` numbered lines: `line 0` to `line n-1`.
+pub fn lines(n: usize) -> String {
+    (0..n).map(|i| format!("line {i}\n")).collect()
+}
+
+/// Starts a command with its stdout and stderr piped.
+pub fn spawn_piped(command: &mut Command) -> Child {
+    command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }
 
 /// Whether the tests run as root (the effective user id in `/proc/self/status`).
