@@ -2,10 +2,9 @@
 //! test can slip past, and (on Linux) adopting and killing what tests leave running.
 //!
 //! Every test command is started by [`CancelToken::spawn`], which checks the token and records
-//! the new process group under the same locks that [`CancelToken::cancel`] and
-//! [`kill_all_running`] take: a test either sees the cancellation before it starts, or is
-//! registered before the cancellation looks for it. There is no moment in which a test runs
-//! unregistered.
+//! the new process group under the token's lock, the one [`CancelToken::cancel`] takes: a test
+//! either sees the cancellation before it starts, or is recorded before the cancellation looks
+//! for it. There is no moment in which a test runs out of reach of its token.
 //!
 //! Processes that leave their group (`setsid`, double forks) are out of reach of a group kill.
 //! With [`adopt_orphans`] whittle becomes a *child subreaper* (Linux): whatever a test leaves
@@ -16,7 +15,7 @@ use std::collections::BTreeSet;
 use std::io;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill, killpg};
@@ -34,8 +33,16 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     last_sweep: None,
 });
 
+/// Sweeps for orphans are at least this many times their own duration apart.
+const SWEEP_SHARE: u32 = 50;
+
 /// Whether this process adopts orphans (see [`adopt_orphans`]).
 static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Held (shared) while a test starts and is registered, and (exclusively) while orphans are
+/// looked for: a sweep never sees a test that has started but is not registered yet, and tests
+/// still start side by side.
+static STARTING: RwLock<()> = RwLock::new(());
 
 fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
@@ -132,11 +139,11 @@ impl CancelToken {
         if inner.cancelled {
             return None;
         }
-        let mut registry = registry();
+        let _starting = STARTING.read().unwrap_or_else(PoisonError::into_inner);
         let child = command.spawn();
         if let Ok(child) = &child {
             let pgid = child.id() as i32;
-            registry.groups.insert(pgid);
+            registry().groups.insert(pgid);
             inner.groups.push(pgid);
         }
         Some(child)
@@ -147,14 +154,21 @@ impl CancelToken {
     pub fn finished(&self, pgid: i32) {
         kill_group(pgid);
         self.0.lock().groups.retain(|&g| g != pgid);
-        let mut registry = registry();
-        registry.groups.remove(&pgid);
-        if registry.groups.is_empty() && ADOPTING.load(Ordering::Relaxed) {
-            // A sweep reads /proc; keep it under a twentieth of the time.
-            let due = registry
-                .last_sweep
-                .is_none_or(|(at, took)| at.elapsed() >= took * 20);
-            if due {
+        let idle = {
+            let mut registry = registry();
+            registry.groups.remove(&pgid);
+            // A sweep reads all of /proc (a millisecond or two): keep it under a fiftieth of
+            // the time.
+            registry.groups.is_empty()
+                && registry
+                    .last_sweep
+                    .is_none_or(|(at, took)| at.elapsed() >= took * SWEEP_SHARE)
+        };
+        if idle && ADOPTING.load(Ordering::Relaxed) {
+            let _no_start = STARTING.write().unwrap_or_else(PoisonError::into_inner);
+            let mut registry = registry();
+            // A test may have started meanwhile: then this is no idle moment after all.
+            if registry.groups.is_empty() {
                 let started = Instant::now();
                 sweep_orphans(&registry);
                 registry.last_sweep = Some((started, started.elapsed()));
@@ -187,7 +201,10 @@ pub fn kill_orphans() -> usize {
     let mut killed = 0;
     let mut quiet_rounds = 0;
     while quiet_rounds < 2 && Instant::now() < deadline {
-        let found = sweep_orphans(&registry());
+        let found = {
+            let _no_start = STARTING.write().unwrap_or_else(PoisonError::into_inner);
+            sweep_orphans(&registry())
+        };
         killed += found.killed;
         if found.killed == 0 && found.zombies == 0 {
             quiet_rounds += 1;
@@ -206,7 +223,7 @@ struct Sweep {
 }
 
 /// Kills the children of this process that are not running tests (adopted orphans) and reaps
-/// those that are dead. Runs under the registry lock, so no test starts meanwhile.
+/// those that are dead. Runs while no test can start ([`STARTING`] held exclusively).
 fn sweep_orphans(registry: &Registry) -> Sweep {
     let mut sweep = Sweep::default();
     let me = std::process::id() as i32;

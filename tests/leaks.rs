@@ -159,7 +159,8 @@ fn daemons_a_test_leaves_behind_are_killed() {
     let test = work.script(
         "daemons.sh",
         &format!(
-            "alive=0\nfor pid in $(cat {d} 2>/dev/null); do kill -0 $pid 2>/dev/null && \
+            "alive=0\nfor pid in $(cat {d} 2>/dev/null); do state=$(cut -d' ' -f3 \
+             /proc/$pid/stat 2>/dev/null); [ -n \"$state\" ] && [ \"$state\" != Z ] && \
              alive=$((alive+1)); done\necho $alive >> {a}\n\
              setsid sleep 600 > /dev/null 2>&1 < /dev/null &\necho $! >> {d}\n\
              (setsid sh -c 'echo $$ >> {d}; exec sleep 600' > /dev/null 2>&1 < /dev/null &)\n\
