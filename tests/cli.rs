@@ -8,16 +8,13 @@ fn whittle() -> Command {
     Command::new(env!("CARGO_BIN_EXE_whittle"))
 }
 
-fn shared(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(path)
-}
-
-/// Copies an example folder into a fresh directory.
+/// Copies a folder of the repository's `examples/` into a fresh directory.
 fn example(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(shared(&format!("examples/{name}"))).unwrap() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name);
+    for entry in std::fs::read_dir(&source).unwrap() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
     }

@@ -1,8 +1,6 @@
 //! The tree pipelines through the `whittle` binary: `whittle algorithms`, `-a`, `--language`,
 //! `--no-syntax-guard`, the default pipeline, and clear errors.
 
-mod tree_support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -91,10 +89,11 @@ fn bad_pipelines_and_languages_are_usage_errors() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
-    if !tree_support::available("json") {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("in.json"),
