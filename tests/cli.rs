@@ -85,6 +85,41 @@ fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
     );
 }
 
+/// The README's example as it is written there: `--atoms line` without `-a` runs ddmin over
+/// lines even though the input's language is known, and gives the papers' DDMIN* result
+/// (DDMIN's with `--no-fixpoint`).
+#[test]
+fn atoms_without_an_algorithm_give_the_papers_ddmin_results_on_sumprod() {
+    let dir = example("sumprod-c");
+    for (extra, expected) in [
+        (None, "expected-ddmin-star.c"),
+        (Some("--no-fixpoint"), "expected-ddmin.c"),
+    ] {
+        let output = dir.path().join(format!("out-{expected}"));
+        let stats = dir.path().join(format!("{expected}.json"));
+        let status = whittle()
+            .args(["reduce", "sumprod.c", "--atoms", "line", "-o"])
+            .arg(&output)
+            .args(extra)
+            .arg("--stats-json")
+            .arg(&stats)
+            .args(["--", "./oracle.sh"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        assert_eq!(
+            std::fs::read_to_string(&output).unwrap(),
+            std::fs::read_to_string(dir.path().join(expected)).unwrap(),
+            "{expected}"
+        );
+        let stats: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+        assert_eq!(stats["algorithm"], "ddmin", "{stats}");
+        assert_eq!(stats["guard_skips"], 0, "{stats}");
+    }
+}
+
 #[test]
 fn an_input_that_is_not_interesting_exits_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
