@@ -127,7 +127,9 @@ fn atoms_without_an_algorithm_give_the_papers_ddmin_results_on_sumprod() {
 fn mock_examples_give_the_published_test_counts_through_the_cli() {
     // Each test reads the candidate's numbers (one a line) into `s` and exits 0 (interesting)
     // when the example's condition holds.
-    let examples: [(&str, Vec<i64>, &str, [(u64, u64, u64); 3]); 4] = [
+    // (tests, cache hits, iterations) for subsets first, complements first, complements only.
+    type Counts = [(u64, u64, u64); 3];
+    let examples: [(&str, Vec<i64>, &str, Counts); 4] = [
         (
             "A",
             (1..=8).collect(),
