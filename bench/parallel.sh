@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Compares sequential and parallel ddmin on every task of ../shared/bench: for each task, one
-# run with -j 1 and then, back to back, one run with -j JOBS per parallel mode (lines then
-# characters, every other setting at its default). Appends one CSV line per run to OUT (default
-# bench/results/parallel.csv): task, mode, jobs, tests, cache hits, output bytes, non-whitespace
-# characters, wall seconds, and the wall-time ratio parallel/sequential. Then prints the table.
+# Compares sequential and parallel ddmin on every benchmark task (WHITTLE_BENCH_DIR, default
+# ../shared/bench): for each task, one run with -j 1 and then, back to back, one run with -j JOBS
+# per parallel mode (lines then characters, every other setting at its default). Appends one CSV
+# line per run to OUT (default bench/results/parallel.csv): task, mode, jobs, tests (every run of
+# the test: oracle_runs), cache hits, output bytes, non-whitespace characters, wall seconds, and
+# the wall-time ratio parallel/sequential. Then prints the table.
 #   bench/parallel.sh [WHITTLE-OPTIONS...]
-# Environment: SHARED_DIR, WHITTLE, TASKS (a regex; see tasks.sh), MODES (default: first stable
-# combined greedy), JOBS (default 2), OUT.
+# Environment: WHITTLE_BENCH_DIR, WHITTLE, TASKS (a regex; see tasks.sh), MODES (default: first
+# stable combined greedy), JOBS (default 2), OUT.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
+require_bench_dir
 whittle=$(whittle_binary)
 jobs=${JOBS:-2}
 out_csv=${OUT:-$ROOT/bench/results/parallel.csv}
@@ -30,12 +32,12 @@ run() {
     python3 - "$tmp/$task.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"{s['tests']},{s['cache_hits']},{s['output_bytes']},{s['output_nonws_chars']},{s['wall_seconds']:.2f}")
+print(f"{s['oracle_runs']},{s['cache_hits']},{s['output_bytes']},{s['output_nonws_chars']},{s['wall_seconds']:.2f}")
 PY
 }
 
 extra=("$@")
-mapfile -t task_list < <(task_dirs "$shared/bench")
+mapfile -t task_list < <(bench_tasks)
 for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
     sequential=$(run "$dir" stable 1) || continue

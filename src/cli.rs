@@ -87,9 +87,10 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_syntax_guard: bool,
 
-    /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token.
-    #[arg(long, default_value = "line,char", value_parser = AtomKind::parse_list, value_name = "LIST")]
-    pub atoms: std::vec::Vec<AtomKind>,
+    /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token
+    /// [default: line,char]. Without `-a`, ddmin runs over them (whatever the language).
+    #[arg(long, value_parser = AtomKind::parse_list, value_name = "LIST")]
+    pub atoms: Option<std::vec::Vec<AtomKind>>,
 
     /// The split factor ν of ddmin^ν: an integer ≥ 2, or `inf`.
     #[arg(long, default_value = "2", value_name = "N|inf")]
@@ -249,7 +250,10 @@ impl ReduceArgs {
                 .map(|language| language.name().to_owned()),
         };
         let settings = Settings {
-            atoms: self.atoms.clone(),
+            atoms: self
+                .atoms
+                .clone()
+                .unwrap_or_else(|| Settings::default().atoms),
             split_factor: self.split_factor,
             dd: DdOptions {
                 order: self.order,
@@ -271,7 +275,11 @@ impl ReduceArgs {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,
             },
-            algorithm: self.algorithm.clone(),
+            // `--atoms` without `-a` asks for ddmin over those atoms.
+            algorithm: self
+                .algorithm
+                .clone()
+                .or_else(|| self.atoms.is_some().then(crate::pipeline::Pipeline::ddmin)),
             language,
             syntax_guard: !self.no_syntax_guard,
         };

@@ -54,6 +54,11 @@ impl Candidate {
         }
     }
 
+    /// A check of the input (the input itself, the empty file) rather than an algorithm's step.
+    pub fn is_check(&self) -> bool {
+        matches!(self.kind, CandidateKind::Initial | CandidateKind::Empty)
+    }
+
     /// Δ3/8 or ∇2/4 as the papers would write it (1-based).
     pub fn describe(&self) -> String {
         match self.kind {

@@ -448,8 +448,8 @@ impl Tester {
         let Some(threshold) = self.inline_below else {
             return false;
         };
-        self.stats.tests >= 8
-            && self.stats.test_seconds / (self.stats.tests as f64) < threshold.as_secs_f64()
+        self.stats.oracle_runs >= 8
+            && self.stats.test_seconds / (self.stats.oracle_runs as f64) < threshold.as_secs_f64()
     }
 
     /// Windows run inline when the mean test takes less than `threshold` (default 100 µs);
@@ -575,7 +575,7 @@ impl Tester {
         content: &[u8],
         verdict: &Verdict,
     ) {
-        self.stats.tests += 1;
+        self.count_run();
         self.stats.test_seconds += verdict.duration.as_secs_f64();
         match verdict.status {
             TestStatus::TimedOut => self.stats.timeouts += 1,
@@ -583,9 +583,9 @@ impl Tester {
             _ => {}
         }
         match verdict.outcome {
-            Outcome::Interesting => self.stats.interesting_tests += 1,
+            Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
             Outcome::Unresolved => self.stats.unresolved += 1,
-            Outcome::NotInteresting => {}
+            Outcome::Interesting | Outcome::NotInteresting => {}
         }
         let config = source.config(i);
         self.cache.store(
@@ -616,6 +616,16 @@ impl Tester {
                 removed,
             },
         );
+    }
+
+    /// Counts one run of the test: a check of the input (preflight) or a test of the algorithm.
+    fn count_run(&mut self) {
+        if self.preflight {
+            self.stats.checks += 1;
+        } else {
+            self.stats.tests += 1;
+        }
+        self.stats.oracle_runs += 1;
     }
 
     /// What candidate `i` removes from the current best, when someone displays it.
@@ -696,7 +706,7 @@ impl Tester {
                 Some(stop)
             }
             TestStatus::Cancelled => {
-                self.stats.tests += 1;
+                self.count_run();
                 self.stats.cancelled += 1;
                 self.stats.test_seconds += verdict.duration.as_secs_f64();
                 self.control

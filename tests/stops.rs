@@ -172,11 +172,12 @@ fn limits_of_zero_or_one_test_exit_0_and_say_what_is_on_disk() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(stdout.contains("limit of 1 tests"), "{stdout}");
     assert!(stdout.contains("in.whittled.txt"), "{stdout}");
-    assert!(stdout.contains("the input, unchanged"), "{stdout}");
     assert!(!text(&output.stderr).contains("nothing was written"));
+    // One test of the algorithm (the checks of the input do not count): its first subset,
+    // the first five lines, is interesting and is what the output holds.
     assert_eq!(
         std::fs::read(work.path("in.whittled.txt")).unwrap(),
-        lines(10).as_bytes()
+        lines(5).as_bytes()
     );
     assert!(work.scratch_left().is_empty());
 }
