@@ -5,15 +5,15 @@
 # oracle, the same for every reducer), wall seconds, whittle's own test count and timeouts,
 # whether the run hit the cap.
 #   bench/peers.sh [TASK-DIR...]
-# Tasks default to ../shared/bench and the three ../shared/examples; any task directory (an
-# executable oracle.sh beside one input file) is accepted.
+# Tasks default to WHITTLE_BENCH_DIR (../shared/bench) and the repository's examples/; any task
+# directory (an executable oracle.sh beside one input file) is accepted.
 # Environment: REDUCERS (default "shrinkray whittle"), PIPELINES (whittle's, one a line;
 # `default` is whittle's default, a line starting with `--` is options, e.g. `--fast`;
 # default "default"), CAP (seconds per run, default 300: a capped run is killed and its best
 # file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray),
 # OUT, KEEP (a directory that receives every output as TASK.REDUCER.PIPELINE.out, and whittle's
-# statistics as .json beside it), TASKS, WHITTLE,
-# SHARED_DIR (see tasks.sh). Runs already in OUT are skipped (delete lines to run them again).
+# statistics as .json beside it), TASKS, WHITTLE, WHITTLE_BENCH_DIR (see tasks.sh). Runs
+# already in OUT are skipped (delete lines to run them again).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -25,7 +25,7 @@ reducers=${REDUCERS:-shrinkray whittle}
 if [ $# -gt 0 ]; then
     task_list=("$@")
 else
-    mapfile -t task_list < <(task_dirs "$shared/bench" "$shared/examples")
+    mapfile -t task_list < <(task_dirs "$bench_dir" "$examples_dir")
 fi
 case " $reducers " in *" whittle "*) whittle=$(whittle_binary) ;; esac
 mkdir -p "$(dirname "$out_csv")"
