@@ -30,6 +30,10 @@ pub enum CandidateKind {
     EmptyConfig,
     /// Hoisting: replace a node by a compatible descendant.
     Hoist,
+    /// `replace`: a node becomes a shorter text its place allows (`n`: the text's rank).
+    Replace,
+    /// `lift`: a node becomes one of its descendants, of any kind (`n`: the descendant).
+    Lift,
     /// An edit proposed by the user.
     Manual,
 }
@@ -64,6 +68,8 @@ impl Candidate {
             CandidateKind::Empty => "empty".into(),
             CandidateKind::EmptyConfig => "empty level".into(),
             CandidateKind::Hoist => format!("hoist node {}", self.index),
+            CandidateKind::Replace => format!("replace node {}", self.index),
+            CandidateKind::Lift => format!("lift node {}", self.index),
             CandidateKind::Manual => "manual edit".into(),
         }
     }
@@ -92,6 +98,10 @@ pub enum Branch {
     IncreaseGranularity,
     Done,
     Hoist,
+    /// A node was replaced by a shorter text (`replace`).
+    Replace,
+    /// A node was replaced by a descendant of another kind (`lift`).
+    Lift,
     /// A tree level's configuration was pruned to nothing.
     EmptyConfig,
     Manual,
@@ -110,6 +120,8 @@ impl Branch {
             Branch::IncreaseGranularity => "increase granularity",
             Branch::Done => "done",
             Branch::Hoist => "hoist",
+            Branch::Replace => "replace",
+            Branch::Lift => "lift",
             Branch::EmptyConfig => "empty configuration",
             Branch::Manual => "manual edit",
             Branch::Start => "input",
@@ -217,4 +229,8 @@ pub enum TreePhase {
     Prune,
     /// TMIN^χ: each node may be replaced by a compatible descendant.
     Hoist,
+    /// `replace`: the nodes that may become a shorter text (the whole tree, in document order).
+    Replace,
+    /// `lift`: the nodes that may become one of their descendants.
+    Lift,
 }

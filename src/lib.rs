@@ -17,6 +17,7 @@ pub mod outcome;
 pub mod output;
 pub mod pipeline;
 pub mod reduce;
+pub mod rewrite;
 pub mod stats;
 pub mod tester;
 pub mod trace;

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::grammar_json::{Grammar, NodeType, Rule};
 use super::profile::{ChildPresence, GeneratedTable, Presence};
-use super::shortest::{char_order, shortest_match};
+use super::shortest::{char_order, shortest_match, shortest_matches};
 use super::text::{is_word_byte, kind_key};
 
 /// Inputs of the generator besides the grammar: hand-written replacements for symbols the
@@ -19,16 +19,21 @@ pub struct GeneratorInput<'a> {
     pub overlay: &'a BTreeMap<String, String>,
 }
 
+/// How many further texts of a token kind the table lists besides Φ.
+const ALTERNATIVES: usize = 1;
+
+/// The order of [`better`] as a sort key.
+fn text_key(text: &str) -> (usize, Vec<(usize, u32)>) {
+    (text.len(), text.chars().map(char_order).collect())
+}
+
 /// Orders candidate texts: shorter first, then lexicographically smaller, comparing characters
 /// in the readable order of [`char_order`] (letters before digits before punctuation), which
 /// prefers `A.A` to `0.A` (where `0.` would lex as a number).
 fn better(candidate: &str, current: Option<&String>) -> bool {
     match current {
         None => true,
-        Some(current) => {
-            let key = |text: &str| (text.len(), text.chars().map(char_order).collect::<Vec<_>>());
-            key(candidate) < key(current)
-        }
+        Some(current) => text_key(candidate) < text_key(current),
     }
 }
 
@@ -140,6 +145,54 @@ impl<'a> Generator<'a> {
                     join(&mut out, &text, glued);
                 }
                 Some(out)
+            }
+        }
+    }
+
+    /// The first `k` texts a rule of strings and patterns derives, in the order of [`better`];
+    /// `None` when the rule refers to another symbol.
+    fn first_texts(&self, rule: &'a Rule, k: usize) -> Option<Vec<String>> {
+        let keep_first = |mut texts: Vec<String>| {
+            texts.sort_by_key(|text| text_key(text));
+            texts.dedup();
+            texts.truncate(k);
+            texts
+        };
+        match rule {
+            Rule::Blank | Rule::Repeat { .. } => Some(vec![String::new()]),
+            Rule::String { value } => Some(vec![value.clone()]),
+            Rule::Pattern { value, flags } => Some(shortest_matches(value, flags.as_deref(), k)),
+            Rule::Symbol { .. } => None,
+            Rule::Alias { content, .. }
+            | Rule::Field { content, .. }
+            | Rule::Prec { content }
+            | Rule::PrecDynamic { content }
+            | Rule::PrecLeft { content }
+            | Rule::PrecRight { content }
+            | Rule::Reserved { content }
+            | Rule::Repeat1 { content }
+            | Rule::Token { content }
+            | Rule::ImmediateToken { content } => self.first_texts(content, k),
+            Rule::Choice { members } => {
+                let mut texts = Vec::new();
+                for member in members {
+                    texts.extend(self.first_texts(member, k)?);
+                }
+                Some(keep_first(texts))
+            }
+            Rule::Seq { members } => {
+                let mut texts = vec![String::new()];
+                for member in members {
+                    let parts = self.first_texts(member, k)?;
+                    let mut joined = Vec::with_capacity(texts.len() * parts.len());
+                    for left in &texts {
+                        for right in &parts {
+                            joined.push(format!("{left}{right}"));
+                        }
+                    }
+                    texts = keep_first(joined);
+                }
+                Some(texts)
             }
         }
     }
@@ -469,6 +522,34 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             continue;
         }
         table.phi.insert(key.clone(), text.clone());
+    }
+    // Further short spellings of token kinds (a number `1` besides `0`), except the grammar's
+    // word token: its spellings are names, which differ by what they refer to, not by value.
+    for (name, rule) in &grammar.rules {
+        let token = matches!(
+            rule.unwrap_transparent(),
+            Rule::Token { .. } | Rule::ImmediateToken { .. } | Rule::Pattern { .. }
+        );
+        if !token
+            || generator.is_hidden_symbol(name)
+            || grammar.word.as_deref() == Some(name.as_str())
+            || input.overlay.contains_key(name)
+        {
+            continue;
+        }
+        let key = kind_key(name, true);
+        let Some(texts) = generator.first_texts(rule, ALTERNATIVES + 1) else {
+            continue;
+        };
+        let phi = table.phi.get(&key);
+        let alternatives: Vec<String> = texts
+            .into_iter()
+            .filter(|text| !text.is_empty() && Some(text) != phi)
+            .take(ALTERNATIVES)
+            .collect();
+        if !alternatives.is_empty() {
+            table.alternatives.insert(key, alternatives);
+        }
     }
     for node_type in input.node_types {
         if !node_type.subtypes.is_empty() {

@@ -261,6 +261,7 @@ pub struct KindTables {
     named: Vec<bool>,
     canonical: Vec<KindId>,
     phi: Vec<Option<Box<[u8]>>>,
+    alternatives: Vec<Vec<Box<[u8]>>>,
     presence: HashMap<(KindId, KindId), Presence>,
     lists: HashMap<KindId, ListTable>,
     supertypes_of: Vec<Vec<u16>>,
@@ -302,6 +303,7 @@ impl KindTables {
             named,
             canonical,
             phi: vec![None; count],
+            alternatives: vec![Vec::new(); count],
             presence: HashMap::new(),
             lists: HashMap::new(),
             supertypes_of: vec![Vec::new(); count],
@@ -319,6 +321,15 @@ impl KindTables {
         for (key, text) in table.phi.iter().chain(overlay.iter()) {
             for id in tables.ids_for_key(key) {
                 tables.phi[usize::from(id)] = Some(text.as_bytes().into());
+            }
+        }
+        for (key, texts) in &table.alternatives {
+            if overlay.contains_key(key) {
+                continue;
+            }
+            for id in tables.ids_for_key(key) {
+                tables.alternatives[usize::from(id)] =
+                    texts.iter().map(|text| text.as_bytes().into()).collect();
             }
         }
         for key in &language.profile.unremovable {
@@ -405,6 +416,12 @@ impl KindTables {
             .map(|allowed| allowed.contains(&kind))
     }
 
+    /// The kinds the grammar allows in field `field` (0: outside fields) of a `parent` node;
+    /// `None` when the grammar says nothing about that place.
+    pub fn kinds_at(&self, parent: KindId, field: u16) -> Option<&HashSet<KindId>> {
+        self.places.get(&(parent, field))
+    }
+
     /// The shortest Φ (by length, then bytes) of the kinds allowed in field `field` of a
     /// `parent` node that are compatible with `kind` (the same kind, or one of its declared
     /// supertypes): what any node of `kind` at that place may be replaced with. `None` when the
@@ -466,6 +483,13 @@ impl KindTables {
                 .get(usize::from(kind))
                 .and_then(|phi| phi.as_deref()),
         }
+    }
+
+    /// Further short texts of a token kind besides Φ, in order (a number `1` besides `0`).
+    pub fn alternatives(&self, kind: KindId) -> &[Box<[u8]>] {
+        self.alternatives
+            .get(usize::from(kind))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Whether the profile keeps nodes of this kind from being removed on their own.

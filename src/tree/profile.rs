@@ -86,6 +86,8 @@ pub struct GeneratedTable {
     /// Φ by kind key (named kinds by name, anonymous kinds as a quoted string); anonymous kinds
     /// whose Φ is their own text are left out.
     pub phi: BTreeMap<String, String>,
+    /// Further short texts of token kinds besides Φ, in order (a number `1` besides `0`).
+    pub alternatives: BTreeMap<String, Vec<String>>,
     /// Kinds of `node-types.json` for which no Φ could be computed.
     pub unknown: BTreeSet<String>,
     pub children: BTreeMap<String, ChildPresence>,
@@ -107,6 +109,8 @@ struct GeneratedFile {
     unknown: BTreeSet<String>,
     #[serde(default)]
     phi: BTreeMap<String, String>,
+    #[serde(default)]
+    alternatives: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     children: BTreeMap<String, ChildPresenceFile>,
     #[serde(default)]
@@ -135,6 +139,7 @@ impl GeneratedTable {
             language: file.language,
             source: file.grammar,
             phi: file.phi,
+            alternatives: file.alternatives,
             unknown: file.unknown,
             children: file
                 .children
@@ -186,6 +191,16 @@ impl GeneratedTable {
         let _ = writeln!(out, "[phi]");
         for (kind, text) in &self.phi {
             let _ = writeln!(out, "{} = {}", toml_key(kind), toml_string(text));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Further short texts of token kinds besides Φ (the grammar's word token aside)."
+        );
+        let _ = writeln!(out, "[alternatives]");
+        for (kind, texts) in &self.alternatives {
+            let quoted: Vec<String> = texts.iter().map(|text| toml_string(text)).collect();
+            let _ = writeln!(out, "{} = [{}]", toml_key(kind), quoted.join(", "));
         }
         let _ = writeln!(out);
         let _ = writeln!(

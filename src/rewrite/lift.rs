@@ -1,0 +1,42 @@
+//! `lift`: a node is replaced by one of its named descendants, whatever their kinds: any named
+//! descendant up to [`MAX_DEPTH`] levels down, or one of the node's own kind at any depth; the
+//! syntax guard and the test decide what is valid. The descendants that leave least come first.
+
+use crate::hdd::Pins;
+use crate::tree::{NodeId, Tree};
+
+/// How many levels below a node a descendant of another kind may lie.
+pub const MAX_DEPTH: usize = 2;
+
+/// The descendants `node` may be lifted to, the shortest text (largest gain) first, then in
+/// document order. Synthetic levels (flattened rests) are not counted.
+pub fn targets(tree: &Tree, pins: &Pins, node: NodeId) -> Vec<NodeId> {
+    if tree.is_token(node) || tree.is_synthetic(node) {
+        return Vec::new();
+    }
+    let own_len = tree.byte_range(node).len();
+    let kind = tree.kind_id(node);
+    let mut found: Vec<NodeId> = Vec::new();
+    let mut stack: Vec<(NodeId, usize)> = tree.children(node).map(|child| (child, 1)).collect();
+    while let Some((current, depth)) = stack.pop() {
+        let synthetic = tree.is_synthetic(current);
+        let len = tree.byte_range(current).len();
+        let same_kind = tree.kind_id(current) == kind;
+        if !synthetic
+            && tree.is_named(current)
+            && !tree.is_extra(current)
+            && len > 0
+            && len < own_len
+            && (depth <= MAX_DEPTH || same_kind)
+            && pins.allow_hoist(node, current)
+        {
+            found.push(current);
+        }
+        let below = if synthetic { depth } else { depth + 1 };
+        stack.extend(tree.children(current).map(|child| (child, below)));
+    }
+    found.sort_by_key(|&target| (tree.byte_range(target).len(), target));
+    // A chain of nodes over the same bytes gives one text.
+    found.dedup_by_key(|target| tree.byte_range(*target));
+    found
+}
