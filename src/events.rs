@@ -34,6 +34,8 @@ pub enum CandidateKind {
     Replace,
     /// `lift`: a node becomes one of its descendants, of any kind (`n`: the descendant).
     Lift,
+    /// `reshape`: a node becomes the short form of another kind (`n`: the form's rank).
+    Reshape,
     /// An edit proposed by the user.
     Manual,
 }
@@ -70,6 +72,7 @@ impl Candidate {
             CandidateKind::Hoist => format!("hoist node {}", self.index),
             CandidateKind::Replace => format!("replace node {}", self.index),
             CandidateKind::Lift => format!("lift node {}", self.index),
+            CandidateKind::Reshape => format!("reshape node {}", self.index),
             CandidateKind::Manual => "manual edit".into(),
         }
     }
@@ -102,6 +105,8 @@ pub enum Branch {
     Replace,
     /// A node was replaced by a descendant of another kind (`lift`).
     Lift,
+    /// A node took the short form of another kind (`reshape`).
+    Reshape,
     /// A tree level's configuration was pruned to nothing.
     EmptyConfig,
     Manual,
@@ -122,6 +127,7 @@ impl Branch {
             Branch::Hoist => "hoist",
             Branch::Replace => "replace",
             Branch::Lift => "lift",
+            Branch::Reshape => "reshape",
             Branch::EmptyConfig => "empty configuration",
             Branch::Manual => "manual edit",
             Branch::Start => "input",
@@ -233,4 +239,6 @@ pub enum TreePhase {
     Replace,
     /// `lift`: the nodes that may become one of their descendants.
     Lift,
+    /// `reshape`: the nodes that may take the short form of another kind.
+    Reshape,
 }

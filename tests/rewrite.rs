@@ -346,3 +346,49 @@ fn stages_are_named_in_pipelines() {
             .contains("lift")
     );
 }
+
+#[test]
+fn reshape_makes_prototypes_and_arrow_functions() {
+    check_stage(
+        "c",
+        Rewrite::Reshape,
+        "int helper(int x) { return x * 2; }\nint main(void) { return helper(3); }\n",
+        c_like(&["int helper(int x)", "int main(void)", "return helper(3)"]),
+        "int helper(int x);\nint main(void) { return helper(3); }\n",
+    );
+    check_stage(
+        "javascript",
+        Rewrite::Reshape,
+        "var twice = function (a) { return a * 2; };\n",
+        Arc::new(|candidate: &[u8]| {
+            parses("javascript", candidate)
+                && String::from_utf8_lossy(candidate).contains("return a")
+        }),
+        "var twice = (a)=>{ return a * 2; };\n",
+    );
+}
+
+#[test]
+fn reshape_in_python_and_java() {
+    check_stage(
+        "python",
+        Rewrite::Reshape,
+        "def handler(event):\n    return event\n",
+        Arc::new(|candidate: &[u8]| {
+            let text = String::from_utf8_lossy(candidate);
+            parses("python", candidate) && text.contains("handler") && text.contains("    return")
+        }),
+        "class handler:\n    return event\n",
+    );
+    // A method named like its class, as a constructor.
+    check_stage(
+        "java",
+        Rewrite::Reshape,
+        "class Main { void Main() { run(); } }\n",
+        Arc::new(|candidate: &[u8]| {
+            let text = String::from_utf8_lossy(candidate);
+            parses("java", candidate) && text.contains("Main()") && text.contains("run();")
+        }),
+        "class Main { Main() { run(); } }\n",
+    );
+}

@@ -2,6 +2,7 @@
 //! descendant up to [`MAX_DEPTH`] levels down, or one of the node's own kind at any depth; the
 //! syntax guard and the test decide what is valid. The descendants that leave least come first.
 
+use crate::atoms::non_whitespace_chars;
 use crate::hdd::Pins;
 use crate::tree::{NodeId, Tree};
 
@@ -14,19 +15,19 @@ pub fn targets(tree: &Tree, pins: &Pins, node: NodeId) -> Vec<NodeId> {
     if tree.is_token(node) || tree.is_synthetic(node) {
         return Vec::new();
     }
-    let own_len = tree.byte_range(node).len();
+    let own_chars = non_whitespace_chars(tree.text(node));
     let kind = tree.kind_id(node);
     let mut found: Vec<NodeId> = Vec::new();
     let mut stack: Vec<(NodeId, usize)> = tree.children(node).map(|child| (child, 1)).collect();
     while let Some((current, depth)) = stack.pop() {
         let synthetic = tree.is_synthetic(current);
-        let len = tree.byte_range(current).len();
+        let chars = non_whitespace_chars(tree.text(current));
         let same_kind = tree.kind_id(current) == kind;
         if !synthetic
             && tree.is_named(current)
             && !tree.is_extra(current)
-            && len > 0
-            && len < own_len
+            && chars > 0
+            && chars < own_chars
             && (depth <= MAX_DEPTH || same_kind)
             && pins.allow_hoist(node, current)
         {

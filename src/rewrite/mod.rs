@@ -1,6 +1,7 @@
 //! Rewrite stages: tree edits beyond pruning and hoisting, each a named pipeline stage run to
 //! its fixed point. `replace` puts a shorter text the grammar allows at a node's place instead
-//! of the node; `lift` replaces a node by one of its named descendants whatever its kind.
+//! of the node; `lift` replaces a node by one of its named descendants whatever its kind;
+//! `reshape` gives a node the short form of another kind, made of the node's own fields.
 //!
 //! Both work on tree-sitter's parse of the current best as it is (no squeezed chains, so a
 //! statement that is one keyword keeps its kind), which they take again after every accepted
@@ -8,12 +9,14 @@
 //! reports exactly the bytes it replaces. The nodes are visited in document order and the
 //! candidates of a node in the stage's order; the candidates of all nodes, from where the last
 //! edit was made and wrapping around, form one lazy window (so they run in parallel with
-//! `--jobs` and the first interesting one in order wins). A stage ends after a whole round
+//! `--jobs` and the first interesting one in order wins). Every candidate has fewer non-whitespace
+//! characters than the text it replaces, so each edit shrinks the test case. A stage ends after a whole round
 //! without an edit: no single candidate of the result is interesting (1-minimal in the stage's
 //! own sense). With `--no-fixpoint` it stops at the end of the text instead of wrapping.
 
 mod lift;
 mod replace;
+mod reshape;
 mod splice;
 
 use std::fmt;
@@ -37,12 +40,14 @@ pub enum Rewrite {
     Replace,
     /// A node becomes one of its named descendants (two levels down, or of its own kind).
     Lift,
+    /// A node becomes the short form of another kind its place allows, made of its own fields.
+    Reshape,
 }
 
 impl Rewrite {
     /// Every rewrite stage, in the order `whittle algorithms` lists them.
-    pub fn all() -> [Rewrite; 2] {
-        [Rewrite::Replace, Rewrite::Lift]
+    pub fn all() -> [Rewrite; 3] {
+        [Rewrite::Replace, Rewrite::Lift, Rewrite::Reshape]
     }
 
     /// The name used on the command line.
@@ -50,6 +55,7 @@ impl Rewrite {
         match self {
             Rewrite::Replace => "replace",
             Rewrite::Lift => "lift",
+            Rewrite::Reshape => "reshape",
         }
     }
 
@@ -58,6 +64,7 @@ impl Rewrite {
         match self {
             Rewrite::Replace => "Replace*",
             Rewrite::Lift => "Lift*",
+            Rewrite::Reshape => "Reshape*",
         }
     }
 
@@ -72,6 +79,10 @@ impl Rewrite {
                 "a node becomes a named descendant of any kind up to two levels down (or of its \
                  own kind at any depth), largest gain first"
             }
+            Rewrite::Reshape => {
+                "a node becomes the short form of another kind its place allows, made of its own \
+                 fields (a C function a prototype, a JS function an arrow function)"
+            }
         }
     }
 
@@ -79,6 +90,7 @@ impl Rewrite {
         match self {
             Rewrite::Replace => CandidateKind::Replace,
             Rewrite::Lift => CandidateKind::Lift,
+            Rewrite::Reshape => CandidateKind::Reshape,
         }
     }
 
@@ -86,6 +98,7 @@ impl Rewrite {
         match self {
             Rewrite::Replace => Branch::Replace,
             Rewrite::Lift => Branch::Lift,
+            Rewrite::Reshape => Branch::Reshape,
         }
     }
 
@@ -93,6 +106,7 @@ impl Rewrite {
         match self {
             Rewrite::Replace => TreePhase::Replace,
             Rewrite::Lift => TreePhase::Lift,
+            Rewrite::Reshape => TreePhase::Reshape,
         }
     }
 }
@@ -191,6 +205,21 @@ fn edits_of(
                     splice: Splice {
                         range: range.clone(),
                         text: SpliceText::Literal(text),
+                    },
+                });
+            }
+        }
+        Rewrite::Reshape => {
+            if pins.protects(node) {
+                return;
+            }
+            for (rank, text) in reshape::candidates(tree, node).into_iter().enumerate() {
+                out.push(Edit {
+                    node,
+                    detail: rank as u32 + 1,
+                    splice: Splice {
+                        range: range.clone(),
+                        text: SpliceText::Verbatim(text.into()),
                     },
                 });
             }

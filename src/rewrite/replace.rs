@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::atoms::non_whitespace_chars;
 use crate::tree::{KindId, NodeId, Tree};
 
 /// How many texts of the place are tried per node, shortest first (those of the node's own
@@ -24,7 +25,7 @@ pub struct PlaceTexts {
 }
 
 impl PlaceTexts {
-    /// The replacement texts of `node` shorter than its text: the first [`MAX_TEXTS`] of its
+    /// The replacement texts of `node` with fewer non-whitespace characters: the first [`MAX_TEXTS`] of its
     /// place, and those of its own kind (a string literal always tries `""`), shortest first.
     pub fn candidates(&mut self, tree: &Tree, node: NodeId) -> Vec<Arc<[u8]>> {
         if !tree.is_named(node)
@@ -35,8 +36,9 @@ impl PlaceTexts {
             return Vec::new();
         }
         let texts = self.texts(tree, node);
-        let own_len = tree.byte_range(node).len();
-        let shorter = |text: &&Arc<[u8]>| !text.is_empty() && text.len() < own_len;
+        let own_chars = non_whitespace_chars(tree.text(node));
+        let shorter =
+            |text: &&Arc<[u8]>| !text.is_empty() && non_whitespace_chars(text) < own_chars;
         let mut out: Vec<Arc<[u8]>> = texts
             .place
             .iter()

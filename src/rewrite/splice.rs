@@ -16,6 +16,8 @@ pub enum SpliceText {
     Literal(Arc<[u8]>),
     /// The bytes `from` of the same text (a descendant moved into the place of an ancestor).
     Moved(Range<usize>),
+    /// A text written as it is (made of the node's own parts, which keep their layout).
+    Verbatim(Arc<[u8]>),
 }
 
 /// The bytes `range` of a text become `text`.
@@ -39,6 +41,12 @@ impl Splice {
                     out.push(b' ');
                 }
                 write_indented(out, text);
+            }
+            SpliceText::Verbatim(text) => {
+                if needs_space(out.last().copied(), text.first().copied()) {
+                    out.push(b' ');
+                }
+                out.extend_from_slice(text);
             }
             SpliceText::Moved(from) => {
                 let first = source.get(from.start).copied();

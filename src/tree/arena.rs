@@ -356,6 +356,11 @@ impl Tree {
         parent
     }
 
+    /// The field of its parent the node fills (a tree-sitter field id; 0: none).
+    pub fn field(&self, id: NodeId) -> u16 {
+        self.node(id).field
+    }
+
     /// The place a node fills as the grammar sees it: its parent's kind and the field (0: none);
     /// `None` for the root.
     pub fn place_key(&self, id: NodeId) -> Option<(KindId, u16)> {

@@ -22,6 +22,98 @@ pub struct GeneratorInput<'a> {
 /// How many further texts of a token kind the table lists besides Φ.
 const ALTERNATIVES: usize = 1;
 
+/// How many short forms the table lists per kind (and keeps per rule while deriving them).
+const FORMS: usize = 8;
+
+/// A piece of a short form: text, or the place of a field to be filled with the node's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    Slot(String),
+}
+
+/// A short form of a rule and its cost: its text's length plus Φ of each slot's content.
+#[derive(Debug, Clone)]
+struct Form {
+    pieces: Vec<Piece>,
+    cost: usize,
+}
+
+impl Form {
+    fn text(text: String) -> Form {
+        Form {
+            cost: text.len(),
+            pieces: vec![Piece::Text(text)],
+        }
+    }
+
+    /// This form followed by `other`, texts joined as Φ joins them.
+    fn then(&self, other: &Form) -> Form {
+        let mut pieces = self.pieces.clone();
+        for piece in &other.pieces {
+            match (pieces.last_mut(), piece) {
+                (Some(Piece::Text(left)), Piece::Text(right)) => join(left, right, false),
+                (_, piece) => pieces.push(piece.clone()),
+            }
+        }
+        Form {
+            pieces,
+            cost: self.cost + other.cost,
+        }
+    }
+
+    /// The slots in order.
+    fn slots(&self) -> BTreeSet<String> {
+        self.pieces
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Slot(name) => Some(name.clone()),
+                Piece::Text(_) => None,
+            })
+            .collect()
+    }
+
+    /// Text and slot names alternating, starting and ending with a text (as the table stores
+    /// them).
+    fn alternating(&self) -> Vec<String> {
+        let mut out = vec![String::new()];
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => {
+                    if let Some(last) = out.last_mut() {
+                        last.push_str(text);
+                    }
+                }
+                Piece::Slot(name) => {
+                    out.push(name.clone());
+                    out.push(String::new());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The cheapest form per set of slots, at most [`FORMS`] of them (the cheapest).
+type Forms = BTreeMap<BTreeSet<String>, Form>;
+
+fn offer_form(forms: &mut Forms, form: Form) {
+    let slots = form.slots();
+    match forms.get(&slots) {
+        Some(known) if known.cost <= form.cost => {}
+        _ => {
+            forms.insert(slots, form);
+        }
+    }
+}
+
+fn keep_cheapest(forms: Forms) -> Forms {
+    let mut all: Vec<(BTreeSet<String>, Form)> = forms.into_iter().collect();
+    all.sort_by_key(|(slots, form)| (form.cost, slots.len()));
+    all.truncate(FORMS);
+    all.into_iter().collect()
+}
+
 /// The order of [`better`] as a sort key.
 fn text_key(text: &str) -> (usize, Vec<(usize, u32)>) {
     (text.len(), text.chars().map(char_order).collect())
@@ -193,6 +285,79 @@ impl<'a> Generator<'a> {
                     texts = keep_first(joined);
                 }
                 Some(texts)
+            }
+        }
+    }
+
+    /// The short forms of a rule: per set of fields, the cheapest derivation with those fields
+    /// as slots (Φ elsewhere). Hidden rules are expanded (once on each path); `None` when some
+    /// part has no Φ.
+    fn forms(&mut self, rule: &'a Rule, expanding: &mut Vec<&'a str>) -> Option<Forms> {
+        let single = |form: Form| -> Forms { std::iter::once((BTreeSet::new(), form)).collect() };
+        match rule {
+            Rule::Blank | Rule::Repeat { .. } => Some(single(Form::text(String::new()))),
+            Rule::String { .. }
+            | Rule::Pattern { .. }
+            | Rule::Token { .. }
+            | Rule::ImmediateToken { .. }
+            | Rule::Alias { .. } => self.eval(rule, false).map(|text| single(Form::text(text))),
+            Rule::Symbol { name } => {
+                let expand = self.is_hidden_symbol(name) && !expanding.contains(&name.as_str());
+                match self.rules.get(name.as_str()).copied() {
+                    Some(body) if expand => {
+                        expanding.push(name);
+                        let forms = self.forms(body, expanding);
+                        expanding.pop();
+                        forms
+                    }
+                    _ => self.symbol_phi(name).map(|text| single(Form::text(text))),
+                }
+            }
+            Rule::Field { name, content } => {
+                let phi = self.eval(content, false)?;
+                let mut forms = Forms::new();
+                offer_form(
+                    &mut forms,
+                    Form {
+                        pieces: vec![Piece::Slot(name.clone())],
+                        cost: phi.len(),
+                    },
+                );
+                if phi.is_empty() {
+                    offer_form(&mut forms, Form::text(String::new()));
+                }
+                Some(forms)
+            }
+            Rule::Prec { content }
+            | Rule::PrecDynamic { content }
+            | Rule::PrecLeft { content }
+            | Rule::PrecRight { content }
+            | Rule::Reserved { content }
+            | Rule::Repeat1 { content } => self.forms(content, expanding),
+            Rule::Choice { members } => {
+                let mut forms = Forms::new();
+                for member in members {
+                    if let Some(member_forms) = self.forms(member, expanding) {
+                        for form in member_forms.into_values() {
+                            offer_form(&mut forms, form);
+                        }
+                    }
+                }
+                (!forms.is_empty()).then(|| keep_cheapest(forms))
+            }
+            Rule::Seq { members } => {
+                let mut forms = single(Form::text(String::new()));
+                for member in members {
+                    let next = self.forms(member, expanding)?;
+                    let mut joined = Forms::new();
+                    for left in forms.values() {
+                        for right in next.values() {
+                            offer_form(&mut joined, left.then(right));
+                        }
+                    }
+                    forms = keep_cheapest(joined);
+                }
+                Some(forms)
             }
         }
     }
@@ -549,6 +714,28 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             .collect();
         if !alternatives.is_empty() {
             table.alternatives.insert(key, alternatives);
+        }
+    }
+    // Short forms of each visible rule that keep some of its fields (a C function definition's
+    // `type` and `declarator` make a declaration: a prototype).
+    for (name, rule) in &grammar.rules {
+        if generator.is_hidden_symbol(name) {
+            continue;
+        }
+        let Some(forms) = generator.forms(rule, &mut Vec::new()) else {
+            continue;
+        };
+        let mut forms: Vec<Form> = forms
+            .into_iter()
+            .filter(|(slots, _)| !slots.is_empty())
+            .map(|(_, form)| form)
+            .collect();
+        forms.sort_by_key(|form| form.cost);
+        if !forms.is_empty() {
+            table.forms.insert(
+                kind_key(name, true),
+                forms.iter().map(Form::alternating).collect(),
+            );
         }
     }
     for node_type in input.node_types {

@@ -234,6 +234,35 @@ impl Language {
     }
 }
 
+/// A short form of a kind: texts and fields alternating, `texts[i]` before `fields[i]` (so
+/// `texts` has one more element). A C declaration `type declarator;` keeps the `type` and
+/// `declarator` of a function definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShortForm {
+    pub texts: Vec<Box<[u8]>>,
+    /// tree-sitter field ids.
+    pub fields: Vec<u16>,
+}
+
+impl ShortForm {
+    /// From the table's spelling (texts and field names alternating); `None` when a field is
+    /// not one of the grammar's.
+    fn from_alternating(grammar: &tree_sitter::Language, parts: &[String]) -> Option<ShortForm> {
+        let mut form = ShortForm {
+            texts: Vec::new(),
+            fields: Vec::new(),
+        };
+        for (index, part) in parts.iter().enumerate() {
+            if index % 2 == 0 {
+                form.texts.push(part.as_bytes().into());
+            } else {
+                form.fields.push(grammar.field_id_for_name(part)?.get());
+            }
+        }
+        (form.texts.len() == form.fields.len() + 1).then_some(form)
+    }
+}
+
 /// How the children of a list kind are told apart.
 #[derive(Debug, Clone, Default)]
 pub struct ListTable {
@@ -262,6 +291,7 @@ pub struct KindTables {
     canonical: Vec<KindId>,
     phi: Vec<Option<Box<[u8]>>>,
     alternatives: Vec<Vec<Box<[u8]>>>,
+    forms: Vec<Vec<ShortForm>>,
     presence: HashMap<(KindId, KindId), Presence>,
     lists: HashMap<KindId, ListTable>,
     supertypes_of: Vec<Vec<u16>>,
@@ -304,6 +334,7 @@ impl KindTables {
             canonical,
             phi: vec![None; count],
             alternatives: vec![Vec::new(); count],
+            forms: (0..count).map(|_| Vec::new()).collect(),
             presence: HashMap::new(),
             lists: HashMap::new(),
             supertypes_of: vec![Vec::new(); count],
@@ -330,6 +361,15 @@ impl KindTables {
             for id in tables.ids_for_key(key) {
                 tables.alternatives[usize::from(id)] =
                     texts.iter().map(|text| text.as_bytes().into()).collect();
+            }
+        }
+        for (key, forms) in &table.forms {
+            let forms: Vec<ShortForm> = forms
+                .iter()
+                .filter_map(|form| ShortForm::from_alternating(&tables.grammar, form))
+                .collect();
+            for id in tables.ids_for_key(key) {
+                tables.forms[usize::from(id)] = forms.clone();
             }
         }
         for key in &language.profile.unremovable {
@@ -490,6 +530,11 @@ impl KindTables {
         self.alternatives
             .get(usize::from(kind))
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// Short forms of a kind that keep some of its fields, cheapest first.
+    pub fn forms(&self, kind: KindId) -> &[ShortForm] {
+        self.forms.get(usize::from(kind)).map_or(&[], Vec::as_slice)
     }
 
     /// Whether the profile keeps nodes of this kind from being removed on their own.

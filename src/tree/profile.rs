@@ -88,6 +88,9 @@ pub struct GeneratedTable {
     pub phi: BTreeMap<String, String>,
     /// Further short texts of token kinds besides Φ, in order (a number `1` besides `0`).
     pub alternatives: BTreeMap<String, Vec<String>>,
+    /// Short forms of kinds that keep some of their fields: texts and field names alternating
+    /// (starting and ending with a text), cheapest first.
+    pub forms: BTreeMap<String, Vec<Vec<String>>>,
     /// Kinds of `node-types.json` for which no Φ could be computed.
     pub unknown: BTreeSet<String>,
     pub children: BTreeMap<String, ChildPresence>,
@@ -111,6 +114,8 @@ struct GeneratedFile {
     phi: BTreeMap<String, String>,
     #[serde(default)]
     alternatives: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    forms: BTreeMap<String, Vec<Vec<String>>>,
     #[serde(default)]
     children: BTreeMap<String, ChildPresenceFile>,
     #[serde(default)]
@@ -140,6 +145,7 @@ impl GeneratedTable {
             source: file.grammar,
             phi: file.phi,
             alternatives: file.alternatives,
+            forms: file.forms,
             unknown: file.unknown,
             children: file
                 .children
@@ -199,8 +205,17 @@ impl GeneratedTable {
         );
         let _ = writeln!(out, "[alternatives]");
         for (kind, texts) in &self.alternatives {
-            let quoted: Vec<String> = texts.iter().map(|text| toml_string(text)).collect();
-            let _ = writeln!(out, "{} = [{}]", toml_key(kind), quoted.join(", "));
+            let _ = writeln!(out, "{} = {}", toml_key(kind), list_of(texts));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Short forms that keep some fields of a kind: texts and field names alternating."
+        );
+        let _ = writeln!(out, "[forms]");
+        for (kind, forms) in &self.forms {
+            let forms: Vec<String> = forms.iter().map(|form| list_of(form)).collect();
+            let _ = writeln!(out, "{} = [{}]", toml_key(kind), forms.join(", "));
         }
         let _ = writeln!(out);
         let _ = writeln!(
@@ -269,4 +284,10 @@ impl GeneratedTable {
         }
         out
     }
+}
+
+/// A TOML array of strings.
+fn list_of(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|item| toml_string(item)).collect();
+    format!("[{}]", quoted.join(", "))
 }

@@ -642,6 +642,7 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
                 crate::events::TreePhase::Hoist => "hoist",
                 crate::events::TreePhase::Replace => "replace",
                 crate::events::TreePhase::Lift => "lift",
+                crate::events::TreePhase::Reshape => "reshape",
             };
             match level.parent {
                 None => format!("level {} · {} nodes · {phase}", level.depth, level.nodes),
@@ -1013,6 +1014,7 @@ fn short_candidate(candidate: &crate::events::Candidate) -> String {
         CandidateKind::Hoist => format!("χ{}", candidate.index),
         CandidateKind::Replace => format!("ρ{}", candidate.index),
         CandidateKind::Lift => format!("λ{}", candidate.index),
+        CandidateKind::Reshape => format!("σ{}", candidate.index),
         CandidateKind::Manual => "manual".into(),
         _ => candidate.describe(),
     };
@@ -1030,6 +1032,7 @@ fn short_branch(branch: Branch) -> &'static str {
         Branch::Hoist => "hoist",
         Branch::Replace => "replace",
         Branch::Lift => "lift",
+        Branch::Reshape => "reshape",
         Branch::EmptyConfig => "empty level",
         Branch::Manual => "manual edit",
         Branch::Start => "input",
