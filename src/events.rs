@@ -241,4 +241,6 @@ pub enum TreePhase {
     Lift,
     /// `reshape`: the nodes that may take the short form of another kind.
     Reshape,
+    /// `rewrite`: the nodes that may be replaced, lifted or reshaped.
+    Rewrite,
 }

@@ -208,10 +208,9 @@ fn replace_in_json_and_java() {
     );
 }
 
-#[test]
-fn lift_hoists_a_python_block_and_reindents_it() {
-    // The bare `else` after an `if` block at the same indentation is the syntax error to keep.
-    let interesting: Predicate = Arc::new(|candidate: &[u8]| {
+/// A bare `else` after an `if` at the same indentation: the syntax error to keep.
+fn bare_else() -> Predicate {
+    Arc::new(|candidate: &[u8]| {
         let text = String::from_utf8_lossy(candidate);
         let lines: Vec<&str> = text.lines().collect();
         lines.iter().enumerate().any(|(i, line)| {
@@ -221,12 +220,16 @@ fn lift_hoists_a_python_block_and_reindents_it() {
                     later.len() - later.trim_start().len() == indent && later.trim() == "else"
                 })
         })
-    });
+    })
+}
+
+#[test]
+fn lift_hoists_a_python_block_and_reindents_it() {
     check_stage(
         "python",
         Rewrite::Lift,
         "def check(value):\n    if value:\n        pass\n    else\n",
-        interesting,
+        bare_else(),
         "if value:\n    pass\nelse\n",
     );
 }
@@ -390,5 +393,29 @@ fn reshape_in_python_and_java() {
             parses("java", candidate) && text.contains("Main()") && text.contains("run();")
         }),
         "class Main { Main() { run(); } }\n",
+    );
+}
+
+#[test]
+fn rewrite_combines_the_three_stages() {
+    check_stage(
+        "javascript",
+        Rewrite::All,
+        "handler.trap = function () { return existent; };\n",
+        Arc::new(|candidate: &[u8]| {
+            let text = String::from_utf8_lossy(candidate);
+            parses("javascript", candidate)
+                && text.contains("handler.trap =")
+                && text.contains("existent")
+                && (text.contains("function") || text.contains("=>"))
+        }),
+        "handler.trap = ()=>existent\n",
+    );
+    check_stage(
+        "python",
+        Rewrite::All,
+        "def check(value):\n    if value:\n        pass\n    else\n",
+        bare_else(),
+        "if A:A\nelse\n",
     );
 }

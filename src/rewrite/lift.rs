@@ -2,34 +2,32 @@
 //! descendant up to [`MAX_DEPTH`] levels down, or one of the node's own kind at any depth; the
 //! syntax guard and the test decide what is valid. The descendants that leave least come first.
 
-use crate::atoms::non_whitespace_chars;
-use crate::hdd::Pins;
-use crate::tree::{NodeId, Tree};
+use super::Round;
+use crate::tree::NodeId;
 
 /// How many levels below a node a descendant of another kind may lie.
 pub const MAX_DEPTH: usize = 2;
 
 /// The descendants `node` may be lifted to, the shortest text (largest gain) first, then in
 /// document order. Synthetic levels (flattened rests) are not counted.
-pub fn targets(tree: &Tree, pins: &Pins, node: NodeId) -> Vec<NodeId> {
+pub fn targets(round: &Round, node: NodeId) -> Vec<NodeId> {
+    let tree = &*round.tree;
     if tree.is_token(node) || tree.is_synthetic(node) {
         return Vec::new();
     }
-    let own_chars = non_whitespace_chars(tree.text(node));
+    let own_chars = round.chars_of(node);
     let kind = tree.kind_id(node);
     let mut found: Vec<NodeId> = Vec::new();
     let mut stack: Vec<(NodeId, usize)> = tree.children(node).map(|child| (child, 1)).collect();
     while let Some((current, depth)) = stack.pop() {
         let synthetic = tree.is_synthetic(current);
-        let chars = non_whitespace_chars(tree.text(current));
         let same_kind = tree.kind_id(current) == kind;
         if !synthetic
             && tree.is_named(current)
             && !tree.is_extra(current)
-            && chars > 0
-            && chars < own_chars
             && (depth <= MAX_DEPTH || same_kind)
-            && pins.allow_hoist(node, current)
+            && (1..own_chars).contains(&round.chars_of(current))
+            && round.pins.allow_hoist(node, current)
         {
             found.push(current);
         }

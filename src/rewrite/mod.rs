@@ -15,6 +15,7 @@
 //! own sense). With `--no-fixpoint` it stops at the end of the text instead of wrapping.
 
 mod lift;
+mod measure;
 mod replace;
 mod reshape;
 mod splice;
@@ -42,12 +43,19 @@ pub enum Rewrite {
     Lift,
     /// A node becomes the short form of another kind its place allows, made of its own fields.
     Reshape,
+    /// The three together: each node's candidates of all of them, fewest characters first.
+    All,
 }
 
 impl Rewrite {
     /// Every rewrite stage, in the order `whittle algorithms` lists them.
-    pub fn all() -> [Rewrite; 3] {
-        [Rewrite::Replace, Rewrite::Lift, Rewrite::Reshape]
+    pub fn all() -> [Rewrite; 4] {
+        [
+            Rewrite::Replace,
+            Rewrite::Lift,
+            Rewrite::Reshape,
+            Rewrite::All,
+        ]
     }
 
     /// The name used on the command line.
@@ -56,6 +64,7 @@ impl Rewrite {
             Rewrite::Replace => "replace",
             Rewrite::Lift => "lift",
             Rewrite::Reshape => "reshape",
+            Rewrite::All => "rewrite",
         }
     }
 
@@ -65,6 +74,7 @@ impl Rewrite {
             Rewrite::Replace => "Replace*",
             Rewrite::Lift => "Lift*",
             Rewrite::Reshape => "Reshape*",
+            Rewrite::All => "Rewrite*",
         }
     }
 
@@ -83,22 +93,29 @@ impl Rewrite {
                 "a node becomes the short form of another kind its place allows, made of its own \
                  fields (a C function a prototype, a JS function an arrow function)"
             }
+            Rewrite::All => {
+                "replace, lift and reshape as one stage: the candidates of each node from all \
+                 three, fewest characters first"
+            }
         }
     }
 
+    /// The kind of candidate an edit of this stage is (the combined stage makes no edit of
+    /// its own: each comes from one of the three).
     fn kind(self) -> CandidateKind {
         match self {
             Rewrite::Replace => CandidateKind::Replace,
             Rewrite::Lift => CandidateKind::Lift,
-            Rewrite::Reshape => CandidateKind::Reshape,
+            Rewrite::Reshape | Rewrite::All => CandidateKind::Reshape,
         }
     }
 
+    /// The branch an accepted edit of this stage takes (see [`Rewrite::kind`]).
     fn branch(self) -> Branch {
         match self {
             Rewrite::Replace => Branch::Replace,
             Rewrite::Lift => Branch::Lift,
-            Rewrite::Reshape => Branch::Reshape,
+            Rewrite::Reshape | Rewrite::All => Branch::Reshape,
         }
     }
 
@@ -107,6 +124,7 @@ impl Rewrite {
             Rewrite::Replace => TreePhase::Replace,
             Rewrite::Lift => TreePhase::Lift,
             Rewrite::Reshape => TreePhase::Reshape,
+            Rewrite::All => TreePhase::Rewrite,
         }
     }
 }
@@ -130,6 +148,8 @@ impl FromStr for Rewrite {
 
 /// One candidate: a splice of the current best at a node.
 struct Edit {
+    /// The stage that made it (never [`Rewrite::All`]).
+    rewrite: Rewrite,
     node: NodeId,
     /// Which candidate of the node: the rank of a replacement text (from 1), or the id of the
     /// descendant a lift puts in the node's place.
@@ -137,11 +157,20 @@ struct Edit {
     splice: Splice,
 }
 
+impl Edit {
+    /// Non-whitespace characters of the text that takes the node's place.
+    fn chars(&self, round: &Round) -> usize {
+        match &self.splice.text {
+            SpliceText::Literal(text) | SpliceText::Verbatim(text) => measure::chars(text),
+            SpliceText::Moved(from) => round.chars.of(from.clone()),
+        }
+    }
+}
+
 /// The edits of one round, judged in order.
 struct EditWindow<'a> {
     best: &'a [u8],
     edits: &'a [Edit],
-    kind: CandidateKind,
 }
 
 impl CandidateSource for EditWindow<'_> {
@@ -152,7 +181,7 @@ impl CandidateSource for EditWindow<'_> {
     fn candidate(&self, i: usize) -> Probe {
         let edit = &self.edits[i];
         Probe {
-            kind: self.kind,
+            kind: edit.rewrite.kind(),
             index: edit.node.index() as u32,
             n: edit.detail,
         }
@@ -183,23 +212,50 @@ fn round_order(tree: &Tree, cursor: usize, wrap: bool) -> Vec<NodeId> {
     order
 }
 
+/// One parse of the current best with what the candidates of its nodes need.
+pub(crate) struct Round {
+    pub tree: Arc<Tree>,
+    pub pins: Pins,
+    pub chars: measure::CharCounts,
+}
+
+impl Round {
+    fn new(tree: Arc<Tree>, pins: Pins) -> Round {
+        let chars = measure::CharCounts::new(tree.source());
+        Round { tree, pins, chars }
+    }
+
+    /// Non-whitespace characters of a node's text.
+    pub fn chars_of(&self, node: NodeId) -> usize {
+        self.chars.of(self.tree.byte_range(node))
+    }
+}
+
 /// The candidates of one node.
 fn edits_of(
     rewrite: Rewrite,
-    tree: &Tree,
-    pins: &Pins,
+    round: &Round,
     texts: &mut replace::PlaceTexts,
     node: NodeId,
     out: &mut Vec<Edit>,
 ) {
+    let (tree, pins) = (&*round.tree, &round.pins);
     let range = tree.byte_range(node);
     match rewrite {
+        Rewrite::All => {
+            let from = out.len();
+            for one in [Rewrite::Lift, Rewrite::Reshape, Rewrite::Replace] {
+                edits_of(one, round, texts, node, out);
+            }
+            out[from..].sort_by_key(|edit| edit.chars(round));
+        }
         Rewrite::Replace => {
             if pins.protects(node) {
                 return;
             }
-            for (rank, text) in texts.candidates(tree, node).into_iter().enumerate() {
+            for (rank, text) in texts.candidates(round, node).into_iter().enumerate() {
                 out.push(Edit {
+                    rewrite,
                     node,
                     detail: rank as u32 + 1,
                     splice: Splice {
@@ -213,8 +269,9 @@ fn edits_of(
             if pins.protects(node) {
                 return;
             }
-            for (rank, text) in reshape::candidates(tree, node).into_iter().enumerate() {
+            for (rank, text) in reshape::candidates(round, node).into_iter().enumerate() {
                 out.push(Edit {
+                    rewrite,
                     node,
                     detail: rank as u32 + 1,
                     splice: Splice {
@@ -225,8 +282,9 @@ fn edits_of(
             }
         }
         Rewrite::Lift => {
-            for target in lift::targets(tree, pins, node) {
+            for target in lift::targets(round, node) {
                 out.push(Edit {
+                    rewrite,
                     node,
                     detail: target.index() as u32,
                     splice: Splice {
@@ -243,11 +301,11 @@ fn edits_of(
 /// pinned), rendered, in the order the stage tries them from the start of the text: what a
 /// final round judges, so a result is 1-minimal for the stage when none of them is interesting.
 pub fn candidate_texts(rewrite: Rewrite, tree: &Arc<Tree>) -> Vec<Vec<u8>> {
-    let pins = Pins::new(tree, Vec::new());
+    let round = Round::new(Arc::clone(tree), Pins::new(tree, Vec::new()));
     let mut texts = replace::PlaceTexts::default();
     let mut edits = Vec::new();
     for node in round_order(tree, 0, false) {
-        edits_of(rewrite, tree, &pins, &mut texts, node, &mut edits);
+        edits_of(rewrite, &round, &mut texts, node, &mut edits);
     }
     edits
         .iter()
@@ -282,11 +340,12 @@ pub fn run(
             }
         };
         let pins = Pins::new(&tree, context.pins.pinned_nodes(&tree));
+        let round = Round::new(Arc::clone(&tree), pins);
         let mut edits = Vec::new();
         let mut nodes = Vec::new();
         for node in round_order(&tree, cursor, context.fixpoint) {
             let before = edits.len();
-            edits_of(rewrite, &tree, &pins, &mut texts, node, &mut edits);
+            edits_of(rewrite, &round, &mut texts, node, &mut edits);
             if edits.len() > before {
                 nodes.push(node.index() as u32);
             }
@@ -305,7 +364,6 @@ pub fn run(
         let window = EditWindow {
             best,
             edits: &edits,
-            kind: rewrite.kind(),
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let Some(&i) = found.first() else {
@@ -313,7 +371,12 @@ pub fn run(
         };
         let mut content = Vec::new();
         window.render(i, &mut content);
-        tester.accept(content, None, rewrite.branch(), window.candidate(i));
+        tester.accept(
+            content,
+            None,
+            edits[i].rewrite.branch(),
+            window.candidate(i),
+        );
         cursor = edits[i].splice.range.start;
     }
     Ok(())

@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::atoms::non_whitespace_chars;
+use super::Round;
+use super::measure::chars;
 use crate::tree::{KindId, NodeId, Tree};
 
 /// How many texts of the place are tried per node, shortest first (those of the node's own
@@ -27,7 +28,8 @@ pub struct PlaceTexts {
 impl PlaceTexts {
     /// The replacement texts of `node` with fewer non-whitespace characters: the first [`MAX_TEXTS`] of its
     /// place, and those of its own kind (a string literal always tries `""`), shortest first.
-    pub fn candidates(&mut self, tree: &Tree, node: NodeId) -> Vec<Arc<[u8]>> {
+    pub fn candidates(&mut self, round: &Round, node: NodeId) -> Vec<Arc<[u8]>> {
+        let tree = &*round.tree;
         if !tree.is_named(node)
             || tree.is_synthetic(node)
             || tree.is_extra(node)
@@ -36,9 +38,8 @@ impl PlaceTexts {
             return Vec::new();
         }
         let texts = self.texts(tree, node);
-        let own_chars = non_whitespace_chars(tree.text(node));
-        let shorter =
-            |text: &&Arc<[u8]>| !text.is_empty() && non_whitespace_chars(text) < own_chars;
+        let own_chars = round.chars_of(node);
+        let shorter = |text: &&Arc<[u8]>| !text.is_empty() && chars(text) < own_chars;
         let mut out: Vec<Arc<[u8]>> = texts
             .place
             .iter()

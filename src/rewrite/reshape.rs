@@ -4,15 +4,17 @@
 //! `declarator` as a declaration (a prototype), a JavaScript function expression its
 //! `parameters` and `body` as an arrow function, a Python `def` its `name` and `body` as a class.
 
-use crate::atoms::non_whitespace_chars;
-use crate::tree::{NodeId, Tree, needs_space};
+use super::Round;
+use super::measure::chars;
+use crate::tree::{NodeId, needs_space};
 
 /// The texts `node` may become, shortest first: for each kind its place allows other than its
 /// own, each short form whose fields the node has, filled with the node's children in those
 /// fields (each with the whitespace before it when it starts a line, so indented blocks stay
 /// blocks, or follows another field directly); only those with fewer non-whitespace characters
 /// than the node.
-pub fn candidates(tree: &Tree, node: NodeId) -> Vec<Vec<u8>> {
+pub fn candidates(round: &Round, node: NodeId) -> Vec<Vec<u8>> {
+    let tree = &*round.tree;
     if !tree.is_named(node)
         || tree.is_token(node)
         || tree.is_synthetic(node)
@@ -25,8 +27,7 @@ pub fn candidates(tree: &Tree, node: NodeId) -> Vec<Vec<u8>> {
         return Vec::new();
     };
     let own = tree.kind_id(node);
-    let own_len = tree.byte_range(node).len();
-    let own_chars = non_whitespace_chars(tree.text(node));
+    let own_chars = round.chars_of(node);
     let mut kinds: Vec<_> = allowed.iter().copied().filter(|&k| k != own).collect();
     kinds.sort_unstable();
     let mut out: Vec<Vec<u8>> = Vec::new();
@@ -52,11 +53,11 @@ pub fn candidates(tree: &Tree, node: NodeId) -> Vec<Vec<u8>> {
                 let keep = trivia.contains(&b'\n') || (piece.is_empty() && !text.is_empty());
                 let lead: &[u8] = if keep { trivia } else { &[] };
                 append(&mut text, &tree.source()[range], lead);
-                if text.len() >= own_len {
+                if chars(&text) >= own_chars {
                     continue 'forms;
                 }
             }
-            if non_whitespace_chars(&text) < own_chars {
+            if chars(&text) < own_chars {
                 out.push(text);
             }
         }

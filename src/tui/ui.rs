@@ -643,6 +643,7 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
                 crate::events::TreePhase::Replace => "replace",
                 crate::events::TreePhase::Lift => "lift",
                 crate::events::TreePhase::Reshape => "reshape",
+                crate::events::TreePhase::Rewrite => "rewrite",
             };
             match level.parent {
                 None => format!("level {} · {} nodes · {phase}", level.depth, level.nodes),
