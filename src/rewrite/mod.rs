@@ -1,18 +1,20 @@
 //! Rewrite stages: tree edits beyond pruning and hoisting, each a named pipeline stage run to
 //! its fixed point. `replace` puts a shorter text the grammar allows at a node's place instead
 //! of the node; `lift` replaces a node by one of its named descendants whatever its kind;
-//! `reshape` gives a node the short form of another kind, made of the node's own fields.
+//! `reshape` gives a node the short form of another kind, made of the node's own fields;
+//! `rewrite` offers the candidates of all three for each node, fewest characters first.
 //!
-//! Both work on tree-sitter's parse of the current best as it is (no squeezed chains, so a
+//! They work on tree-sitter's parse of the current best as it is (no squeezed chains, so a
 //! statement that is one keyword keeps its kind), which they take again after every accepted
 //! edit: a candidate is a [`Splice`] of the current best (a node's bytes become a text), so it
-//! reports exactly the bytes it replaces. The nodes are visited in document order and the
-//! candidates of a node in the stage's order; the candidates of all nodes, from where the last
-//! edit was made and wrapping around, form one lazy window (so they run in parallel with
-//! `--jobs` and the first interesting one in order wins). Every candidate has fewer non-whitespace
-//! characters than the text it replaces, so each edit shrinks the test case. A stage ends after a whole round
-//! without an edit: no single candidate of the result is interesting (1-minimal in the stage's
-//! own sense). With `--no-fixpoint` it stops at the end of the text instead of wrapping.
+//! reports exactly the bytes it replaces. Every candidate has fewer non-whitespace characters
+//! than the text it replaces, so each edit shrinks the test case. The nodes are visited in
+//! document order and the candidates of a node in the stage's order; the candidates of all
+//! nodes, from where the last edit was made and wrapping around, form one lazy window (so they
+//! run in parallel with `--jobs` and the first interesting one in order wins). A stage ends after
+//! a whole round without an edit: no single candidate of the result is interesting (1-minimal in
+//! the stage's own sense). With `--no-fixpoint` it stops at the end of the text instead of
+//! wrapping.
 
 mod lift;
 mod measure;
