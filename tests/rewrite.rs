@@ -419,3 +419,66 @@ fn rewrite_combines_the_three_stages() {
         "if A:A\nelse\n",
     );
 }
+
+#[test]
+fn candidates_report_the_bytes_they_replace() {
+    use whittle::events::{CandidateKind, Event};
+    if !tree_support::available("c") {
+        return;
+    }
+    let input = "int f(void) { return compute(40 + 2); }\n";
+    let settings = Settings {
+        algorithm: Some("rewrite".parse().unwrap()),
+        language: Some("c".into()),
+        ..Settings::default()
+    };
+    let job = Job {
+        input: input.as_bytes().to_vec(),
+        output: None,
+        output_mode: None,
+        settings,
+    };
+    let interesting = c_like(&["int f(", "return compute("]);
+    let oracle = Arc::new(predicate("test", move |c: &[u8]| interesting(c)));
+    let control = Arc::new(Control::new(job.settings.split_factor));
+    let mut tester = job.tester(oracle, control).unwrap();
+    let (sender, receiver) = crossbeam_channel::unbounded();
+    tester.set_events(Some(sender));
+    let finished = job.run(&mut tester).unwrap();
+    drop(tester);
+    assert_eq!(
+        String::from_utf8(finished.result).unwrap(),
+        "int f() { return compute(); }\n"
+    );
+    // Sequentially, each interesting candidate becomes the best.
+    let mut best = input.to_string();
+    let mut judged = 0;
+    for event in receiver.try_iter() {
+        if let Event::CandidateJudged {
+            candidate,
+            removed,
+            preview,
+            outcome,
+            ..
+        } = event
+            && matches!(
+                candidate.kind,
+                CandidateKind::Replace | CandidateKind::Lift | CandidateKind::Reshape
+            )
+        {
+            // One range of the current best: the candidate is the best with that range changed.
+            let [range] = &removed[..] else {
+                panic!("{removed:?}")
+            };
+            let text = preview.unwrap();
+            assert!(text.starts_with(&best[..range.start]), "{text:?} {range:?}");
+            assert!(text.ends_with(&best[range.end..]), "{text:?} {range:?}");
+            judged += 1;
+            if outcome.is_interesting() {
+                best = text;
+            }
+        }
+    }
+    assert!(judged > 3, "{judged}");
+    assert_eq!(best, "int f() { return compute(); }\n");
+}
