@@ -13,7 +13,7 @@ use crate::tree::{KindId, NodeId, Tree};
 
 /// How many texts of the place are tried per node, shortest first (those of the node's own
 /// kind come on top).
-pub const MAX_TEXTS: usize = 3;
+pub const MAX_TEXTS: usize = 2;
 
 /// A place as the grammar sees it: the parent's kind and the field (`None` for the root).
 type Place = Option<(KindId, u16)>;
