@@ -19,6 +19,7 @@ pub mod passes;
 pub mod pipeline;
 pub mod processes;
 pub mod reduce;
+pub mod rewrite;
 pub mod schedule;
 pub mod signals;
 pub mod stats;

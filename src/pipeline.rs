@@ -18,6 +18,7 @@ use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
 use crate::passes::{EditOptions, TextStage};
 use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
+use crate::rewrite::{self, Rewrite};
 use crate::schedule;
 use crate::stats::StageStats;
 use crate::tester::{CandidateGuard, Tester};
@@ -36,12 +37,14 @@ pub enum Stage {
     Polish,
     /// `(a+b+c)*`: the stages rerun until none of them changes anything (see [`schedule`]).
     Schedule(Vec<Stage>),
+    /// A rewrite of the parse tree of the current best (`replace`, `lift`).
+    Rewrite(Rewrite),
 }
 
 impl Stage {
     fn is_tree(&self) -> bool {
         match self {
-            Stage::Tree(_) => true,
+            Stage::Tree(_) | Stage::Rewrite(_) => true,
             Stage::Schedule(stages) => stages.iter().any(Stage::is_tree),
             Stage::Ddmin(_) | Stage::Text(_) | Stage::Polish => false,
         }
@@ -52,6 +55,7 @@ impl fmt::Display for Stage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Stage::Tree(algorithm) => f.write_str(algorithm.name()),
+            Stage::Rewrite(rewrite) => f.write_str(rewrite.name()),
             Stage::Ddmin(None) => f.write_str("ddmin"),
             Stage::Ddmin(Some(atoms)) => {
                 let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
@@ -131,7 +135,13 @@ impl FromStr for Stage {
         if name == "polish" {
             return Ok(Stage::Polish);
         }
-        name.parse().map(Stage::Tree)
+        if let Ok(rewrite) = name.parse() {
+            return Ok(Stage::Rewrite(rewrite));
+        }
+        name.parse().map(Stage::Tree).map_err(|error: String| {
+            let rewrites: Vec<&str> = Rewrite::all().iter().map(|r| r.name()).collect();
+            format!("{error}, or a rewrite stage ({})", rewrites.join(", "))
+        })
     }
 }
 
@@ -176,7 +186,7 @@ impl Pipeline {
 }
 
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
-pub const DEFAULT_TREE_PIPELINE: &str = "(hddhr+ddmin:line+brackets+tokens+rename+indent)*+polish";
+pub const DEFAULT_TREE_PIPELINE: &str = "(hddhr+replace+ddmin:line+brackets+tokens+rename+indent)*";
 
 /// The default for other inputs.
 pub const DEFAULT_TEXT_PIPELINE: &str = "(ddmin:line+brackets+tokens+rename+indent)*+polish";
@@ -308,6 +318,7 @@ impl CandidateGuard for TreeGuard {
 enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
+    Rewrite(Rewrite),
     Text(TextStage),
     Polish,
     Schedule(Vec<Step>),
@@ -320,6 +331,7 @@ impl Step {
             .iter()
             .flat_map(|stage| match stage {
                 Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
+                Stage::Rewrite(rewrite) => vec![Step::Rewrite(*rewrite)],
                 Stage::Ddmin(atoms) => atoms
                     .as_deref()
                     .unwrap_or(&settings.atoms)
@@ -336,6 +348,7 @@ impl Step {
     fn name(&self) -> String {
         match self {
             Step::Tree(algorithm) => algorithm.name().to_owned(),
+            Step::Rewrite(rewrite) => rewrite.name().to_owned(),
             Step::Ddmin(atom) => format!("ddmin {atom}"),
             Step::Text(stage) => stage.name().to_owned(),
             Step::Polish => "polish".to_owned(),
@@ -370,14 +383,15 @@ impl PipelineStages {
         PipelineStages::new(pipeline_of(settings), settings.clone())
     }
 
+    /// Runs a stage on the parse tree (a tree algorithm or a rewrite) named `name`.
     fn run_tree(
         &self,
-        algorithm: Algorithm,
+        name: &str,
         tester: &mut Tester,
         context: &StageContext,
         settings: &Settings,
+        stage: impl FnOnce(&mut Tester, &TreeContext<'_>) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
-        let name = algorithm.name();
         let Some(language) = language_of(&self.settings) else {
             tester.emit(Event::StageSkipped {
                 stage: name.to_owned(),
@@ -392,7 +406,7 @@ impl PipelineStages {
             fixpoint: settings.fixpoint,
             pins: &pins,
         };
-        hdd::run(tester, algorithm, &tree_context, name)
+        stage(tester, &tree_context)
     }
 
     /// Runs one step (the session's stage `index`, or a stage of the schedule that is stage
@@ -438,7 +452,18 @@ impl PipelineStages {
         let guarded = guard.is_some();
         tester.set_guard(guard);
         let result = match step {
-            Step::Tree(algorithm) => self.run_tree(*algorithm, tester, context, &settings),
+            Step::Tree(algorithm) => {
+                let (algorithm, name) = (*algorithm, algorithm.name());
+                self.run_tree(name, tester, context, &settings, |tester, tree| {
+                    hdd::run(tester, algorithm, tree, name)
+                })
+            }
+            Step::Rewrite(stage) => {
+                let (stage, name) = (*stage, stage.name());
+                self.run_tree(name, tester, context, &settings, |tester, tree| {
+                    rewrite::run(tester, stage, tree, name)
+                })
+            }
             Step::Ddmin(atom) => run_ddmin_pass(tester, &settings, *atom, &context.current_pins()),
             Step::Text(stage) => stage.run(
                 tester,
@@ -619,6 +644,12 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
                 description: format!("{} ({})", algorithm.description(), algorithm.figure()),
             });
         }
+        for rewrite in Rewrite::all() {
+            entries.push(PipelineInfo {
+                name: rewrite.name().into(),
+                description: rewrite.description().into(),
+            });
+        }
         for (row, names) in TABLE_7_1.iter().enumerate() {
             for (column, name) in names.iter().enumerate() {
                 if column == 0 {
@@ -654,6 +685,15 @@ pub fn algorithms_listing() -> String {
             algorithm.title(),
             algorithm.figure(),
             algorithm.description()
+        ));
+    }
+    out.push_str("\nRewrite stages (each to its fixed point; best after a tree algorithm):\n");
+    for rewrite in Rewrite::all() {
+        out.push_str(&format!(
+            "  {:<14} {:<16} {}\n",
+            rewrite.name(),
+            rewrite.title(),
+            rewrite.description()
         ));
     }
     out.push_str("\nText stages (over tokens; no grammar needed, each to its fixed point):\n");
@@ -699,6 +739,7 @@ fn paper_name(pipeline: &str) -> String {
         .iter()
         .map(|stage| match stage {
             Stage::Tree(algorithm) => algorithm.title().to_owned(),
+            Stage::Rewrite(rewrite) => rewrite.title().to_owned(),
             Stage::Ddmin(_) => "DDMIN*".to_owned(),
             other => other.to_string(),
         })

@@ -153,12 +153,12 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         stages,
         [
             "hddhr",
+            "replace",
             "ddmin line",
             "brackets",
             "tokens",
             "rename",
-            "indent",
-            "polish"
+            "indent"
         ]
     );
 

@@ -15,7 +15,7 @@ mod walk;
 use std::sync::Arc;
 
 pub use algorithm::{Algorithm, Traversal};
-use pins::Pins;
+pub(crate) use pins::Pins;
 pub use pins::{NoPins, PinSource};
 
 use crate::control::Stop;

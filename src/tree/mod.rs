@@ -48,7 +48,8 @@ pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use command::{grammars_command, languages_command, tree_command};
 pub use edit::{Candidate, NodeState, TreeState};
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
-pub use language::{KindId, KindTables, Language, languages};
+pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
+pub(crate) use render::{line_indentation, write_indented};
 pub use shortest::shortest_match;
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.
