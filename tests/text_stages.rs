@@ -71,7 +71,10 @@ fn language(name: &str) -> Option<&'static Language> {
 }
 
 #[test]
-#[cfg(feature = "lang-c")]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn tokens_on_c() {
     let input = "int add(int a, int b) {\n    return a + b;\n}\n";
     let interesting: Predicate = Arc::new(|t: &str| t.contains("return") && t.contains('+'));
@@ -95,7 +98,10 @@ fn tokens_on_c() {
 }
 
 #[test]
-#[cfg(feature = "lang-c")]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn tokens_keep_strings_and_comments_whole() {
     // A comment and a string literal are single tokens: deleting a window never splits one.
     let input = "x = \"a b c\"; /* keep me */ y = 1;\n";
@@ -149,7 +155,10 @@ fn balanced(text: &str) -> bool {
 }
 
 #[test]
-#[cfg(feature = "lang-javascript")]
+#[cfg_attr(
+    not(feature = "lang-javascript"),
+    ignore = "needs the JavaScript grammar (cargo feature lang-javascript)"
+)]
 fn brackets_on_javascript() {
     let input = "f({a: [1, 2], b: (3)}, g(4), \"(\")\n";
     // The call of g must stay, inside the call of f, with its argument in parentheses.
@@ -181,7 +190,10 @@ fn brackets_on_javascript() {
 }
 
 #[test]
-#[cfg(feature = "lang-json")]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn brackets_hollow_and_lift_on_json() {
     let input = "{\"k\": [[1, 2], {\"x\": 3}], \"v\": 7}\n";
     // A JSON-like shape test: an object holding 7, brackets balanced.
@@ -231,7 +243,10 @@ fn alpha_shape(text: &str, keywords: &[&str]) -> Vec<String> {
 }
 
 #[test]
-#[cfg(feature = "lang-python")]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
 fn rename_on_python_keeps_bindings_apart() {
     let input = "def compute_total(values):\n    total = 10\n    for value in values:\n        total += value\n    return total\n";
     let keywords = ["def", "for", "in", "return"];
@@ -259,7 +274,10 @@ fn rename_on_python_keeps_bindings_apart() {
 }
 
 #[test]
-#[cfg(feature = "lang-python")]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
 fn rename_merges_names_and_empties_strings() {
     // Three lines: two assignments to names, then `print(` of a name.
     let input = "alpha = 'some text'\nbeta = alpha\nprint(beta, 'some text', 42)\n";
@@ -283,7 +301,10 @@ fn rename_merges_names_and_empties_strings() {
 }
 
 #[test]
-#[cfg(feature = "lang-c")]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn pinned_bytes_are_never_edited() {
     let input = "if x:\n    keep_this_name(other_name, [12345]);\n";
     for stage in TextStage::ALL {
@@ -316,7 +337,10 @@ fn pinned_bytes_are_never_edited() {
 }
 
 #[test]
-#[cfg(feature = "lang-c")]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn a_schedule_ends_at_a_global_fixed_point() {
     let input = "int main(void) {\n    int counter = (1 + 2);\n    if (counter) { return counter; }\n    return 0;\n}\n";
     // Interesting while a `return` of a parenthesised-free name that is declared remains.

@@ -216,7 +216,10 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "lang-c")]
+    #[cfg_attr(
+        not(feature = "lang-c"),
+        ignore = "needs the C grammar (cargo feature lang-c)"
+    )]
     fn candidates_ranked_by_saving() {
         let stage = Rename {
             syntax: Syntax::CLike,
