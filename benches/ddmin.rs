@@ -8,9 +8,10 @@ use std::sync::Arc;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CacheKind, CachePolicy, UnitId};
-use whittle::control::{Control, SplitFactor};
-use whittle::dd::{self, DdOptions, ParallelMode, TextDomain};
+use whittle::control::Control;
+use whittle::dd::{self, TextDomain};
 use whittle::oracle::predicate;
+use whittle::params::{DdOptions, ParallelMode, SplitFactor};
 use whittle::tester::Tester;
 
 /// `units` lines; every 100th (a `keep` line) is needed. Returns the text and how many are needed.

@@ -10,10 +10,10 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
-use crate::control::{SplitFactor, Stop};
-use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
+use crate::control::Stop;
 use crate::engine::{Command as SessionCommand, Session, SessionOptions, StagesFactory};
 use crate::oracle::{CommandOracle, Oracle};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
 use crate::reduce::{Job, Settings, StartError};
 use crate::tester::Limits;
 

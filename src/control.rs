@@ -6,7 +6,8 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use serde::Serialize;
 
-use crate::oracle::CancelToken;
+use crate::params::{ParallelMode, SplitFactor};
+use crate::processes::CancelToken;
 
 /// Why a reduction stopped before it finished on its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -42,59 +43,18 @@ impl std::fmt::Display for Stop {
     }
 }
 
-/// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum SplitFactor {
-    Finite(u32),
-    Infinite,
-}
-
-impl SplitFactor {
-    /// min(len, n·ν): the granularity after splitting `n` chunks further, capped at `len`.
-    pub fn grow(self, n: usize, len: usize) -> usize {
-        match self {
-            SplitFactor::Finite(nu) => n.saturating_mul(nu as usize).min(len),
-            SplitFactor::Infinite => len,
-        }
-    }
-
-    fn encode(self) -> u64 {
-        match self {
-            SplitFactor::Finite(nu) => u64::from(nu),
-            SplitFactor::Infinite => 0,
-        }
-    }
-
-    fn decode(raw: u64) -> Self {
-        match raw {
-            0 => SplitFactor::Infinite,
-            nu => SplitFactor::Finite(nu as u32),
-        }
+/// ν as one number, for an atomic (0: infinity).
+fn encode(nu: SplitFactor) -> u64 {
+    match nu {
+        SplitFactor::Finite(nu) => u64::from(nu),
+        SplitFactor::Infinite => 0,
     }
 }
 
-impl std::fmt::Display for SplitFactor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SplitFactor::Finite(nu) => write!(f, "{nu}"),
-            SplitFactor::Infinite => f.write_str("inf"),
-        }
-    }
-}
-
-impl std::str::FromStr for SplitFactor {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if matches!(s, "inf" | "infinity" | "∞") {
-            return Ok(SplitFactor::Infinite);
-        }
-        match s.parse::<u32>() {
-            Ok(nu) if nu >= 2 => Ok(SplitFactor::Finite(nu)),
-            _ => Err(format!(
-                "the split factor must be an integer ≥ 2 or `inf`, not `{s}`"
-            )),
-        }
+fn decode(raw: u64) -> SplitFactor {
+    match raw {
+        0 => SplitFactor::Infinite,
+        nu => SplitFactor::Finite(nu as u32),
     }
 }
 
@@ -116,7 +76,7 @@ pub struct Control {
     wake: Condvar,
     split_factor: AtomicU64,
     jobs: AtomicU64,
-    parallel: Mutex<Option<crate::dd::ParallelMode>>,
+    parallel: Mutex<Option<ParallelMode>>,
     /// Cancelled by every stop but a switch: the tokens of all test runs are its children, so
     /// a stop kills the tests that run and keeps new ones from starting.
     stop_token: CancelToken,
@@ -127,7 +87,7 @@ impl Control {
         Control {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
-            split_factor: AtomicU64::new(split_factor.encode()),
+            split_factor: AtomicU64::new(encode(split_factor)),
             jobs: AtomicU64::new(0),
             parallel: Mutex::new(None),
             stop_token: CancelToken::new(),
@@ -257,7 +217,7 @@ impl Control {
     }
 
     pub fn split_factor(&self) -> SplitFactor {
-        SplitFactor::decode(self.split_factor.load(Ordering::Relaxed))
+        decode(self.split_factor.load(Ordering::Relaxed))
     }
 
     /// The testing window wanted (0: not set); the tester adopts it at its next window.
@@ -270,17 +230,17 @@ impl Control {
     }
 
     /// The parallel mode wanted, if it was changed; ddmin adopts it at its next round.
-    pub fn parallel_mode(&self) -> Option<crate::dd::ParallelMode> {
+    pub fn parallel_mode(&self) -> Option<ParallelMode> {
         *self.parallel.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub fn set_parallel_mode(&self, mode: crate::dd::ParallelMode) {
+    pub fn set_parallel_mode(&self, mode: ParallelMode) {
         *self.parallel.lock().unwrap_or_else(PoisonError::into_inner) = Some(mode);
     }
 
     /// Changes ν; ddmin picks it up at its next granularity step.
     pub fn set_split_factor(&self, nu: SplitFactor) {
-        self.split_factor.store(nu.encode(), Ordering::Relaxed);
+        self.split_factor.store(encode(nu), Ordering::Relaxed);
     }
 }
 
@@ -289,16 +249,6 @@ mod tests {
     use super::*;
     use std::sync::Arc;
     use std::time::Duration;
-
-    #[test]
-    fn split_factor_parses_and_grows() {
-        assert_eq!("inf".parse::<SplitFactor>(), Ok(SplitFactor::Infinite));
-        assert_eq!("3".parse::<SplitFactor>(), Ok(SplitFactor::Finite(3)));
-        assert!("1".parse::<SplitFactor>().is_err());
-        assert_eq!(SplitFactor::Finite(2).grow(4, 5), 5);
-        assert_eq!(SplitFactor::Finite(3).grow(2, 100), 6);
-        assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
-    }
 
     #[test]
     fn steps_let_one_candidate_through_each() {

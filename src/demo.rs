@@ -6,11 +6,11 @@ use std::sync::Arc;
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
 use crate::cli::DemoArgs;
-use crate::control::SplitFactor;
-use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
+
 use crate::engine::{Session, SessionOptions, StagesFactory};
 use crate::events::{Action, Event};
 use crate::oracle::{Oracle, predicate};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
 use crate::reduce::{Job, Settings};
 use crate::tree::Language;
 

@@ -137,7 +137,7 @@ pub enum Event {
         n: usize,
         len: usize,
         /// The split factor ν in force.
-        nu: crate::control::SplitFactor,
+        nu: crate::params::SplitFactor,
         /// Chunk sizes, in order (only for configurations of at most 256 chunks).
         chunks: Vec<u32>,
     },

@@ -15,6 +15,7 @@ pub mod headless;
 pub mod oracle;
 pub mod outcome;
 pub mod output;
+pub mod params;
 pub mod pipeline;
 pub mod processes;
 pub mod reduce;

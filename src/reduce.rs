@@ -9,13 +9,14 @@ use serde::Serialize;
 
 use crate::atoms::{self, AtomKind};
 use crate::cache::{CachePolicy, UnitId};
-use crate::control::{Control, SplitFactor, Stop};
-use crate::dd::{self, DdOptions, TextDomain};
+use crate::control::{Control, Stop};
+use crate::dd::{self, TextDomain};
 use crate::engine::{Pins, StageContext, Stages};
 use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::{Oracle, Verdict};
 use crate::outcome::Outcome;
 use crate::output::ResultFile;
+use crate::params::{DdOptions, SplitFactor};
 use crate::pipeline::Pipeline;
 use crate::pipeline::{PipelineStages, pipeline_of};
 use crate::stats::Stats;

@@ -5,8 +5,7 @@ mod common;
 
 use common::{ddmin_ints, is_one_minimal, mock_examples};
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::control::SplitFactor;
-use whittle::dd::{DdOptions, ReduceOrder};
+use whittle::params::{DdOptions, ReduceOrder, SplitFactor};
 
 const ORDERS: [ReduceOrder; 3] = [
     ReduceOrder::SubsetsFirst,
@@ -113,8 +112,9 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
     use std::sync::Arc;
     use whittle::atoms::{self, AtomKind};
     use whittle::control::Control;
-    use whittle::dd::{self, Direction, TextDomain};
+    use whittle::dd::{self, TextDomain};
     use whittle::oracle::predicate;
+    use whittle::params::Direction;
     use whittle::tester::Tester;
     use whittle::trace::TraceWriter;
 
@@ -177,7 +177,7 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
 
 #[test]
 fn mock_examples_under_every_parallel_mode_and_window() {
-    use whittle::dd::ParallelMode;
+    use whittle::params::ParallelMode;
     let modes = [
         ParallelMode::First,
         ParallelMode::Stable,
@@ -240,7 +240,7 @@ fn mock_examples_under_every_parallel_mode_and_window() {
 
 #[test]
 fn greedy_needs_fewer_tests_than_stable_when_windows_hold_several_interesting_complements() {
-    use whittle::dd::ParallelMode;
+    use whittle::params::ParallelMode;
     let d = mock_examples().into_iter().find(|e| e.name == "D").unwrap();
     let run = |parallel| {
         let options = DdOptions {

@@ -9,8 +9,7 @@ use std::hash::{Hash, Hasher};
 use common::{ddmin_ints, is_one_minimal};
 use proptest::prelude::*;
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::control::SplitFactor;
-use whittle::dd::{DdOptions, Direction, ParallelMode, ReduceOrder};
+use whittle::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor};
 
 /// A random test over configurations of integers.
 #[derive(Clone, Debug)]

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use whittle::atoms::AtomKind;
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::control::SplitFactor;
-use whittle::dd::{DdOptions, Direction, ReduceOrder};
+
 use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
 use whittle::events::{Action, Event};
 use whittle::oracle::predicate;
+use whittle::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
 use whittle::pipeline::{PipelineStages, stages_named};
 use whittle::reduce::{Job, Settings};
 

@@ -19,8 +19,8 @@ use pins::Pins;
 pub use pins::{NoPins, PinSource};
 
 use crate::control::Stop;
-use crate::dd::DdOptions;
 use crate::events::Event;
+use crate::params::DdOptions;
 use crate::tester::Tester;
 use crate::tree::{self, Language, Preprocess, TreeState};
 

@@ -4,8 +4,9 @@
 
 use crate::cache::UnitId;
 use crate::control::Stop;
-use crate::dd::{self, DdOptions, Domain};
+use crate::dd::{self, Domain};
 use crate::events::{Branch, Candidate as Probe, CandidateKind};
+use crate::params::DdOptions;
 use crate::tester::Tester;
 use crate::tree::{Candidate, NodeId, TreeState};
 

@@ -4,8 +4,8 @@
 use std::collections::VecDeque;
 
 use crate::control::Stop;
-use crate::dd::DdOptions;
 use crate::events::{Event, TreePhase};
+use crate::params::DdOptions;
 use crate::tester::Tester;
 use crate::tree::{NodeId, TreeState};
 

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CachePolicy, UnitId};
-use whittle::control::{Control, SplitFactor};
-use whittle::dd::{self, DdOptions, TextDomain};
+use whittle::control::Control;
+use whittle::dd::{self, TextDomain};
 use whittle::oracle::predicate;
+use whittle::params::{DdOptions, SplitFactor};
 use whittle::stats::Stats;
 use whittle::tester::Tester;
 

@@ -1,0 +1,169 @@
+//! The parameters of a reduction that every layer reads: ddmin's split factor ν, how a
+//! configuration is split, the order and directions of its reduce steps, and how a window of
+//! parallel tests is decided.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+/// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SplitFactor {
+    Finite(u32),
+    Infinite,
+}
+
+impl SplitFactor {
+    /// min(len, n·ν): the granularity after splitting `n` chunks further, capped at `len`.
+    pub fn grow(self, n: usize, len: usize) -> usize {
+        match self {
+            SplitFactor::Finite(nu) => n.saturating_mul(nu as usize).min(len),
+            SplitFactor::Infinite => len,
+        }
+    }
+}
+
+impl std::fmt::Display for SplitFactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SplitFactor::Finite(nu) => write!(f, "{nu}"),
+            SplitFactor::Infinite => f.write_str("inf"),
+        }
+    }
+}
+
+impl std::str::FromStr for SplitFactor {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if matches!(s, "inf" | "infinity" | "∞") {
+            return Ok(SplitFactor::Infinite);
+        }
+        match s.parse::<u32>() {
+            Ok(nu) if nu >= 2 => Ok(SplitFactor::Finite(nu)),
+            _ => Err(format!(
+                "the split factor must be an integer ≥ 2 or `inf`, not `{s}`"
+            )),
+        }
+    }
+}
+
+/// Which reduce steps are tried, in which order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReduceOrder {
+    SubsetsFirst,
+    ComplementsFirst,
+    ComplementsOnly,
+}
+
+/// In which order the chunks of a partition are visited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// How a configuration is cut into n chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitStyle {
+    /// Zeller's: chunk i takes (L - start) / (n - i) of what is left; 30 into 4 gives 7,7,8,8.
+    Zeller,
+    /// Chunk i is config[L·i/n .. L·(i+1)/n].
+    Balanced,
+}
+
+/// How a round's candidates are spread over the testing window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParallelMode {
+    /// The first interesting candidate to finish wins; the other running tests are killed.
+    First,
+    /// Wait for the window and take the interesting candidate first in iteration order: the
+    /// result equals the sequential one.
+    Stable,
+    /// Subsets and complements in one window, stabilised like `stable`.
+    Combined,
+    /// GreeDDy: several interesting complements in a window are removed together.
+    Greedy,
+}
+
+macro_rules! keyword_enum {
+    ($type:ty, $what:literal, $($word:literal => $value:expr),+ $(,)?) => {
+        impl FromStr for $type {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($word => Ok($value),)+
+                    other => Err(format!(
+                        concat!("unknown ", $what, " `{}` (expected {})"),
+                        other,
+                        [$($word),+].join(", ")
+                    )),
+                }
+            }
+        }
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                $(if *self == $value { return f.write_str($word); })+
+                Ok(())
+            }
+        }
+    };
+}
+
+keyword_enum!(ReduceOrder, "order",
+    "subsets-first" => ReduceOrder::SubsetsFirst,
+    "complements-first" => ReduceOrder::ComplementsFirst,
+    "complements-only" => ReduceOrder::ComplementsOnly);
+keyword_enum!(Direction, "direction",
+    "forward" => Direction::Forward,
+    "backward" => Direction::Backward);
+keyword_enum!(SplitStyle, "split",
+    "zeller" => SplitStyle::Zeller,
+    "balanced" => SplitStyle::Balanced);
+keyword_enum!(ParallelMode, "parallel mode",
+    "first" => ParallelMode::First,
+    "stable" => ParallelMode::Stable,
+    "combined" => ParallelMode::Combined,
+    "greedy" => ParallelMode::Greedy);
+
+/// The settings of ddmin (the split factor ν is read live from the tester's control).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DdOptions {
+    pub order: ReduceOrder,
+    pub subset_direction: Direction,
+    pub complement_direction: Direction,
+    pub split: SplitStyle,
+    pub parallel: ParallelMode,
+}
+
+impl Default for DdOptions {
+    fn default() -> Self {
+        DdOptions {
+            order: ReduceOrder::SubsetsFirst,
+            subset_direction: Direction::Forward,
+            complement_direction: Direction::Forward,
+            split: SplitStyle::Zeller,
+            parallel: ParallelMode::Stable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_factor_parses_and_grows() {
+        assert_eq!("inf".parse::<SplitFactor>(), Ok(SplitFactor::Infinite));
+        assert_eq!("3".parse::<SplitFactor>(), Ok(SplitFactor::Finite(3)));
+        assert!("1".parse::<SplitFactor>().is_err());
+        assert_eq!(SplitFactor::Finite(2).grow(4, 5), 5);
+        assert_eq!(SplitFactor::Finite(3).grow(2, 100), 6);
+        assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
+    }
+}
