@@ -16,8 +16,9 @@ use whittle::dd::{self, TextDomain};
 use whittle::engine::{Command, Session, SessionOptions};
 use whittle::oracle::{Oracle, predicate};
 use whittle::params::{DdOptions, SplitFactor};
+use whittle::pipeline::Settings;
 use whittle::pipeline::{stages_factory, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::reduce::Job;
 use whittle::tester::Tester;
 
 const UNITS: usize = 2_000;

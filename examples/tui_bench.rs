@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers};
 use whittle::atoms::AtomKind;
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::engine::{Session, SessionOptions, StagesFactory};
+use whittle::engine::{Session, SessionOptions};
 use whittle::oracle::predicate;
+use whittle::pipeline::{Settings, StagesFactory};
 use whittle::pipeline::{stages_factory, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::reduce::Job;
 use whittle::tui::{App, AppOptions, Message, SystemClock, Theme};
 
 /// The name, user and system CPU seconds in a `/proc/.../stat` line (Linux).

@@ -11,10 +11,11 @@ use clap::{Args, Parser, Subcommand};
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
 use crate::control::Stop;
-use crate::engine::{Command as SessionCommand, Session, SessionOptions, StagesFactory};
+use crate::engine::{Command as SessionCommand, Session, SessionOptions};
 use crate::oracle::{CommandOracle, Oracle};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::reduce::{Job, Settings, StartError};
+use crate::pipeline::{Settings, Stages, StagesFactory};
+use crate::reduce::{Job, StartError};
 use crate::tester::Limits;
 
 /// Exit code: bad usage, or an input that is not interesting to begin with.
@@ -408,9 +409,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 
     let input_size = job.input.len();
     let pipeline = crate::pipeline::pipeline_of(&job.settings);
-    let stages: Box<dyn crate::engine::Stages> = Box::new(
-        crate::pipeline::PipelineStages::from_settings(&job.settings),
-    );
+    let stages: Box<dyn Stages> = Box::new(crate::pipeline::PipelineStages::from_settings(
+        &job.settings,
+    ));
     let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
     let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {

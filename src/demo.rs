@@ -7,11 +7,12 @@ use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
 use crate::cli::DemoArgs;
 
-use crate::engine::{Session, SessionOptions, StagesFactory};
+use crate::engine::{Session, SessionOptions};
 use crate::events::{Action, Event};
 use crate::oracle::{Oracle, predicate};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::reduce::{Job, Settings};
+use crate::pipeline::{Settings, StagesFactory};
+use crate::reduce::Job;
 use crate::tree::Language;
 
 /// A built-in example: an input, a test, and the settings that show it best.

@@ -1,6 +1,16 @@
 //! Pipelines: stages joined with `+` and run in order on the current best (`hoist+hddh` is the
 //! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level; the sixteen
-//! combinations of Table 7.1; the default pipeline; and the stage runner.
+//! combinations of Table 7.1; the default pipeline; the settings of a reduction
+//! ([`Settings`]), the stages a session runs ([`Stages`], [`PipelineStages`]), the stage runner
+//! and the ddmin pass over text units; pinned byte ranges ([`Pins`]).
+
+mod pins;
+mod settings;
+mod stages;
+
+pub use pins::{Pins, line_range};
+pub use settings::Settings;
+pub use stages::{SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass};
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,10 +20,8 @@ use serde::{Serialize, Serializer};
 
 use crate::atoms::AtomKind;
 use crate::control::Stop;
-use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
-use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
 

@@ -1,99 +1,19 @@
-//! Reduction runs: the settings, the line/char/token passes of ddmin (each to its fixed point,
-//! DDMIN*), and the whole job on a file: initial checks, output kept up to date, final report.
+//! The whole job on a file: initial checks, output kept up to date, the result and statistics
+//! at the end.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
-
-use crate::atoms::{self, AtomKind};
-use crate::cache::{CachePolicy, UnitId};
+use crate::atoms;
 use crate::control::{Control, Stop};
-use crate::dd::{self, TextDomain};
-use crate::engine::{Pins, StageContext, Stages};
-use crate::events::{Branch, Candidate, CandidateKind, Event};
+use crate::events::{Branch, Candidate, CandidateKind};
 use crate::oracle::{Oracle, Verdict};
 use crate::outcome::Outcome;
 use crate::output::ResultFile;
-use crate::params::{DdOptions, SplitFactor};
-use crate::pipeline::Pipeline;
-use crate::pipeline::{PipelineStages, pipeline_of};
+use crate::pipeline::{PipelineStages, Settings, StageContext, pipeline_of, run_all_stages};
 use crate::stats::Stats;
-use crate::tester::{Limits, Tester};
-
-/// Everything that decides how a reduction runs.
-#[derive(Clone, Debug, Serialize)]
-pub struct Settings {
-    /// The ddmin passes, in order (e.g. lines then characters).
-    pub atoms: Vec<AtomKind>,
-    pub split_factor: SplitFactor,
-    pub dd: DdOptions,
-    /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
-    pub fixpoint: bool,
-    pub cache: CachePolicy,
-    /// The most memory the outcome cache may take, in bytes (its estimate; the largest
-    /// candidates are evicted first).
-    pub cache_memory: usize,
-    pub jobs: usize,
-    #[serde(skip)]
-    pub limits: Limits,
-    /// The pipeline (`-a`); `None`: the default for the language.
-    pub algorithm: Option<Pipeline>,
-    /// The input's language (a name `whittle languages` lists); `None`: unknown.
-    pub language: Option<String>,
-    /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
-    pub syntax_guard: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            atoms: vec![AtomKind::Line, AtomKind::Char],
-            split_factor: SplitFactor::Finite(2),
-            dd: DdOptions::default(),
-            fixpoint: true,
-            cache: CachePolicy::recommended(),
-            cache_memory: crate::cache::DEFAULT_MEMORY_LIMIT,
-            jobs: 1,
-            limits: Limits::default(),
-            algorithm: None,
-            language: None,
-            syntax_guard: true,
-        }
-    }
-}
-
-/// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
-/// `settings.fixpoint` is off. Units overlapping a pin stay in every candidate.
-pub fn run_ddmin_pass(
-    tester: &mut Tester,
-    settings: &Settings,
-    atom: AtomKind,
-    pins: &Pins,
-) -> Result<(), Stop> {
-    let stage = format!("ddmin {atom}");
-    let text = tester.best().to_vec();
-    let spans = atoms::split(&text, atom);
-    let pinned = pins.pinned_units(&spans);
-    let mut config: Vec<UnitId> = (0..spans.len() as UnitId)
-        .filter(|unit| pinned.binary_search(unit).is_err())
-        .collect();
-    let domain = TextDomain::new(&text, spans).with_pinned(pinned);
-    tester.begin_universe();
-    for iteration in 1.. {
-        tester.emit(Event::FixpointIteration {
-            stage: stage.clone(),
-            iteration,
-        });
-        let before = config.len();
-        config = dd::ddmin(&domain, config, tester, &settings.dd)?;
-        if config.len() == before || !settings.fixpoint {
-            break;
-        }
-    }
-    Ok(())
-}
+use crate::tester::Tester;
 
 /// How a reduction of a file ended.
 pub struct Finished {
@@ -275,22 +195,6 @@ impl Job {
             flaky: None,
         }
     }
-}
-
-/// Runs every stage in order, reporting each start.
-pub fn run_all_stages(
-    stages: &dyn Stages,
-    tester: &mut Tester,
-    context: &StageContext,
-) -> Result<(), Stop> {
-    for index in 0..stages.len() {
-        tester.emit(Event::StageStarted {
-            stage: stages.name(index),
-            index,
-        });
-        stages.run(index, tester, context)?;
-    }
-    Ok(())
 }
 
 /// Records the sizes of input and output in the statistics.

@@ -9,8 +9,9 @@ use whittle::atoms::non_whitespace_chars;
 use whittle::control::Control;
 use whittle::hdd::PinSource;
 use whittle::oracle::{CommandOracle, Oracle, predicate};
+use whittle::pipeline::Settings;
 use whittle::pipeline::{Pipeline, run_pipeline, table_7_1};
-use whittle::reduce::{Job, Settings};
+use whittle::reduce::Job;
 use whittle::stats::Stats;
 use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
 

@@ -11,8 +11,8 @@ use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
 use whittle::events::{Action, Event};
 use whittle::oracle::predicate;
 use whittle::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
-use whittle::pipeline::{PipelineStages, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::pipeline::{PipelineStages, Settings, stages_named};
+use whittle::reduce::Job;
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 

@@ -12,13 +12,12 @@ use crossbeam_channel::{Receiver, Sender};
 use serde::Serialize;
 
 use super::history::{History, HistoryEntry};
-use super::pins::{Pins, line_range};
-use super::{StageContext, Stages};
 use crate::control::{Control, Stop};
 use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::Oracle;
 use crate::outcome::Outcome;
 use crate::params::{ParallelMode, SplitFactor};
+use crate::pipeline::{Pins, StageContext, Stages, StagesFactory, line_range};
 use crate::reduce::{Finished, Flaky, Job, StartError};
 use crate::stats::Stats;
 use crate::tester::Tester;
@@ -121,9 +120,6 @@ pub struct Snapshot {
     pub output: Option<PathBuf>,
     pub language: Option<&'static str>,
 }
-
-/// Makes the stages of a pipeline from its name (for [`Command::SwitchAlgorithm`]).
-pub type StagesFactory = Box<dyn Fn(&str) -> anyhow::Result<Box<dyn Stages>> + Send>;
 
 /// How a session behaves.
 pub struct SessionOptions {
