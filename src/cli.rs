@@ -1,5 +1,7 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
+mod demo;
+
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -294,14 +296,18 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Reduce(args) => reduce(args),
-        Command::Demo(args) => crate::demo::run(args),
-        Command::Tree(args) => crate::tree::tree_command(args),
+        Command::Demo(args) => demo::run(args),
+        Command::Tree(args) => {
+            crate::tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
+        }
         Command::Languages => crate::tree::languages_command(),
         Command::Algorithms => {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
         }
-        Command::Grammars(args) => crate::tree::grammars_command(args),
+        Command::Grammars(args) => {
+            crate::tree::grammars_command(args.generate, args.check, args.project.as_deref())
+        }
     };
     match result {
         Ok(code) => code,

@@ -2,9 +2,10 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::path::Path;
 
 use super::arena::{NodeId, Preprocess, Tree};
-use super::check::phi_check;
+use super::check;
 use super::language::languages;
 
 pub use super::grammars::grammars_command;
@@ -81,9 +82,10 @@ fn ended_output(error: std::io::Error) -> anyhow::Result<i32> {
     }
 }
 
-/// Entry point of `whittle tree FILE`.
-pub fn tree_command(args: &crate::cli::TreeArgs) -> anyhow::Result<i32> {
-    let tree = super::parse_file(&args.file, args.language.as_deref(), Preprocess::default())?;
+/// Entry point of `whittle tree FILE`: lists the parse tree of `file` (in `language`, or the
+/// one its extension names) and, with `phi_check`, how many nodes' Φ parse in place.
+pub fn tree_command(file: &Path, language: Option<&str>, phi_check: bool) -> anyhow::Result<i32> {
+    let tree = super::parse_file(file, language, Preprocess::default())?;
     // One line at a time: the listing of a deep tree is far larger than the tree.
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -110,8 +112,8 @@ pub fn tree_command(args: &crate::cli::TreeArgs) -> anyhow::Result<i32> {
         return ended_output(error);
     }
     drop(out);
-    if args.phi_check {
-        let report = phi_check(&tree)?;
+    if phi_check {
+        let report = check::phi_check(&tree)?;
         for &id in &report.invalid {
             let range = tree.byte_range(id);
             println!(

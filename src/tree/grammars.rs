@@ -137,10 +137,15 @@ pub fn generate_all(project_dir: &Path) -> anyhow::Result<Vec<(PathBuf, Generate
     Ok(out)
 }
 
-/// Entry point of `whittle grammars`.
-pub fn grammars_command(args: &crate::cli::GrammarsArgs) -> anyhow::Result<i32> {
-    let project_dir = args.project.clone().unwrap_or_else(default_project_dir);
-    if !args.generate && !args.check {
+/// Entry point of `whittle grammars`: writes the tables (`generate`), compares them with the
+/// files (`check`), or summarises the embedded ones; `project` holds `grammars/`.
+pub fn grammars_command(
+    generate: bool,
+    check: bool,
+    project: Option<&Path>,
+) -> anyhow::Result<i32> {
+    let project_dir = project.map_or_else(default_project_dir, Path::to_path_buf);
+    if !generate && !check {
         return summary();
     }
     let tables = generate_all(&project_dir)?;
@@ -151,7 +156,7 @@ pub fn grammars_command(args: &crate::cli::GrammarsArgs) -> anyhow::Result<i32> 
         if current == text {
             continue;
         }
-        if args.generate {
+        if generate {
             std::fs::write(path, &text)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             println!(
@@ -171,7 +176,7 @@ pub fn grammars_command(args: &crate::cli::GrammarsArgs) -> anyhow::Result<i32> 
         );
         return Ok(1);
     }
-    if args.check {
+    if check {
         println!("all {} grammar tables are up to date", tables.len());
     }
     Ok(0)
