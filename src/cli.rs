@@ -48,8 +48,6 @@ pub enum Command {
     Languages,
     /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
     Algorithms,
-    /// Work with the generated grammar tables (minimal replacements Φ).
-    Grammars(GrammarsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -208,20 +206,6 @@ pub struct TreeArgs {
     pub phi_check: bool,
 }
 
-#[derive(Debug, Args)]
-pub struct GrammarsArgs {
-    /// Regenerate the Φ tables under `grammars/` from the grammar crates' `src/grammar.json`.
-    #[arg(long, conflicts_with = "check")]
-    pub generate: bool,
-    /// Regenerate the tables in memory and fail when the files under `grammars/` differ.
-    #[arg(long)]
-    pub check: bool,
-    /// The project directory holding `Cargo.toml` and `grammars/` (default: the one whittle was
-    /// built from).
-    #[arg(long, value_name = "DIR")]
-    pub project: Option<PathBuf>,
-}
-
 /// Durations from the command line are capped here (about 317 years): longer ones mean "never".
 const LONGEST_SECONDS: f64 = 1e10;
 
@@ -304,9 +288,6 @@ pub fn main() -> i32 {
         Command::Algorithms => {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
-        }
-        Command::Grammars(args) => {
-            crate::tree::grammars_command(args.generate, args.check, args.project.as_deref())
         }
     };
     match result {

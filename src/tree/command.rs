@@ -1,4 +1,4 @@
-//! The `whittle tree`, `whittle languages` and `whittle grammars` commands.
+//! The `whittle tree` and `whittle languages` commands.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -7,8 +7,6 @@ use std::path::Path;
 use super::arena::{NodeId, Preprocess, Tree};
 use super::check;
 use super::language::languages;
-
-pub use super::grammars::grammars_command;
 
 /// Shows a text in one line, escaped and shortened.
 fn snippet(text: &[u8], limit: usize) -> String {

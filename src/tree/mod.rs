@@ -31,25 +31,20 @@ mod build;
 pub mod check;
 mod command;
 mod edit;
-pub mod generate;
-pub mod grammar_json;
-pub mod grammars;
 mod guard;
 mod language;
 pub mod profile;
 mod render;
-mod shortest;
-mod text;
+pub mod text;
 
 use std::path::Path;
 use std::sync::Arc;
 
 pub use arena::{Children, NodeId, Preprocess, Tree};
-pub use command::{grammars_command, languages_command, tree_command};
+pub use command::{languages_command, tree_command};
 pub use edit::{Candidate, NodeState, TreeState};
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, languages};
-pub use shortest::shortest_match;
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.
 pub fn parse(

@@ -1,5 +1,12 @@
-//! `whittle grammars`: regenerates (or checks) the generated grammar tables from the grammar
-//! crates' `src/grammar.json`, found through `cargo metadata`.
+//! `cargo xtask grammars`: regenerates (or checks) the generated grammar tables under
+//! `grammars/` from the grammar crates' `src/grammar.json`, found through `cargo metadata`.
+//!
+//! The generator's modules name the tree layer's modules they use through `super::` (`profile`,
+//! `text`), as they did inside it.
+
+pub mod generate;
+pub mod grammar_json;
+pub mod shortest;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,10 +15,13 @@ use std::process::Command;
 use anyhow::{Context as _, bail};
 use serde::Deserialize;
 
-use super::generate::{GeneratorInput, generate};
-use super::grammar_json::{Grammar, parse_node_types};
-use super::language::languages;
-use super::profile::{GeneratedTable, Profile};
+use whittle::tree::languages;
+use whittle::tree::profile::{GeneratedTable, Profile};
+// For the generator's `super::profile` and `super::text`.
+use whittle::tree::{profile, text};
+
+use generate::{GeneratorInput, generate};
+use grammar_json::{Grammar, parse_node_types};
 
 /// Where a grammar crate lives on disk.
 #[derive(Debug, Clone)]
@@ -32,10 +42,11 @@ struct MetadataPackage {
     manifest_path: PathBuf,
 }
 
-/// The source directory of the project whittle was built from (holds `Cargo.toml` and
-/// `grammars/`).
+/// The source directory of whittle (holds `Cargo.toml` and `grammars/`): the parent of this
+/// crate's.
 pub fn default_project_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().unwrap_or(xtask).to_path_buf()
 }
 
 /// Finds the grammar crates of the project's dependency graph with `cargo metadata`.
@@ -137,7 +148,7 @@ pub fn generate_all(project_dir: &Path) -> anyhow::Result<Vec<(PathBuf, Generate
     Ok(out)
 }
 
-/// Entry point of `whittle grammars`: writes the tables (`generate`), compares them with the
+/// Entry point of `cargo xtask grammars`: writes the tables (`generate`), compares them with the
 /// files (`check`), or summarises the embedded ones; `project` holds `grammars/`.
 pub fn grammars_command(
     generate: bool,
@@ -171,7 +182,7 @@ pub fn grammars_command(
     }
     if !stale.is_empty() {
         eprintln!(
-            "out of date (run `whittle grammars --generate`): {}",
+            "out of date (run `cargo xtask grammars --generate`): {}",
             stale.join(", ")
         );
         return Ok(1);
@@ -214,4 +225,35 @@ fn summary() -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_tables_are_up_to_date() {
+        let project = default_project_dir();
+        let tables =
+            generate_all(&project).expect("generating the tables (needs `cargo metadata`)");
+        assert_eq!(tables.len(), languages().len());
+        let mut stale = Vec::new();
+        for (path, table) in &tables {
+            let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+            if on_disk != table.to_toml() {
+                stale.push(path.display().to_string());
+            }
+            // The written form reads back to the same table.
+            assert_eq!(
+                &GeneratedTable::from_toml(&table.to_toml()).unwrap(),
+                table,
+                "{}",
+                path.display()
+            );
+        }
+        assert!(
+            stale.is_empty(),
+            "out of date, run `cargo xtask grammars --generate`: {stale:?}"
+        );
+    }
 }
