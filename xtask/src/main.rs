@@ -14,7 +14,11 @@ use clap::{Args, Parser, Subcommand};
 use xtask::grammars;
 
 #[derive(Debug, Parser)]
-#[command(name = "xtask", bin_name = "cargo xtask", about = "whittle's developer tasks")]
+#[command(
+    name = "xtask",
+    bin_name = "cargo xtask",
+    about = "whittle's developer tasks"
+)]
 struct Cli {
     #[command(subcommand)]
     task: Task,
