@@ -15,7 +15,7 @@ use whittle::control::Control;
 use whittle::dd::{self, TextDomain};
 use whittle::engine::{Command, Session, SessionOptions};
 use whittle::oracle::{Oracle, predicate};
-use whittle::params::{DdOptions, SplitFactor};
+use whittle::params::{DdOptions, Knobs};
 use whittle::pipeline::Settings;
 use whittle::pipeline::{stages_factory, stages_named};
 use whittle::reduce::Job;
@@ -61,7 +61,7 @@ fn settings() -> Settings {
 /// ddmin with the bare tester; with `events`, a thread drains the event channel.
 fn bare(text: &[u8], events: bool) -> u64 {
     let oracle = predicate("keep lines", is_interesting);
-    let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+    let control = Arc::new(Control::new(Knobs::default()));
     let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
     let drain = events.then(|| {
         let (tx, rx) = crossbeam_channel::unbounded();

@@ -227,7 +227,7 @@ impl ReduceArgs {
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let jobs = match self.jobs {
             Some(0) => anyhow::bail!("--jobs must be at least 1"),
-            Some(jobs) => jobs.min(crate::tester::max_jobs()),
+            Some(jobs) => jobs.min(crate::params::max_jobs()),
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let language = match &self.language {
@@ -247,7 +247,6 @@ impl ReduceArgs {
                 subset_direction: self.subset_order,
                 complement_direction: self.complement_order,
                 split: self.split,
-                parallel: self.parallel,
             },
             fixpoint: !self.no_fixpoint,
             cache: CachePolicy {
@@ -258,6 +257,7 @@ impl ReduceArgs {
             cache_memory: usize::try_from(self.cache_memory.saturating_mul(1 << 20))
                 .unwrap_or(usize::MAX),
             jobs,
+            parallel: self.parallel,
             limits: Limits {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,

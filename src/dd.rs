@@ -279,7 +279,8 @@ impl Partition {
 }
 
 /// Runs ddmin^ν on `units` (whose rendering the caller knows to be interesting) and returns a
-/// 1-minimal configuration, or why it stopped early. The tester's current best follows every
+/// 1-minimal configuration, or why it stopped early. ν and the parallel mode are read from the
+/// tester's control (at each granularity step and round). The tester's current best follows every
 /// accepted reduction, so an early stop loses nothing.
 pub fn ddmin(
     domain: &dyn Domain,
@@ -306,11 +307,8 @@ pub fn ddmin(
         }
         tester.note_round(state.n(), len, || state.chunk_sizes());
 
-        let options = DdOptions {
-            parallel: tester.control().parallel_mode().unwrap_or(options.parallel),
-            ..*options
-        };
-        if reduce_round(domain, &mut state, tester, &options)? {
+        let parallel = tester.control().parallel_mode();
+        if reduce_round(domain, &mut state, tester, options, parallel)? {
             continue;
         }
         let n = state.n();
@@ -350,6 +348,7 @@ fn reduce_round(
     state: &mut Partition,
     tester: &mut Tester,
     options: &DdOptions,
+    parallel: ParallelMode,
 ) -> Result<bool, Stop> {
     let n = state.n();
     let offsets = tester
@@ -358,7 +357,7 @@ fn reduce_round(
         .flatten();
     let subsets = || subset_probes(n, options.subset_direction);
     let complements = || complement_probes(n, options.complement_direction, state.offset);
-    let phases: Vec<Vec<Probe>> = match (options.order, options.parallel) {
+    let phases: Vec<Vec<Probe>> = match (options.order, parallel) {
         (ReduceOrder::ComplementsOnly, _) => vec![complements()],
         (ReduceOrder::SubsetsFirst, ParallelMode::Combined) => {
             vec![subsets().into_iter().chain(complements()).collect()]
@@ -370,9 +369,9 @@ fn reduce_round(
         (ReduceOrder::ComplementsFirst, _) => vec![complements(), subsets()],
     };
     for probes in phases {
-        let greedy_complements = options.parallel == ParallelMode::Greedy
+        let greedy_complements = parallel == ParallelMode::Greedy
             && matches!(probes.first(), Some(Probe::Complement(_)));
-        let policy = match options.parallel {
+        let policy = match parallel {
             ParallelMode::First => WindowPolicy::FirstToFinish,
             ParallelMode::Greedy if greedy_complements => WindowPolicy::AllInWindow,
             _ => WindowPolicy::FirstInOrder,

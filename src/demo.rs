@@ -57,7 +57,6 @@ fn table_4_1() -> Example {
                 subset_direction: Direction::Forward,
                 complement_direction: Direction::Backward,
                 split: SplitStyle::Zeller,
-                parallel: ParallelMode::Stable,
             },
             fixpoint: false,
             cache: CachePolicy {
@@ -66,6 +65,7 @@ fn table_4_1() -> Example {
                 evict_larger: true,
             },
             jobs: 1,
+            parallel: ParallelMode::Stable,
             limits: Default::default(),
             ..Settings::default()
         },

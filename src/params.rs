@@ -1,6 +1,7 @@
 //! The parameters of a reduction that every layer reads: ddmin's split factor ν, how a
-//! configuration is split, the order and directions of its reduce steps, and how a window of
-//! parallel tests is decided.
+//! configuration is split, the order and directions of its reduce steps, how a window of
+//! parallel tests is decided, and the knobs that may change while a reduction runs (their
+//! starting values: once a run starts, its `Control` owns them).
 
 use std::fmt;
 use std::str::FromStr;
@@ -131,14 +132,14 @@ keyword_enum!(ParallelMode, "parallel mode",
     "combined" => ParallelMode::Combined,
     "greedy" => ParallelMode::Greedy);
 
-/// The settings of ddmin (the split factor ν is read live from the tester's control).
+/// The settings of ddmin that stay fixed during a run (the split factor ν and the parallel mode
+/// are [`Knobs`], read live from the tester's control).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct DdOptions {
     pub order: ReduceOrder,
     pub subset_direction: Direction,
     pub complement_direction: Direction,
     pub split: SplitStyle,
-    pub parallel: ParallelMode,
 }
 
 impl Default for DdOptions {
@@ -148,6 +149,36 @@ impl Default for DdOptions {
             subset_direction: Direction::Forward,
             complement_direction: Direction::Forward,
             split: SplitStyle::Zeller,
+        }
+    }
+}
+
+/// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
+/// threads and processes that compete for the same CPUs.
+pub fn max_jobs() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cpus.saturating_mul(4).clamp(8, 1024)
+}
+
+/// What the user may change while a reduction runs (the UI's keys, a session's commands). The
+/// settings carry their starting values; a running reduction's `Control` is their one owner,
+/// and the algorithms and the tester read them from it: ν at the next granularity step, the
+/// parallel mode at the next round, the testing window at the next window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Knobs {
+    /// The split factor ν of ddmin^ν.
+    pub split_factor: SplitFactor,
+    /// How many tests run at once (the testing window): from 1 to [`max_jobs`].
+    pub jobs: usize,
+    /// How a window of parallel tests is decided.
+    pub parallel: ParallelMode,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Knobs {
+            split_factor: SplitFactor::Finite(2),
+            jobs: 1,
             parallel: ParallelMode::Stable,
         }
     }

@@ -94,13 +94,15 @@ impl Job {
         self.start.as_deref().unwrap_or(&self.input)
     }
 
-    /// Builds the tester for this job; every accepted reduction is written to the output.
-    pub fn tester(&self, oracle: Arc<dyn Oracle>, control: Arc<Control>) -> anyhow::Result<Tester> {
+    /// Builds the tester for this job, with a control whose knobs start at the settings'
+    /// values; every accepted reduction is written to the output.
+    pub fn tester(&self, oracle: Arc<dyn Oracle>) -> anyhow::Result<Tester> {
+        let control = Arc::new(Control::new(self.settings.knobs()));
         let mut tester = Tester::new(oracle, self.settings.cache, control);
         tester.set_cache_memory(self.settings.cache_memory);
-        tester.set_jobs(self.settings.jobs)?;
+        tester.adopt_jobs()?;
         tester.set_limits(self.settings.limits);
-        tester.stats_mut().parallel_mode = self.settings.dd.parallel.to_string();
+        tester.stats_mut().parallel_mode = self.settings.parallel.to_string();
         tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
         if let Some(output) = &self.output {
             let output = output.clone();

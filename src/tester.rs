@@ -98,7 +98,11 @@ pub struct Tester {
     preflight: bool,
     /// Candidates judged now were proposed by the user: they run even while paused.
     bypass_pause: bool,
+    /// The testing window in use: the control's, once adopted (see [`Tester::adopt_jobs`]).
     jobs: usize,
+    /// A window whose threads could not be started: not tried again until the control asks
+    /// for another one.
+    unavailable_jobs: Option<usize>,
     pool: Option<rayon::ThreadPool>,
     inline_below: Option<Duration>,
     best: Vec<u8>,
@@ -106,13 +110,6 @@ pub struct Tester {
     last_published: Instant,
     /// Dropping it disarms the timer of the time limit.
     time_limit_timer: Option<Sender<()>>,
-}
-
-/// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
-/// threads and processes that compete for the same CPUs.
-pub fn max_jobs() -> usize {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cpus.saturating_mul(4).clamp(8, 1024)
 }
 
 fn time_limit_reached(limit: Duration) -> Stop {
@@ -156,6 +153,7 @@ impl Tester {
             preflight: false,
             bypass_pause: false,
             jobs: 1,
+            unavailable_jobs: None,
             pool: None,
             inline_below: Some(Duration::from_micros(100)),
             best: Vec::new(),
@@ -165,26 +163,37 @@ impl Tester {
         }
     }
 
-    /// Runs windows of up to `jobs` tests at once (1: strictly sequential; at most
-    /// [`max_jobs`]), on as many threads.
-    pub fn set_jobs(&mut self, jobs: usize) -> anyhow::Result<()> {
-        let jobs = jobs.clamp(1, max_jobs());
-        self.pool = if jobs > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(jobs)
-                    .thread_name(|i| format!("whittle-test-{i}"))
-                    .build()?,
-            )
+    /// Adopts the control's testing window now: windows of up to that many tests run at once
+    /// (1: strictly sequential) on as many threads. Every window adopts it anyway; this tells
+    /// at once whether the threads can be started (on failure the tester keeps the window it
+    /// had).
+    pub fn adopt_jobs(&mut self) -> anyhow::Result<()> {
+        let wanted = self.control.jobs();
+        if wanted == self.jobs {
+            return Ok(());
+        }
+        self.pool = if wanted > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(wanted)
+                .thread_name(|i| format!("whittle-test-{i}"))
+                .build();
+            match pool {
+                Ok(pool) => Some(pool),
+                Err(error) => {
+                    self.unavailable_jobs = Some(wanted);
+                    anyhow::bail!("cannot start {wanted} threads for the tests: {error}");
+                }
+            }
         } else {
             None
         };
-        self.jobs = jobs;
-        self.stats.jobs = jobs;
-        self.control.set_jobs(jobs);
+        self.jobs = wanted;
+        self.stats.jobs = wanted;
+        self.unavailable_jobs = None;
         Ok(())
     }
 
+    /// The testing window in use (the control's, from its next window on).
     pub fn jobs(&self) -> usize {
         self.jobs
     }
@@ -404,9 +413,10 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        let wanted = self.control.jobs().min(max_jobs());
-        if wanted != 0 && wanted != self.jobs && self.set_jobs(wanted).is_err() {
-            self.control.set_jobs(self.jobs);
+        let wanted = self.control.jobs();
+        if wanted != self.jobs && self.unavailable_jobs != Some(wanted) {
+            // On failure the window stays as it is.
+            let _ = self.adopt_jobs();
         }
         self.publish_stats(false);
         if self.jobs == 1 || source.len() <= 1 || self.tests_are_trivial() {

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use whittle::atoms::non_whitespace_chars;
-use whittle::control::Control;
 use whittle::hdd::PinSource;
 use whittle::oracle::{CommandOracle, Oracle, predicate};
 use whittle::pipeline::Settings;
@@ -34,8 +33,7 @@ fn settings(language: &str, pipeline: &str) -> Settings {
 /// Reduces `input` with `settings` and `oracle`; returns the result and the statistics.
 fn reduce(input: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> (Vec<u8>, Stats) {
     let job = Job::new(input.to_vec(), settings);
-    let control = Arc::new(Control::new(job.settings.split_factor));
-    let mut tester = job.tester(oracle, control).unwrap();
+    let mut tester = job.tester(oracle).unwrap();
     let finished = job.run(&mut tester).expect("the input is interesting");
     assert!(finished.stopped.is_none(), "{:?}", finished.stopped);
     (finished.result, finished.stats)
@@ -438,9 +436,7 @@ fn pinned_nodes_are_kept() {
             settings("json", pipeline),
         );
         let oracle = Arc::new(predicate("87", json_mentioning("87")));
-        let mut tester = job
-            .tester(oracle, Arc::new(Control::new(job.settings.split_factor)))
-            .unwrap();
+        let mut tester = job.tester(oracle).unwrap();
         tester.set_best(job.input.clone());
         run_pipeline(&mut tester, &job.settings, pins.clone()).unwrap();
         let result = text(tester.best());

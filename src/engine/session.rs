@@ -160,7 +160,7 @@ impl CommandSender {
             Command::Step => control.step(),
             Command::SetStepMode(on) => control.set_step_mode(on),
             Command::SetSplitFactor(nu) => control.set_split_factor(nu),
-            Command::SetJobs(jobs) => control.set_jobs(jobs.clamp(1, crate::tester::max_jobs())),
+            Command::SetJobs(jobs) => control.set_jobs(jobs),
             Command::SetParallelMode(mode) => control.set_parallel_mode(mode),
             Command::Stop => {
                 // Kills the running tests of this session and keeps new ones from starting.
@@ -182,14 +182,10 @@ impl CommandSender {
         snapshot.paused = shared.control.is_paused();
         snapshot.step_mode = shared.control.is_step_mode();
         snapshot.parked = shared.control.is_parked();
-        snapshot.split_factor = shared.control.split_factor();
-        if let Some(mode) = shared.control.parallel_mode() {
-            snapshot.parallel = mode;
-        }
-        let jobs = shared.control.jobs();
-        if jobs != 0 {
-            snapshot.jobs = jobs;
-        }
+        let knobs = shared.control.knobs();
+        snapshot.split_factor = knobs.split_factor;
+        snapshot.jobs = knobs.jobs;
+        snapshot.parallel = knobs.parallel;
         snapshot
     }
 
@@ -241,11 +237,11 @@ impl Session {
         options: SessionOptions,
         configure: impl FnOnce(&mut Tester),
     ) -> anyhow::Result<Session> {
-        let control = Arc::new(Control::new(job.settings.split_factor));
+        let mut tester = job.tester(oracle)?;
+        let control = tester.control().clone();
         if options.start_in_step_mode {
             control.set_step_mode(true);
         }
-        let mut tester = job.tester(oracle, control.clone())?;
         configure(&mut tester);
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         tester.set_events(Some(events_tx.clone()));
@@ -263,9 +259,9 @@ impl Session {
             stage: String::new(),
             stage_index: 0,
             stage_count: stages.len(),
-            split_factor: job.settings.split_factor,
-            jobs: tester.jobs(),
-            parallel: job.settings.dd.parallel,
+            split_factor: control.split_factor(),
+            jobs: control.jobs(),
+            parallel: control.parallel_mode(),
             pins: Vec::new(),
             history: Vec::new(),
             stats: tester.stats(),

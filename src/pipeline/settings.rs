@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::atoms::AtomKind;
 use crate::cache::CachePolicy;
-use crate::params::{DdOptions, SplitFactor};
+use crate::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
 use crate::tester::Limits;
 
 use super::Pipeline;
@@ -14,6 +14,8 @@ use super::Pipeline;
 pub struct Settings {
     /// The ddmin passes, in order (e.g. lines then characters).
     pub atoms: Vec<AtomKind>,
+    /// The split factor ν to start with (a [knob](Knobs): the control owns it once the run
+    /// starts).
     pub split_factor: SplitFactor,
     pub dd: DdOptions,
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
@@ -22,7 +24,10 @@ pub struct Settings {
     /// The most memory the outcome cache may take, in bytes (its estimate; the largest
     /// candidates are evicted first).
     pub cache_memory: usize,
+    /// The testing window to start with (a [knob](Knobs)).
     pub jobs: usize,
+    /// The parallel mode to start with (a [knob](Knobs)).
+    pub parallel: ParallelMode,
     #[serde(skip)]
     pub limits: Limits,
     /// The pipeline (`-a`); `None`: the default for the language.
@@ -43,10 +48,22 @@ impl Default for Settings {
             cache: CachePolicy::recommended(),
             cache_memory: crate::cache::DEFAULT_MEMORY_LIMIT,
             jobs: 1,
+            parallel: ParallelMode::Stable,
             limits: Limits::default(),
             algorithm: None,
             language: None,
             syntax_guard: true,
+        }
+    }
+}
+
+impl Settings {
+    /// The starting values of the knobs.
+    pub fn knobs(&self) -> Knobs {
+        Knobs {
+            split_factor: self.split_factor,
+            jobs: self.jobs,
+            parallel: self.parallel,
         }
     }
 }
