@@ -1,6 +1,7 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
 mod demo;
+mod tree;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -282,9 +283,9 @@ pub fn main() -> i32 {
         Command::Reduce(args) => reduce(args),
         Command::Demo(args) => demo::run(args),
         Command::Tree(args) => {
-            crate::tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
+            tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
         }
-        Command::Languages => crate::tree::languages_command(),
+        Command::Languages => tree::languages_command(),
         Command::Algorithms => {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
@@ -424,7 +425,8 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         start_in_step_mode: false,
     };
     let describe = oracle.describe();
-    let session = Session::start_with(job, oracle, stages, factory, options, |tester| {
+    // The oracle is closed here after the run, so that what its cleaning up says is printed.
+    let session = Session::start_with(job, oracle.clone(), stages, factory, options, |tester| {
         tester.set_trace(trace)
     })?;
     let mut completed = None;
@@ -455,9 +457,11 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             commands.send(SessionCommand::Stop)
         }));
     }
-    let progress = completed
-        .is_none()
-        .then(|| crate::headless::spawn_progress(session.events().clone(), input_size));
+    // After the UI, which showed the events so far, only the warnings of the end are printed.
+    let progress = match completed {
+        None => crate::headless::spawn_progress(session.events().clone(), input_size),
+        Some(_) => crate::headless::spawn_messages(session.events().clone()),
+    };
     if completed.is_none() {
         eprintln!(
             "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}",
@@ -465,8 +469,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         );
     }
     let report = session.wait()?;
-    if let Some(progress) = progress {
-        let _ = progress.join();
+    let _ = progress.join();
+    if let Err(warning) = oracle.close() {
+        eprintln!("whittle: warning: {warning}");
     }
     let outcome = Outcome {
         output: &result_file,
@@ -641,7 +646,11 @@ fn conclude(
     }
     println!("{}", crate::headless::report(&finished.stats));
     let intended = outcome.output.path();
-    let (place, failed_write) = match outcome.output.finish() {
+    let (saved, notice) = outcome.output.finish();
+    if let Some(line) = notice.and_then(|notice| crate::headless::message_line(&notice.into())) {
+        eprintln!("{line}");
+    }
+    let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
             let saved = crate::output::save_elsewhere(intended, &best);

@@ -106,8 +106,10 @@ impl Job {
         tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
         if let Some(output) = &self.output {
             let output = output.clone();
-            tester.set_improvement_sink(Some(Box::new(move |improvement| {
-                output.write(improvement.content)
+            tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
+                if let Some(notice) = output.write(improvement.content) {
+                    report(notice.into());
+                }
             })));
         }
         Ok(tester)
@@ -137,7 +139,7 @@ impl Job {
         tester.set_best(start.to_vec());
         if self.start.is_none() {
             // A resumed result is on disk already.
-            self.write_output(start);
+            self.write_output(start, tester);
         }
         let mut checked = Checked::default();
         if start.is_empty() || !try_empty {
@@ -171,10 +173,15 @@ impl Job {
         Ok(self.finish(tester, stopped, checked.empty_is_interesting))
     }
 
-    /// Writes `content` to the output file (see [`ResultFile::write`]).
-    pub fn write_output(&self, content: &[u8]) {
-        if let Some(output) = &self.output {
-            output.write(content);
+    /// Writes `content` to the output file (see [`ResultFile::write`]); what the user should
+    /// be told of it goes with the tester's events.
+    pub fn write_output(&self, content: &[u8], tester: &Tester) {
+        if let Some(notice) = self
+            .output
+            .as_ref()
+            .and_then(|output| output.write(content))
+        {
+            tester.emit(notice.into());
         }
     }
 

@@ -78,8 +78,10 @@ pub struct Improvement<'a> {
     pub tests: u64,
 }
 
-/// Receives each new best test case (e.g. to write it to disk and keep the history).
-pub type ImprovementSink = Box<dyn FnMut(&Improvement<'_>) + Send>;
+/// Receives each new best test case (e.g. to write it to disk and keep the history); what it
+/// has to report (a write that failed, say) it gives to the second argument, which sends it
+/// with the tester's events.
+pub type ImprovementSink = Box<dyn FnMut(&Improvement<'_>, &dyn Fn(Event)) + Send>;
 
 /// Judges candidates for the algorithms.
 pub struct Tester {
@@ -110,6 +112,13 @@ pub struct Tester {
     last_published: Instant,
     /// Dropping it disarms the timer of the time limit.
     time_limit_timer: Option<Sender<()>>,
+}
+
+/// Sends an event to whoever listens (nobody: it is dropped).
+fn send(events: &Option<Sender<Event>>, event: Event) {
+    if let Some(events) = events {
+        let _ = events.send(event);
+    }
 }
 
 fn time_limit_reached(limit: Duration) -> Stop {
@@ -293,8 +302,13 @@ impl Tester {
     }
 
     pub fn emit(&self, event: Event) {
-        if let Some(events) = &self.events {
-            let _ = events.send(event);
+        send(&self.events, event);
+    }
+
+    /// Reports what the oracle has to say (a run directory it could not remove, say).
+    fn report_oracle_warnings(&self) {
+        for message in self.oracle.take_warnings() {
+            self.emit(Event::Warning { message });
         }
     }
 
@@ -395,6 +409,7 @@ impl Tester {
         passed?;
         let token = self.control.stop_token().child();
         let verdict = self.oracle.judge(content, &token);
+        self.report_oracle_warnings();
         match &verdict.status {
             TestStatus::ScratchFailed(why) => {
                 let stop = Stop::Failed(why.clone());
@@ -414,9 +429,13 @@ impl Tester {
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
         let wanted = self.control.jobs();
-        if wanted != self.jobs && self.unavailable_jobs != Some(wanted) {
-            // On failure the window stays as it is.
-            let _ = self.adopt_jobs();
+        if wanted != self.jobs
+            && self.unavailable_jobs != Some(wanted)
+            && let Err(error) = self.adopt_jobs()
+        {
+            self.emit(Event::Warning {
+                message: format!("{error:#}; the tests keep running {} at a time", self.jobs),
+            });
         }
         self.publish_stats(false);
         if self.jobs == 1 || source.len() <= 1 || self.tests_are_trivial() {
@@ -485,13 +504,18 @@ impl Tester {
         }
         self.stats.accepted += 1;
         if let Some(sink) = &mut self.on_improvement {
-            sink(&Improvement {
-                previous: &self.best,
-                content: &content,
-                branch,
-                candidate,
-                tests: self.stats.tests,
-            });
+            let events = &self.events;
+            let report = |event: Event| send(events, event);
+            sink(
+                &Improvement {
+                    previous: &self.best,
+                    content: &content,
+                    branch,
+                    candidate,
+                    tests: self.stats.tests,
+                },
+                &report,
+            );
         }
         self.emit(Event::Accepted {
             step: self.steps,
@@ -657,8 +681,10 @@ impl Tester {
                 &judgement.candidate,
             )
         {
-            eprintln!("whittle: warning: cannot write the trace ({error}); tracing stops");
             self.trace = None;
+            self.emit(Event::Warning {
+                message: format!("cannot write the trace ({error}); tracing stops"),
+            });
         }
         if self.events.is_none() {
             return;
@@ -694,6 +720,7 @@ impl Tester {
             } => {
                 let token = self.control.stop_token().child();
                 let verdict = self.oracle.judge(&content, &token);
+                self.report_oracle_warnings();
                 if let Some(stop) = self.interrupted(&verdict) {
                     return Err(stop);
                 }
@@ -797,6 +824,7 @@ impl Tester {
                 break;
             };
             running.retain(|(index, _)| *index != i);
+            self.report_oracle_warnings();
             let no_verdict = matches!(
                 verdict.status,
                 TestStatus::Cancelled | TestStatus::ScratchFailed(_)

@@ -1,6 +1,6 @@
-//! The import direction of `ARCHITECTURE.md` holds: every `crate::` path in `src/` names a module
-//! listed before the module it appears in (the layers of the section "Layers"), and every module
-//! of `src/lib.rs` is listed there exactly once.
+//! The rules of `ARCHITECTURE.md` hold: every `crate::` path in `src/` names a module listed
+//! before the module it appears in (the layers of the section "Layers"), every module of
+//! `src/lib.rs` is listed there exactly once, and only the front ends print.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -59,55 +59,91 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The text of a Rust file without its comments (strings and characters are kept as they are).
-fn without_comments(source: &str) -> String {
+/// The code of a Rust file: comments left out, string and character literals emptied (`""`,
+/// `' '`), so that what remains are the paths and macros the code uses.
+fn code_only(source: &str) -> String {
     let bytes = source.as_bytes();
     let mut out = String::with_capacity(source.len());
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+        let rest = &bytes[i..];
+        let after_ident = i > 0 && is_ident_byte(bytes[i - 1]);
+        if rest.starts_with(b"//") {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
             }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let mut depth = 0;
-                while i < bytes.len() {
-                    if bytes[i..].starts_with(b"/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if bytes[i..].starts_with(b"*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
+        } else if rest.starts_with(b"/*") {
+            let mut depth = 0;
+            while i < bytes.len() {
+                if bytes[i..].starts_with(b"/*") {
+                    depth += 1;
+                    i += 2;
+                } else if bytes[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
                     }
-                }
-            }
-            b'"' => {
-                let start = i;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-                out.push_str(&source[start..i.min(bytes.len())]);
-            }
-            _ => {
-                let start = i;
-                i += 1;
-                while i < bytes.len() && !matches!(bytes[i], b'/' | b'"') {
+                } else {
                     i += 1;
                 }
-                out.push_str(&source[start..i]);
             }
+        } else if let Some(hashes) = raw_string_start(rest).filter(|_| !after_ident) {
+            // r"...", r#"..."#: no escapes; ends at a quote followed by as many hashes.
+            i += 2 + hashes;
+            let end: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            while i < bytes.len() && !bytes[i..].starts_with(&end) {
+                i += 1;
+            }
+            i += end.len();
+            out.push_str("\"\"");
+        } else if bytes[i] == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if bytes[i] == b'\'' {
+            // A character literal ('x', '\n', '\u{1F600}', 'é'), or a lifetime or label.
+            let literal_end = if bytes.get(i + 1) == Some(&b'\\') {
+                bytes[i + 2..]
+                    .iter()
+                    .position(|&b| b == b'\'')
+                    .map(|at| i + 2 + at + 1)
+            } else {
+                source[i + 1..]
+                    .chars()
+                    .next()
+                    .map(|c| i + 1 + c.len_utf8())
+                    .filter(|&end| bytes.get(end) == Some(&b'\''))
+                    .map(|end| end + 1)
+            };
+            match literal_end {
+                Some(end) => {
+                    out.push_str("' '");
+                    i = end;
+                }
+                None => {
+                    out.push('\'');
+                    i += 1;
+                }
+            }
+        } else {
+            let c = source[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
         }
     }
     out
+}
+
+/// How many `#` a raw string starting here has (`r"`: 0, `r#"`: 1), if one starts here.
+fn raw_string_start(rest: &[u8]) -> Option<usize> {
+    let hashes = rest.get(1..)?.iter().take_while(|&&b| b == b'#').count();
+    (rest[0] == b'r' && rest.get(1 + hashes) == Some(&b'"')).then_some(hashes)
 }
 
 fn is_ident_byte(byte: u8) -> bool {
@@ -215,7 +251,7 @@ fn modules_import_only_from_modules_listed_before_them() {
             // Reported by `every_module_is_in_one_layer`.
             continue;
         };
-        let code = without_comments(&std::fs::read_to_string(file).unwrap());
+        let code = code_only(&std::fs::read_to_string(file).unwrap());
         for used in crate_paths(&code) {
             if used == module {
                 continue;
@@ -243,12 +279,69 @@ fn modules_import_only_from_modules_listed_before_them() {
     );
 }
 
+/// The macros that write to the terminal, where they are used outside `front ends`.
+fn prints(code: &str) -> Vec<&'static str> {
+    ["print!", "println!", "eprint!", "eprintln!", "dbg!"]
+        .into_iter()
+        .filter(|mac| {
+            code.match_indices(mac)
+                .any(|(at, _)| at == 0 || !is_ident_byte(code.as_bytes()[at - 1]))
+        })
+        .collect()
+}
+
+#[test]
+fn only_the_front_ends_print() {
+    let architecture = std::fs::read_to_string(project().join("ARCHITECTURE.md")).unwrap();
+    let layers = layers(&architecture);
+    let front_ends: BTreeSet<String> = layers
+        .iter()
+        .find(|(name, _)| name == "front ends")
+        .expect("a layer named `front ends`")
+        .1
+        .iter()
+        .cloned()
+        .collect();
+    let src = project().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut printing = Vec::new();
+    for file in &files {
+        let Some(module) = module_of(&src, file) else {
+            continue;
+        };
+        if front_ends.contains(&module) {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(file).unwrap());
+        for mac in prints(&code) {
+            printing.push(format!(
+                "{} uses {mac}",
+                file.strip_prefix(project()).unwrap().display()
+            ));
+        }
+    }
+    assert!(
+        printing.is_empty(),
+        "only the front ends print (the engine reports through events, e.g. Event::Warning):\n{}",
+        printing.join("\n")
+    );
+}
+
 #[test]
 fn the_checker_sees_grouped_paths_and_skips_comments() {
-    let code = without_comments(
+    let code = code_only(
         "use crate::{a::B, c, d::{e, f}};\n// crate::commented\nlet s = \"//\"; crate::g::h();\n\
-         /* crate::blocked */ $crate::macro_path",
+         /* crate::blocked */ $crate::macro_path; let q = '\"'; crate::i::j(\"crate::k\");\n\
+         let r = r#\"crate::l \"quoted\" \"#; fn f<'a>(x: &'a str) { crate::m::n(x, '\\'') }",
     );
     let found: Vec<String> = crate_paths(&code).into_iter().collect();
-    assert_eq!(found, ["a", "c", "d", "g"]);
+    assert_eq!(found, ["a", "c", "d", "g", "i", "m"]);
+    assert_eq!(
+        prints(&code_only(
+            "eprintln!(\"x\"); // println!\nlet s = \"dbg!(1)\";"
+        )),
+        ["eprintln!"]
+    );
 }

@@ -122,6 +122,11 @@ fn print_steps(events: crossbeam_channel::Receiver<Event>) {
             Event::Accepted { size, branch, .. } => {
                 println!("       => {} ({size} bytes)", branch.describe())
             }
+            event @ (Event::Warning { .. } | Event::Notice { .. }) => {
+                if let Some(line) = crate::headless::message_line(&event) {
+                    eprintln!("{line}");
+                }
+            }
             _ => {}
         }
     }

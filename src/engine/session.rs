@@ -399,9 +399,9 @@ impl Engine {
         let stage_name = self.stage_name.clone();
         let started = self.started;
         let output = self.job.output.clone();
-        tester.set_improvement_sink(Some(Box::new(move |improvement| {
-            if let Some(output) = &output {
-                output.write(improvement.content);
+        tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
+            if let Some(notice) = output.as_ref().and_then(|o| o.write(improvement.content)) {
+                report(notice.into());
             }
             let mapped = {
                 let mut pins = lock(&pins);
@@ -848,7 +848,7 @@ impl Engine {
     }
 
     fn restart_from(&self, tester: &mut Tester, index: usize, text: Vec<u8>) {
-        self.job.write_output(&text);
+        self.job.write_output(&text, tester);
         {
             let mut pins = lock(&self.pins);
             if !pins.is_empty() {

@@ -29,7 +29,6 @@
 mod arena;
 mod build;
 pub mod check;
-mod command;
 mod edit;
 mod guard;
 mod language;
@@ -41,7 +40,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use arena::{Children, NodeId, Preprocess, Tree};
-pub use command::{languages_command, tree_command};
 pub use edit::{Candidate, NodeState, TreeState};
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, languages};

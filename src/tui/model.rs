@@ -377,6 +377,8 @@ impl RunModel {
             Event::CommandRejected { command, reason } => {
                 self.notify(format!("{command}: {reason}"), true, now);
             }
+            Event::Warning { message } => self.notify(message, true, now),
+            Event::Notice { message } => self.notify(message, false, now),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
             }
