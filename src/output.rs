@@ -475,4 +475,24 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
+
+    #[test]
+    fn a_failed_write_is_told_once_and_so_is_its_recovery() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("later").join("out.txt");
+        let file = ResultFile::new(&path, None);
+        match file.write(b"one") {
+            Some(WriteNotice::Failed(message)) => assert!(message.contains("kept in memory")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(file.write(b"two"), None, "a failure is told once");
+        std::fs::create_dir(dir.path().join("later")).unwrap();
+        match file.write(b"three") {
+            Some(WriteNotice::Recovered(message)) => assert!(message.contains("written again")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(file.write(b"four"), None);
+        assert!(matches!(file.finish(), (Saved::Best, None)));
+        assert_eq!(std::fs::read(&path).unwrap(), b"four");
+    }
 }

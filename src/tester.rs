@@ -948,3 +948,51 @@ impl CandidateSource for SingleCandidate<'_> {
 pub fn single(kind: CandidateKind, index: u32) -> Candidate {
     Candidate { kind, index, n: 1 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Knobs;
+
+    /// An oracle that finds everything interesting and has something to say after each run.
+    struct Untidy;
+
+    impl Oracle for Untidy {
+        fn judge(&self, _: &[u8], _: &CancelToken) -> Verdict {
+            Verdict {
+                outcome: Outcome::Interesting,
+                status: TestStatus::Predicate,
+                duration: Duration::ZERO,
+                output_tail: None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "untidy".into()
+        }
+
+        fn take_warnings(&self) -> Vec<String> {
+            vec!["a run left a mess".into()]
+        }
+    }
+
+    #[test]
+    fn what_the_oracle_has_to_say_becomes_a_warning_event() {
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(Untidy), CachePolicy::recommended(), control);
+        let (events, received) = crossbeam_channel::unbounded();
+        tester.set_events(Some(events));
+        let initial = Candidate::single(CandidateKind::Initial);
+        let (outcome, _) = tester.preflight(initial, b"input").unwrap();
+        assert_eq!(outcome, Outcome::Interesting);
+        drop(tester);
+        let warnings: Vec<String> = received
+            .iter()
+            .filter_map(|event| match event {
+                Event::Warning { message } => Some(message),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(warnings, ["a run left a mess"]);
+    }
+}
