@@ -16,8 +16,7 @@ use whittle::dd::{self, TextDomain};
 use whittle::engine::{Command, Session, SessionOptions};
 use whittle::oracle::{Oracle, predicate};
 use whittle::params::{DdOptions, Knobs};
-use whittle::pipeline::Settings;
-use whittle::pipeline::{stages_factory, stages_named};
+use whittle::pipeline::{Pipeline, Settings};
 use whittle::reduce::Job;
 use whittle::tester::Tester;
 
@@ -82,14 +81,16 @@ fn bare(text: &[u8], events: bool) -> u64 {
 
 /// Starts a ddmin session on `text` with `settings` and `oracle`.
 fn start_session(text: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> Session {
-    let job = Job::new(text.to_vec(), settings.clone());
-    let stages = stages_named(&settings, "ddmin").expect("pipeline");
+    let settings = Settings {
+        algorithm: Some(Pipeline::ddmin()),
+        ..settings
+    };
+    let job = Job::new(text.to_vec(), settings);
     let options = SessionOptions {
         exit_when_done: true,
-        language: None,
         start_in_step_mode: false,
     };
-    Session::start(job, oracle, stages, stages_factory(settings), options).expect("session")
+    Session::start(job, oracle, options).expect("session")
 }
 
 /// The same reduction in a session (preflight checks included), events drained.

@@ -17,7 +17,7 @@ use crate::control::Stop;
 use crate::engine::{Command as SessionCommand, Session, SessionOptions};
 use crate::oracle::{CommandOracle, Oracle};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::pipeline::{Settings, Stages, StagesFactory};
+use crate::pipeline::Settings;
 use crate::reduce::{Job, StartError};
 use crate::tester::Limits;
 
@@ -396,12 +396,6 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     job.start = start;
 
     let input_size = job.input.len();
-    let pipeline = crate::pipeline::pipeline_of(&job.settings);
-    let stages: Box<dyn Stages> = Box::new(crate::pipeline::PipelineStages::from_settings(
-        &job.settings,
-    ));
-    let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
-    let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {
         Some(path) => match crate::trace::TraceWriter::create(path) {
             Ok(trace) => Some(trace),
@@ -421,14 +415,14 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let options = SessionOptions {
         // The UI keeps the session for edits and restarts after the pipeline ends.
         exit_when_done: theme.is_none(),
-        language,
         start_in_step_mode: false,
     };
     let describe = oracle.describe();
     // The oracle is closed here after the run, so that what its cleaning up says is printed.
-    let session = Session::start_with(job, oracle.clone(), stages, factory, options, |tester| {
+    let session = Session::start_with(job, oracle.clone(), options, |tester| {
         tester.set_trace(trace)
     })?;
+    let pipeline = session.snapshot().pipeline;
     let mut completed = None;
     let mut _stop_on_signal = None;
     if let Some(theme) = theme {
@@ -442,7 +436,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                 ),
                 clock: std::sync::Arc::new(crate::tui::SystemClock),
                 exit_when_done: args.exit_when_done,
-                language,
+                language: session.language(),
                 extension: args
                     .input
                     .extension()

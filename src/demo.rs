@@ -8,37 +8,26 @@ use crate::cache::{CacheKind, CachePolicy};
 use crate::engine::{Session, SessionOptions};
 use crate::oracle::{Oracle, predicate};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::pipeline::{Settings, StagesFactory};
+use crate::pipeline::{DEFAULT_TREE_PIPELINE, Pipeline, Settings};
 use crate::reduce::Job;
 use crate::tree::Language;
 
-/// A built-in example: an input, a test, and the settings that show it best.
+/// A built-in example: an input, a test, and the settings that show it best (the pipeline and
+/// the input's language included).
 pub struct Example {
     pub name: &'static str,
     pub description: &'static str,
     pub input: &'static [u8],
     pub settings: Settings,
     pub oracle: fn() -> Arc<dyn Oracle>,
-    /// The language of the input (for the parse tree and node edits), by name.
-    pub language: Option<&'static str>,
-    /// The pipeline it runs (`whittle algorithms`).
-    pub pipeline: &'static str,
 }
 
 impl Example {
-    /// The language of the input, when this build parses it.
-    pub fn grammar(&self) -> Option<&'static Language> {
-        self.language
-            .and_then(|name| Language::by_name(name).ok())
-            .filter(|language| language.is_available())
-    }
-
-    /// Starts a session on the example: its input, settings, pipeline and in-process test.
+    /// Starts a session on the example: its input, settings (and so its pipeline) and
+    /// in-process test.
     pub fn start(&self, options: SessionOptions) -> anyhow::Result<Session> {
         let job = Job::new(self.input.to_vec(), self.settings.clone());
-        let stages = crate::pipeline::stages_named(&self.settings, self.pipeline)?;
-        let factory: StagesFactory = crate::pipeline::stages_factory(self.settings.clone());
-        Session::start(job, (self.oracle)(), stages, factory, options)
+        Session::start(job, (self.oracle)(), options)
     }
 }
 
@@ -67,6 +56,7 @@ fn table_4_1() -> Example {
             jobs: 1,
             parallel: ParallelMode::Stable,
             limits: Default::default(),
+            algorithm: Some(Pipeline::ddmin()),
             ..Settings::default()
         },
         oracle: || {
@@ -74,8 +64,6 @@ fn table_4_1() -> Example {
                 c.contains(&b'2') && c.contains(&b'4')
             }))
         },
-        language: None,
-        pipeline: "ddmin",
     }
 }
 
@@ -90,6 +78,7 @@ fn json_87() -> Example {
         input: JSON_DOCUMENT,
         settings: Settings {
             jobs: 1,
+            algorithm: Some(Pipeline::ddmin()),
             language: Some("json".into()),
             ..Settings::default()
         },
@@ -99,8 +88,6 @@ fn json_87() -> Example {
                     .is_ok_and(|value| value.to_string().contains("87"))
             }))
         },
-        language: Some("json"),
-        pipeline: "ddmin",
     }
 }
 
@@ -119,6 +106,8 @@ fn hello_hoist() -> Example {
         settings: Settings {
             atoms: vec![AtomKind::Line],
             jobs: 1,
+            // The default for C, named because the example shows it.
+            algorithm: DEFAULT_TREE_PIPELINE.parse().ok(),
             language: Some("c".into()),
             ..Settings::default()
         },
@@ -126,7 +115,7 @@ fn hello_hoist() -> Example {
             Arc::new(predicate(
                 "parses as C and prints Hello world!",
                 |c: &[u8]| {
-                    let Ok(language) = crate::tree::Language::by_name("c") else {
+                    let Ok(language) = Language::by_name("c") else {
                         return false;
                     };
                     let text = String::from_utf8_lossy(c);
@@ -137,15 +126,13 @@ fn hello_hoist() -> Example {
                 },
             ))
         },
-        language: Some("c"),
-        pipeline: crate::pipeline::DEFAULT_TREE_PIPELINE,
     }
 }
 
 /// Every built-in example.
 pub fn examples() -> Vec<Example> {
     let mut examples = vec![table_4_1(), json_87()];
-    if crate::tree::Language::by_name("c").is_ok_and(|c| c.is_available()) {
+    if Language::by_name("c").is_ok_and(|c| c.is_available()) {
         examples.push(hello_hoist());
     }
     examples

@@ -34,7 +34,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
 
     let options = SessionOptions {
         exit_when_done: true,
-        language: None,
         start_in_step_mode: false,
     };
     let session = example.start(options)?;
@@ -63,13 +62,12 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
             return Ok(EXIT_USAGE);
         }
     };
-    let language = example.grammar();
     let options = SessionOptions {
         exit_when_done: false,
-        language,
         start_in_step_mode: true,
     };
     let session = example.start(options)?;
+    let language = session.language();
     let app = crate::tui::App::new(
         session.commands(),
         crate::tui::AppOptions {

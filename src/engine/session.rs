@@ -17,7 +17,10 @@ use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::Oracle;
 use crate::outcome::Outcome;
 use crate::params::{ParallelMode, SplitFactor};
-use crate::pipeline::{Pins, StageContext, Stages, StagesFactory, line_range};
+use crate::pipeline::{
+    Pins, PipelineStages, StageContext, Stages, StagesFactory, check, language_of, line_range,
+    stages_factory,
+};
 use crate::reduce::{Finished, Flaky, Job, StartError};
 use crate::stats::Stats;
 use crate::tester::Tester;
@@ -126,8 +129,6 @@ pub struct SessionOptions {
     /// End the engine thread when the pipeline is done (headless); otherwise it waits for
     /// commands (restart, propose, switch) until [`Command::Stop`].
     pub exit_when_done: bool,
-    /// The language of the input, for node pins and node edits.
-    pub language: Option<&'static tree::Language>,
     /// Start in step mode: nothing is tested until [`Command::Step`] or [`Command::Resume`].
     pub start_in_step_mode: bool,
 }
@@ -213,18 +214,19 @@ pub struct Session {
     sender: CommandSender,
     events: Receiver<Event>,
     engine: Option<JoinHandle<SessionReport>>,
+    language: Option<&'static tree::Language>,
 }
 
 impl Session {
-    /// Starts the engine thread on `job` with the given pipeline.
+    /// Starts the engine thread on `job`. The settings of the job decide the rest: the pipeline
+    /// it runs, the pipelines a switch builds and the input's language (for node pins and node
+    /// edits).
     pub fn start(
         job: Job,
         oracle: Arc<dyn Oracle>,
-        stages: Box<dyn Stages>,
-        factory: StagesFactory,
         options: SessionOptions,
     ) -> anyhow::Result<Session> {
-        Self::start_with(job, oracle, stages, factory, options, |_| {})
+        Self::start_with(job, oracle, options, |_| {})
     }
 
     /// Like [`Session::start`]; `configure` adjusts the tester before the engine starts (trace,
@@ -232,11 +234,13 @@ impl Session {
     pub fn start_with(
         job: Job,
         oracle: Arc<dyn Oracle>,
-        stages: Box<dyn Stages>,
-        factory: StagesFactory,
         options: SessionOptions,
         configure: impl FnOnce(&mut Tester),
     ) -> anyhow::Result<Session> {
+        check(&job.settings).map_err(anyhow::Error::msg)?;
+        let stages: Box<dyn Stages> = Box::new(PipelineStages::from_settings(&job.settings));
+        let factory = stages_factory(job.settings.clone());
+        let language = language_of(&job.settings);
         let mut tester = job.tester(oracle)?;
         let control = tester.control().clone();
         if options.start_in_step_mode {
@@ -269,7 +273,7 @@ impl Session {
                 .output
                 .as_ref()
                 .map(|output| output.path().to_path_buf()),
-            language: options.language.map(|l| l.name()),
+            language: language.map(|l| l.name()),
         };
         let shared = Arc::new(Shared {
             control,
@@ -281,6 +285,7 @@ impl Session {
         });
         let engine = Engine {
             job,
+            language,
             shared: shared.clone(),
             stages,
             factory,
@@ -298,7 +303,13 @@ impl Session {
             sender: CommandSender { shared },
             events: events_rx,
             engine: Some(thread),
+            language,
         })
+    }
+
+    /// The input's language, when this build parses it (the settings name it).
+    pub fn language(&self) -> Option<&'static tree::Language> {
+        self.language
     }
 
     pub fn commands(&self) -> CommandSender {
@@ -347,6 +358,8 @@ impl Drop for Session {
 /// The engine thread's state.
 struct Engine {
     job: Job,
+    /// The language of the input, for node pins and node edits.
+    language: Option<&'static tree::Language>,
     shared: Arc<Shared>,
     stages: Box<dyn Stages>,
     factory: StagesFactory,
@@ -654,21 +667,8 @@ impl Engine {
             };
             match command {
                 Command::Stop => return Next::Stop,
-                Command::Pin(target) | Command::Unpin(target)
-                    if self.resolve(tester, &target).is_none() =>
-                {
-                    self.reject("pin", "the target is not part of the current best");
-                }
-                Command::Pin(target) => {
-                    if let Some(range) = self.resolve(tester, &target) {
-                        self.change_pins(|pins| pins.add(range));
-                    }
-                }
-                Command::Unpin(target) => {
-                    if let Some(range) = self.resolve(tester, &target) {
-                        self.change_pins(|pins| pins.remove(range));
-                    }
-                }
+                Command::Pin(target) => self.pin(tester, &target, true),
+                Command::Unpin(target) => self.pin(tester, &target, false),
                 Command::SwitchAlgorithm(name) => match (self.factory)(&name) {
                     Ok(stages) => {
                         self.stages = stages;
@@ -734,6 +734,15 @@ impl Engine {
         });
     }
 
+    /// Pins (or unpins) what `target` denotes, resolved once (a node target parses the best).
+    fn pin(&self, tester: &Tester, target: &PinTarget, pin: bool) {
+        match self.resolve(tester, target) {
+            None => self.reject("pin", "the target is not part of the current best"),
+            Some(range) if pin => self.change_pins(|pins| pins.add(range)),
+            Some(range) => self.change_pins(|pins| pins.remove(range)),
+        }
+    }
+
     fn change_pins(&self, change: impl FnOnce(&mut Pins)) {
         let ranges = {
             let mut pins = lock(&self.pins);
@@ -746,7 +755,7 @@ impl Engine {
 
     /// The tree of the current best, if the language is known and `version` is current.
     fn current_tree(&self, version: u64, best: &[u8]) -> Option<Arc<tree::Tree>> {
-        let language = self.options.language?;
+        let language = self.language?;
         if lock(&self.shared.snapshot).version != version {
             return None;
         }
