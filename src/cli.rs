@@ -99,27 +99,27 @@ pub struct ReduceArgs {
     pub split_factor: SplitFactor,
 
     /// How a configuration is cut into chunks.
-    #[arg(long, default_value = "zeller", value_name = "zeller|balanced")]
+    #[arg(long, value_enum, default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
     pub split: SplitStyle,
 
     /// Which reduce steps ddmin tries, in which order.
-    #[arg(long, default_value = "subsets-first", value_name = "ORDER")]
+    #[arg(long, value_enum, default_value_t = ReduceOrder::SubsetsFirst, value_name = "ORDER")]
     pub order: ReduceOrder,
 
     /// Iteration order of the subsets.
-    #[arg(long, default_value = "forward", value_name = "forward|backward")]
+    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
     /// Iteration order of the complements.
-    #[arg(long, default_value = "forward", value_name = "forward|backward")]
+    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub complement_order: Direction,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
     #[arg(long)]
     pub no_fixpoint: bool,
 
-    /// The outcome cache: none, config (Zeller's trie), content, or hash (SHA3-256 key, size as value).
-    #[arg(long, default_value = "hash", value_name = "KIND")]
+    /// The outcome cache.
+    #[arg(long, value_enum, default_value_t = CacheKind::Hash, value_name = "KIND")]
     pub cache: CacheKind,
 
     /// Also cache interesting outcomes (by default only the others are stored).
@@ -141,7 +141,7 @@ pub struct ReduceArgs {
     pub jobs: Option<usize>,
 
     /// How a window of parallel tests is decided.
-    #[arg(long, default_value = "stable", value_name = "MODE")]
+    #[arg(long, value_enum, default_value_t = ParallelMode::Stable, value_name = "MODE")]
     pub parallel: ParallelMode,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
@@ -736,5 +736,47 @@ fn last_chars(text: &str, limit: usize) -> &str {
     match text.char_indices().nth(count.saturating_sub(limit)) {
         Some((at, _)) if count > limit => &text[at..],
         _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_keywords_are_refused_with_the_values_that_exist() {
+        let error = Cli::try_parse_from([
+            "whittle",
+            "reduce",
+            "in.txt",
+            "--parallel",
+            "fastest",
+            "--",
+            "test.sh",
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("[possible values: first, stable, combined, greedy]"),
+            "{error}"
+        );
+        let cli = Cli::try_parse_from([
+            "whittle",
+            "reduce",
+            "in.txt",
+            "--order",
+            "complements-only",
+            "--cache",
+            "config",
+            "--",
+            "test.sh",
+        ])
+        .unwrap();
+        let Command::Reduce(args) = cli.command else {
+            panic!("a reduce command");
+        };
+        assert_eq!(args.order, ReduceOrder::ComplementsOnly);
+        assert_eq!(args.cache, CacheKind::Config);
+        assert_eq!(args.parallel, ParallelMode::Stable, "the default");
     }
 }

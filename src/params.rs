@@ -4,8 +4,8 @@
 //! starting values: once a run starts, its `Control` owns them).
 
 use std::fmt;
-use std::str::FromStr;
 
+use clap::ValueEnum;
 use serde::Serialize;
 
 /// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
@@ -51,86 +51,89 @@ impl std::str::FromStr for SplitFactor {
 }
 
 /// Which reduce steps are tried, in which order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReduceOrder {
+    #[value(name = "subsets-first")]
     SubsetsFirst,
+    #[value(name = "complements-first")]
     ComplementsFirst,
+    #[value(name = "complements-only")]
     ComplementsOnly,
 }
 
 /// In which order the chunks of a partition are visited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
+    #[value(name = "forward")]
     Forward,
+    #[value(name = "backward")]
     Backward,
 }
 
 /// How a configuration is cut into n chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum SplitStyle {
     /// Zeller's: chunk i takes (L - start) / (n - i) of what is left; 30 into 4 gives 7,7,8,8.
+    #[value(name = "zeller")]
     Zeller,
     /// Chunk i is config[L·i/n .. L·(i+1)/n].
+    #[value(name = "balanced")]
     Balanced,
 }
 
 /// How a round's candidates are spread over the testing window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum ParallelMode {
     /// The first interesting candidate to finish wins; the other running tests are killed.
+    #[value(name = "first")]
     First,
     /// Wait for the window and take the interesting candidate first in iteration order: the
     /// result equals the sequential one.
+    #[value(name = "stable")]
     Stable,
     /// Subsets and complements in one window, stabilised like `stable`.
+    #[value(name = "combined")]
     Combined,
     /// GreeDDy: several interesting complements in a window are removed together.
+    #[value(name = "greedy")]
     Greedy,
 }
 
-macro_rules! keyword_enum {
-    ($type:ty, $what:literal, $($word:literal => $value:expr),+ $(,)?) => {
-        impl FromStr for $type {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s {
-                    $($word => Ok($value),)+
-                    other => Err(format!(
-                        concat!("unknown ", $what, " `{}` (expected {})"),
-                        other,
-                        [$($word),+].join(", ")
-                    )),
-                }
-            }
-        }
-        impl fmt::Display for $type {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                $(if *self == $value { return f.write_str($word); })+
-                Ok(())
-            }
-        }
-    };
+/// Writes the name a [`ValueEnum`] value has on the command line (and in reports).
+fn write_value_name(value: &impl ValueEnum, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match value.to_possible_value() {
+        Some(possible) => f.write_str(possible.get_name()),
+        None => Ok(()),
+    }
 }
 
-keyword_enum!(ReduceOrder, "order",
-    "subsets-first" => ReduceOrder::SubsetsFirst,
-    "complements-first" => ReduceOrder::ComplementsFirst,
-    "complements-only" => ReduceOrder::ComplementsOnly);
-keyword_enum!(Direction, "direction",
-    "forward" => Direction::Forward,
-    "backward" => Direction::Backward);
-keyword_enum!(SplitStyle, "split",
-    "zeller" => SplitStyle::Zeller,
-    "balanced" => SplitStyle::Balanced);
-keyword_enum!(ParallelMode, "parallel mode",
-    "first" => ParallelMode::First,
-    "stable" => ParallelMode::Stable,
-    "combined" => ParallelMode::Combined,
-    "greedy" => ParallelMode::Greedy);
+impl fmt::Display for ReduceOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+impl fmt::Display for SplitStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+impl fmt::Display for ParallelMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
 
 /// The settings of ddmin that stay fixed during a run (the split factor ν and the parallel mode
 /// are [`Knobs`], read live from the tester's control).
@@ -196,5 +199,28 @@ mod tests {
         assert_eq!(SplitFactor::Finite(2).grow(4, 5), 5);
         assert_eq!(SplitFactor::Finite(3).grow(2, 100), 6);
         assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
+    }
+
+    fn names<T: ValueEnum + fmt::Display>() -> Vec<String> {
+        T::value_variants().iter().map(T::to_string).collect()
+    }
+
+    #[test]
+    fn keywords_keep_their_spellings() {
+        assert_eq!(
+            names::<ReduceOrder>(),
+            ["subsets-first", "complements-first", "complements-only"]
+        );
+        assert_eq!(names::<Direction>(), ["forward", "backward"]);
+        assert_eq!(names::<SplitStyle>(), ["zeller", "balanced"]);
+        assert_eq!(
+            names::<ParallelMode>(),
+            ["first", "stable", "combined", "greedy"]
+        );
+        assert_eq!(
+            ReduceOrder::from_str("complements-only", false),
+            Ok(ReduceOrder::ComplementsOnly)
+        );
+        assert!(ParallelMode::from_str("fastest", false).is_err());
     }
 }
