@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
 use crate::control::Stop;
-use crate::engine::{Command as SessionCommand, Session, SessionOptions};
+use crate::engine::{Command, Session, SessionOptions};
 use crate::oracle::{CommandOracle, Oracle};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
 use crate::pipeline::Settings;
@@ -33,12 +33,13 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[command(name = "whittle", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub subcommand: Subcommand,
 }
 
-#[derive(Debug, Subcommand)]
+/// What `whittle` is asked to do.
+#[derive(Debug, clap::Subcommand)]
 #[allow(clippy::large_enum_variant)] // built once per run
-pub enum Command {
+pub enum Subcommand {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),
     /// Reduce a built-in example with a built-in test, showing each step.
@@ -279,14 +280,14 @@ impl ReduceArgs {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Reduce(args) => reduce(args),
-        Command::Demo(args) => demo::run(args),
-        Command::Tree(args) => {
+    let result = match &cli.subcommand {
+        Subcommand::Reduce(args) => reduce(args),
+        Subcommand::Demo(args) => demo::run(args),
+        Subcommand::Tree(args) => {
             tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
         }
-        Command::Languages => tree::languages_command(),
-        Command::Algorithms => {
+        Subcommand::Languages => tree::languages_command(),
+        Subcommand::Algorithms => {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
         }
@@ -448,7 +449,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     } else {
         let commands = session.commands();
         _stop_on_signal = Some(crate::signals::on_signal(move || {
-            commands.send(SessionCommand::Stop)
+            commands.send(Command::Stop)
         }));
     }
     // After the UI, which showed the events so far, only the warnings of the end are printed.
@@ -467,7 +468,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     if let Err(warning) = oracle.close() {
         eprintln!("whittle: warning: {warning}");
     }
-    let outcome = Outcome {
+    let outcome = EndOfRun {
         output: &result_file,
         existed,
         resumed,
@@ -523,7 +524,7 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
 }
 
 /// What the end of a run needs to know besides the session's report.
-struct Outcome<'a> {
+struct EndOfRun<'a> {
     output: &'a crate::output::ResultFile,
     /// The output existed before the run.
     existed: bool,
@@ -532,7 +533,7 @@ struct Outcome<'a> {
     input_size: usize,
 }
 
-impl Outcome<'_> {
+impl EndOfRun<'_> {
     /// What the output path holds when this run wrote nothing.
     fn untouched(&self) -> String {
         if self.existed {
@@ -547,7 +548,7 @@ impl Outcome<'_> {
 /// whether the pipeline had finished before the user left it.
 fn conclude(
     args: &ReduceArgs,
-    outcome: Outcome<'_>,
+    outcome: EndOfRun<'_>,
     report: crate::engine::SessionReport,
     completed: Option<bool>,
 ) -> anyhow::Result<i32> {
@@ -772,7 +773,7 @@ mod tests {
             "test.sh",
         ])
         .unwrap();
-        let Command::Reduce(args) = cli.command else {
+        let Subcommand::Reduce(args) = cli.subcommand else {
             panic!("a reduce command");
         };
         assert_eq!(args.order, ReduceOrder::ComplementsOnly);

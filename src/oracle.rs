@@ -18,7 +18,7 @@ use wait_timeout::ChildExt;
 
 use crate::outcome::Outcome;
 use crate::processes::kill_group;
-pub use crate::processes::{CancelToken, kill_all_running, running_count};
+pub use crate::processes::{CancelToken, kill_all_running};
 
 /// How much of a test's output is kept (its tail).
 pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;

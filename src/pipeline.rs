@@ -364,7 +364,7 @@ impl PinSource for StagePins<'_> {
 }
 
 /// The stages of the pipeline `name` (as `-a` takes it), with the other settings.
-pub fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
+fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
     let pipeline: Pipeline = name.parse().map_err(|e: String| anyhow::anyhow!(e))?;
     let settings = Settings {
         algorithm: Some(pipeline.clone()),

@@ -9,7 +9,7 @@ use crossbeam_channel::Sender;
 
 use crate::cache::{CacheKey, CachePolicy, OutcomeCache, UnitId};
 use crate::control::{Control, Stop};
-use crate::events::{Action, Branch, Candidate, CandidateKind, Event, PREVIEW_LIMIT};
+use crate::events::{Action, Branch, Candidate, Event, PREVIEW_LIMIT};
 use crate::oracle::{CancelToken, Oracle, TestStatus, Verdict};
 use crate::outcome::Outcome;
 use crate::stats::Stats;
@@ -248,10 +248,6 @@ impl Tester {
     /// cache starts afresh.
     pub fn set_cache_memory(&mut self, bytes: usize) {
         self.cache = OutcomeCache::new(self.cache.policy()).with_memory_limit(bytes);
-    }
-
-    pub fn cache_policy(&self) -> CachePolicy {
-        self.cache.policy()
     }
 
     /// The statistics so far (cache figures included).
@@ -773,8 +769,8 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        type Finished = (usize, u64, Candidate, Vec<u8>, Verdict);
-        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Finished>();
+        type FinishedTest = (usize, u64, Candidate, Vec<u8>, Verdict);
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<FinishedTest>();
         let mut running: Vec<(usize, CancelToken)> = Vec::new();
         let mut interesting: Vec<usize> = Vec::new();
         let mut finished_after: Vec<usize> = Vec::new();
@@ -944,14 +940,10 @@ impl CandidateSource for SingleCandidate<'_> {
     }
 }
 
-/// The kind of the single candidate used for manual edits and hoists.
-pub fn single(kind: CandidateKind, index: u32) -> Candidate {
-    Candidate { kind, index, n: 1 }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::events::CandidateKind;
     use crate::params::Knobs;
 
     /// An oracle that finds everything interesting and has something to say after each run.

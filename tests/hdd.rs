@@ -12,7 +12,7 @@ use whittle::pipeline::Settings;
 use whittle::pipeline::{Pipeline, run_pipeline, table_7_1};
 use whittle::reduce::Job;
 use whittle::stats::Stats;
-use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
+use whittle::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
 
 /// A folder of the repository's `examples/`.
 fn example(name: &str) -> PathBuf {
@@ -339,7 +339,7 @@ fn removable_nodes_that_could_go(result: &[u8], test: &RandomTest) -> Vec<String
     tree.ids()
         .filter(|&id| state.is_removable(id))
         .filter_map(|id| {
-            let candidate = state.render(&Candidate::removing([id]));
+            let candidate = state.render(&TreeEdits::removing([id]));
             (candidate.len() < result.len() && test.is_interesting(&candidate))
                 .then(|| format!("{} {:?}", tree.kind(id), text(tree.text(id))))
         })
@@ -353,7 +353,7 @@ fn hoists_that_apply(result: &[u8], test: &RandomTest) -> Vec<String> {
     let mut found = Vec::new();
     for id in tree.ids() {
         for (target, _) in state.hoist_candidates(id) {
-            let candidate = state.render(&Candidate::hoisting(id, target));
+            let candidate = state.render(&TreeEdits::hoisting(id, target));
             if candidate.len() < result.len() && test.is_interesting(&candidate) {
                 found.push(format!(
                     "{:?} -> {:?}",

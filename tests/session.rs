@@ -514,7 +514,7 @@ fn candidates_report_the_bytes_they_remove() {
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
 fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
-    use whittle::tree::{self, Candidate, Language, Preprocess, TreeState};
+    use whittle::tree::{self, Language, Preprocess, TreeEdits, TreeState};
     let language = Language::by_name("json").unwrap();
     let input =
         br#"{"a": {"b": [1, 2, {"c": [3, 87, 4]}], "d": "x"}, "e": [5, [6, 7]], "f": null}"#;
@@ -559,14 +559,14 @@ fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
     let state = TreeState::new(parsed.clone());
     for id in parsed.ids() {
         if state.is_removable(id) {
-            let smaller = state.render(&Candidate::removing([id]));
+            let smaller = state.render(&TreeEdits::removing([id]));
             assert!(
                 smaller.len() >= result.len() || !test(&smaller),
                 "removing {id} keeps it"
             );
         }
         for (target, _) in state.hoist_candidates(id) {
-            let smaller = state.render(&Candidate::hoisting(id, target));
+            let smaller = state.render(&TreeEdits::hoisting(id, target));
             assert!(
                 smaller.len() >= result.len() || !test(&smaller),
                 "hoisting {id} keeps it"

@@ -798,7 +798,7 @@ impl Engine {
                     return None;
                 }
                 let state = tree::TreeState::new(tree);
-                let candidate = tree::Candidate::removing([*node]);
+                let candidate = tree::TreeEdits::removing([*node]);
                 Some((state.render(&candidate), node.index() as u32))
             }
             Edit::Hoist {
@@ -814,7 +814,7 @@ impl Engine {
                     return None;
                 }
                 let state = tree::TreeState::new(tree);
-                let candidate = tree::Candidate::hoisting(*node, *descendant);
+                let candidate = tree::TreeEdits::hoisting(*node, *descendant);
                 Some((state.render(&candidate), node.index() as u32))
             }
         }

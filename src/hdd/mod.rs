@@ -15,8 +15,8 @@ mod walk;
 use std::sync::Arc;
 
 pub use algorithm::{Algorithm, Traversal};
-use pins::Pins;
-pub use pins::{NoPins, PinSource};
+pub use pins::PinSource;
+use pins::PinnedNodes;
 
 use crate::control::Stop;
 use crate::events::Event;
@@ -64,7 +64,7 @@ pub fn run(
                 return Ok(());
             }
         };
-        let pins = Pins::new(&tree, context.pins.pinned_nodes(&tree));
+        let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
         let state = TreeState::new(Arc::clone(&tree));
         let mut walk = walk::Walk {
             tester: &mut *tester,
