@@ -31,6 +31,12 @@ pub enum CandidateKind {
     EmptyConfig,
     /// Hoisting: replace a node by a compatible descendant.
     Hoist,
+    /// `replace`: a node becomes a shorter text its place allows (`n`: the text's rank).
+    Replace,
+    /// `lift`: a node becomes one of its descendants, of any kind (`n`: the descendant).
+    Lift,
+    /// `reshape`: a node becomes the short form of another kind (`n`: the form's rank).
+    Reshape,
     /// An edit proposed by the user.
     Manual,
 }
@@ -70,6 +76,9 @@ impl Candidate {
             CandidateKind::Empty => "empty".into(),
             CandidateKind::EmptyConfig => "empty level".into(),
             CandidateKind::Hoist => format!("hoist node {}", self.index),
+            CandidateKind::Replace => format!("replace node {}", self.index),
+            CandidateKind::Lift => format!("lift node {}", self.index),
+            CandidateKind::Reshape => format!("reshape node {}", self.index),
             CandidateKind::Manual => "manual edit".into(),
         }
     }
@@ -98,6 +107,12 @@ pub enum Branch {
     IncreaseGranularity,
     Done,
     Hoist,
+    /// A node was replaced by a shorter text (`replace`).
+    Replace,
+    /// A node was replaced by a descendant of another kind (`lift`).
+    Lift,
+    /// A node took the short form of another kind (`reshape`).
+    Reshape,
     /// A tree level's configuration was pruned to nothing.
     EmptyConfig,
     Manual,
@@ -116,6 +131,9 @@ impl Branch {
             Branch::IncreaseGranularity => "increase granularity",
             Branch::Done => "done",
             Branch::Hoist => "hoist",
+            Branch::Replace => "replace",
+            Branch::Lift => "lift",
+            Branch::Reshape => "reshape",
             Branch::EmptyConfig => "empty configuration",
             Branch::Manual => "manual edit",
             Branch::Start => "input",
@@ -246,4 +264,12 @@ pub enum TreePhase {
     Prune,
     /// TMIN^χ: each node may be replaced by a compatible descendant.
     Hoist,
+    /// `replace`: the nodes that may become a shorter text (the whole tree, in document order).
+    Replace,
+    /// `lift`: the nodes that may become one of their descendants.
+    Lift,
+    /// `reshape`: the nodes that may take the short form of another kind.
+    Reshape,
+    /// `rewrite`: the nodes that may be replaced, lifted or reshaped.
+    Rewrite,
 }

@@ -19,6 +19,7 @@ pub mod params;
 pub mod pipeline;
 pub mod processes;
 pub mod reduce;
+pub mod rewrite;
 pub mod signals;
 pub mod stats;
 pub mod tester;

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 pub use algorithm::{Algorithm, Traversal};
 pub use pins::PinSource;
-use pins::PinnedNodes;
+pub(crate) use pins::PinnedNodes;
 
 use crate::control::Stop;
 use crate::events::Event;

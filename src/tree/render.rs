@@ -521,7 +521,7 @@ pub(crate) fn write_indented(out: &mut Vec<u8>, text: &[u8]) {
 }
 
 /// The indentation width (spaces and tabs) of the line holding `offset`.
-fn line_indentation(source: &[u8], offset: u32) -> u32 {
+pub(crate) fn line_indentation(source: &[u8], offset: u32) -> u32 {
     let offset = (offset as usize).min(source.len());
     let line_start = source[..offset]
         .iter()

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::grammar_json::{Grammar, NodeType, Rule};
 use super::profile::{ChildPresence, GeneratedTable, Presence};
-use super::shortest::{char_order, shortest_match};
+use super::shortest::{char_order, shortest_match, shortest_matches};
 use super::text::{is_word_byte, kind_key};
 
 /// Inputs of the generator besides the grammar: hand-written replacements for symbols the
@@ -19,16 +19,113 @@ pub struct GeneratorInput<'a> {
     pub overlay: &'a BTreeMap<String, String>,
 }
 
+/// How many further texts of a token kind the table lists besides Φ.
+const ALTERNATIVES: usize = 1;
+
+/// How many short forms the table lists per kind (and keeps per rule while deriving them).
+const FORMS: usize = 8;
+
+/// A piece of a short form: text, or the place of a field to be filled with the node's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    Slot(String),
+}
+
+/// A short form of a rule and its cost: its text's length plus Φ of each slot's content.
+#[derive(Debug, Clone)]
+struct Form {
+    pieces: Vec<Piece>,
+    cost: usize,
+}
+
+impl Form {
+    fn text(text: String) -> Form {
+        Form {
+            cost: text.len(),
+            pieces: vec![Piece::Text(text)],
+        }
+    }
+
+    /// This form followed by `other`, texts joined as Φ joins them.
+    fn then(&self, other: &Form) -> Form {
+        let mut pieces = self.pieces.clone();
+        for piece in &other.pieces {
+            match (pieces.last_mut(), piece) {
+                (Some(Piece::Text(left)), Piece::Text(right)) => join(left, right, false),
+                (_, piece) => pieces.push(piece.clone()),
+            }
+        }
+        Form {
+            pieces,
+            cost: self.cost + other.cost,
+        }
+    }
+
+    /// The slots in order.
+    fn slots(&self) -> BTreeSet<String> {
+        self.pieces
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Slot(name) => Some(name.clone()),
+                Piece::Text(_) => None,
+            })
+            .collect()
+    }
+
+    /// Text and slot names alternating, starting and ending with a text (as the table stores
+    /// them).
+    fn alternating(&self) -> Vec<String> {
+        let mut out = vec![String::new()];
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => {
+                    if let Some(last) = out.last_mut() {
+                        last.push_str(text);
+                    }
+                }
+                Piece::Slot(name) => {
+                    out.push(name.clone());
+                    out.push(String::new());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The cheapest form per set of slots, at most [`FORMS`] of them (the cheapest).
+type Forms = BTreeMap<BTreeSet<String>, Form>;
+
+fn offer_form(forms: &mut Forms, form: Form) {
+    let slots = form.slots();
+    match forms.get(&slots) {
+        Some(known) if known.cost <= form.cost => {}
+        _ => {
+            forms.insert(slots, form);
+        }
+    }
+}
+
+fn keep_cheapest(forms: Forms) -> Forms {
+    let mut all: Vec<(BTreeSet<String>, Form)> = forms.into_iter().collect();
+    all.sort_by_key(|(slots, form)| (form.cost, slots.len()));
+    all.truncate(FORMS);
+    all.into_iter().collect()
+}
+
+/// The order of [`better`] as a sort key.
+fn text_key(text: &str) -> (usize, Vec<(usize, u32)>) {
+    (text.len(), text.chars().map(char_order).collect())
+}
+
 /// Orders candidate texts: shorter first, then lexicographically smaller, comparing characters
 /// in the readable order of [`char_order`] (letters before digits before punctuation), which
 /// prefers `A.A` to `0.A` (where `0.` would lex as a number).
 fn better(candidate: &str, current: Option<&String>) -> bool {
     match current {
         None => true,
-        Some(current) => {
-            let key = |text: &str| (text.len(), text.chars().map(char_order).collect::<Vec<_>>());
-            key(candidate) < key(current)
-        }
+        Some(current) => text_key(candidate) < text_key(current),
     }
 }
 
@@ -140,6 +237,127 @@ impl<'a> Generator<'a> {
                     join(&mut out, &text, glued);
                 }
                 Some(out)
+            }
+        }
+    }
+
+    /// The first `k` texts a rule of strings and patterns derives, in the order of [`better`];
+    /// `None` when the rule refers to another symbol.
+    fn first_texts(&self, rule: &'a Rule, k: usize) -> Option<Vec<String>> {
+        let keep_first = |mut texts: Vec<String>| {
+            texts.sort_by_key(|text| text_key(text));
+            texts.dedup();
+            texts.truncate(k);
+            texts
+        };
+        match rule {
+            Rule::Blank | Rule::Repeat { .. } => Some(vec![String::new()]),
+            Rule::String { value } => Some(vec![value.clone()]),
+            Rule::Pattern { value, flags } => Some(shortest_matches(value, flags.as_deref(), k)),
+            Rule::Symbol { .. } => None,
+            Rule::Alias { content, .. }
+            | Rule::Field { content, .. }
+            | Rule::Prec { content }
+            | Rule::PrecDynamic { content }
+            | Rule::PrecLeft { content }
+            | Rule::PrecRight { content }
+            | Rule::Reserved { content }
+            | Rule::Repeat1 { content }
+            | Rule::Token { content }
+            | Rule::ImmediateToken { content } => self.first_texts(content, k),
+            Rule::Choice { members } => {
+                let mut texts = Vec::new();
+                for member in members {
+                    texts.extend(self.first_texts(member, k)?);
+                }
+                Some(keep_first(texts))
+            }
+            Rule::Seq { members } => {
+                let mut texts = vec![String::new()];
+                for member in members {
+                    let parts = self.first_texts(member, k)?;
+                    let mut joined = Vec::with_capacity(texts.len() * parts.len());
+                    for left in &texts {
+                        for right in &parts {
+                            joined.push(format!("{left}{right}"));
+                        }
+                    }
+                    texts = keep_first(joined);
+                }
+                Some(texts)
+            }
+        }
+    }
+
+    /// The short forms of a rule: per set of fields, the cheapest derivation with those fields
+    /// as slots (Φ elsewhere). Hidden rules are expanded (once on each path); `None` when some
+    /// part has no Φ.
+    fn forms(&mut self, rule: &'a Rule, expanding: &mut Vec<&'a str>) -> Option<Forms> {
+        let single = |form: Form| -> Forms { std::iter::once((BTreeSet::new(), form)).collect() };
+        match rule {
+            Rule::Blank | Rule::Repeat { .. } => Some(single(Form::text(String::new()))),
+            Rule::String { .. }
+            | Rule::Pattern { .. }
+            | Rule::Token { .. }
+            | Rule::ImmediateToken { .. }
+            | Rule::Alias { .. } => self.eval(rule, false).map(|text| single(Form::text(text))),
+            Rule::Symbol { name } => {
+                let expand = self.is_hidden_symbol(name) && !expanding.contains(&name.as_str());
+                match self.rules.get(name.as_str()).copied() {
+                    Some(body) if expand => {
+                        expanding.push(name);
+                        let forms = self.forms(body, expanding);
+                        expanding.pop();
+                        forms
+                    }
+                    _ => self.symbol_phi(name).map(|text| single(Form::text(text))),
+                }
+            }
+            Rule::Field { name, content } => {
+                let phi = self.eval(content, false)?;
+                let mut forms = Forms::new();
+                offer_form(
+                    &mut forms,
+                    Form {
+                        pieces: vec![Piece::Slot(name.clone())],
+                        cost: phi.len(),
+                    },
+                );
+                if phi.is_empty() {
+                    offer_form(&mut forms, Form::text(String::new()));
+                }
+                Some(forms)
+            }
+            Rule::Prec { content }
+            | Rule::PrecDynamic { content }
+            | Rule::PrecLeft { content }
+            | Rule::PrecRight { content }
+            | Rule::Reserved { content }
+            | Rule::Repeat1 { content } => self.forms(content, expanding),
+            Rule::Choice { members } => {
+                let mut forms = Forms::new();
+                for member in members {
+                    if let Some(member_forms) = self.forms(member, expanding) {
+                        for form in member_forms.into_values() {
+                            offer_form(&mut forms, form);
+                        }
+                    }
+                }
+                (!forms.is_empty()).then(|| keep_cheapest(forms))
+            }
+            Rule::Seq { members } => {
+                let mut forms = single(Form::text(String::new()));
+                for member in members {
+                    let next = self.forms(member, expanding)?;
+                    let mut joined = Forms::new();
+                    for left in forms.values() {
+                        for right in next.values() {
+                            offer_form(&mut joined, left.then(right));
+                        }
+                    }
+                    forms = keep_cheapest(joined);
+                }
+                Some(forms)
             }
         }
     }
@@ -469,6 +687,56 @@ pub fn generate(input: &GeneratorInput<'_>) -> GeneratedTable {
             continue;
         }
         table.phi.insert(key.clone(), text.clone());
+    }
+    // Further short spellings of token kinds (a number `1` besides `0`), except the grammar's
+    // word token: its spellings are names, which differ by what they refer to, not by value.
+    for (name, rule) in &grammar.rules {
+        let token = matches!(
+            rule.unwrap_transparent(),
+            Rule::Token { .. } | Rule::ImmediateToken { .. } | Rule::Pattern { .. }
+        );
+        if !token
+            || generator.is_hidden_symbol(name)
+            || grammar.word.as_deref() == Some(name.as_str())
+            || input.overlay.contains_key(name)
+        {
+            continue;
+        }
+        let key = kind_key(name, true);
+        let Some(texts) = generator.first_texts(rule, ALTERNATIVES + 1) else {
+            continue;
+        };
+        let phi = table.phi.get(&key);
+        let alternatives: Vec<String> = texts
+            .into_iter()
+            .filter(|text| !text.is_empty() && Some(text) != phi)
+            .take(ALTERNATIVES)
+            .collect();
+        if !alternatives.is_empty() {
+            table.alternatives.insert(key, alternatives);
+        }
+    }
+    // Short forms of each visible rule that keep some of its fields (a C function definition's
+    // `type` and `declarator` make a declaration: a prototype).
+    for (name, rule) in &grammar.rules {
+        if generator.is_hidden_symbol(name) {
+            continue;
+        }
+        let Some(forms) = generator.forms(rule, &mut Vec::new()) else {
+            continue;
+        };
+        let mut forms: Vec<Form> = forms
+            .into_iter()
+            .filter(|(slots, _)| !slots.is_empty())
+            .map(|(_, form)| form)
+            .collect();
+        forms.sort_by_key(|form| form.cost);
+        if !forms.is_empty() {
+            table.forms.insert(
+                kind_key(name, true),
+                forms.iter().map(Form::alternating).collect(),
+            );
+        }
     }
     for node_type in input.node_types {
         if !node_type.subtypes.is_empty() {

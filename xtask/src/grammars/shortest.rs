@@ -14,6 +14,20 @@ pub fn shortest_match(pattern: &str, flags: Option<&str>) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The `k` first strings matched by `pattern` in the order of [`shortest_match`] (shorter first,
+/// then by the preference of their characters), among those that repeat each repetition at most
+/// once more than its minimum; fewer when there are fewer, none when the pattern cannot be
+/// parsed.
+pub fn shortest_matches(pattern: &str, flags: Option<&str>, k: usize) -> Vec<String> {
+    let Some(hir) = parse_pattern(pattern, flags) else {
+        return Vec::new();
+    };
+    first_matches(&hir, k)
+        .into_iter()
+        .filter_map(|bytes| String::from_utf8(bytes).ok())
+        .collect()
+}
+
 /// Parses a tree-sitter pattern with `regex-syntax`, adapting the few JavaScript-only escapes.
 fn parse_pattern(pattern: &str, flags: Option<&str>) -> Option<Hir> {
     let mut builder = regex_syntax::ParserBuilder::new();
@@ -94,6 +108,105 @@ fn shortest_of(hir: &Hir) -> Option<Vec<u8>> {
             })
         }
     }
+}
+
+/// Sorts matches shortest first, then by the preference of their characters, without
+/// duplicates, keeping the first `k`.
+fn keep_first(mut matches: Vec<Vec<u8>>, k: usize) -> Vec<Vec<u8>> {
+    matches.sort_by(|a, b| {
+        a.len()
+            .cmp(&b.len())
+            .then_with(|| preference_key(a).cmp(&preference_key(b)))
+    });
+    matches.dedup();
+    matches.truncate(k);
+    matches
+}
+
+/// The first `k` matches of each part joined in order, keeping the first `k` of the products.
+fn concatenate(left: &[Vec<u8>], right: &[Vec<u8>], k: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(left.len() * right.len());
+    for a in left {
+        for b in right {
+            let mut joined = a.clone();
+            joined.extend_from_slice(b);
+            out.push(joined);
+        }
+    }
+    keep_first(out, k)
+}
+
+/// The first `k` matches of an expression (see [`shortest_matches`]).
+fn first_matches(hir: &Hir, k: usize) -> Vec<Vec<u8>> {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => vec![Vec::new()],
+        HirKind::Literal(literal) => vec![literal.0.to_vec()],
+        HirKind::Class(class) => class_members(class, k),
+        HirKind::Capture(capture) => first_matches(&capture.sub, k),
+        HirKind::Concat(parts) => parts.iter().fold(vec![Vec::new()], |acc, part| {
+            concatenate(&acc, &first_matches(part, k), k)
+        }),
+        HirKind::Alternation(alternatives) => keep_first(
+            alternatives
+                .iter()
+                .flat_map(|alternative| first_matches(alternative, k))
+                .collect(),
+            k,
+        ),
+        HirKind::Repetition(repetition) => {
+            let one = first_matches(&repetition.sub, k);
+            let times =
+                |count: u32| (0..count).fold(vec![Vec::new()], |acc, _| concatenate(&acc, &one, k));
+            let mut out = times(repetition.min);
+            if repetition.max.is_none_or(|max| max > repetition.min) {
+                out.extend(times(repetition.min + 1));
+            }
+            keep_first(out, k)
+        }
+    }
+}
+
+/// The first `k` members of a class in the preference order.
+fn class_members(class: &Class, k: usize) -> Vec<Vec<u8>> {
+    let (ranges, unicode): (Vec<(u32, u32)>, bool) = match class {
+        Class::Unicode(unicode) => (
+            unicode
+                .iter()
+                .map(|range| (range.start() as u32, range.end() as u32))
+                .collect(),
+            true,
+        ),
+        Class::Bytes(bytes) => (
+            bytes
+                .iter()
+                .map(|range| (u32::from(range.start()), u32::from(range.end())))
+                .collect(),
+            false,
+        ),
+    };
+    let mut out = Vec::new();
+    for group in PREFERENCE {
+        for &(low, high) in *group {
+            for &(start, end) in &ranges {
+                let (from, to) = (start.max(low), end.min(high));
+                let mut c = from;
+                while c <= to && out.len() < k * 4 {
+                    if unicode {
+                        if let Some(ch) = char::from_u32(c) {
+                            out.push(ch.to_string().into_bytes());
+                        }
+                    } else if let Ok(byte) = u8::try_from(c) {
+                        out.push(vec![byte]);
+                    }
+                    c += 1;
+                }
+            }
+        }
+        if out.len() >= k {
+            break;
+        }
+    }
+    keep_first(out, k)
 }
 
 /// Preference groups for the member of a character class, best first: letters, digits, `_`,
@@ -185,5 +298,20 @@ mod tests {
         assert_eq!(shortest_match(r"x{3}", None).as_deref(), Some("xxx"));
         assert_eq!(shortest_match(r"\s", None).as_deref(), Some(" "));
         assert_eq!(shortest_match(r"[", None), None);
+    }
+
+    #[test]
+    fn first_matches_in_order() {
+        use super::shortest_matches;
+        assert_eq!(shortest_matches(r"\d+", None, 2), ["0", "1"]);
+        assert_eq!(shortest_matches(r"[a-zA-Z_]\w*", None, 3), ["A", "B", "C"]);
+        assert_eq!(
+            shortest_matches(r"(abc|de)f?", None, 3),
+            ["de", "abc", "def"]
+        );
+        assert_eq!(shortest_matches(r"x{3}", None, 2), ["xxx"]);
+        assert_eq!(shortest_matches(r"-?[1-9]", None, 3), ["1", "2", "3"]);
+        assert_eq!(shortest_matches(r"a*", None, 3), ["", "a"]);
+        assert!(shortest_matches(r"[", None, 2).is_empty());
     }
 }
