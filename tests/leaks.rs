@@ -188,7 +188,7 @@ fn daemons_a_test_leaves_behind_are_killed() {
     // than their cost allows, so a loaded machine sweeps less often), not only at the end.
     let most_alive = pids_in(&alive_counts).into_iter().max().unwrap_or(0);
     assert!(
-        most_alive <= (started.len() / 2).max(4),
+        most_alive as usize <= (started.len() / 2).max(4),
         "{most_alive} of {} daemons of earlier tests were alive at once",
         started.len()
     );
