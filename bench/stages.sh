@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Runs a pipeline with rewrite stages once per task of ../shared/bench and ../shared/examples
+# Runs a pipeline with rewrite stages once per task (WHITTLE_BENCH_DIR and the examples)
 # (sequentially, -j 1, with --trace) and splits what it did into three parts by the trace: the
 # stages before the first rewrite candidate, the rewrite stages (each kind of edit apart: replace,
 # lift, reshape), and the stages after the last one. Prints per task and part: tests and the
 # bytes it removed (every interesting candidate of a sequential run is accepted).
 #   bench/stages.sh [PIPELINE]        (default hddhr+rewrite+ddmin:line)
-# Environment: TASKS (a regex selecting tasks), WHITTLE (the binary), SHARED_DIR (see tasks.sh).
+# Environment: TASKS (a regex selecting tasks), WHITTLE (the binary), WHITTLE_BENCH_DIR (see tasks.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
 whittle=$(whittle_binary)
 pipeline=${1:-hddhr+rewrite+ddmin:line}
-mapfile -t task_list < <(task_dirs "$shared/bench" "$shared/examples")
+mapfile -t task_list < <(task_dirs "$bench_dir" "$examples_dir")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -19,6 +19,7 @@ echo "task,pipeline,tests,output_nonws,before_tests,before_bytes,rewrite_tests,r
 for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
     input=$(task_input "$dir")
+    rm -f "$tmp/out" "$tmp/stats.json" "$tmp/trace.jsonl"
     if ! "$whittle" reduce "$dir/$input" --no-tui -a "$pipeline" -j 1 -o "$tmp/out" \
         --stats-json "$tmp/stats.json" --trace "$tmp/trace.jsonl" \
         -- "$dir/oracle.sh" >"$tmp/run.log" 2>&1; then

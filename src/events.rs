@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
+use crate::output::WriteNotice;
 use crate::stats::Stats;
 
 /// Candidates up to this size travel with their events.
@@ -162,7 +163,7 @@ pub enum Event {
         n: usize,
         len: usize,
         /// The split factor ν in force.
-        nu: crate::control::SplitFactor,
+        nu: crate::params::SplitFactor,
         /// Chunk sizes, in order (only for configurations of at most 256 chunks).
         chunks: Vec<u32>,
     },
@@ -244,6 +245,22 @@ pub enum Event {
     /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
     /// skipped it.
     StageSkipped { stage: String, reason: String },
+    /// Something went wrong that does not stop the run (the output or the trace could not be
+    /// written, a test left files that cannot be removed). The engine prints nothing: the front
+    /// ends show these.
+    Warning { message: String },
+    /// Something the user should know that is no problem (the output is written again after a
+    /// failure).
+    Notice { message: String },
+}
+
+impl From<WriteNotice> for Event {
+    fn from(notice: WriteNotice) -> Event {
+        match notice {
+            WriteNotice::Failed(message) => Event::Warning { message },
+            WriteNotice::Recovered(message) => Event::Notice { message },
+        }
+    }
 }
 
 /// What a tree stage does with a set of nodes.

@@ -18,7 +18,7 @@ use wait_timeout::ChildExt;
 
 use crate::outcome::Outcome;
 use crate::processes::kill_group;
-pub use crate::processes::{CancelToken, kill_all_running, running_count};
+pub use crate::processes::{CancelToken, kill_all_running};
 
 /// How much of a test's output is kept (its tail).
 pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
@@ -86,6 +86,12 @@ pub trait Oracle: Send + Sync {
     fn fit_timeout(&self, check: Duration) -> Option<Duration> {
         let _ = check;
         None
+    }
+
+    /// What went wrong around the tests since the last call, that the user should know (a run
+    /// directory that could not be removed, say). The tester reports these as warnings.
+    fn take_warnings(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 
@@ -160,6 +166,10 @@ pub struct CommandOracle {
     next_run: AtomicU64,
     /// Whether a run directory could not be removed (warned about once).
     cleanup_warned: AtomicBool,
+    /// Warnings not taken yet (see [`Oracle::take_warnings`]).
+    warnings: Mutex<Vec<String>>,
+    /// The scratch directory is gone (see [`CommandOracle::close`]).
+    closed: AtomicBool,
 }
 
 impl CommandOracle {
@@ -202,6 +212,8 @@ impl CommandOracle {
             scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
+            warnings: Mutex::new(Vec::new()),
+            closed: AtomicBool::new(false),
         })
     }
 
@@ -224,12 +236,36 @@ impl CommandOracle {
         if let Err(error) = remove_tree(&dir)
             && !self.cleanup_warned.swap(true, Ordering::Relaxed)
         {
-            eprintln!(
-                "whittle: warning: cannot remove the run directory {} the test left behind: {error}",
+            self.warn(format!(
+                "cannot remove the run directory {} the test left behind: {error}",
                 dir.display()
-            );
+            ));
         }
         result
+    }
+
+    fn warn(&self, message: String) {
+        self.warnings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(message);
+    }
+
+    /// Ends the oracle's work: kills what tests left running (they could still write into the
+    /// scratch directory) and removes the scratch directory. Returns why the directory could
+    /// not be removed. Runs after this fail (`ScratchFailed`). Dropping the oracle does the
+    /// same, without saying what failed.
+    pub fn close(&self) -> Result<(), String> {
+        if self.closed.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        crate::processes::kill_orphans();
+        remove_tree(&self.scratch).map_err(|error| {
+            format!(
+                "cannot remove the scratch directory {}: {error}",
+                self.scratch.display()
+            )
+        })
     }
 
     /// Writes the candidate into a fresh run directory and returns its path.
@@ -374,14 +410,8 @@ struct ScratchError {
 
 impl Drop for CommandOracle {
     fn drop(&mut self) {
-        // What tests left running could still write into the scratch directory.
-        crate::processes::kill_orphans();
-        if let Err(error) = remove_tree(&self.scratch) {
-            eprintln!(
-                "whittle: warning: cannot remove the scratch directory {}: {error}",
-                self.scratch.display()
-            );
-        }
+        // Whoever needs to know whether this worked calls `close` first.
+        let _ = self.close();
     }
 }
 
@@ -559,6 +589,10 @@ impl Oracle for CommandOracle {
         let fitted = fitted_timeout(check);
         *self.timeout.lock().unwrap_or_else(PoisonError::into_inner) = Some(fitted);
         Some(fitted)
+    }
+
+    fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     fn describe(&self) -> String {

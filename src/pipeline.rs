@@ -1,8 +1,17 @@
 //! Pipelines: stages joined with `+` and run in order on the current best (`hoist+hddh` is the
 //! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level, text stages
-//! (`tokens`, `brackets`, `rename`), and schedules `(a+b+c)*` that rerun their stages to a
-//! global fixed point; the sixteen combinations of Table 7.1; the default pipeline; and the
-//! stage runner.
+//! (`tokens`, `brackets`, `rename`, `indent`), and schedules `(a+b+c)*` that rerun their stages
+//! to a global fixed point; the sixteen combinations of Table 7.1; the default pipeline; the
+//! settings of a reduction
+//! ([`Settings`]), the stages a session runs ([`Stages`], [`PipelineStages`]), the stage runner
+//! and the ddmin pass over text units; pinned byte ranges ([`Pins`], from `crate::pins`).
+
+mod settings;
+mod stages;
+
+pub use crate::pins::{Pins, line_range};
+pub use settings::Settings;
+pub use stages::{SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass};
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,12 +21,10 @@ use serde::{Serialize, Serializer};
 
 use crate::atoms::{self, AtomKind};
 use crate::control::Stop;
-use crate::dd::ParallelMode;
-use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
+use crate::params::ParallelMode;
 use crate::passes::{EditOptions, TextStage};
-use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
 use crate::rewrite::{self, Rewrite};
 use crate::schedule;
 use crate::stats::StageStats;
@@ -168,6 +175,13 @@ impl Pipeline {
     /// Whether a stage works on the parse tree (the pipeline needs a grammar).
     pub fn needs_tree(&self) -> bool {
         self.stages.iter().any(Stage::is_tree)
+    }
+
+    /// Whether a stage is a schedule `(...)*`.
+    pub fn has_schedule(&self) -> bool {
+        self.stages
+            .iter()
+            .any(|stage| matches!(stage, Stage::Schedule(_)))
     }
 
     /// The pipeline run when none is asked for: [`DEFAULT_TREE_PIPELINE`] when the input's
@@ -471,11 +485,7 @@ impl PipelineStages {
                 &|| context.current_pins(),
                 EditOptions {
                     fixpoint: settings.fixpoint,
-                    greedy: tester
-                        .control()
-                        .parallel_mode()
-                        .unwrap_or(settings.dd.parallel)
-                        == ParallelMode::Greedy,
+                    greedy: tester.control().parallel_mode() == ParallelMode::Greedy,
                 },
             ),
             Step::Polish => match schedule::polish_cost(tester) {
@@ -557,7 +567,7 @@ impl PinSource for StagePins<'_> {
 }
 
 /// The stages of the pipeline `name` (as `-a` takes it), with the other settings.
-pub fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
+fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
     let pipeline: Pipeline = name.parse().map_err(|e: String| anyhow::anyhow!(e))?;
     let settings = Settings {
         algorithm: Some(pipeline.clone()),

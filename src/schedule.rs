@@ -147,8 +147,9 @@ mod tests {
 
     use super::*;
     use crate::cache::CachePolicy;
-    use crate::control::{Control, SplitFactor};
+    use crate::control::Control;
     use crate::events::{Branch, Candidate, CandidateKind};
+    use crate::params::Knobs;
 
     #[test]
     fn idle_stages_go_on_probation_and_the_end_is_a_fixed_point() {
@@ -158,7 +159,7 @@ mod tests {
         let mut tester = Tester::new(
             Arc::new(oracle),
             CachePolicy::recommended(),
-            Arc::new(Control::new(SplitFactor::Finite(2))),
+            Arc::new(Control::new(Knobs::default())),
         );
         tester.set_best(b"aaaa".to_vec());
         let candidate = Candidate::single(CandidateKind::Manual);

@@ -7,11 +7,10 @@ mod tree_support;
 
 use std::sync::Arc;
 
-use whittle::control::Control;
 use whittle::hdd::PinSource;
 use whittle::oracle::predicate;
-use whittle::pipeline::{Pipeline, Stage, run_pipeline};
-use whittle::reduce::{Job, Settings};
+use whittle::pipeline::{Pipeline, Settings, Stage, run_pipeline};
+use whittle::reduce::Job;
 use whittle::rewrite::{Rewrite, candidate_texts};
 use whittle::stats::Stats;
 use whittle::tree::{Language, NodeId, ParserPool, Preprocess, Tree};
@@ -53,8 +52,7 @@ fn reduce(
     let job = Job::new(input.as_bytes().to_vec(), settings);
     let test = Arc::clone(interesting);
     let oracle = Arc::new(predicate("test", move |c: &[u8]| test(c)));
-    let control = Arc::new(Control::new(job.settings.split_factor));
-    let mut tester = job.tester(oracle, control).unwrap();
+    let mut tester = job.tester(oracle).unwrap();
     let finished = job.run(&mut tester).expect("the input is interesting");
     assert!(finished.stopped.is_none(), "{:?}", finished.stopped);
     (String::from_utf8(finished.result).unwrap(), finished.stats)
@@ -304,9 +302,8 @@ fn pinned_nodes_are_never_edited() {
         };
         let test = Arc::clone(&interesting);
         let oracle = Arc::new(predicate("test", move |c: &[u8]| test(c)));
-        let control = Arc::new(Control::new(settings.split_factor));
         let job = Job::new(input.as_bytes().to_vec(), settings.clone());
-        let mut tester = job.tester(oracle, control).unwrap();
+        let mut tester = job.tester(oracle).unwrap();
         tester.set_best(input.as_bytes().to_vec());
         run_pipeline(&mut tester, &settings, Arc::new(PinText(pinned))).unwrap();
         let result = String::from_utf8(tester.best().to_vec()).unwrap();
@@ -425,8 +422,7 @@ fn candidates_report_the_bytes_they_replace() {
     let job = Job::new(input.as_bytes().to_vec(), settings);
     let interesting = c_like(&["int f(", "return compute("]);
     let oracle = Arc::new(predicate("test", move |c: &[u8]| interesting(c)));
-    let control = Arc::new(Control::new(job.settings.split_factor));
-    let mut tester = job.tester(oracle, control).unwrap();
+    let mut tester = job.tester(oracle).unwrap();
     let (sender, receiver) = crossbeam_channel::unbounded();
     tester.set_events(Some(sender));
     let finished = job.run(&mut tester).unwrap();

@@ -6,15 +6,15 @@
 use std::sync::Arc;
 
 use whittle::cache::CachePolicy;
-use whittle::control::{Control, SplitFactor};
-use whittle::engine::Pins;
+use whittle::control::Control;
 use whittle::oracle::predicate;
+use whittle::params::Knobs;
 use whittle::passes::brackets::BalancedRegions;
 use whittle::passes::rename::Rename;
 use whittle::passes::tokens::TokenWindows;
 use whittle::passes::{EditOptions, EditStage, Syntax, TextStage};
-use whittle::pipeline::run_pipeline;
-use whittle::reduce::Settings;
+use whittle::pins::Pins;
+use whittle::pipeline::{Settings, run_pipeline};
 use whittle::stats::Stats;
 use whittle::tester::Tester;
 use whittle::tree::Language;
@@ -36,9 +36,12 @@ fn reduce(
     let mut tester = Tester::new(
         Arc::new(oracle),
         CachePolicy::recommended(),
-        Arc::new(Control::new(SplitFactor::Finite(2))),
+        Arc::new(Control::new(Knobs {
+            jobs,
+            ..Knobs::default()
+        })),
     );
-    tester.set_jobs(jobs).unwrap();
+    tester.adopt_jobs().unwrap();
     tester.set_inline_below(None);
     assert!(interesting(input), "the input must be interesting");
     tester.set_best(input.as_bytes().to_vec());
@@ -48,7 +51,12 @@ fn reduce(
         jobs,
         ..Settings::default()
     };
-    run_pipeline(&mut tester, &settings, Arc::new(whittle::hdd::NoPins)).unwrap();
+    run_pipeline(
+        &mut tester,
+        &settings,
+        Arc::new(|_: &Arc<whittle::tree::Tree>| Vec::new()),
+    )
+    .unwrap();
     let result = String::from_utf8(tester.best().to_vec()).unwrap();
     assert!(
         interesting(&result),
@@ -312,9 +320,12 @@ fn pinned_bytes_are_never_edited() {
         let mut tester = Tester::new(
             Arc::new(oracle),
             CachePolicy::recommended(),
-            Arc::new(Control::new(SplitFactor::Finite(2))),
+            Arc::new(Control::new(Knobs {
+                jobs: 2,
+                ..Knobs::default()
+            })),
         );
-        tester.set_jobs(2).unwrap();
+        tester.adopt_jobs().unwrap();
         tester.set_inline_below(None);
         tester.set_best(input.as_bytes().to_vec());
         let mut pins = Pins::default();

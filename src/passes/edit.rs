@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::control::Stop;
-use crate::engine::Pins;
 use crate::events::{Branch, Candidate, CandidateKind, Event};
+use crate::pins::Pins;
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
 
 /// One candidate of a text stage: byte ranges of the current best replaced by new text.

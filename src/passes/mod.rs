@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::control::Stop;
-use crate::engine::Pins;
+use crate::pins::Pins;
 use crate::tester::Tester;
 use crate::tree::Language;
 

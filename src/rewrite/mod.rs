@@ -31,7 +31,7 @@ pub use splice::{Splice, SpliceText};
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate as Probe, CandidateKind, Event, TreePhase};
-use crate::hdd::{Pins, TreeContext};
+use crate::hdd::{PinnedNodes, TreeContext};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
 use crate::tree::{self, NodeId, Preprocess, Tree};
 
@@ -217,12 +217,12 @@ fn round_order(tree: &Tree, cursor: usize, wrap: bool) -> Vec<NodeId> {
 /// One parse of the current best with what the candidates of its nodes need.
 pub(crate) struct Round {
     pub tree: Arc<Tree>,
-    pub pins: Pins,
+    pub pins: PinnedNodes,
     pub chars: measure::CharCounts,
 }
 
 impl Round {
-    fn new(tree: Arc<Tree>, pins: Pins) -> Round {
+    fn new(tree: Arc<Tree>, pins: PinnedNodes) -> Round {
         let chars = measure::CharCounts::new(tree.source());
         Round { tree, pins, chars }
     }
@@ -303,7 +303,7 @@ fn edits_of(
 /// pinned), rendered, in the order the stage tries them from the start of the text: what a
 /// final round judges, so a result is 1-minimal for the stage when none of them is interesting.
 pub fn candidate_texts(rewrite: Rewrite, tree: &Arc<Tree>) -> Vec<Vec<u8>> {
-    let round = Round::new(Arc::clone(tree), Pins::new(tree, Vec::new()));
+    let round = Round::new(Arc::clone(tree), PinnedNodes::new(tree, Vec::new()));
     let mut texts = replace::PlaceTexts::default();
     let mut edits = Vec::new();
     for node in round_order(tree, 0, false) {
@@ -341,7 +341,7 @@ pub fn run(
                 return Ok(());
             }
         };
-        let pins = Pins::new(&tree, context.pins.pinned_nodes(&tree));
+        let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
         let round = Round::new(Arc::clone(&tree), pins);
         let mut edits = Vec::new();
         let mut nodes = Vec::new();

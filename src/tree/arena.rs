@@ -290,11 +290,6 @@ impl Tree {
         NodeId(self.node(id).subtree_end)
     }
 
-    /// Number of nodes in the subtree (the node included).
-    pub fn subtree_size(&self, id: NodeId) -> usize {
-        (self.node(id).subtree_end - id.0) as usize
-    }
-
     /// Whether `descendant` is inside the subtree of `ancestor` (a node is its own descendant).
     pub fn is_descendant(&self, ancestor: NodeId, descendant: NodeId) -> bool {
         ancestor.0 <= descendant.0 && descendant.0 < self.node(ancestor).subtree_end

@@ -4,7 +4,7 @@
 //! region had one and no whitespace is left, else a space between two word characters.
 
 use super::arena::{NodeId, Tree, flags};
-use super::edit::{Candidate, KEPT, REMOVED, TreeState};
+use super::edit::{KEPT, REMOVED, TreeEdits, TreeState};
 use super::language::needs_space;
 
 /// Removed material since the last text written.
@@ -85,7 +85,7 @@ enum State {
 impl<'a> Renderer<'a> {
     pub(crate) fn new(
         state: &'a TreeState,
-        candidate: &'a Candidate,
+        candidate: &'a TreeEdits,
         out: &'a mut Vec<u8>,
     ) -> Self {
         out.clear();
