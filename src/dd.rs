@@ -5,6 +5,7 @@
 //! The algorithm works on unit ids; a [`Domain`] turns a configuration into a test case.
 
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 
 use serde::Serialize;
@@ -20,10 +21,10 @@ pub trait Domain: Sync {
     /// configuration (its units in order).
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>);
 
-    /// Where each unit of `config` starts in the rendering of `config`, followed by the length
-    /// of that rendering (`config.len() + 1` offsets), when the domain can tell. Displays use
-    /// it to show which bytes of the current best a candidate removes.
-    fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
+    /// The bytes each unit of `config` occupies in the rendering of `config`, when the domain
+    /// can tell. Displays use them to show which bytes of the current best (the rendering of
+    /// the current configuration) a candidate removes.
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
         let _ = config;
         None
     }
@@ -203,8 +204,8 @@ struct RoundWindow<'a> {
     config: &'a [UnitId],
     bounds: &'a [usize],
     probes: Vec<Probe>,
-    /// Byte offsets of the configuration's units in the current best (see [`Domain::offsets`]).
-    offsets: Option<&'a [usize]>,
+    /// The bytes of the configuration's units in the current best (see [`Domain::unit_spans`]).
+    spans: Option<&'a [Range<usize>]>,
 }
 
 impl RoundWindow<'_> {
@@ -252,24 +253,33 @@ impl CandidateSource for RoundWindow<'_> {
         self.domain.render(&self.parts(self.probes[i]), out);
     }
 
-    fn removed_spans(&self, i: usize) -> Vec<std::ops::Range<usize>> {
-        let Some(offsets) = self.offsets else {
+    fn removed_spans(&self, i: usize) -> Vec<Range<usize>> {
+        let Some(spans) = self.spans else {
             return Vec::new();
         };
-        let total = offsets[offsets.len() - 1];
         match self.probes[i] {
-            Probe::Subset(k) => vec![
-                0..offsets[self.bounds[k]],
-                offsets[self.bounds[k + 1]]..total,
-            ],
+            Probe::Subset(k) => merged_spans(
+                spans[..self.bounds[k]]
+                    .iter()
+                    .chain(&spans[self.bounds[k + 1]..]),
+            ),
             Probe::Complement(k) => {
-                std::iter::once(offsets[self.bounds[k]]..offsets[self.bounds[k + 1]]).collect()
+                merged_spans(spans[self.bounds[k]..self.bounds[k + 1]].iter())
             }
         }
-        .into_iter()
-        .filter(|range| !range.is_empty())
-        .collect()
     }
+}
+
+/// Sorted spans with the adjacent ones joined and the empty ones left out.
+fn merged_spans<'a>(spans: impl Iterator<Item = &'a Range<usize>>) -> Vec<Range<usize>> {
+    let mut merged: Vec<Range<usize>> = Vec::new();
+    for span in spans.filter(|span| !span.is_empty()) {
+        match merged.last_mut() {
+            Some(last) if last.end == span.start => last.end = span.end,
+            _ => merged.push(span.clone()),
+        }
+    }
+    merged
 }
 
 /// The configuration without the chunks in `removed` (GreeDDy's intersection of complements).
@@ -278,10 +288,17 @@ struct Combination<'a> {
     config: &'a [UnitId],
     bounds: &'a [usize],
     removed: Vec<usize>,
+    /// The bytes of the configuration's units in the current best, for displays.
+    spans: Option<Vec<Range<usize>>>,
 }
 
 impl<'a> Combination<'a> {
-    fn new(domain: &'a dyn Domain, state: &'a Partition, removed: &[usize]) -> Self {
+    fn new(
+        domain: &'a dyn Domain,
+        state: &'a Partition,
+        removed: &[usize],
+        tester: &Tester,
+    ) -> Self {
         let mut removed = removed.to_vec();
         removed.sort_unstable();
         Combination {
@@ -289,6 +306,10 @@ impl<'a> Combination<'a> {
             config: &state.config,
             bounds: &state.bounds,
             removed,
+            spans: tester
+                .wants_spans()
+                .then(|| domain.unit_spans(&state.config))
+                .flatten(),
         }
     }
 
@@ -337,6 +358,17 @@ impl CandidateSource for Combination<'_> {
 
     fn render(&self, _: usize, out: &mut Vec<u8>) {
         self.domain.render(&self.parts(), out);
+    }
+
+    fn removed_spans(&self, _: usize) -> Vec<Range<usize>> {
+        let Some(spans) = &self.spans else {
+            return Vec::new();
+        };
+        merged_spans(
+            self.removed
+                .iter()
+                .flat_map(|&k| &spans[self.bounds[k]..self.bounds[k + 1]]),
+        )
     }
 }
 
@@ -460,9 +492,9 @@ fn reduce_round(
     options: &DdOptions,
 ) -> Result<bool, Stop> {
     let n = state.n();
-    let offsets = tester
+    let spans = tester
         .wants_spans()
-        .then(|| domain.offsets(&state.config))
+        .then(|| domain.unit_spans(&state.config))
         .flatten();
     let subsets = || subset_probes(n, options.subset_direction);
     let complements = || complement_probes(n, options.complement_direction, state.offset);
@@ -490,7 +522,7 @@ fn reduce_round(
             config: &state.config,
             bounds: &state.bounds,
             probes,
-            offsets: offsets.as_deref(),
+            spans: spans.as_deref(),
         };
         let found = tester.run_window(&window, policy)?;
         let Some(&first) = found.first() else {
@@ -542,7 +574,7 @@ fn reduce_greedily(
     } else {
         // The first complement is known to be interesting: take it without a test.
         let first = found[0];
-        let combination = Combination::new(domain, state, &[first]);
+        let combination = Combination::new(domain, state, &[first], tester);
         let candidate = Candidate {
             kind: CandidateKind::Complement,
             index: first as u32,
@@ -574,7 +606,7 @@ fn try_removing(
     removed: &[usize],
     branch: Branch,
 ) -> Result<bool, Stop> {
-    let combination = Combination::new(domain, state, removed);
+    let combination = Combination::new(domain, state, removed, tester);
     let interesting = !tester
         .run_window(&combination, WindowPolicy::FirstInOrder)?
         .is_empty();
@@ -620,20 +652,19 @@ impl<'a> TextDomain<'a> {
 }
 
 impl Domain for TextDomain<'_> {
-    fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
-        let mut offsets = Vec::with_capacity(config.len() + 1);
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
+        let mut spans = Vec::with_capacity(config.len());
         let mut pinned = self.pinned.iter().copied().peekable();
         let mut at = 0;
         for &unit in config {
             while let Some(p) = pinned.next_if(|&p| p < unit) {
                 at += self.spans[p as usize].len();
             }
-            offsets.push(at);
-            at += self.spans[unit as usize].len();
+            let len = self.spans[unit as usize].len();
+            spans.push(at..at + len);
+            at += len;
         }
-        at += pinned.map(|p| self.spans[p as usize].len()).sum::<usize>();
-        offsets.push(at);
-        Some(offsets)
+        Some(spans)
     }
 
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {

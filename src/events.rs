@@ -199,6 +199,13 @@ pub enum Event {
     },
     /// The session went back to history entry `from`.
     Restarted { from: usize, size: usize },
+    /// The last manual edit or restart (`what`) was taken back: the session works on history
+    /// entry `to` again.
+    Undone {
+        what: String,
+        to: usize,
+        size: usize,
+    },
     /// A tree stage works on a set of nodes: one level (`parent` is `None`), or the children of
     /// `parent` (the recursive variants). Node ids refer to the tree parsed from the current best
     /// at the start of the fixed-point iteration; when pruning, ddmin's unit `k` is `nodes[k]`.
@@ -208,6 +215,10 @@ pub enum Event {
         parent: Option<u32>,
         phase: TreePhase,
         nodes: Vec<u32>,
+        /// Where the nodes are in the current best (empty when nobody displays them).
+        spans: Vec<std::ops::Range<usize>>,
+        /// Where `parent` is in the current best.
+        parent_span: Option<std::ops::Range<usize>>,
     },
     /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
     /// skipped it.

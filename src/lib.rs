@@ -8,6 +8,7 @@ pub mod cli;
 pub mod control;
 pub mod dd;
 pub mod demo;
+pub mod describe;
 pub mod engine;
 pub mod events;
 pub mod hdd;

@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use crate::atoms::AtomKind;
+use crate::atoms::{self, AtomKind};
 use crate::control::Stop;
 use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
 use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
+use crate::stats::StageStats;
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
 
@@ -318,6 +319,9 @@ impl Stages for PipelineStages {
     }
 
     fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
+        let started = std::time::Instant::now();
+        let tests = tester.stats().tests;
+        let before = tester.best().to_vec();
         let guard = self.guard(tester.best());
         let guarded = guard.is_some();
         tester.set_guard(guard);
@@ -330,6 +334,16 @@ impl Stages for PipelineStages {
         if guarded {
             tester.set_guard(None);
         }
+        let run = StageStats {
+            tests: tester.stats().tests - tests,
+            bytes_removed: before.len().saturating_sub(tester.best().len()) as u64,
+            nonws_removed: atoms::non_whitespace_chars(&before)
+                .saturating_sub(atoms::non_whitespace_chars(tester.best()))
+                as u64,
+            seconds: started.elapsed().as_secs_f64(),
+            ..StageStats::default()
+        };
+        tester.stats_mut().record_stage(&self.name(index), run);
         result
     }
 }
@@ -426,7 +440,8 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         }
         for (row, names) in TABLE_7_1.iter().enumerate() {
             for (column, name) in names.iter().enumerate() {
-                if column == 0 {
+                // Algorithms alone are listed above (the first column, and HDDH's interlacing).
+                if entries.iter().any(|entry| entry.name == *name) {
                     continue;
                 }
                 entries.push(PipelineInfo {
@@ -529,6 +544,21 @@ mod tests {
             assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
         }
         assert!(catalogue(false).iter().all(|e| e.name.starts_with("ddmin")));
+    }
+
+    #[test]
+    fn the_catalogue_lists_each_pipeline_once() {
+        let entries = catalogue(true);
+        for (i, entry) in entries.iter().enumerate() {
+            assert!(
+                entries[i + 1..].iter().all(|other| other.name != entry.name),
+                "{} is listed twice",
+                entry.name
+            );
+        }
+        for name in TABLE_7_1.iter().flatten() {
+            assert!(entries.iter().any(|entry| entry.name == *name), "{name}");
+        }
     }
 
     #[test]

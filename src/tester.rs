@@ -300,20 +300,37 @@ impl Tester {
         candidate: Candidate,
         content: &[u8],
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
-        let source = SingleCandidate { candidate, content };
+        self.judge_single_removing(candidate, content, Vec::new())
+    }
+
+    /// Like [`Tester::judge_single`], telling displays which bytes of the current best the
+    /// candidate removes or replaces (see [`CandidateSource::removed_spans`]).
+    pub fn judge_single_removing(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        let source = SingleCandidate {
+            candidate,
+            content,
+            removed,
+        };
         let mut verdict = None;
         let outcome = self.consider(&source, 0, &mut verdict)?;
         Ok((outcome, verdict))
     }
 
-    /// Judges an edit the user proposed: it runs even while the session is paused.
+    /// Judges an edit the user proposed (which removes or replaces `removed` of the current
+    /// best): it runs even while the session is paused.
     pub fn judge_manual(
         &mut self,
         candidate: Candidate,
         content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
         self.bypass_pause = true;
-        let result = self.judge_single(candidate, content);
+        let result = self.judge_single_removing(candidate, content, removed);
         self.bypass_pause = false;
         result
     }
@@ -654,10 +671,13 @@ impl Tester {
         let mut stop = None;
 
         loop {
+            // Paused or stepping, the tests under way finish and are reported before the next
+            // candidate waits at the checkpoint: one step is one candidate judged and shown.
             while stop.is_none()
                 && interesting.is_empty()
                 && running.len() < self.jobs
                 && next < source.len()
+                && (running.is_empty() || !self.control.is_paused())
             {
                 let i = next;
                 next += 1;
@@ -791,6 +811,7 @@ enum Prepared {
 struct SingleCandidate<'a> {
     candidate: Candidate,
     content: &'a [u8],
+    removed: Vec<std::ops::Range<usize>>,
 }
 
 impl CandidateSource for SingleCandidate<'_> {
@@ -808,6 +829,10 @@ impl CandidateSource for SingleCandidate<'_> {
 
     fn render(&self, _: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(self.content);
+    }
+
+    fn removed_spans(&self, _: usize) -> Vec<std::ops::Range<usize>> {
+        self.removed.clone()
     }
 }
 

@@ -72,8 +72,12 @@ pub enum Command {
     Propose(Edit),
     /// End the current stage of the pipeline.
     SkipStage,
-    /// Continue from the accepted state with this history index.
+    /// Continue from the accepted state with this history index (the output keeps the
+    /// smallest result found: only where the engine works moves).
     RestartFrom(usize),
+    /// Take back the last accepted manual edit or restart: the engine works again from where
+    /// it was before it.
+    Undo,
     Stop,
 }
 
@@ -291,6 +295,7 @@ impl Session {
             pins: Arc::new(Mutex::new(Pins::default())),
             stage_name: Arc::new(Mutex::new(String::new())),
             started: Instant::now(),
+            undo: Vec::new(),
         };
         let thread = std::thread::Builder::new()
             .name("whittle-engine".into())
@@ -345,6 +350,17 @@ impl Drop for Session {
     }
 }
 
+/// A proposed edit made concrete on the current best.
+struct EditedCandidate {
+    content: Vec<u8>,
+    /// The candidate's index (the node, or the first byte removed).
+    index: u32,
+    /// What it removes or replaces of the current best (for displays).
+    removed: Vec<Range<usize>>,
+    /// In words, with the node's kind, text and place.
+    description: String,
+}
+
 /// The engine thread's state.
 struct Engine {
     job: Job,
@@ -357,6 +373,9 @@ struct Engine {
     pins: Arc<Mutex<Pins>>,
     stage_name: Arc<Mutex<String>>,
     started: Instant,
+    /// What [`Command::Undo`] takes back, newest last: the history entry to return to and
+    /// what moved away from it.
+    undo: Vec<(usize, String)>,
 }
 
 /// What the driver does after handling the pending commands.
@@ -399,11 +418,19 @@ impl Engine {
         let started = self.started;
         let output = self.job.output.clone();
         let mode = self.job.output_mode;
+        // The output holds the smallest interesting result found (the input at first): after
+        // a restart or an undo the engine may accept larger ones, which are not written.
+        let mut smallest = self.job.input.len();
         tester.set_improvement_sink(Some(Box::new(move |improvement| {
             if let Some(path) = &output
-                && let Err(error) = crate::output::write_atomically(path, improvement.content, mode)
+                && improvement.content.len() < smallest
             {
-                eprintln!("whittle: warning: cannot write {}: {error}", path.display());
+                smallest = improvement.content.len();
+                if let Err(error) =
+                    crate::output::write_atomically(path, improvement.content, mode)
+                {
+                    eprintln!("whittle: warning: cannot write {}: {error}", path.display());
+                }
             }
             let mapped = {
                 let mut pins = lock(&pins);
@@ -637,12 +664,31 @@ impl Engine {
                     let text = lock(&self.history).text(index);
                     match text {
                         Some(text) => {
+                            let current = lock(&self.history).len().saturating_sub(1);
                             self.restart_from(tester, index, text);
+                            self.undo
+                                .push((current, format!("the restart from #{index}")));
                             resume = 0;
                         }
                         None => self.reject("restart", "there is no such history entry"),
                     }
                 }
+                Command::Undo => match self.undo.pop() {
+                    Some((index, what)) => match lock(&self.history).text(index) {
+                        Some(text) => {
+                            let size = text.len();
+                            self.move_to(tester, text);
+                            self.emit(Event::Undone {
+                                what,
+                                to: index,
+                                size,
+                            });
+                            resume = 0;
+                        }
+                        None => self.reject("undo", "the earlier state is not available"),
+                    },
+                    None => self.reject("undo", "there is no manual edit or restart to undo"),
+                },
                 // Immediate commands never reach the queue.
                 Command::Pause
                 | Command::Resume
@@ -703,27 +749,69 @@ impl Engine {
         (range.start <= range.end && range.end <= best.len()).then_some(range)
     }
 
-    /// The candidate an edit makes of the current best.
-    fn edited(&self, tester: &Tester, edit: &Edit) -> Option<(Vec<u8>, u32)> {
+    /// The candidate an edit makes of the current best, with what it removes and its
+    /// description.
+    fn edited(&self, tester: &Tester, edit: &Edit) -> Option<EditedCandidate> {
+        use crate::describe::{line_column, snippet};
         let best = tester.best();
-        let cut = |range: Range<usize>| {
+        let at = |offset: usize| {
+            let (line, column) = line_column(best, offset);
+            format!("{line}:{column}")
+        };
+        let cut = |range: Range<usize>, description: String| {
             (range.start < range.end && range.end <= best.len()).then(|| {
-                let mut text = best[..range.start].to_vec();
-                text.extend_from_slice(&best[range.end..]);
-                (text, range.start as u32)
+                let mut content = best[..range.start].to_vec();
+                content.extend_from_slice(&best[range.end..]);
+                EditedCandidate {
+                    content,
+                    index: range.start as u32,
+                    removed: vec![range],
+                    description,
+                }
             })
         };
         match edit {
-            Edit::RemoveBytes(range) => cut(range.clone()),
-            Edit::RemoveLines(lines) => cut(line_range(best, lines.clone())),
+            Edit::RemoveBytes(range) => {
+                let text = best.get(range.clone())?;
+                cut(
+                    range.clone(),
+                    format!("remove `{}` at {}", snippet(text, 24), at(range.start)),
+                )
+            }
+            Edit::RemoveLines(lines) => {
+                let description = if lines.len() == 1 {
+                    format!("remove line {}", lines.start + 1)
+                } else {
+                    format!("remove lines {}-{}", lines.start + 1, lines.end)
+                };
+                cut(line_range(best, lines.clone()), description)
+            }
             Edit::RemoveNode { version, node } => {
                 let tree = self.current_tree(*version, best)?;
                 if node.index() >= tree.len() {
                     return None;
                 }
+                let range = tree.byte_range(*node);
+                let becomes = match tree.replacement(*node) {
+                    Some(phi) if !phi.is_empty() && !tree.is_phi_empty(*node) => {
+                        format!(" → `{}`", snippet(phi, 16))
+                    }
+                    _ => String::new(),
+                };
+                let description = format!(
+                    "remove {} `{}` at {}{becomes}",
+                    tree.kind(*node),
+                    snippet(tree.text(*node), 24),
+                    at(range.start)
+                );
                 let state = tree::TreeState::new(tree);
                 let candidate = tree::Candidate::removing([*node]);
-                Some((state.render(&candidate), node.index() as u32))
+                Some(EditedCandidate {
+                    content: state.render(&candidate),
+                    index: node.index() as u32,
+                    removed: vec![range],
+                    description,
+                })
             }
             Edit::Hoist {
                 version,
@@ -737,25 +825,36 @@ impl Engine {
                 {
                     return None;
                 }
+                let (outer, inner) = (tree.byte_range(*node), tree.byte_range(*descendant));
+                let description = format!(
+                    "hoist `{}` → `{}` at {}",
+                    snippet(tree.text(*node), 24),
+                    snippet(tree.text(*descendant), 24),
+                    at(outer.start)
+                );
                 let state = tree::TreeState::new(tree);
                 let candidate = tree::Candidate::hoisting(*node, *descendant);
-                Some((state.render(&candidate), node.index() as u32))
+                Some(EditedCandidate {
+                    content: state.render(&candidate),
+                    index: node.index() as u32,
+                    removed: vec![outer.start..inner.start, inner.end..outer.end],
+                    description,
+                })
             }
         }
     }
 
     /// Tests a proposed edit; keeps it when the oracle finds it interesting. Returns whether it
     /// was accepted.
-    fn propose(&self, tester: &mut Tester, edit: &Edit) -> bool {
-        let description = format!("{edit:?}");
-        let Some((content, index)) = self.edited(tester, edit) else {
+    fn propose(&mut self, tester: &mut Tester, edit: &Edit) -> bool {
+        let Some(edited) = self.edited(tester, edit) else {
             self.reject("propose", "the edit does not apply to the current best");
             return false;
         };
         let pins = lock(&self.pins).clone();
         if !pins.is_empty() {
-            let mapped = pins.map_through(tester.best(), &content);
-            if !pins.intact_in(tester.best(), &content, &mapped) {
+            let mapped = pins.map_through(tester.best(), &edited.content);
+            if !pins.intact_in(tester.best(), &edited.content, &mapped) {
                 self.reject("propose", "the edit would change pinned text");
                 return false;
             }
@@ -764,16 +863,26 @@ impl Engine {
             Edit::Hoist { .. } => CandidateKind::Hoist,
             _ => CandidateKind::Manual,
         };
-        let candidate = Candidate { kind, index, n: 1 };
-        let accepted = match tester.judge_manual(candidate, &content) {
-            Ok((Outcome::Interesting, _)) => {
-                tester.accept(content, None, Branch::Manual, candidate);
-                true
-            }
-            _ => false,
+        let candidate = Candidate {
+            kind,
+            index: edited.index,
+            n: 1,
         };
+        let before = lock(&self.history).len().saturating_sub(1);
+        let accepted =
+            match tester.judge_manual(candidate, &edited.content, edited.removed.clone()) {
+                Ok((Outcome::Interesting, _)) => {
+                    tester.accept(edited.content, None, Branch::Manual, candidate);
+                    true
+                }
+                _ => false,
+            };
+        if accepted {
+            self.undo
+                .push((before, format!("the edit “{}”", edited.description)));
+        }
         self.emit(Event::ManualEdit {
-            description,
+            description: edited.description,
             accepted,
             step: tester.steps(),
         });
@@ -781,7 +890,14 @@ impl Engine {
     }
 
     fn restart_from(&self, tester: &mut Tester, index: usize, text: Vec<u8>) {
-        self.job.write_output(&text);
+        let size = text.len();
+        self.move_to(tester, text);
+        self.emit(Event::Restarted { from: index, size });
+    }
+
+    /// The engine works on `text` from now on (a history entry); the output file keeps the
+    /// smallest result found.
+    fn move_to(&self, tester: &mut Tester, text: Vec<u8>) {
         {
             let mut pins = lock(&self.pins);
             if !pins.is_empty() {
@@ -795,10 +911,6 @@ impl Engine {
             s.best = Arc::from(text.as_slice());
             s.version += 1;
             s.pins = pins;
-        });
-        self.emit(Event::Restarted {
-            from: index,
-            size: text.len(),
         });
     }
 }

@@ -8,11 +8,13 @@
 //! The candidates of one round are judged as one lazy window, so hoisting runs in parallel with
 //! `--jobs` and stays deterministic (the first interesting one in order wins).
 
+use std::ops::Range;
+
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate as Probe, CandidateKind};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
-use crate::tree::{Candidate, NodeId, TreeState};
+use crate::tree::{Candidate, Layout, NodeId, TreeState};
 
 use super::pins::Pins;
 
@@ -20,6 +22,8 @@ use super::pins::Pins;
 struct HoistWindow<'a> {
     state: &'a TreeState,
     hoists: Vec<(usize, NodeId, NodeId)>,
+    /// Where the nodes are in the current best, when a display wants to know.
+    layout: Option<Layout>,
 }
 
 impl CandidateSource for HoistWindow<'_> {
@@ -44,6 +48,22 @@ impl CandidateSource for HoistWindow<'_> {
         let (_, node, target) = self.hoists[i];
         self.state
             .render_into(&Candidate::hoisting(node, target), out);
+    }
+
+    /// The node's bytes before the descendant and after it (two spans, either may be empty):
+    /// the descendant's bytes take the node's place.
+    fn removed_spans(&self, i: usize) -> Vec<Range<usize>> {
+        let (_, node, target) = self.hoists[i];
+        let Some(layout) = &self.layout else {
+            return Vec::new();
+        };
+        match (
+            self.state.span_in(layout, node),
+            self.state.span_in(layout, target),
+        ) {
+            (Some(outer), Some(inner)) => vec![outer.start..inner.start, inner.end..outer.end],
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -87,7 +107,14 @@ pub(super) fn tmin(
         if hoists.is_empty() {
             return Ok(());
         }
-        let window = HoistWindow { state, hoists };
+        let layout = tester
+            .wants_spans()
+            .then(|| state.layout(&Candidate::new()));
+        let window = HoistWindow {
+            state,
+            hoists,
+            layout,
+        };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let Some(&i) = found.first() else {
             return Ok(());

@@ -2,6 +2,8 @@
 //! candidate keeps some and replaces the others by their Φ. Where ddmin leaves one node, the
 //! empty configuration is tried too (ddmin assumes it is not interesting and never tests it).
 
+use std::ops::Range;
+
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::dd::{self, DdOptions, Domain};
@@ -38,6 +40,20 @@ impl Domain for NodesDomain<'_> {
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
         self.state.render_into(&self.candidate(parts), out);
     }
+
+    /// Where each node of `config` is in the rendering of `config` (found by rendering it once).
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
+        let layout = self.state.layout(&self.candidate(&[config]));
+        Some(
+            config
+                .iter()
+                .map(|&unit| {
+                    let node = self.nodes[unit as usize];
+                    self.state.span_in(&layout, node).unwrap_or(0..0)
+                })
+                .collect(),
+        )
+    }
 }
 
 /// ddmin over `config` (nodes of the current tree whose text is the tester's best), then the
@@ -70,7 +86,14 @@ pub(super) fn prune(
             index: node.index() as u32,
             n: 1,
         };
-        let (outcome, _) = tester.judge_single(probe, &content)?;
+        // What goes: the last node, where it is in the current best.
+        let removed = if tester.wants_spans() {
+            let layout = state.layout(&removal);
+            state.span_in(&layout, node).into_iter().collect()
+        } else {
+            Vec::new()
+        };
+        let (outcome, _) = tester.judge_single_removing(probe, &content, removed)?;
         if outcome.is_interesting() {
             tester.accept(content, None, Branch::EmptyConfig, probe);
             removal = all;

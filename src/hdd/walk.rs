@@ -7,7 +7,7 @@ use crate::control::Stop;
 use crate::dd::DdOptions;
 use crate::events::{Event, TreePhase};
 use crate::tester::Tester;
-use crate::tree::{NodeId, TreeState};
+use crate::tree::{Candidate, NodeId, TreeState};
 
 use super::algorithm::{Algorithm, Traversal};
 use super::pins::Pins;
@@ -116,12 +116,25 @@ impl Walk<'_> {
     }
 
     fn report(&self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
+        // Where the nodes are in the current best, for displays (one rendering).
+        let (spans, parent_span) = if self.tester.wants_spans() {
+            let layout = self.state.layout(&Candidate::new());
+            let span = |node| self.state.span_in(&layout, node).unwrap_or(0..0);
+            (
+                nodes.iter().map(|&node| span(node)).collect(),
+                parent.map(span),
+            )
+        } else {
+            (Vec::new(), None)
+        };
         self.tester.emit(Event::TreeNodes {
             stage: self.stage.to_owned(),
             depth,
             parent: parent.map(|p| p.index() as u32),
             phase,
             nodes: nodes.iter().map(|n| n.index() as u32).collect(),
+            spans,
+            parent_span,
         });
     }
 }

@@ -376,6 +376,11 @@ impl RunModel {
                     self.ending = None;
                 }
             }
+            Event::Undone { what, size, .. } => {
+                self.ending = None;
+                self.sizes.push((self.tests, size));
+                self.notify(format!("undid {what} ({size} bytes)"), false, now);
+            }
             Event::Restarted { from, size } => {
                 self.ending = None;
                 self.sizes.push((self.tests, size));
