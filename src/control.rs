@@ -29,7 +29,7 @@ impl std::fmt::Display for Stop {
 }
 
 /// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum SplitFactor {
     Finite(u32),
     Infinite,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
@@ -13,7 +13,7 @@ use crate::stats::Stats;
 pub const PREVIEW_LIMIT: usize = 256;
 
 /// What a candidate is, relative to the configuration it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CandidateKind {
     /// The input itself, checked once before reduction starts.
@@ -35,7 +35,7 @@ pub enum CandidateKind {
 }
 
 /// One candidate under consideration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Candidate {
     pub kind: CandidateKind,
     /// The chunk (Δ/∇ index, 0-based) or node concerned.
@@ -75,7 +75,7 @@ impl Candidate {
 }
 
 /// How the outcome of a candidate was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     /// The test ran.
@@ -87,7 +87,7 @@ pub enum Action {
 }
 
 /// Which branch of the algorithm's definition a step took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Branch {
     ReduceToSubset,
@@ -124,7 +124,7 @@ impl Branch {
 }
 
 /// Something that happened in the engine.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A stage of the pipeline began (e.g. "ddmin line", "hdd").
@@ -226,7 +226,7 @@ pub enum Event {
 }
 
 /// What a tree stage does with a set of nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TreePhase {
     /// ddmin over the nodes, removed nodes print their replacement Φ.

@@ -90,7 +90,8 @@ pub struct Tester {
     limits: Limits,
     started: Instant,
     stats: Stats,
-    trace: Option<TraceWriter>,
+    /// The trace (behind a cell: events are noted from `&self`).
+    trace: Option<std::cell::RefCell<TraceWriter>>,
     events: Option<Sender<Event>>,
     on_improvement: Option<ImprovementSink>,
     steps: u64,
@@ -166,7 +167,7 @@ impl Tester {
     }
 
     pub fn set_trace(&mut self, trace: Option<TraceWriter>) {
-        self.trace = trace;
+        self.trace = trace.map(std::cell::RefCell::new);
     }
 
     pub fn set_events(&mut self, events: Option<Sender<Event>>) {
@@ -231,12 +232,21 @@ impl Tester {
         self.cache.begin_universe();
     }
 
-    /// Whether someone listens to the events (so candidates should describe what they remove).
+    /// Whether someone listens to the events or a replayable trace records them (so
+    /// candidates should tell what they remove).
     pub fn wants_spans(&self) -> bool {
         self.events.is_some()
+            || self
+                .trace
+                .as_ref()
+                .is_some_and(|trace| trace.borrow().is_replayable())
     }
 
+    /// Reports an event to whoever listens, and to a replayable trace.
     pub fn emit(&self, event: Event) {
+        if let Some(trace) = &self.trace {
+            trace.borrow_mut().note_event(&event, &self.best);
+        }
         if let Some(events) = &self.events {
             let _ = events.send(event);
         }
@@ -435,13 +445,14 @@ impl Tester {
                 tests: self.stats.tests,
             });
         }
+        let size = content.len();
+        self.best = content;
         self.emit(Event::Accepted {
             step: self.steps,
-            size: content.len(),
+            size,
             branch,
             candidate,
         });
-        self.best = content;
     }
 
     /// Everything before the test itself: checkpoint, cache lookups, rendering and the guard.
@@ -580,9 +591,9 @@ impl Tester {
         self.stats.oracle_runs += 1;
     }
 
-    /// What candidate `i` removes from the current best, when someone displays it.
+    /// What candidate `i` removes from the current best, when someone displays or records it.
     fn spans_of(&self, source: &dyn CandidateSource, i: usize) -> Vec<std::ops::Range<usize>> {
-        if self.events.is_some() {
+        if self.wants_spans() {
             source.removed_spans(i)
         } else {
             Vec::new()
@@ -590,15 +601,18 @@ impl Tester {
     }
 
     fn record(&mut self, content: &[u8], judgement: Judgement) {
-        if let Some(trace) = &mut self.trace
-            && let Err(error) = trace.record(
+        let written = self.trace.as_ref().map(|trace| {
+            trace.borrow_mut().record(
                 judgement.step,
                 content,
                 judgement.action,
                 judgement.outcome,
                 &judgement.candidate,
+                &judgement.removed,
+                judgement.duration,
             )
-        {
+        });
+        if let Some(Err(error)) = written {
             eprintln!("whittle: warning: cannot write the trace ({error}); tracing stops");
             self.trace = None;
         }
@@ -763,6 +777,17 @@ impl Tester {
                 .count() as u64;
         }
         Ok(chosen)
+    }
+}
+
+impl Drop for Tester {
+    /// Ends a replayable trace with the events after the last candidate.
+    fn drop(&mut self) {
+        if let Some(trace) = self.trace.take()
+            && let Err(error) = trace.into_inner().finish(&self.best)
+        {
+            eprintln!("whittle: warning: cannot write the trace ({error})");
+        }
     }
 }
 

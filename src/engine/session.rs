@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use serde::Serialize;
 
 use super::history::{History, HistoryEntry};
@@ -252,7 +252,7 @@ impl Session {
         let mut tester = job.tester(oracle, control.clone())?;
         configure(&mut tester);
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
-        tester.set_events(Some(events_tx.clone()));
+        tester.set_events(Some(events_tx));
         let stats = Arc::new(Mutex::new(tester.stats()));
         tester.set_stats_output(Some(stats.clone()));
         let snapshot = Snapshot {
@@ -290,7 +290,6 @@ impl Session {
             stages,
             factory,
             options,
-            events: events_tx,
             history: shared.history.clone(),
             pins: Arc::new(Mutex::new(Pins::default())),
             stage_name: Arc::new(Mutex::new(String::new())),
@@ -368,7 +367,6 @@ struct Engine {
     stages: Box<dyn Stages>,
     factory: StagesFactory,
     options: SessionOptions,
-    events: Sender<Event>,
     history: Arc<Mutex<History>>,
     pins: Arc<Mutex<Pins>>,
     stage_name: Arc<Mutex<String>>,
@@ -388,10 +386,6 @@ enum Next {
 }
 
 impl Engine {
-    fn emit(&self, event: Event) {
-        let _ = self.events.send(event);
-    }
-
     fn update_snapshot(&self, change: impl FnOnce(&mut Snapshot)) {
         change(&mut lock(&self.shared.snapshot));
     }
@@ -476,7 +470,7 @@ impl Engine {
             Err(failure) => {
                 let message = failure.to_string();
                 self.update_snapshot(|s| s.state = RunState::Failed(message.clone()));
-                self.emit(Event::Failed { message });
+                tester.emit(Event::Failed { message });
                 let finished = self.job.finish(&tester, None, false);
                 return SessionReport {
                     failure: Some(failure),
@@ -558,8 +552,8 @@ impl Engine {
         *lock(&self.shared.stats) = stats.clone();
         self.update_snapshot(|s| s.state = state.clone());
         match state {
-            RunState::Done => self.emit(Event::Done { stats }),
-            RunState::Stopped(reason) => self.emit(Event::Stopped { reason, stats }),
+            RunState::Done => tester.emit(Event::Done { stats }),
+            RunState::Stopped(reason) => tester.emit(Event::Stopped { reason, stats }),
             _ => {}
         }
     }
@@ -617,16 +611,16 @@ impl Engine {
                 Command::Pin(target) | Command::Unpin(target)
                     if self.resolve(tester, &target).is_none() =>
                 {
-                    self.reject("pin", "the target is not part of the current best");
+                    self.reject(tester, "pin", "the target is not part of the current best");
                 }
                 Command::Pin(target) => {
                     if let Some(range) = self.resolve(tester, &target) {
-                        self.change_pins(|pins| pins.add(range));
+                        self.change_pins(tester, |pins| pins.add(range));
                     }
                 }
                 Command::Unpin(target) => {
                     if let Some(range) = self.resolve(tester, &target) {
-                        self.change_pins(|pins| pins.remove(range));
+                        self.change_pins(tester, |pins| pins.remove(range));
                     }
                 }
                 Command::SwitchAlgorithm(name) => match (self.factory)(&name) {
@@ -639,16 +633,16 @@ impl Engine {
                             s.pipeline = pipeline.clone();
                             s.stage_count = self.stages.len();
                         });
-                        self.emit(Event::Switched {
+                        tester.emit(Event::Switched {
                             pipeline,
                             step: tester.steps(),
                         });
                     }
-                    Err(error) => self.reject("switch", &error.to_string()),
+                    Err(error) => self.reject(tester, "switch", &error.to_string()),
                 },
                 Command::SkipStage => {
                     if resume < self.stages.len() {
-                        self.emit(Event::StageSkipped {
+                        tester.emit(Event::StageSkipped {
                             stage: self.stages.name(resume),
                             reason: "skipped by the user".into(),
                         });
@@ -670,7 +664,7 @@ impl Engine {
                                 .push((current, format!("the restart from #{index}")));
                             resume = 0;
                         }
-                        None => self.reject("restart", "there is no such history entry"),
+                        None => self.reject(tester, "restart", "there is no such history entry"),
                     }
                 }
                 Command::Undo => match self.undo.pop() {
@@ -678,16 +672,16 @@ impl Engine {
                         Some(text) => {
                             let size = text.len();
                             self.move_to(tester, text);
-                            self.emit(Event::Undone {
+                            tester.emit(Event::Undone {
                                 what,
                                 to: index,
                                 size,
                             });
                             resume = 0;
                         }
-                        None => self.reject("undo", "the earlier state is not available"),
+                        None => self.reject(tester, "undo", "the earlier state is not available"),
                     },
-                    None => self.reject("undo", "there is no manual edit or restart to undo"),
+                    None => self.reject(tester, "undo", "there is no manual edit or restart to undo"),
                 },
                 // Immediate commands never reach the queue.
                 Command::Pause
@@ -706,21 +700,21 @@ impl Engine {
         }
     }
 
-    fn reject(&self, command: &str, reason: &str) {
-        self.emit(Event::CommandRejected {
+    fn reject(&self, tester: &Tester, command: &str, reason: &str) {
+        tester.emit(Event::CommandRejected {
             command: command.to_string(),
             reason: reason.to_string(),
         });
     }
 
-    fn change_pins(&self, change: impl FnOnce(&mut Pins)) {
+    fn change_pins(&self, tester: &Tester, change: impl FnOnce(&mut Pins)) {
         let ranges = {
             let mut pins = lock(&self.pins);
             change(&mut pins);
             pins.ranges().to_vec()
         };
         self.update_snapshot(|s| s.pins = ranges.clone());
-        self.emit(Event::PinsChanged { pins: ranges });
+        tester.emit(Event::PinsChanged { pins: ranges });
     }
 
     /// The tree of the current best, if the language is known and `version` is current.
@@ -848,14 +842,14 @@ impl Engine {
     /// was accepted.
     fn propose(&mut self, tester: &mut Tester, edit: &Edit) -> bool {
         let Some(edited) = self.edited(tester, edit) else {
-            self.reject("propose", "the edit does not apply to the current best");
+            self.reject(tester, "propose", "the edit does not apply to the current best");
             return false;
         };
         let pins = lock(&self.pins).clone();
         if !pins.is_empty() {
             let mapped = pins.map_through(tester.best(), &edited.content);
             if !pins.intact_in(tester.best(), &edited.content, &mapped) {
-                self.reject("propose", "the edit would change pinned text");
+                self.reject(tester, "propose", "the edit would change pinned text");
                 return false;
             }
         }
@@ -881,7 +875,7 @@ impl Engine {
             self.undo
                 .push((before, format!("the edit “{}”", edited.description)));
         }
-        self.emit(Event::ManualEdit {
+        tester.emit(Event::ManualEdit {
             description: edited.description,
             accepted,
             step: tester.steps(),
@@ -892,7 +886,7 @@ impl Engine {
     fn restart_from(&self, tester: &mut Tester, index: usize, text: Vec<u8>) {
         let size = text.len();
         self.move_to(tester, text);
-        self.emit(Event::Restarted { from: index, size });
+        tester.emit(Event::Restarted { from: index, size });
     }
 
     /// The engine works on `text` from now on (a history entry); the output file keeps the
