@@ -91,6 +91,7 @@ fn start_session(text: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> Se
         exit_when_done: true,
         language: None,
         start_in_step_mode: false,
+        start_paused: false,
     };
     Session::start(job, oracle, stages, stages_factory(settings), options).expect("session")
 }

@@ -39,6 +39,9 @@ pub enum Command {
     Reduce(ReduceArgs),
     /// Reduce a built-in example with a built-in test, showing each step.
     Demo(DemoArgs),
+    /// Show a run recorded with `reduce --trace` again, step by step, forwards and backwards
+    /// (nothing is tested).
+    Replay(ReplayArgs),
     /// Print the preprocessed parse tree of a file (for people who write or debug grammars).
     Tree(TreeArgs),
     /// List the languages whittle can parse.
@@ -141,9 +144,18 @@ pub struct ReduceArgs {
     #[arg(long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
 
-    /// Write one JSON line per candidate considered to PATH.
+    /// Record the run in PATH: one JSON line per candidate considered, with what `whittle
+    /// replay` needs to show it again.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+
+    /// Check the input, then wait (space runs, n steps) before the first step.
+    #[arg(long, conflicts_with = "step")]
+    pub paused: bool,
+
+    /// Start in step mode: n tests one candidate, space runs.
+    #[arg(long)]
+    pub step: bool,
 
     /// Run without the terminal UI (progress on stderr, report at the end). Without a
     /// terminal on stdout there is no UI anyway.
@@ -167,6 +179,24 @@ pub struct DemoArgs {
     /// The example to run.
     #[arg(long, default_value = "table-4.1")]
     pub example: String,
+    /// Print the steps instead of opening the UI (also when stdout is not a terminal).
+    #[arg(long)]
+    pub no_tui: bool,
+    /// The UI's palette: dark, light or high-contrast.
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    pub theme: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The trace a run wrote with `whittle reduce --trace`.
+    pub trace: PathBuf,
+    /// Open at this step (the candidate with this step number has just been judged).
+    #[arg(long, value_name = "N")]
+    pub at: Option<u64>,
+    /// Play at start, this many steps a second.
+    #[arg(long, value_name = "STEPS_PER_SECOND")]
+    pub play: Option<f64>,
     /// Print the steps instead of opening the UI (also when stdout is not a terminal).
     #[arg(long)]
     pub no_tui: bool,
@@ -267,6 +297,7 @@ pub fn main() -> i32 {
     let result = match &cli.command {
         Command::Reduce(args) => reduce(args),
         Command::Demo(args) => crate::demo::run(args),
+        Command::Replay(args) => crate::tui::replay_command(args),
         Command::Tree(args) => crate::tree::tree_command(args),
         Command::Languages => crate::tree::languages_command(),
         Command::Algorithms => {
@@ -334,7 +365,21 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
     let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {
-        Some(path) => Some(crate::trace::TraceWriter::create(path)?),
+        Some(path) => {
+            let header = crate::trace::TraceHeader {
+                input_name: input_name(&args.input),
+                pipeline: pipeline.to_string(),
+                language: language.map(|l| l.name().to_owned()),
+                jobs: job.settings.jobs,
+                parallel: job.settings.dd.parallel.to_string(),
+                split_factor: job.settings.split_factor.to_string(),
+                stage_count: stages.len(),
+                command: Some(oracle.describe()),
+                output: Some(output.display().to_string()),
+                ..Default::default()
+            };
+            Some(crate::trace::TraceWriter::for_run(path, header, &job.input)?)
+        }
         None => None,
     };
     let use_tui = !args.no_tui && std::io::stdout().is_terminal();
@@ -350,7 +395,8 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         // The UI keeps the session for edits and restarts after the pipeline ends.
         exit_when_done: theme.is_none(),
         language,
-        start_in_step_mode: false,
+        start_in_step_mode: args.step,
+        start_paused: args.paused,
     };
     let describe = oracle.describe();
     let session = Session::start_with(job, oracle, stages, factory, options, |tester| {
@@ -362,10 +408,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             session.commands(),
             crate::tui::AppOptions {
                 theme,
-                input_name: args.input.file_name().map_or_else(
-                    || args.input.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                ),
+                input_name: input_name(&args.input),
                 clock: std::sync::Arc::new(crate::tui::SystemClock),
                 exit_when_done: args.exit_when_done,
                 language,
@@ -457,6 +500,14 @@ fn conclude(
             Ok(0)
         }
     }
+}
+
+/// How the input is named on screen and in traces: its file name.
+fn input_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {

@@ -433,10 +433,16 @@ pub fn ddmin(
         bounds: vec![0, len],
         offset: Offset::ZERO,
     };
+    let per_chunk = match options.order {
+        ReduceOrder::ComplementsOnly => 1,
+        ReduceOrder::SubsetsFirst | ReduceOrder::ComplementsFirst => 2,
+    };
+    let mut round = 0;
     loop {
+        round += 1;
         let len = state.config.len();
         if len < 2 {
-            tester.note_round(state.n(), len, || state.chunk_sizes());
+            tester.note_round(state.n(), len, round, 0, || state.chunk_sizes());
             tester.note_branch(Branch::Done, state.n());
             return Ok(state.config);
         }
@@ -444,7 +450,8 @@ pub fn ddmin(
             let nu = tester.control().split_factor();
             state.bounds = split_bounds(len, nu.grow(1, len), options.split);
         }
-        tester.note_round(state.n(), len, || state.chunk_sizes());
+        let n = state.n();
+        tester.note_round(n, len, round, n * per_chunk, || state.chunk_sizes());
 
         let options = DdOptions {
             parallel: tester.control().parallel_mode().unwrap_or(options.parallel),

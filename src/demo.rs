@@ -185,6 +185,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
         exit_when_done: true,
         language: None,
         start_in_step_mode: false,
+        start_paused: false,
     };
     let session = example.start(options)?;
     let events = session.events().clone();
@@ -217,6 +218,7 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
         exit_when_done: false,
         language,
         start_in_step_mode: true,
+        start_paused: false,
     };
     let session = example.start(options)?;
     let app = crate::tui::App::new(

@@ -67,8 +67,8 @@ impl Candidate {
             CandidateKind::Combination => format!("∇-combination/{}", self.n),
             CandidateKind::Initial => "input".into(),
             CandidateKind::Empty => "empty".into(),
-            CandidateKind::EmptyConfig => "empty level".into(),
-            CandidateKind::Hoist => format!("hoist node {}", self.index),
+            CandidateKind::EmptyConfig => "empty configuration".into(),
+            CandidateKind::Hoist => "hoist".into(),
             CandidateKind::Manual => "manual edit".into(),
         }
     }
@@ -133,7 +133,14 @@ pub enum Event {
     FixpointIteration { stage: String, iteration: u32 },
     /// A ddmin round: the configuration of `len` units split into `n` chunks.
     Round {
+        /// The rounds of the whole run so far (the report's `iterations`).
         iteration: u64,
+        /// The round of the current ddmin (1-based).
+        #[serde(default)]
+        round: u64,
+        /// The most candidates the round judges (Δs and ∇s as the reduce order asks).
+        #[serde(default)]
+        candidates: usize,
         n: usize,
         len: usize,
         /// The split factor ν in force.

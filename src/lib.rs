@@ -18,6 +18,7 @@ pub mod outcome;
 pub mod output;
 pub mod pipeline;
 pub mod reduce;
+pub mod replay;
 pub mod stats;
 pub mod tester;
 pub mod trace;

@@ -319,7 +319,7 @@ impl Stages for PipelineStages {
     }
 
     fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
-        let started = std::time::Instant::now();
+        let started = tester.running_time();
         let tests = tester.stats().tests;
         let before = tester.best().to_vec();
         let guard = self.guard(tester.best());
@@ -340,7 +340,7 @@ impl Stages for PipelineStages {
             nonws_removed: atoms::non_whitespace_chars(&before)
                 .saturating_sub(atoms::non_whitespace_chars(tester.best()))
                 as u64,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(&self.name(index), run);

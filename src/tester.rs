@@ -209,6 +209,13 @@ impl Tester {
         &mut self.stats
     }
 
+    /// Time since the tester started, without the time it waited paused or between steps.
+    pub fn running_time(&self) -> Duration {
+        self.started
+            .elapsed()
+            .saturating_sub(self.control.parked_time())
+    }
+
     /// Candidates considered so far (tests, cache hits and guard skips).
     pub fn steps(&self) -> u64 {
         self.steps
@@ -252,14 +259,24 @@ impl Tester {
         }
     }
 
-    /// Counts a ddmin round and reports the partition.
-    pub fn note_round(&mut self, n: usize, len: usize, chunks: impl FnOnce() -> Vec<u32>) {
+    /// Counts a ddmin round and reports the partition: round `round` of the current ddmin,
+    /// which judges at most `candidates` candidates.
+    pub fn note_round(
+        &mut self,
+        n: usize,
+        len: usize,
+        round: u64,
+        candidates: usize,
+        chunks: impl FnOnce() -> Vec<u32>,
+    ) {
         self.stats.iterations += 1;
-        if self.events.is_some() {
+        if self.wants_spans() {
             let chunks = if n <= 256 { chunks() } else { Vec::new() };
             let nu = self.control.split_factor();
             self.emit(Event::Round {
                 iteration: self.stats.iterations,
+                round,
+                candidates,
                 n,
                 len,
                 nu,
@@ -601,8 +618,10 @@ impl Tester {
     }
 
     fn record(&mut self, content: &[u8], judgement: Judgement) {
+        let running = self.running_time();
         let written = self.trace.as_ref().map(|trace| {
             trace.borrow_mut().record(
+                running,
                 judgement.step,
                 content,
                 judgement.action,
@@ -783,8 +802,9 @@ impl Tester {
 impl Drop for Tester {
     /// Ends a replayable trace with the events after the last candidate.
     fn drop(&mut self) {
+        let running = self.running_time();
         if let Some(trace) = self.trace.take()
-            && let Err(error) = trace.into_inner().finish(&self.best)
+            && let Err(error) = trace.into_inner().finish(running, &self.best)
         {
             eprintln!("whittle: warning: cannot write the trace ({error})");
         }

@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::ops::Range;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -318,7 +318,6 @@ pub struct TraceWriter {
     out: BufWriter<File>,
     /// Replayable: events are kept for the next line, the best is followed.
     replay: Option<ReplayState>,
-    started: Instant,
 }
 
 struct ReplayState {
@@ -336,7 +335,6 @@ impl TraceWriter {
         Ok(TraceWriter {
             out: BufWriter::new(file),
             replay: None,
-            started: Instant::now(),
         })
     }
 
@@ -377,8 +375,11 @@ impl TraceWriter {
         });
     }
 
+    /// Writes a candidate line; `running` is the run's time so far without its pauses.
+    #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
+        running: Duration,
         step: u64,
         content: &[u8],
         action: Action,
@@ -407,7 +408,7 @@ impl TraceWriter {
             index: candidate.index,
             n: candidate.n,
             removed,
-            t: self.started.elapsed().as_secs_f64(),
+            t: running.as_secs_f64(),
             duration: duration.as_secs_f64(),
             events: &events,
         };
@@ -415,15 +416,16 @@ impl TraceWriter {
         self.out.write_all(b"\n")
     }
 
-    /// Ends a replayable trace: the events since the last candidate and the result's hash.
-    pub fn finish(&mut self, best: &[u8]) -> std::io::Result<()> {
+    /// Ends a replayable trace: the events since the last candidate and the result's hash;
+    /// `running` is the run's time without its pauses.
+    pub fn finish(&mut self, running: Duration, best: &[u8]) -> std::io::Result<()> {
         if let Some(replay) = &mut self.replay {
             let events = std::mem::take(&mut replay.pending);
             let line = EndLine {
                 end: true,
                 content_sha3: sha3_hex(best),
                 size: best.len(),
-                t: self.started.elapsed().as_secs_f64(),
+                t: running.as_secs_f64(),
                 events: &events,
             };
             serde_json::to_writer(&mut self.out, &line)?;

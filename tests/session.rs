@@ -29,6 +29,7 @@ fn options(step_mode: bool, exit_when_done: bool) -> SessionOptions {
         exit_when_done,
         language: None,
         start_in_step_mode: step_mode,
+        start_paused: false,
     }
 }
 

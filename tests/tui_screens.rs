@@ -34,6 +34,7 @@ fn harness(name: &str, width: u16, height: u16) -> Harness {
         exit_when_done: false,
         language,
         start_in_step_mode: true,
+        start_paused: false,
     };
     let session = example.start(options).unwrap();
     let app = App::new(

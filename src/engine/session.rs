@@ -104,6 +104,8 @@ pub struct Snapshot {
     pub step_mode: bool,
     /// The engine waits at its checkpoint for a step or a resume.
     pub parked: bool,
+    /// How long it has waited there in all (paused or stepping): not running time.
+    pub parked_time: std::time::Duration,
     /// The current best test case and how many times it changed.
     pub best: Arc<[u8]>,
     pub version: u64,
@@ -134,6 +136,8 @@ pub struct SessionOptions {
     pub language: Option<&'static tree::Language>,
     /// Start in step mode: nothing is tested until [`Command::Step`] or [`Command::Resume`].
     pub start_in_step_mode: bool,
+    /// Check the input, then wait for [`Command::Resume`] (or a step) before the first step.
+    pub start_paused: bool,
 }
 
 struct Shared {
@@ -186,6 +190,7 @@ impl CommandSender {
         snapshot.paused = shared.control.is_paused();
         snapshot.step_mode = shared.control.is_step_mode();
         snapshot.parked = shared.control.is_parked();
+        snapshot.parked_time = shared.control.parked_time();
         snapshot.split_factor = shared.control.split_factor();
         if let Some(mode) = shared.control.parallel_mode() {
             snapshot.parallel = mode;
@@ -260,6 +265,7 @@ impl Session {
             paused: false,
             step_mode: false,
             parked: false,
+            parked_time: std::time::Duration::ZERO,
             best: Arc::from(job.input.as_slice()),
             version: 0,
             input_size: job.input.len(),
@@ -482,6 +488,9 @@ impl Engine {
             // The input itself is entry 0 (the empty file, when interesting, was recorded by
             // the sink before it).
             self.record_history(&tester, Branch::Start, &self.job.input);
+        }
+        if self.options.start_paused {
+            self.shared.control.pause();
         }
         self.update_snapshot(|s| s.state = RunState::Running);
 
