@@ -40,47 +40,74 @@ pub fn ellipsize(text: &str, width: usize) -> String {
 }
 
 /// Code on one line, at most `width` columns: whitespace collapsed, and when that is too long,
-/// the bodies of braces elided (`{...}`), then long parenthesised or bracketed parts (`(...)`),
-/// then the rest cut with `…`.
+/// the insides of the innermost brackets elided first (`if (1) { printf(...); }`, then
+/// `if (1) {...}`), then the rest cut with `…`.
 pub fn snippet(text: &[u8], width: usize) -> String {
     let text = String::from_utf8_lossy(text);
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.width() <= width {
         return flat;
     }
-    let braces = elide(&flat, &['{'], 0);
-    if braces.width() <= width {
-        return braces;
+    let deepest = bracket_depth(&flat);
+    let mut elided = flat;
+    for keep in (0..deepest).rev() {
+        elided = elide_deeper_than(&elided, keep);
+        if elided.width() <= width {
+            return elided;
+        }
     }
-    ellipsize(&elide(&braces, &['{', '(', '['], 8), width)
+    ellipsize(&elided, width)
 }
 
-/// Replaces the contents of the brackets in `open` that are longer than `longer_than`
-/// characters by `...` (outermost first).
-fn elide(text: &str, open: &[char], longer_than: usize) -> String {
+/// How deep the brackets of `text` nest.
+fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for ch in text.chars() {
+        if closing(ch).is_some() {
+            depth += 1;
+            deepest = deepest.max(depth);
+        } else if matches!(ch, ')' | ']' | '}') {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    deepest
+}
+
+/// Replaces the insides of the brackets opened `keep` levels deep (and everything deeper) by
+/// `...`, where they are longer than that.
+fn elide_deeper_than(text: &str, keep: usize) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
+    let mut depth = 0;
     let mut i = 0;
     while i < chars.len() {
         let ch = chars[i];
         out.push(ch);
         i += 1;
-        let Some(close) = open.contains(&ch).then(|| closing(ch)).flatten() else {
+        if matches!(ch, ')' | ']' | '}') {
+            depth = usize::saturating_sub(depth, 1);
+            continue;
+        }
+        let Some(close) = closing(ch) else {
             continue;
         };
-        // Find the matching bracket.
-        let mut depth = 1;
+        depth += 1;
+        if depth <= keep {
+            continue;
+        }
+        // Find the matching bracket and elide what is inside.
+        let mut nesting = 1;
         let mut j = i;
-        while j < chars.len() && depth > 0 {
+        while j < chars.len() && nesting > 0 {
             if chars[j] == ch {
-                depth += 1;
+                nesting += 1;
             } else if chars[j] == close {
-                depth -= 1;
+                nesting -= 1;
             }
             j += 1;
         }
-        let inner = if depth == 0 { j - 1 - i } else { j - i };
-        if inner > longer_than {
+        let inner = if nesting == 0 { j - 1 - i } else { j - i };
+        if inner > 3 {
             out.push_str("...");
             i += inner;
         }
@@ -126,7 +153,12 @@ mod tests {
     fn snippets_elide_bodies() {
         let code = b"if (1) {\n        printf(\"Hello world!\\n\");\n    }";
         assert_eq!(snippet(code, 40), "if (1) { printf(\"Hello world!\\n\"); }");
+        assert_eq!(snippet(code, 30), "if (1) { printf(...); }");
         assert_eq!(snippet(code, 20), "if (1) {...}");
+        assert_eq!(
+            snippet(b"{ if (1) { printf(\"Hello world!\\n\"); } }", 18),
+            "{ if (1) {...} }"
+        );
         assert_eq!(
             snippet(b"printf(\"Hello world!\\n\");", 14),
             "printf(...);"

@@ -905,6 +905,7 @@ impl App {
         };
         let stats = self.snapshot.stats.clone();
         let recent: Vec<(u64, Arc<[u8]>)> = self.recent.iter().cloned().collect();
+        let parsed = self.tree.parsed(self.snapshot.version);
         let view = View {
             theme: &self.theme,
             snapshot: &self.snapshot,
@@ -919,6 +920,7 @@ impl App {
             hoist,
             focus: self.focus,
             replay: self.replay_status.as_ref(),
+            tree: parsed.as_deref(),
             recent: &recent,
         };
         panes::header::draw(&view, &self.input_name, frame, screen.header);

@@ -228,18 +228,21 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
     // The candidate under test (or the last one judged).
     match &view.run.current {
         Some(current) => {
-            let name = view.describe(current, width.saturating_sub(8));
+            let step = format!("step {} ", current.step);
             let content = view
                 .run
                 .current_preview()
                 .filter(|p| p.chars().count() <= 16 && !p.contains('\n'))
                 .map(|p| format!(" “{p}”"))
                 .unwrap_or_else(|| format!(" · {}", human_bytes(current.size)));
-            let step = format!("step {} ", current.step);
-            let content = ellipsize(
-                &content,
-                width.saturating_sub(step.chars().count() + name.chars().count()),
-            );
+            let name = view.describe(current, width.saturating_sub(step.chars().count()));
+            // The size or content only when the name leaves room for it.
+            let room = width.saturating_sub(step.chars().count() + name.chars().count());
+            let content = if content.chars().count() <= room {
+                content
+            } else {
+                String::new()
+            };
             push(
                 0,
                 vec![
@@ -354,8 +357,8 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
 fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
     let theme = view.theme;
     let phase = match set.phase {
-        TreePhase::Prune => "prune (ddmin over them)",
-        TreePhase::Hoist => "hoist (TMIN^χ)",
+        TreePhase::Prune => "prune",
+        TreePhase::Hoist => "hoist",
     };
     let nodes = if set.nodes == 1 {
         "1 node".to_string()
@@ -364,16 +367,20 @@ fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
     };
     let place = match &set.parent_span {
         Some(span) if set.recursive => {
-            let parent = view
-                .best_of(set.version)
-                .and_then(|best| best.get(span.clone()))
-                .map(|text| crate::describe::snippet(text, 18))
-                .unwrap_or_default();
+            // The parent by its kind when the UI has the parse, else by its code.
+            let parent = match view.kind_at(set.version, span) {
+                Some(kind) => kind.to_string(),
+                None => view
+                    .best_of(set.version)
+                    .and_then(|best| best.get(span.clone()))
+                    .map(|text| format!("`{}`", crate::describe::snippet(text, 18)))
+                    .unwrap_or_default(),
+            };
             let at = view
                 .position(set.version, span.start)
                 .map(|(line, column)| format!(" at {line}:{column}"))
                 .unwrap_or_default();
-            format!("{nodes}: children of `{parent}`{at}")
+            format!("{nodes}: children of {parent}{at}")
         }
         _ => format!("level {} · {nodes}", set.depth),
     };

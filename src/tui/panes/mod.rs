@@ -119,6 +119,8 @@ pub struct View<'a> {
     pub hoist: Option<(Range<usize>, Range<usize>)>,
     pub focus: Pane,
     pub replay: Option<&'a ReplayStatus>,
+    /// The parse tree of the best shown, when the language is known and it is parsed.
+    pub tree: Option<&'a crate::tree::Tree>,
     /// The bests of the last few versions the UI saw (candidates are named in the text they
     /// were made from, which may be a version behind).
     pub recent: &'a [(u64, std::sync::Arc<[u8]>)],
@@ -134,6 +136,22 @@ impl View<'_> {
             .iter()
             .find(|(v, _)| *v == version)
             .map(|(_, text)| &text[..])
+    }
+
+    /// The kind of the node that spans exactly `span` of the best of `version` (the outermost
+    /// one), when the UI has that parse.
+    pub fn kind_at(&self, version: u64, span: &Range<usize>) -> Option<&str> {
+        let tree = self.tree.filter(|_| version == self.snapshot.version)?;
+        let mut node = tree.root();
+        loop {
+            if tree.byte_range(node) == *span {
+                return Some(tree.kind(node));
+            }
+            node = tree.children(node).find(|&child| {
+                let range = tree.byte_range(child);
+                range.start <= span.start && span.end <= range.end
+            })?;
+        }
     }
 
     /// `line:column` of byte `offset` of the best of `version`.

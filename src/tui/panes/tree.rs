@@ -141,6 +141,13 @@ impl TreePane {
         }
     }
 
+    /// The parse of the best of `version`, whatever the pane shows.
+    pub fn parsed(&self, version: u64) -> Option<Arc<Tree>> {
+        self.tree
+            .clone()
+            .filter(|_| self.tree_version == version)
+    }
+
     pub fn has_language(&self) -> bool {
         self.language.is_some()
     }
@@ -544,10 +551,10 @@ fn node_label(tree: &Tree, node: NodeId, theme: &Theme, marks: &Marks) -> Line<'
     }
     match &marks.hoist {
         Some((outer, _)) if *outer == range => {
-            spans.push(Span::styled(" [hoist: replaced]", theme.accent));
+            spans.push(Span::styled(" [replaced]", theme.accent));
         }
         Some((_, inner)) if *inner == range => {
-            spans.push(Span::styled(" [takes its place]", theme.accent));
+            spans.push(Span::styled(" [replaces it]", theme.accent));
         }
         _ if unit.removed => {
             // A removed node prints its replacement Φ; a hoist replaces nothing inside.
