@@ -239,6 +239,12 @@ impl App {
         self.overlay.as_ref()
     }
 
+    /// Whether the tree pane shows the parse of the current best (it may lag a version
+    /// behind while re-parsing would take more than a tenth of the time).
+    pub fn tree_is_current(&self) -> bool {
+        !self.tree.has_language() || self.tree.parsed(self.snapshot.version).is_some()
+    }
+
     /// Where a replay stands (`None` for a live run).
     pub fn replay_status(&self) -> Option<&ReplayStatus> {
         self.replay_status.as_ref()

@@ -243,14 +243,18 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             } else {
                 String::new()
             };
+            let mut lines = vec![Line::from(vec![
+                Span::styled(step, theme.muted),
+                Span::styled(name, theme.accent),
+                Span::styled(content, theme.base),
+            ])];
+            for what in view.what_it_does(current, width.saturating_sub(2)) {
+                lines.push(Line::styled(format!("  {what}"), theme.base));
+            }
+            push(0, lines);
             push(
                 0,
                 vec![
-                    Line::from(vec![
-                        Span::styled(step, theme.muted),
-                        Span::styled(name, theme.accent),
-                        Span::styled(content, theme.base),
-                    ]),
                     match current.verdict {
                         None => Line::styled("  testing…", theme.accent),
                         Some((outcome, action)) => Line::from(vec![
@@ -448,7 +452,10 @@ fn decision_detail(view: &View, decision: &Decision, width: usize) -> String {
                 .current
                 .as_ref()
                 .filter(|current| current.candidate == candidate)
-                .map(|current| view.describe(current, width.saturating_sub(2)))
+                .map(|current| match &view.what_it_does(current, width)[..] {
+                    [one] => one.clone(),
+                    _ => view.describe(current, width.saturating_sub(2)),
+                })
                 .unwrap_or_else(|| candidate.describe());
             match (branch, candidate.kind) {
                 (

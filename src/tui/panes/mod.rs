@@ -159,46 +159,67 @@ impl View<'_> {
         self.best_of(version).map(|best| line_column(best, offset))
     }
 
-    /// The candidate in words, as wide as `width`: Δ3/8 and ∇2/4 as the papers write them,
-    /// tree candidates by their code and place (`hoist `if (1) {...}` → `printf(...);` at
-    /// 2:5`).
+    /// The candidate in a few words, as wide as `width`: Δ3/8 and ∇2/4 as the papers write
+    /// them, tree candidates by what they are and where (`hoist at 2:5`), with, for those,
+    /// what they do in a second part ([`View::what_it_does`]).
     pub fn describe(&self, candidate: &CandidateView, width: usize) -> String {
-        let best = self.best_of(candidate.version);
-        let text = |range: &Range<usize>, width| {
-            best.and_then(|best| best.get(range.clone()))
-                .map(|bytes| snippet(bytes, width))
-                .unwrap_or_default()
+        let first = match candidate.candidate.kind {
+            CandidateKind::Hoist => candidate.removed.first(),
+            _ => candidate.removed.iter().find(|r| !r.is_empty()),
         };
-        let at = |offset: usize| {
-            best.map(|best| {
-                let (line, column) = line_column(best, offset);
-                format!(" at {line}:{column}")
-            })
-            .unwrap_or_default()
-        };
-        let spans = best.map(|_| candidate.removed.as_slice());
-        let described = match (candidate.candidate.kind, spans) {
-            (CandidateKind::Hoist, Some([before, after])) if before.start <= after.end => {
-                let outer = before.start..after.end;
-                let inner = before.end..after.start;
-                let room = width.saturating_sub(20) / 2;
-                format!(
-                    "hoist `{}` → `{}`{}",
-                    text(&outer, room.max(8)),
-                    text(&inner, room.max(8)),
-                    at(outer.start)
-                )
-            }
-            (CandidateKind::EmptyConfig, Some([node, ..])) => format!(
-                "empty configuration: remove `{}`{}",
-                text(node, width.saturating_sub(40).max(8)),
-                at(node.start)
-            ),
-            (CandidateKind::Initial, _) => "the input (a check)".into(),
-            (CandidateKind::Empty, _) => "the empty file (a check)".into(),
+        let at = first
+            .and_then(|range| self.position(candidate.version, range.start))
+            .map(|(line, column)| format!(" at {line}:{column}"))
+            .unwrap_or_default();
+        let described = match candidate.candidate.kind {
+            CandidateKind::Hoist => format!("hoist{at}"),
+            CandidateKind::EmptyConfig => format!("empty configuration{at}"),
+            CandidateKind::Initial => "the input (a check)".into(),
+            CandidateKind::Empty => "the empty file (a check)".into(),
             _ => candidate.candidate.describe(),
         };
         crate::describe::ellipsize(&described, width)
+    }
+
+    /// What a tree candidate does, in code, in lines as wide as `width`: `` `if (1) {...}` →
+    /// `printf(...);` `` for a hoist (on two lines when one would elide too much), `` remove
+    /// `x = 1;` `` for the empty configuration.
+    pub fn what_it_does(&self, candidate: &CandidateView, width: usize) -> Vec<String> {
+        let Some(best) = self.best_of(candidate.version) else {
+            return Vec::new();
+        };
+        let text = |range: &Range<usize>, width| {
+            best.get(range.clone())
+                .map(|bytes| snippet(bytes, width))
+                .unwrap_or_default()
+        };
+        let fit = |make: &dyn Fn(usize) -> String, least: usize| {
+            [48, 40, 32, 26, 20, 16, 12, 8]
+                .into_iter()
+                .filter(|&w| w >= least)
+                .map(make)
+                .find(|line| line.chars().count() <= width)
+        };
+        match (candidate.candidate.kind, &candidate.removed[..]) {
+            (CandidateKind::Hoist, [before, after]) if before.start <= after.end => {
+                let outer = before.start..after.end;
+                let inner = before.end..after.start;
+                let one_line = |w| format!("`{}` → `{}`", text(&outer, w), text(&inner, w));
+                if let Some(line) = fit(&one_line, 16) {
+                    return vec![line];
+                }
+                let room = width.saturating_sub(4);
+                vec![
+                    format!("`{}`", text(&outer, room)),
+                    format!("→ `{}`", text(&inner, room.saturating_sub(2))),
+                ]
+            }
+            (CandidateKind::EmptyConfig | CandidateKind::Manual, [node, ..]) => {
+                let line = |w| format!("remove `{}`", text(node, w));
+                vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
+            }
+            _ => Vec::new(),
+        }
     }
 }
 
