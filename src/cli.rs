@@ -325,6 +325,14 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Ok(settings) => settings,
         Err(error) => return usage_error(error),
     };
+    let use_tui = !args.no_tui && std::io::stdout().is_terminal();
+    if (args.step || args.paused) && !use_tui {
+        return usage_error(
+            "--step and --paused wait for keys of the terminal UI; without it (--no-tui, or no \
+             terminal) nothing would go on",
+        );
+    }
+
     let input = match crate::reduce::read_input(&args.input) {
         Ok(input) => input,
         Err(error) => return usage_error(error),
@@ -382,7 +390,6 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         }
         None => None,
     };
-    let use_tui = !args.no_tui && std::io::stdout().is_terminal();
     let theme = if use_tui {
         match crate::tui::Theme::from_environment(&args.theme) {
             Ok(theme) => Some(theme),
