@@ -677,7 +677,7 @@ impl Engine {
                     }
                 }
                 Command::Undo => match self.undo.pop() {
-                    Some((index, what)) => match lock(&self.history).text(index) {
+                    Some((index, what)) => match self.history_text(index) {
                         Some(text) => {
                             let size = text.len();
                             self.move_to(tester, text);
@@ -707,6 +707,11 @@ impl Engine {
         } else {
             Next::RunFrom(resume)
         }
+    }
+
+    /// The text of history entry `index` (the history's lock is not held after).
+    fn history_text(&self, index: usize) -> Option<Vec<u8>> {
+        lock(&self.history).text(index)
     }
 
     fn reject(&self, tester: &Tester, command: &str, reason: &str) {
