@@ -204,9 +204,9 @@ impl Replay {
             .map_or(0, |step| step.step)
     }
 
-    /// The number of the last step.
+    /// The number of the last step (with several jobs, candidates are judged out of order).
     pub fn last_step(&self) -> u64 {
-        self.steps.last().map_or(0, |step| step.step)
+        self.steps.iter().map(|step| step.step).max().unwrap_or(0)
     }
 
     /// The position where the candidate of step `step` (or the first after it) has just been
