@@ -32,6 +32,7 @@ for pipeline in ${PIPELINES:-$default_pipelines}; do
         input=$(task_input "$dir")
         algorithm=()
         [ "$pipeline" = default ] || algorithm=(-a "$pipeline")
+        rm -f "$tmp/$task.out" # whittle refuses to start over an earlier result
         if ! "$whittle" reduce "$dir/$input" --no-tui -o "$tmp/$task.out" \
             --stats-json "$tmp/$task.json" "${algorithm[@]}" "$@" -- "$dir/oracle.sh" \
             >"$tmp/$task.log" 2>&1; then

@@ -25,6 +25,7 @@ run() {
     local dir=$1 mode=$2 j=$3 task input
     task=$(basename "$dir")
     input=$(task_input "$dir")
+    rm -f "$tmp/$task.out" # whittle refuses to start over an earlier result
     "$whittle" reduce "$dir/$input" --no-tui -a ddmin --atoms line,char -j "$j" --parallel "$mode" \
         -o "$tmp/$task.out" --stats-json "$tmp/$task.json" "${extra[@]}" -- "$dir/oracle.sh" \
         >"$tmp/$task.log" 2>&1 || { echo "$task $mode -j $j: whittle failed" >&2; tail -3 "$tmp/$task.log" >&2; return 1; }

@@ -186,6 +186,13 @@ pub enum Event {
         status: TestStatus,
         tail: String,
     },
+    /// The re-test of the final result said it is not interesting: the test is flaky. When an
+    /// earlier result passed its re-test it became the result (`fell_back`).
+    Flaky {
+        unconfirmed_size: usize,
+        status: String,
+        fell_back: bool,
+    },
     /// The pipeline finished.
     Done { stats: Stats },
     /// The session stopped before the pipeline finished (user, limit).

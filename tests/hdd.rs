@@ -32,12 +32,7 @@ fn settings(language: &str, pipeline: &str) -> Settings {
 
 /// Reduces `input` with `settings` and `oracle`; returns the result and the statistics.
 fn reduce(input: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> (Vec<u8>, Stats) {
-    let job = Job {
-        input: input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings,
-    };
+    let job = Job::new(input.to_vec(), settings);
     let control = Arc::new(Control::new(job.settings.split_factor));
     let mut tester = job.tester(oracle, control).unwrap();
     let finished = job.run(&mut tester).expect("the input is interesting");
@@ -437,12 +432,10 @@ fn pinned_nodes_are_kept() {
             .collect()
     });
     for pipeline in ["hdd", "hoist+hddh", "hddhr", "coarse-hoist+coarse-hdd"] {
-        let job = Job {
-            input: JSON_DOCUMENT.as_bytes().to_vec(),
-            output: None,
-            output_mode: None,
-            settings: settings("json", pipeline),
-        };
+        let job = Job::new(
+            JSON_DOCUMENT.as_bytes().to_vec(),
+            settings("json", pipeline),
+        );
         let oracle = Arc::new(predicate("87", json_mentioning("87")));
         let mut tester = job
             .tester(oracle, Arc::new(Control::new(job.settings.split_factor)))

@@ -37,12 +37,7 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
         ..TraceHeader::default()
     };
     let trace = TraceWriter::for_run(&path, header, example.input).unwrap();
-    let job = Job {
-        input: example.input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: example.settings.clone(),
-    };
+    let job = Job::new(example.input.to_vec(), example.settings.clone());
     let stages = whittle::pipeline::stages_named(&example.settings, example.pipeline).unwrap();
     let factory = whittle::pipeline::stages_factory(example.settings.clone());
     let options = SessionOptions {

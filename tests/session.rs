@@ -48,12 +48,7 @@ fn start(
         std::thread::sleep(delay);
         interesting(candidate)
     });
-    let job = Job {
-        input: input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: settings.clone(),
-    };
+    let job = Job::new(input.to_vec(), settings.clone());
     let stages = Box::new(PipelineStages::from_settings(&settings));
     let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let session = Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {

@@ -31,12 +31,10 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
         let text = String::from_utf8_lossy(candidate);
         text.contains("line 3\n") && text.contains("line 7\n")
     });
-    let job = Job {
-        input: input.to_vec(),
-        output: output.map(Path::to_path_buf),
-        output_mode: None,
-        settings: settings.clone(),
-    };
+    let mut job = Job::new(input.to_vec(), settings.clone());
+    if let Some(output) = output {
+        job = job.writing_to(Arc::new(whittle::output::ResultFile::new(output, None)));
+    }
     let stages = Box::new(PipelineStages::from_settings(&settings));
     let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let options = SessionOptions {

@@ -46,12 +46,7 @@ fn harness_with(name: &str, width: u16, height: u16, jobs: usize) -> Harness {
         start_in_step_mode: true,
         start_paused: false,
     };
-    let job = Job {
-        input: example.input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: example.settings.clone(),
-    };
+    let job = Job::new(example.input.to_vec(), example.settings.clone());
     let stages = whittle::pipeline::stages_named(&example.settings, example.pipeline).unwrap();
     let factory = whittle::pipeline::stages_factory(example.settings.clone());
     let session = Session::start_with(job, (example.oracle)(), stages, factory, options, |t| {

@@ -533,6 +533,25 @@ impl RunModel {
                 self.notify(format!("stopped: {reason}"), true, now);
                 self.ending = Some(Ending::Stopped(reason));
             }
+            Event::Flaky {
+                unconfirmed_size,
+                status,
+                fell_back,
+            } => {
+                let kept = if fell_back {
+                    "went back to the last result that passed again"
+                } else {
+                    "no earlier result passed again"
+                };
+                self.notify(
+                    format!(
+                        "the test is flaky: the final result ({unconfirmed_size} B) failed its \
+                         re-test ({status}); {kept}"
+                    ),
+                    true,
+                    now,
+                );
+            }
             Event::Failed { message } => {
                 self.notify(message.clone(), true, now);
                 self.ending = Some(Ending::Failed(message));

@@ -288,18 +288,19 @@ fn run_loop(
 ) -> anyhow::Result<(QuitReason, LoopStats, App)> {
     let (sender, messages) = crossbeam_channel::unbounded();
     also(sender.clone());
-    {
+    if let Err(error) = crate::signals::install() {
+        eprintln!("whittle: warning: cannot handle signals: {error}");
+    }
+    let _stop_on_signal = {
         let sender = sender.clone();
         let commands = session.map(Session::commands);
-        if let Err(error) = ctrlc::set_handler(move || {
+        crate::signals::on_signal(move || {
             if let Some(commands) = &commands {
                 commands.send(crate::engine::Command::Stop);
             }
             let _ = sender.send(Message::Signal);
-        }) {
-            eprintln!("whittle: warning: cannot handle signals: {error}");
-        }
-    }
+        })
+    };
     if let Some(session) = session {
         forward_engine_events(session.events().clone(), sender.clone());
     }
