@@ -194,7 +194,10 @@ impl Control {
     /// time that is no running time.
     pub fn parked_time(&self) -> std::time::Duration {
         let state = self.lock();
-        state.parked_for + state.parked_since.map_or_else(Default::default, |since| since.elapsed())
+        state.parked_for
+            + state
+                .parked_since
+                .map_or_else(Default::default, |since| since.elapsed())
     }
 
     /// Pauses before the next candidate (the running ones finish).

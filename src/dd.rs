@@ -263,9 +263,7 @@ impl CandidateSource for RoundWindow<'_> {
                     .iter()
                     .chain(&spans[self.bounds[k + 1]..]),
             ),
-            Probe::Complement(k) => {
-                merged_spans(spans[self.bounds[k]..self.bounds[k + 1]].iter())
-            }
+            Probe::Complement(k) => merged_spans(spans[self.bounds[k]..self.bounds[k + 1]].iter()),
         }
     }
 }

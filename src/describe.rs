@@ -13,7 +13,10 @@ pub fn line_column(text: &[u8], offset: usize) -> (usize, usize) {
         .rposition(|&byte| byte == b'\n')
         .map_or(0, |at| at + 1);
     let line = before.iter().filter(|&&byte| byte == b'\n').count() + 1;
-    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
     (line, column)
 }
 
@@ -159,10 +162,7 @@ mod tests {
             snippet(b"{ if (1) { printf(\"Hello world!\\n\"); } }", 18),
             "{ if (1) {...} }"
         );
-        assert_eq!(
-            snippet(b"printf(\"Hello world!\\n\");", 14),
-            "printf(...);"
-        );
+        assert_eq!(snippet(b"printf(\"Hello world!\\n\");", 14), "printf(...);");
         assert_eq!(snippet(b"a_very_long_identifier_name", 10), "a_very_lo…");
     }
 }

@@ -551,7 +551,9 @@ mod tests {
         let entries = catalogue(true);
         for (i, entry) in entries.iter().enumerate() {
             assert!(
-                entries[i + 1..].iter().all(|other| other.name != entry.name),
+                entries[i + 1..]
+                    .iter()
+                    .all(|other| other.name != entry.name),
                 "{} is listed twice",
                 entry.name
             );

@@ -292,9 +292,8 @@ impl Trace {
             if line.trim().is_empty() {
                 continue;
             }
-            let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| {
-                anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), number + 1)
-            })?;
+            let value: serde_json::Value = serde_json::from_str(&line)
+                .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), number + 1))?;
             let parsed = if value.get("end").is_some() {
                 serde_json::from_value::<EndLineIn>(value).map(|line| {
                     end = Some((line.t, line.events));

@@ -46,11 +46,15 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
         start_in_step_mode: false,
         start_paused: false,
     };
-    let session =
-        Session::start_with(job, (example.oracle)(), stages, factory, options, move |t| {
-            t.set_trace(Some(trace))
-        })
-        .unwrap();
+    let session = Session::start_with(
+        job,
+        (example.oracle)(),
+        stages,
+        factory,
+        options,
+        move |t| t.set_trace(Some(trace)),
+    )
+    .unwrap();
     let events: Vec<Event> = session.events().iter().collect();
     session.wait().unwrap();
     (path, events)
@@ -289,8 +293,7 @@ fn the_live_run_and_its_replay_show_the_same_configuration() {
                 live.on_engine_event(event);
             }
             let snapshot = session.snapshot();
-            if seen && (snapshot.parked || snapshot.state == whittle::engine::RunState::Done)
-            {
+            if seen && (snapshot.parked || snapshot.state == whittle::engine::RunState::Done) {
                 break;
             }
             assert!(Instant::now() < deadline, "the engine did not settle");
@@ -314,7 +317,13 @@ fn the_live_run_and_its_replay_show_the_same_configuration() {
         let without_eta = |lines: Vec<String>| -> Vec<String> {
             lines
                 .into_iter()
-                .map(|line| line.split(" · ET").next().unwrap_or("").trim_end().to_string())
+                .map(|line| {
+                    line.split(" · ET")
+                        .next()
+                        .unwrap_or("")
+                        .trim_end()
+                        .to_string()
+                })
                 .map(|line| line.trim_end_matches('│').trim_end().to_string())
                 .collect()
         };
@@ -359,7 +368,10 @@ fn replays_of_tree_stages_name_their_candidates() {
     }
     screen.key(KeyCode::Enter);
     let drawn = screen.draw();
-    assert!(drawn.contains(&format!("step {hoisted} hoist at 1:12")), "{drawn}");
+    assert!(
+        drawn.contains(&format!("step {hoisted} hoist at 1:12")),
+        "{drawn}"
+    );
     assert!(
         drawn.contains("`{ if (1) {...} }` → `{ printf(...); }`"),
         "{drawn}"

@@ -163,7 +163,7 @@ fn a_kept_manual_edit_can_be_undone_and_is_described_in_words() {
         } if candidate.kind == CandidateKind::Manual => Some(removed.clone()),
         _ => None,
     });
-    assert_eq!(removed, Some(vec![0..14]));
+    assert_eq!(removed, Some(vec![std::ops::Range { start: 0, end: 14 }]));
     until_parked(&session);
     assert_eq!(session.snapshot().best.len(), 70 - 14);
     session.send(Command::Undo);
@@ -239,7 +239,10 @@ fn node_edits_are_named_by_kind_text_and_place() {
     let Some(Event::ManualEdit { description, .. }) = events.last() else {
         unreachable!()
     };
-    assert_eq!(description, "hoist `[ 6, 7, 12, 31, 77, 87 ]` → `87` at 2:10");
+    assert_eq!(
+        description,
+        "hoist `[ 6, 7, 12, 31, 77, 87 ]` → `87` at 2:10"
+    );
     for event in &events {
         let text = format!("{event:?}");
         assert!(!text.contains("NodeId"), "{text}");
@@ -254,9 +257,10 @@ fn one_step_with_two_jobs_is_one_candidate_judged() {
     while session.events().try_recv().is_ok() {}
     for step in 1..=12u64 {
         session.send(Command::Step);
-        let events = events_until(&session, |e| {
-            matches!(e, Event::CandidateJudged { step: s, .. } if *s == step)
-        });
+        let events = events_until(
+            &session,
+            |e| matches!(e, Event::CandidateJudged { step: s, .. } if *s == step),
+        );
         until_parked(&session);
         let mut more: Vec<Event> = session.events().try_iter().collect();
         more.extend(events);
@@ -381,7 +385,11 @@ fn per_stage_statistics_are_reported() {
     let names: Vec<&str> = stages.iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["ddmin line", "ddmin char"]);
     let tests: u64 = stages.iter().map(|s| s["tests"].as_u64().unwrap()).sum();
-    assert_eq!(tests, json["tests"].as_u64().unwrap(), "every test in a stage");
+    assert_eq!(
+        tests,
+        json["tests"].as_u64().unwrap(),
+        "every test in a stage"
+    );
     let removed: u64 = stages
         .iter()
         .map(|s| s["bytes_removed"].as_u64().unwrap())
@@ -412,4 +420,76 @@ fn step_and_paused_need_the_terminal_ui() {
         assert!(String::from_utf8_lossy(&output.stderr).contains("terminal UI"));
         assert!(!dir.path().join("in.whittled.txt").exists());
     }
+}
+
+/// `--paused`: the input is checked, then nothing is tested until a step or a resume.
+#[test]
+fn a_session_started_paused_checks_the_input_then_waits() {
+    let settings = text_settings(1);
+    let oracle = predicate("lines 3 and 7", |candidate: &[u8]| {
+        let text = String::from_utf8_lossy(candidate);
+        text.contains("line 3\n") && text.contains("line 7\n")
+    });
+    let stages = Box::new(PipelineStages::from_settings(&settings));
+    let factory = Box::new(move |name: &str| stages_named(&settings, name));
+    let session = Session::start(
+        Job::new(lines(10), text_settings(1)),
+        Arc::new(oracle),
+        stages,
+        factory,
+        SessionOptions {
+            exit_when_done: false,
+            language: None,
+            start_in_step_mode: false,
+            start_paused: true,
+        },
+    )
+    .unwrap();
+    until_parked(&session);
+    std::thread::sleep(Duration::from_millis(100));
+    let snapshot = session.snapshot();
+    assert!(snapshot.paused && !snapshot.step_mode);
+    assert_eq!(snapshot.state, RunState::Running);
+    assert_eq!(snapshot.stats.checks, 2, "the input and the empty file");
+    assert_eq!(snapshot.stats.tests, 0, "nothing else");
+    session.send(Command::Step);
+    events_until(&session, |e| {
+        matches!(e, Event::CandidateJudged { step: 1, .. })
+    });
+    session.send(Command::Resume);
+    events_until(&session, |e| matches!(e, Event::Done { .. }));
+    assert_eq!(&*session.snapshot().best, b"line 3\nline 7\n");
+}
+
+/// After a restart in step mode every step judges one new candidate: step numbers go on one
+/// by one and no step is judged twice.
+#[test]
+fn steps_after_a_restart_go_on_one_by_one() {
+    let session = start(&lines(10), None, 1, true);
+    until_parked(&session);
+    let mut judged = Vec::new();
+    let mut step = 0;
+    let mut take_steps = |session: &Session, count: u64, judged: &mut Vec<u64>| {
+        for _ in 0..count {
+            step += 1;
+            session.send(Command::Step);
+            let wanted = step;
+            let events = events_until(
+                session,
+                |e| matches!(e, Event::CandidateJudged { step: s, .. } if *s == wanted),
+            );
+            judged.extend(events.iter().filter_map(|e| match e {
+                Event::CandidateJudged { step, .. } if *step > 0 => Some(*step),
+                _ => None,
+            }));
+            until_parked(session);
+        }
+    };
+    take_steps(&session, 6, &mut judged);
+    session.send(Command::RestartFrom(0));
+    events_until(&session, |e| matches!(e, Event::Restarted { .. }));
+    until_parked(&session);
+    take_steps(&session, 6, &mut judged);
+    let expected: Vec<u64> = (1..=12).collect();
+    assert_eq!(judged, expected);
 }

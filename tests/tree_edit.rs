@@ -509,8 +509,7 @@ fn copying_untouched_subtrees_changes_nothing() {
     ignore = "needs the C grammar (cargo feature lang-c)"
 )]
 fn layouts_find_nodes_in_the_edited_text() {
-    let source =
-        "int main() {\n    int x = 1;\n    if (1) {\n        printf(\"hi\");\n    }\n    return x;\n}\n";
+    let source = "int main() {\n    int x = 1;\n    if (1) {\n        printf(\"hi\");\n    }\n    return x;\n}\n";
     let tree = tree_of("c", source, Preprocess::default());
     let mut state = TreeState::new(tree.clone());
     let declaration = find(&tree, "declaration", "int x = 1;");
@@ -528,9 +527,8 @@ fn layouts_find_nodes_in_the_edited_text() {
     let layout = state.layout(&Candidate::new());
     // Inside an edit: the removed declaration, the if statement around the call.
     let inside = |ancestor: NodeId, id: NodeId| id == ancestor || tree.is_descendant(ancestor, id);
-    let edited = |id: NodeId| {
-        inside(declaration, id) || inside(if_statement, id) && !inside(call, id)
-    };
+    let edited =
+        |id: NodeId| inside(declaration, id) || inside(if_statement, id) && !inside(call, id);
     let mut checked = 0;
     for id in tree.ids() {
         let Some(visible) = state.visible(id) else {

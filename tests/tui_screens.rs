@@ -11,9 +11,9 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Modifier;
 use whittle::demo::examples;
 use whittle::engine::{RunState, Session, SessionOptions};
-use whittle::reduce::Job;
 use whittle::events::{CandidateKind, Event};
 use whittle::outcome::Outcome;
+use whittle::reduce::Job;
 use whittle::tui::{App, AppOptions, ManualClock, Overlay, Theme};
 
 /// How long a test waits for the engine before failing (generous: the machine may be loaded).
@@ -527,7 +527,10 @@ fn tree_stage_marks_its_candidate() {
         assert!(screen.contains("step 2 Δ1/2"), "{screen}");
         assert!(screen.contains("children of function_def"), "{screen}");
         if width >= 100 {
-            assert!(screen.contains("children of function_definition at 1:1"), "{screen}");
+            assert!(
+                screen.contains("children of function_definition at 1:1"),
+                "{screen}"
+            );
         }
         let current = h.app.run_model().current.clone().unwrap();
         let best = h.app.snapshot().best.clone();
@@ -547,7 +550,10 @@ fn tree_stage_marks_its_candidate() {
             selected.contains("compound_statement") && selected.contains("[test]"),
             "the cursor follows the candidate\n{screen}"
         );
-        assert!(screen.contains("function_definition 67B [part]"), "{screen}");
+        assert!(
+            screen.contains("function_definition 67B [part]"),
+            "{screen}"
+        );
         insta::assert_snapshot!(format!("tree_stage_{width}x{height}"), screen);
     }
 }
@@ -611,8 +617,14 @@ fn hoist_with_its_label() {
             "{screen}"
         );
         assert!(screen.contains("`main()` → `main`"), "{screen}");
-        assert!(screen.contains("function_declarator 6B [replaced]"), "{screen}");
-        assert!(screen.contains("identifier `main` 4B [replaces it]"), "{screen}");
+        assert!(
+            screen.contains("function_declarator 6B [replaced]"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("identifier `main` 4B [replaces it]"),
+            "{screen}"
+        );
         insta::assert_snapshot!(format!("hoist_tried_{width}x{height}"), screen);
         // The next one is interesting: the body's block takes the place of the outer block.
         let step = h.step_until(CandidateKind::Hoist, Outcome::Interesting, 40);
@@ -673,7 +685,10 @@ fn small_screens_keep_the_essentials() {
     assert!(screen.contains("? help q quit"), "{screen}");
     assert!(screen.contains("Configuration"), "{screen}");
     assert!(screen.contains("1 Steps"), "{screen}");
-    assert!(screen.contains("   3 ∇4/4"), "the steps table shows\n{screen}");
+    assert!(
+        screen.contains("   3 ∇4/4"),
+        "the steps table shows\n{screen}"
+    );
     h.key(KeyCode::Char('2'));
     let screen = h.screen();
     assert!(screen.contains("cache    "), "{screen}");

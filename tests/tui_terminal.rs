@@ -241,7 +241,17 @@ fn record_and_replay_backwards_in_a_real_terminal() {
         socket: format!("whittle-replay-{}", std::process::id()),
     };
     tmux.run(&[
-        "new-session", "-d", "-s", "whittle", "-x", "120", "-y", "36", "sh", "-c", &script,
+        "new-session",
+        "-d",
+        "-s",
+        "whittle",
+        "-x",
+        "120",
+        "-y",
+        "36",
+        "sh",
+        "-c",
+        &script,
     ]);
     // The run is recorded, then the replay opens at its start.
     let screen = tmux.wait_for("the replay", |s| s.contains("REPLAY"));
@@ -260,7 +270,10 @@ fn record_and_replay_backwards_in_a_real_terminal() {
     tmux.keys("End");
     let screen = tmux.wait_for("the last step", |s| s.contains("the end"));
     let last_step = step_shown(&screen).unwrap();
-    assert_eq!(last_step, steps, "one job: the steps are the positions\n{screen}");
+    assert_eq!(
+        last_step, steps,
+        "one job: the steps are the positions\n{screen}"
+    );
     let result = std::fs::read_to_string(dir.path().join("result.c")).unwrap();
     let first_line = result.lines().next().unwrap();
     assert!(screen.contains(first_line), "the result is shown\n{screen}");
@@ -295,7 +308,10 @@ fn record_and_replay_backwards_in_a_real_terminal() {
         let after = s.split("REPLAYED=").nth(1).unwrap_or("");
         after.contains("icanon") && after.contains("echo")
     });
-    assert!(screen.contains("RECORDED=0"), "a run stopped at its limit\n{screen}");
+    assert!(
+        screen.contains("RECORDED=0"),
+        "a run stopped at its limit\n{screen}"
+    );
     assert!(screen.contains("REPLAYED=0"), "{screen}");
     assert!(
         screen.contains("icanon") && !screen.contains("-icanon"),

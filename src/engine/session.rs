@@ -771,7 +771,9 @@ impl Engine {
                         }
                         None => self.reject(tester, "undo", "the earlier state is not available"),
                     },
-                    None => self.reject(tester, "undo", "there is no manual edit or restart to undo"),
+                    None => {
+                        self.reject(tester, "undo", "there is no manual edit or restart to undo")
+                    }
                 },
                 // Immediate commands never reach the queue.
                 Command::Pause
@@ -937,7 +939,11 @@ impl Engine {
     /// was accepted.
     fn propose(&mut self, tester: &mut Tester, edit: &Edit) -> bool {
         let Some(edited) = self.edited(tester, edit) else {
-            self.reject(tester, "propose", "the edit does not apply to the current best");
+            self.reject(
+                tester,
+                "propose",
+                "the edit does not apply to the current best",
+            );
             return false;
         };
         let pins = lock(&self.pins).clone();
@@ -958,14 +964,14 @@ impl Engine {
             n: 1,
         };
         let before = lock(&self.history).len().saturating_sub(1);
-        let accepted =
-            match tester.judge_manual(candidate, &edited.content, edited.removed.clone()) {
-                Ok((Outcome::Interesting, _)) => {
-                    tester.accept(edited.content, None, Branch::Manual, candidate);
-                    true
-                }
-                _ => false,
-            };
+        let accepted = match tester.judge_manual(candidate, &edited.content, edited.removed.clone())
+        {
+            Ok((Outcome::Interesting, _)) => {
+                tester.accept(edited.content, None, Branch::Manual, candidate);
+                true
+            }
+            _ => false,
+        };
         if accepted {
             self.undo
                 .push((before, format!("the edit “{}”", edited.description)));

@@ -47,9 +47,9 @@ use std::sync::Arc;
 pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use command::{grammars_command, languages_command, tree_command};
 pub use edit::{Candidate, NodeState, TreeState};
-pub use render::Layout;
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, languages};
+pub use render::Layout;
 pub use shortest::shortest_match;
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.

@@ -5,7 +5,6 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -231,10 +230,6 @@ impl App {
         &self.run
     }
 
-    pub fn focus(&self) -> Pane {
-        self.focus
-    }
-
     pub fn overlay(&self) -> Option<&Overlay> {
         self.overlay.as_ref()
     }
@@ -248,11 +243,6 @@ impl App {
     /// Where a replay stands (`None` for a live run).
     pub fn replay_status(&self) -> Option<&ReplayStatus> {
         self.replay_status.as_ref()
-    }
-
-    /// The output file, if the run writes one.
-    pub fn output_path(&self) -> Option<&PathBuf> {
-        self.snapshot.output.as_ref()
     }
 
     /// Plays a replay at about `steps_per_second` (the nearest speed offered).
@@ -312,7 +302,8 @@ impl App {
             self.best_measures = (self.snapshot.version, Measures::of(&self.snapshot.best));
             self.line_index = Arc::new(line_starts(&self.snapshot.best));
         }
-        self.tree.refresh(self.snapshot.version, &self.snapshot.best);
+        self.tree
+            .refresh(self.snapshot.version, &self.snapshot.best);
         if let Some(current) = &self.run.current
             && current.version == self.snapshot.version
         {
@@ -422,7 +413,10 @@ impl App {
             KeyCode::Char('h') => self.open_hoist(),
             KeyCode::Char('z') => {
                 self.send(Command::Undo);
-                self.notice("undoing the last kept manual edit or restart…".into(), false);
+                self.notice(
+                    "undoing the last kept manual edit or restart…".into(),
+                    false,
+                );
             }
             KeyCode::Char('s') => {
                 self.send(Command::SkipStage);

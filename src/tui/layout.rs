@@ -190,7 +190,11 @@ mod tests {
         let screen = compute(Rect::new(0, 0, 80, 24), 24, Pane::History);
         let deck = screen.deck.as_ref().expect("a deck");
         assert_eq!(deck.pane, Pane::History);
-        assert_eq!(deck.tabs.len(), Pane::DECK.len(), "every tab fits in 80 columns");
+        assert_eq!(
+            deck.tabs.len(),
+            Pane::DECK.len(),
+            "every tab fits in 80 columns"
+        );
         let config = screen.area(Pane::Configuration).unwrap();
         assert!(config.height >= 14, "{config:?}");
         assert!(config.width >= 34, "{config:?}");

@@ -71,8 +71,8 @@ impl ReplaySource {
         }
         let last = *self.last_played.get_or_insert(now);
         let interval = Duration::from_secs_f64(1.0 / SPEEDS[self.speed]);
-        let due = (now.saturating_duration_since(last).as_secs_f64() / interval.as_secs_f64())
-            as usize;
+        let due =
+            (now.saturating_duration_since(last).as_secs_f64() / interval.as_secs_f64()) as usize;
         if due > 0 {
             self.last_played = Some(last + interval * due as u32);
         }

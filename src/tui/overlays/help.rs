@@ -33,7 +33,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("u", "tree pane: parse tree / lines"),
     ("[ / ]", "narrower / wider tree pane"),
     ("Tab / S-Tab", "next / previous pane"),
-    ("1 … 7", "small screens: the tab below (steps, stats, stages, …)"),
+    (
+        "1 … 7",
+        "small screens: the tab below (steps, stats, stages, …)",
+    ),
     (
         "↑ ↓ PgUp PgDn",
         "move inside the focused pane (Home / End too)",

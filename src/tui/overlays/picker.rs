@@ -162,10 +162,7 @@ impl Picker {
                 Span::styled(marker, theme.accent),
                 Span::styled(format!("{:<name_width$}  ", pipeline.name), style),
                 Span::styled(
-                    ellipsize(
-                        &pipeline.description,
-                        width.saturating_sub(name_width + 4),
-                    ),
+                    ellipsize(&pipeline.description, width.saturating_sub(name_width + 4)),
                     theme.muted,
                 ),
             ]));
@@ -218,9 +215,17 @@ mod tests {
         for c in "hoist+hd".chars() {
             picker.type_char(c);
         }
-        assert!(picker.matching().iter().all(|e| e.name.contains("hoist+hd")));
+        assert!(
+            picker
+                .matching()
+                .iter()
+                .all(|e| e.name.contains("hoist+hd"))
+        );
         picker.complete();
-        assert_eq!(picker.input, "hoist+hdd", "hdd, hddh, hddhr, hddr share `hdd`");
+        assert_eq!(
+            picker.input, "hoist+hdd",
+            "hdd, hddh, hddhr, hddr share `hdd`"
+        );
         assert!(picker.error.as_deref().unwrap().contains("hddhr"));
         picker.type_char('h');
         picker.type_char('r');

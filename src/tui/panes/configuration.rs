@@ -42,7 +42,11 @@ const HOIST_RULES: &[(Branch, &str, &str)] = &[
         "hoist",
         "a node's χ ✗ → it takes the node's place",
     ),
-    (Branch::Done, "1-maximal", "no χ of any node ✗: the set is done"),
+    (
+        Branch::Done,
+        "1-maximal",
+        "no χ of any node ✗: the set is done",
+    ),
 ];
 
 pub fn outcome_word(outcome: Outcome) -> &'static str {
@@ -163,10 +167,7 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             ),
             Span::styled(
                 ellipsize(
-                    &format!(
-                        " · stage {}/{stage_count}{pass}",
-                        shown.stage_index + 1
-                    ),
+                    &format!(" · stage {}/{stage_count}{pass}", shown.stage_index + 1),
                     width.saturating_sub(stage.len()),
                 ),
                 theme.muted,
@@ -189,9 +190,15 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
                 round.round, round.n, round.len
             );
             let (title, of) = if long.chars().count() <= width {
-                (format!("ddmin round {} · ", round.round), format!(" of {} {units} · ", round.len))
+                (
+                    format!("ddmin round {} · ", round.round),
+                    format!(" of {} {units} · ", round.len),
+                )
             } else {
-                (format!("round {} · ", round.round), format!(" of {} · ", round.len))
+                (
+                    format!("round {} · ", round.round),
+                    format!(" of {} · ", round.len),
+                )
             };
             push(
                 1,
@@ -254,21 +261,16 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             push(0, lines);
             push(
                 0,
-                vec![
-                    match current.verdict {
-                        None => Line::styled("  testing…", theme.accent),
-                        Some((outcome, action)) => Line::from(vec![
-                            Span::styled(
-                                format!("  {}", outcome.symbol()),
-                                theme.outcome(outcome),
-                            ),
-                            Span::styled(
-                                format!(" {} ({})", outcome_word(outcome), action_word(action)),
-                                theme.outcome(outcome),
-                            ),
-                        ]),
-                    },
-                ],
+                vec![match current.verdict {
+                    None => Line::styled("  testing…", theme.accent),
+                    Some((outcome, action)) => Line::from(vec![
+                        Span::styled(format!("  {}", outcome.symbol()), theme.outcome(outcome)),
+                        Span::styled(
+                            format!(" {} ({})", outcome_word(outcome), action_word(action)),
+                            theme.outcome(outcome),
+                        ),
+                    ]),
+                }],
             );
         }
         None => push(0, vec![Line::styled("no candidate yet", theme.muted)]),
@@ -325,7 +327,10 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
         (Some(decision), Some(_)) if formula_shown && show_rules => push(
             2,
             vec![Line::styled(
-                format!("  {}", decision_detail(view, decision, width.saturating_sub(2))),
+                format!(
+                    "  {}",
+                    decision_detail(view, decision, width.saturating_sub(2))
+                ),
                 theme.accent,
             )],
         ),

@@ -56,11 +56,9 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
         .chain([Span::raw(" ")])
         .collect();
     let right_width: usize = right.iter().map(|span| span.content.width()).sum();
-    let [left_area, right_area] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(right_width as u16),
-    ])
-    .areas(area);
+    let [left_area, right_area] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(right_width as u16)])
+            .areas(area);
     let room = left_area.width as usize;
     let mut left = Vec::new();
     let fresh = view
@@ -104,7 +102,10 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
             }
         }
     }
-    frame.render_widget(Paragraph::new(Line::from(left)).style(theme.base), left_area);
+    frame.render_widget(
+        Paragraph::new(Line::from(left)).style(theme.base),
+        left_area,
+    );
     frame.render_widget(
         Paragraph::new(Line::from(right)).style(theme.base),
         right_area,

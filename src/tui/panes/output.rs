@@ -55,9 +55,11 @@ impl OutputPane {
             }
         };
         frame.render_widget(
-            Paragraph::new(body)
-                .wrap(Wrap { trim: false })
-                .block(block(" Test output ", focused, theme)),
+            Paragraph::new(body).wrap(Wrap { trim: false }).block(block(
+                " Test output ",
+                focused,
+                theme,
+            )),
             area,
         );
     }

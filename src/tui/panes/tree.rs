@@ -143,9 +143,7 @@ impl TreePane {
 
     /// The parse of the best of `version`, whatever the pane shows.
     pub fn parsed(&self, version: u64) -> Option<Arc<Tree>> {
-        self.tree
-            .clone()
-            .filter(|_| self.tree_version == version)
+        self.tree.clone().filter(|_| self.tree_version == version)
     }
 
     pub fn has_language(&self) -> bool {
@@ -461,7 +459,12 @@ impl TreePane {
         }
         let number_width = starts.len().to_string().len();
         let mut lines = Vec::new();
-        for (index, &start) in starts.iter().enumerate().skip(self.line_offset).take(height) {
+        for (index, &start) in starts
+            .iter()
+            .enumerate()
+            .skip(self.line_offset)
+            .take(height)
+        {
             let end = starts.get(index + 1).copied().unwrap_or(best.len());
             let marks = marks_of(&(start..end), &view.snapshot.pins, view.removed);
             let text = String::from_utf8_lossy(&best[start..end]);
