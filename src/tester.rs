@@ -263,6 +263,11 @@ impl Tester {
             .saturating_sub(self.control.parked_time())
     }
 
+    /// Reductions accepted so far.
+    pub fn accepted(&self) -> u64 {
+        self.stats.accepted
+    }
+
     /// Candidates considered so far (tests, cache hits and guard skips).
     pub fn steps(&self) -> u64 {
         self.steps

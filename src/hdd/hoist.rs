@@ -83,16 +83,19 @@ pub(super) fn hoists_of(state: &TreeState, pins: &Pins, place: NodeId) -> Vec<(N
         .collect()
 }
 
-/// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`.
+/// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`. `layout`
+/// tells where the nodes are in the best, when known already (for displays).
 pub(super) fn tmin(
     tester: &mut Tester,
     state: &mut TreeState,
     nodes: &[NodeId],
     pins: &Pins,
+    layout: Option<&Layout>,
 ) -> Result<(), Stop> {
     if nodes.is_empty() {
         return Ok(());
     }
+    let mut known = layout.cloned();
     let mut start = 0;
     loop {
         let mut hoists = Vec::new();
@@ -107,9 +110,13 @@ pub(super) fn tmin(
         if hoists.is_empty() {
             return Ok(());
         }
-        let layout = tester
-            .wants_spans()
-            .then(|| state.layout(&Candidate::new()));
+        // Where the nodes are: known for the first round, rendered again after each hoist.
+        let layout = match known.take() {
+            Some(layout) => Some(layout),
+            None => tester
+                .wants_spans()
+                .then(|| state.layout(&Candidate::new())),
+        };
         let window = HoistWindow {
             state,
             hoists,

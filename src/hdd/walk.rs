@@ -7,7 +7,7 @@ use crate::control::Stop;
 use crate::dd::DdOptions;
 use crate::events::{Event, TreePhase};
 use crate::tester::Tester;
-use crate::tree::{Candidate, NodeId, TreeState};
+use crate::tree::{Candidate, Layout, NodeId, TreeState};
 
 use super::algorithm::{Algorithm, Traversal};
 use super::pins::Pins;
@@ -20,6 +20,9 @@ pub(super) struct Walk<'a> {
     pub dd: &'a DdOptions,
     pub pins: Pins,
     pub stage: &'a str,
+    /// Where the nodes of the state are in the best, for displays, with the number of
+    /// reductions accepted when it was made (a reduction commits an edit: it is made again).
+    pub layout: Option<(u64, Layout)>,
 }
 
 impl Walk<'_> {
@@ -95,7 +98,8 @@ impl Walk<'_> {
                 .collect();
             if !config.is_empty() {
                 self.report(TreePhase::Prune, &config, parent, depth);
-                prune::prune(self.tester, &mut self.state, &config, self.dd)?;
+                let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                prune::prune(self.tester, &mut self.state, &config, self.dd, layout)?;
             }
         }
         if self.algorithm.hoist {
@@ -109,17 +113,25 @@ impl Walk<'_> {
                 .any(|&node| !hoist::hoists_of(&self.state, &self.pins, node).is_empty())
             {
                 self.report(TreePhase::Hoist, &kept, parent, depth);
-                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins)?;
+                let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins, layout)?;
             }
         }
         Ok(())
     }
 
-    fn report(&self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
-        // Where the nodes are in the current best, for displays (one rendering).
+    fn report(&mut self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
+        // Where the nodes are in the current best, for displays: one rendering for as long as
+        // no reduction changes the state.
         let (spans, parent_span) = if self.tester.wants_spans() {
-            let layout = self.state.layout(&Candidate::new());
-            let span = |node| self.state.span_in(&layout, node).unwrap_or(0..0);
+            let accepted = self.tester.accepted();
+            if self.layout.as_ref().is_none_or(|(at, _)| *at != accepted) {
+                self.layout = Some((accepted, self.state.layout(&Candidate::new())));
+            }
+            let Some((_, layout)) = &self.layout else {
+                return;
+            };
+            let span = |node| self.state.span_in(layout, node).unwrap_or(0..0);
             (
                 nodes.iter().map(|&node| span(node)).collect(),
                 parent.map(span),
