@@ -174,10 +174,9 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             ),
         ])],
     );
-    let hoisting = shown
-        .tree_set
-        .as_ref()
-        .is_some_and(|set| set.phase == TreePhase::Hoist);
+    // Phases other than pruning run no ddmin: no partition, no ddmin formula.
+    let phase = shown.tree_set.as_ref().map(|set| set.phase);
+    let hoisting = phase.is_some_and(|phase| phase != TreePhase::Prune);
     if let Some(set) = &shown.tree_set {
         push(2, vec![tree_set_line(view, set, width)]);
     }
@@ -280,7 +279,12 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
     }
 
     // The definition, with the branch taken.
-    let rules = if hoisting { HOIST_RULES } else { FORMULA };
+    let rules = match phase {
+        None | Some(TreePhase::Prune) => FORMULA,
+        Some(TreePhase::Hoist) => HOIST_RULES,
+        #[allow(unreachable_patterns)] // phases of other tree stages have no rule listed
+        Some(_) => &[],
+    };
     let trivial = shown.round.as_ref().is_some_and(|round| round.len < 2);
     let taken = shown
         .decision
@@ -365,10 +369,7 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
 /// The tree set in words: the level or the parent, how many nodes, and the phase.
 fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
     let theme = view.theme;
-    let phase = match set.phase {
-        TreePhase::Prune => "prune",
-        TreePhase::Hoist => "hoist",
-    };
+    let phase = format!("{:?}", set.phase).to_lowercase();
     let nodes = if set.nodes == 1 {
         "1 node".to_string()
     } else {

@@ -34,12 +34,8 @@ pub fn short_branch(branch: Branch) -> &'static str {
         Branch::ReduceToComplement => "∇ complement",
         Branch::ReduceGreedily => "∇ greedy",
         Branch::IncreaseGranularity => "granularity",
-        Branch::Done => "done",
-        Branch::Hoist => "hoist",
         Branch::EmptyConfig => "empty config",
-        Branch::Manual => "manual edit",
-        Branch::Start => "input",
-        Branch::Restart => "restart",
+        other => other.describe(),
     }
 }
 
