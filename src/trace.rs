@@ -8,7 +8,8 @@
 //! and `duration` (of the test). A trace written for a run ([`TraceWriter::for_run`]) is
 //! *replayable*: its first line is a [`TraceHeader`] with the input and the settings, each
 //! candidate line carries in `events` what the engine reported since the previous candidate
-//! (rounds, stages, reductions with the new best as a delta, ...), and a last line
+//! (rounds, stages, reductions with the new best as a delta, the end of each test's output up
+//! to [`TRACE_CONTENT_LIMIT`] bytes, ...), and a last line
 //! (`"end": true`) carries the events after the last candidate and the result's hash. Lines
 //! without `step` are the header and that end line. A trace of an interrupted run simply lacks
 //! the end line.
@@ -359,7 +360,22 @@ impl TraceWriter {
         let Some(replay) = &mut self.replay else {
             return;
         };
-        let delta = match event {
+        let event = match event {
+            // The end of a test's output is enough to show it again (and keeps traces small).
+            Event::TestOutput { step, status, tail } if tail.len() > TRACE_CONTENT_LIMIT => {
+                let mut cut = tail.len() - TRACE_CONTENT_LIMIT;
+                while !tail.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                Event::TestOutput {
+                    step: *step,
+                    status: status.clone(),
+                    tail: tail[cut..].to_string(),
+                }
+            }
+            other => other.clone(),
+        };
+        let delta = match &event {
             Event::TestStarted { .. } | Event::CandidateJudged { .. } => return,
             Event::Accepted { .. } | Event::Restarted { .. } | Event::Undone { .. } => {
                 let delta = Delta::between(&replay.best, best);
@@ -368,10 +384,7 @@ impl TraceWriter {
             }
             _ => None,
         };
-        replay.pending.push(RecordedEvent {
-            event: event.clone(),
-            delta,
-        });
+        replay.pending.push(RecordedEvent { event, delta });
     }
 
     /// Writes a candidate line; `running` is the run's time so far without its pauses.
