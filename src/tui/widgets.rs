@@ -125,6 +125,15 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
+/// Where overlays go: the screen without its header and status line (which stay visible).
+pub fn overlay_area(screen: Rect) -> Rect {
+    Rect {
+        y: screen.y + 1,
+        height: screen.height.saturating_sub(2),
+        ..screen
+    }
+}
+
 /// The first row of a list shown in `height` rows so that `cursor` is visible.
 pub fn first_visible_row(cursor: usize, len: usize, height: usize) -> usize {
     if height == 0 || len <= height {

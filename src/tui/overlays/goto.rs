@@ -5,11 +5,11 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::tui::panes::View;
-use crate::tui::widgets::{block, centered};
+use crate::tui::widgets::{block, centered, overlay_area};
 
 pub fn draw(view: &View, input: &str, frame: &mut Frame) {
     let theme = view.theme;
-    let area = centered(frame.area(), 44, 4);
+    let area = centered(overlay_area(frame.area()), 44, 4);
     let last = view.replay.map_or(0, |replay| replay.last_step);
     let lines = vec![
         Line::styled(format!(" step: {input}▏"), theme.accent),

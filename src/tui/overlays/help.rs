@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::tui::panes::View;
-use crate::tui::widgets::{block, centered};
+use crate::tui::widgets::{block, centered, overlay_area};
 
 /// Every key of a live run, for the help window.
 pub const KEYS: &[(&str, &str)] = &[
@@ -101,7 +101,7 @@ pub fn draw(view: &View, scroll: usize, frame: &mut Frame) {
         },
         theme.muted,
     ));
-    let area = centered(frame.area(), 88, lines.len() as u16 + 2);
+    let area = centered(overlay_area(frame.area()), 88, lines.len() as u16 + 2);
     let room = area.height.saturating_sub(2) as usize;
     let scroll = scroll.min(lines.len().saturating_sub(room));
     let title = if lines.len() > room {

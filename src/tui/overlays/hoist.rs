@@ -8,12 +8,12 @@ use ratatui::widgets::{Clear, Paragraph};
 use crate::describe::ellipsize;
 use crate::tree::NodeId;
 use crate::tui::panes::View;
-use crate::tui::widgets::{block, centered, first_visible_row};
+use crate::tui::widgets::{block, centered, first_visible_row, overlay_area};
 
 pub fn draw(view: &View, choices: &[(NodeId, String)], selected: usize, frame: &mut Frame) {
     let theme = view.theme;
-    let height = (choices.len() as u16 + 3).min(frame.area().height.saturating_sub(2));
-    let area = centered(frame.area(), 90, height);
+    let height = (choices.len() as u16 + 3).min(frame.area().height.saturating_sub(4));
+    let area = centered(overlay_area(frame.area()), 90, height);
     let width = area.width.saturating_sub(3) as usize;
     let rows = height.saturating_sub(3) as usize;
     let first = first_visible_row(selected, choices.len(), rows);

@@ -11,7 +11,7 @@ use crate::describe::ellipsize;
 use crate::hdd::Algorithm;
 use crate::pipeline::{Pipeline, PipelineInfo};
 use crate::tui::panes::View;
-use crate::tui::widgets::{block, centered, first_visible_row};
+use crate::tui::widgets::{block, centered, first_visible_row, overlay_area};
 
 /// What the picker knows besides the highlighted entry.
 #[derive(Clone, Debug, Default)]
@@ -134,9 +134,9 @@ impl Picker {
         let matching = self.matching();
         let wanted = matching.len() as u16 + 7;
         let area = centered(
-            frame.area(),
+            overlay_area(frame.area()),
             100,
-            wanted.min(frame.area().height.saturating_sub(2)),
+            wanted.min(frame.area().height.saturating_sub(4)),
         );
         let width = area.width.saturating_sub(2) as usize;
         let rows = area.height.saturating_sub(7) as usize;
