@@ -28,32 +28,25 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
         .find(|e| e.name == name)
         .expect("the example exists");
     let path = dir.join(format!("{name}.jsonl"));
+    let settings = &example.settings;
     let header = TraceHeader {
         input_name: name.to_string(),
-        pipeline: example.pipeline.to_string(),
-        language: example.language.map(String::from),
+        pipeline: whittle::pipeline::pipeline_of(settings).to_string(),
+        language: whittle::pipeline::language_of(settings).map(|l| l.name().to_string()),
         jobs: 1,
         stage_count: 1,
         ..TraceHeader::default()
     };
     let trace = TraceWriter::for_run(&path, header, example.input).unwrap();
     let job = Job::new(example.input.to_vec(), example.settings.clone());
-    let stages = whittle::pipeline::stages_named(&example.settings, example.pipeline).unwrap();
-    let factory = whittle::pipeline::stages_factory(example.settings.clone());
     let options = SessionOptions {
         exit_when_done: true,
-        language: example.grammar(),
         start_in_step_mode: false,
         start_paused: false,
     };
-    let session = Session::start_with(
-        job,
-        (example.oracle)(),
-        stages,
-        factory,
-        options,
-        move |t| t.set_trace(Some(trace)),
-    )
+    let session = Session::start_with(job, (example.oracle)(), options, move |t| {
+        t.set_trace(Some(trace))
+    })
     .unwrap();
     let events: Vec<Event> = session.events().iter().collect();
     session.wait().unwrap();
@@ -276,7 +269,6 @@ fn the_live_run_and_its_replay_show_the_same_configuration() {
     let session = example
         .start(SessionOptions {
             exit_when_done: false,
-            language: None,
             start_in_step_mode: true,
             start_paused: false,
         })

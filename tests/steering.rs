@@ -11,8 +11,8 @@ use whittle::atoms::AtomKind;
 use whittle::engine::{Command, Edit, RunState, Session, SessionOptions};
 use whittle::events::{CandidateKind, Event};
 use whittle::oracle::predicate;
-use whittle::pipeline::{PipelineStages, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::pipeline::Settings;
+use whittle::reduce::Job;
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -31,22 +31,16 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
         let text = String::from_utf8_lossy(candidate);
         text.contains("line 3\n") && text.contains("line 7\n")
     });
-    let mut job = Job::new(input.to_vec(), settings.clone());
+    let mut job = Job::new(input.to_vec(), settings);
     if let Some(output) = output {
         job = job.writing_to(Arc::new(whittle::output::ResultFile::new(output, None)));
     }
-    let stages = Box::new(PipelineStages::from_settings(&settings));
-    let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let options = SessionOptions {
         exit_when_done: false,
-        language: None,
         start_in_step_mode: step_mode,
         start_paused: false,
     };
-    Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {
-        t.set_inline_below(None)
-    })
-    .unwrap()
+    Session::start_with(job, Arc::new(oracle), options, |t| t.set_inline_below(None)).unwrap()
 }
 
 fn lines(n: usize) -> Vec<u8> {
@@ -186,15 +180,14 @@ fn node_edits_are_named_by_kind_text_and_place() {
         .into_iter()
         .find(|e| e.name == "json-87")
         .unwrap();
-    let language = example.grammar();
     let session = example
         .start(SessionOptions {
             exit_when_done: false,
-            language,
             start_in_step_mode: true,
             start_paused: false,
         })
         .unwrap();
+    let language = session.language();
     until_parked(&session);
     let snapshot = session.snapshot();
     let tree = whittle::tree::parse(
@@ -290,7 +283,6 @@ fn tree_candidates_report_what_they_remove() {
     let session = example
         .start(SessionOptions {
             exit_when_done: true,
-            language: example.grammar(),
             start_in_step_mode: false,
             start_paused: false,
         })
@@ -430,16 +422,11 @@ fn a_session_started_paused_checks_the_input_then_waits() {
         let text = String::from_utf8_lossy(candidate);
         text.contains("line 3\n") && text.contains("line 7\n")
     });
-    let stages = Box::new(PipelineStages::from_settings(&settings));
-    let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let session = Session::start(
-        Job::new(lines(10), text_settings(1)),
+        Job::new(lines(10), settings),
         Arc::new(oracle),
-        stages,
-        factory,
         SessionOptions {
             exit_when_done: false,
-            language: None,
             start_in_step_mode: false,
             start_paused: true,
         },

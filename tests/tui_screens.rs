@@ -39,20 +39,17 @@ fn harness_with(name: &str, width: u16, height: u16, jobs: usize) -> Harness {
         .find(|e| e.name == name)
         .expect("the example exists");
     example.settings.jobs = jobs;
-    let language = example.grammar();
     let options = SessionOptions {
         exit_when_done: false,
-        language,
         start_in_step_mode: true,
         start_paused: false,
     };
     let job = Job::new(example.input.to_vec(), example.settings.clone());
-    let stages = whittle::pipeline::stages_named(&example.settings, example.pipeline).unwrap();
-    let factory = whittle::pipeline::stages_factory(example.settings.clone());
-    let session = Session::start_with(job, (example.oracle)(), stages, factory, options, |t| {
+    let session = Session::start_with(job, (example.oracle)(), options, |t| {
         t.set_inline_below(None)
     })
     .unwrap();
+    let language = session.language();
     let app = App::new(
         session.commands(),
         AppOptions {

@@ -4,13 +4,13 @@
 use std::collections::VecDeque;
 
 use crate::control::Stop;
-use crate::dd::DdOptions;
 use crate::events::{Event, TreePhase};
+use crate::params::DdOptions;
 use crate::tester::Tester;
-use crate::tree::{Candidate, Layout, NodeId, TreeState};
+use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
 use super::algorithm::{Algorithm, Traversal};
-use super::pins::Pins;
+use super::pins::PinnedNodes;
 use super::{hoist, prune};
 
 pub(super) struct Walk<'a> {
@@ -18,7 +18,7 @@ pub(super) struct Walk<'a> {
     pub state: TreeState,
     pub algorithm: Algorithm,
     pub dd: &'a DdOptions,
-    pub pins: Pins,
+    pub pins: PinnedNodes,
     pub stage: &'a str,
     /// Where the nodes of the state are in the best, for displays, with the number of
     /// reductions accepted when it was made (a reduction commits an edit: it is made again).
@@ -126,7 +126,7 @@ impl Walk<'_> {
         let (spans, parent_span) = if self.tester.wants_spans() {
             let accepted = self.tester.accepted();
             if self.layout.as_ref().is_none_or(|(at, _)| *at != accepted) {
-                self.layout = Some((accepted, self.state.layout(&Candidate::new())));
+                self.layout = Some((accepted, self.state.layout(&TreeEdits::new())));
             }
             let Some((_, layout)) = &self.layout else {
                 return;

@@ -12,10 +12,10 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use crate::control::SplitFactor;
 use crate::events::{Action, Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
+use crate::params::SplitFactor;
 use crate::stats::Stats;
 
 /// How many judged candidates the log keeps.
@@ -572,6 +572,8 @@ impl RunModel {
             Event::CommandRejected { command, reason } => {
                 self.notify(format!("{command}: {reason}"), true, now);
             }
+            Event::Warning { message } => self.notify(message, true, now),
+            Event::Notice { message } => self.notify(message, false, now),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
                 self.pins = pins;

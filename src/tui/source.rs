@@ -143,12 +143,13 @@ impl ReplaySource {
             split_factor: run
                 .split_factor
                 .or_else(|| header.split_factor.parse().ok())
-                .unwrap_or(crate::control::SplitFactor::Finite(2)),
+                .unwrap_or(crate::params::SplitFactor::Finite(2)),
             jobs: header.jobs.max(1),
-            parallel: header
-                .parallel
-                .parse()
-                .unwrap_or(crate::dd::ParallelMode::Stable),
+            parallel: <crate::params::ParallelMode as clap::ValueEnum>::from_str(
+                &header.parallel,
+                true,
+            )
+            .unwrap_or(crate::params::ParallelMode::Stable),
             pins: run.pins.clone(),
             history: self.replay.history_at(self.position),
             stats: run.derived_stats(),

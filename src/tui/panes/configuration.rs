@@ -500,7 +500,7 @@ fn partition_lines(view: &View, round: &Round, width: usize) -> Vec<Line<'static
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::SplitFactor;
+    use crate::params::SplitFactor;
 
     fn round(n: usize, len: usize, candidates: usize, judged: usize) -> Round {
         Round {

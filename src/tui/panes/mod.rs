@@ -173,6 +173,9 @@ impl View<'_> {
             .unwrap_or_default();
         let described = match candidate.candidate.kind {
             CandidateKind::Hoist => format!("hoist{at}"),
+            CandidateKind::Replace | CandidateKind::Lift | CandidateKind::Reshape => {
+                format!("{}{at}", candidate.candidate.describe())
+            }
             CandidateKind::EmptyConfig => format!("empty configuration{at}"),
             CandidateKind::Initial => "the input (a check)".into(),
             CandidateKind::Empty => "the empty file (a check)".into(),
@@ -218,6 +221,10 @@ impl View<'_> {
                 let line = |w| format!("remove `{}`", text(node, w));
                 vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
             }
+            (CandidateKind::Replace | CandidateKind::Lift | CandidateKind::Reshape, [node, ..]) => {
+                let line = |w| format!("`{}` becomes shorter", text(node, w));
+                vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
+            }
             _ => Vec::new(),
         }
     }
@@ -230,6 +237,9 @@ pub fn short_candidate(candidate: &Candidate, at: Option<(usize, usize)>) -> Str
     let text = match candidate.kind {
         CandidateKind::Hoist => format!("χ{}", place.unwrap_or_default()),
         CandidateKind::EmptyConfig => format!("∅{}", place.unwrap_or_default()),
+        CandidateKind::Replace => format!("ρ{}", place.unwrap_or_default()),
+        CandidateKind::Lift => format!("λ{}", place.unwrap_or_default()),
+        CandidateKind::Reshape => format!("σ{}", place.unwrap_or_default()),
         CandidateKind::Manual => "manual".into(),
         CandidateKind::Combination => format!("∇∪/{}", candidate.n),
         _ => candidate.describe(),
