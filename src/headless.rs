@@ -176,7 +176,7 @@ pub fn report(stats: &Stats) -> String {
             stats.timeouts
         ),
         format!(
-            "cache hits: {}, iterations: {}",
+            "cache hits: {}, ddmin rounds (iterations): {}",
             stats.cache_hits, stats.iterations
         ),
         format!(

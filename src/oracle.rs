@@ -24,7 +24,7 @@ pub use crate::processes::{CancelToken, kill_all_running};
 pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
 
 /// How a test run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TestStatus {
     /// The command exited with this code.

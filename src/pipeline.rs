@@ -453,7 +453,7 @@ impl PipelineStages {
             },
             ..self.settings.clone()
         };
-        let started = std::time::Instant::now();
+        let started = tester.running_time();
         let tests = tester.stats().tests;
         let before = tester.best().to_vec();
         // Text stages judge what the parser would reject: compilers accept more than the
@@ -509,7 +509,7 @@ impl PipelineStages {
             nonws_removed: atoms::non_whitespace_chars(&before)
                 .saturating_sub(atoms::non_whitespace_chars(tester.best()))
                 as u64,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(&step.name(), run);
@@ -662,7 +662,8 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         }
         for (row, names) in TABLE_7_1.iter().enumerate() {
             for (column, name) in names.iter().enumerate() {
-                if column == 0 {
+                // Algorithms alone are listed above (the first column, and HDDH's interlacing).
+                if entries.iter().any(|entry| entry.name == *name) {
                     continue;
                 }
                 entries.push(PipelineInfo {
@@ -803,6 +804,23 @@ mod tests {
                 .iter()
                 .all(|e| !e.name.parse::<Pipeline>().unwrap().needs_tree())
         );
+    }
+
+    #[test]
+    fn the_catalogue_lists_each_pipeline_once() {
+        let entries = catalogue(true);
+        for (i, entry) in entries.iter().enumerate() {
+            assert!(
+                entries[i + 1..]
+                    .iter()
+                    .all(|other| other.name != entry.name),
+                "{} is listed twice",
+                entry.name
+            );
+        }
+        for name in TABLE_7_1.iter().flatten() {
+            assert!(entries.iter().any(|entry| entry.name == *name), "{name}");
+        }
     }
 
     #[test]
