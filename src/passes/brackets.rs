@@ -55,6 +55,7 @@ impl EditStage for BalancedRegions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::passes::edit::rendered_edits;
 
     #[test]
     fn delete_hollow_lift_outer_first() {
@@ -62,15 +63,7 @@ mod tests {
             syntax: Syntax::CLike,
         };
         let text = b"f(a[1]) {}";
-        let rendered: Vec<String> = stage
-            .edits(text, 0)
-            .iter()
-            .map(|edit| {
-                let mut out = Vec::new();
-                edit.apply(text, &mut out);
-                String::from_utf8(out).unwrap()
-            })
-            .collect();
+        let rendered: Vec<String> = rendered_edits(&stage, text);
         assert_eq!(
             rendered,
             [

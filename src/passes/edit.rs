@@ -166,6 +166,20 @@ pub trait EditStage {
     fn edits(&self, text: &[u8], from: u64) -> Vec<Edit>;
 }
 
+/// Every edit `stage` proposes on `text` from the start, applied: the candidates a round would
+/// try, in order.
+pub fn rendered_edits(stage: &dyn EditStage, text: &[u8]) -> Vec<String> {
+    stage
+        .edits(text, 0)
+        .iter()
+        .map(|edit| {
+            let mut out = Vec::new();
+            edit.apply(text, &mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        })
+        .collect()
+}
+
 /// How a text stage runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EditOptions {

@@ -92,19 +92,12 @@ impl EditStage for LiftBlocks {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::passes::edit::rendered_edits;
 
     #[test]
     fn a_header_goes_and_its_block_moves_left() {
         let text = b"def f():\n    if x:\n\n        pass\n    else\ny = 1\n";
-        let rendered: Vec<String> = LiftBlocks
-            .edits(text, 0)
-            .iter()
-            .map(|edit| {
-                let mut out = Vec::new();
-                edit.apply(text, &mut out);
-                String::from_utf8(out).unwrap()
-            })
-            .collect();
+        let rendered: Vec<String> = rendered_edits(&LiftBlocks, text);
         assert_eq!(
             rendered,
             [

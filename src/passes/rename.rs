@@ -193,17 +193,10 @@ impl EditStage for Rename<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::passes::edit::rendered_edits;
 
     fn rendered(stage: &Rename, text: &str) -> Vec<String> {
-        stage
-            .edits(text.as_bytes(), 0)
-            .iter()
-            .map(|edit| {
-                let mut out = Vec::new();
-                edit.apply(text.as_bytes(), &mut out);
-                String::from_utf8(out).unwrap()
-            })
-            .collect()
+        rendered_edits(stage, text.as_bytes())
     }
 
     #[test]

@@ -79,20 +79,13 @@ fn bracket_partners(text: &[u8], tokens: &[super::lexer::Token]) -> Option<Vec<O
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::passes::edit::rendered_edits;
 
     #[test]
     fn windows_from_the_widest() {
         let stage = TokenWindows::new(Syntax::CLike);
         let text = b"a = b;";
-        let rendered: Vec<String> = stage
-            .edits(text, 0)
-            .iter()
-            .map(|edit| {
-                let mut out = Vec::new();
-                edit.apply(text, &mut out);
-                String::from_utf8(out).unwrap()
-            })
-            .collect();
+        let rendered: Vec<String> = rendered_edits(&stage, text);
         assert_eq!(
             rendered,
             [";", "b;", "= b;", "a", "a;", "a b;", "a =", "a =;", "a = b"]
@@ -102,15 +95,7 @@ mod tests {
     #[test]
     fn lone_brackets_only_where_some_already_are() {
         let edits = |text: &str| -> Vec<String> {
-            TokenWindows::new(Syntax::CLike)
-                .edits(text.as_bytes(), 0)
-                .iter()
-                .map(|edit| {
-                    let mut out = Vec::new();
-                    edit.apply(text.as_bytes(), &mut out);
-                    String::from_utf8(out).unwrap()
-                })
-                .collect()
+            rendered_edits(&TokenWindows::new(Syntax::CLike), text.as_bytes())
         };
         assert_eq!(edits("f(x)"), ["(x)", "f", "f()"]);
         // With a lone `(` already, every window is tried.
