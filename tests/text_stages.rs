@@ -192,7 +192,8 @@ fn brackets_on_javascript() {
         interesting.clone(),
     );
     let stage = BalancedRegions {
-        syntax: Syntax::CLike,
+        syntax: Syntax::JavaScript,
+        language: None,
     };
     assert!(one_minimal(&stage, &result, &interesting));
 }
@@ -211,6 +212,7 @@ fn brackets_hollow_and_lift_on_json() {
     assert_eq!(result, "{\"k\":, \"v\": 7}\n");
     let stage = BalancedRegions {
         syntax: Syntax::Json,
+        language: None,
     };
     assert!(one_minimal(&stage, &result, &interesting));
 }
@@ -369,6 +371,7 @@ fn a_schedule_ends_at_a_global_fixed_point() {
     let stages: [Box<dyn EditStage>; 3] = [
         Box::new(BalancedRegions {
             syntax: Syntax::CLike,
+            language: c,
         }),
         Box::new(TokenWindows::new(Syntax::CLike)),
         Box::new(Rename {

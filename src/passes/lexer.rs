@@ -41,8 +41,14 @@ pub enum Syntax {
     /// Plain text: no strings, no comments.
     Plain,
     /// `//` and `/* */` comments; `"..."`, `'...'` and `` `...` `` strings with backslash escapes
-    /// (C, C++, Java, JavaScript, TypeScript, Rust, Go, CSS).
+    /// (C, C++, Java, Go, CSS).
     CLike,
+    /// C-like, and a `/` where an operand is expected starts a regular expression literal
+    /// (`/['"]+/g` is one token, its quotes and brackets do not count; JavaScript, TypeScript).
+    JavaScript,
+    /// C-like, and a `'` before a word not closed right after it is a lifetime or a loop label
+    /// (`'a`, `'static`, one word token), not the start of a character literal (Rust).
+    Rust,
     /// `#` comments; `'...'`, `"..."` and triple-quoted strings (Python).
     Python,
     /// `"..."` strings only (JSON).
@@ -55,9 +61,9 @@ impl Syntax {
         match name {
             Some("python") => Syntax::Python,
             Some("json") => Syntax::Json,
-            Some(
-                "c" | "cpp" | "javascript" | "typescript" | "tsx" | "rust" | "java" | "go" | "css",
-            ) => Syntax::CLike,
+            Some("javascript" | "typescript" | "tsx") => Syntax::JavaScript,
+            Some("rust") => Syntax::Rust,
+            Some("c" | "cpp" | "java" | "go" | "css") => Syntax::CLike,
             _ => Syntax::Plain,
         }
     }
@@ -87,6 +93,12 @@ pub fn lex(text: &[u8], syntax: Syntax) -> Vec<Token> {
         let kind = if let Some(end) = comment_end(text, i, syntax) {
             i = end;
             TokenKind::Comment
+        } else if let Some(end) = lifetime_end(text, i, syntax) {
+            i = end;
+            TokenKind::Word
+        } else if let Some(end) = regex_end(text, i, syntax, tokens.last()) {
+            i = end;
+            TokenKind::Str
         } else if let Some(end) = string_end(text, i, syntax) {
             i = end;
             TokenKind::Str
@@ -127,12 +139,95 @@ fn number_end(text: &[u8], mut i: usize) -> usize {
     }
 }
 
+impl Syntax {
+    /// Whether the syntax has C's strings and comments.
+    fn is_c_like(self) -> bool {
+        matches!(self, Syntax::CLike | Syntax::JavaScript | Syntax::Rust)
+    }
+}
+
+/// Where the Rust lifetime or label starting at `i` ends, if one starts there: a `'`, a word,
+/// and no `'` right after the word (`'a'` is a character).
+fn lifetime_end(text: &[u8], i: usize, syntax: Syntax) -> Option<usize> {
+    if syntax != Syntax::Rust || text[i] != b'\'' {
+        return None;
+    }
+    let first = *text.get(i + 1)?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    let end = word_end(text, i + 1);
+    (text.get(end) != Some(&b'\'')).then_some(end)
+}
+
+/// Words after which a `/` starts a regular expression rather than dividing.
+const BEFORE_REGEX: &[&[u8]] = &[
+    b"return",
+    b"typeof",
+    b"instanceof",
+    b"in",
+    b"of",
+    b"new",
+    b"delete",
+    b"void",
+    b"throw",
+    b"case",
+    b"do",
+    b"else",
+    b"yield",
+    b"await",
+];
+
+/// Where the JavaScript regular expression literal starting at `i` ends, if one starts there:
+/// a `/` where an operand is expected (after an operator, an opening bracket, `,`, `;` or a
+/// keyword such as `return`; not after a name, a number, a literal or a closing bracket), up to
+/// the next `/` outside a `[...]` class on the same line, with its flags.
+fn regex_end(text: &[u8], i: usize, syntax: Syntax, previous: Option<&Token>) -> Option<usize> {
+    if syntax != Syntax::JavaScript || text[i] != b'/' {
+        return None;
+    }
+    if matches!(text.get(i + 1), Some(b'/' | b'*')) {
+        return None;
+    }
+    let operand_expected = match previous {
+        None => true,
+        Some(token) => match token.kind {
+            TokenKind::Word => BEFORE_REGEX.contains(&&text[token.range()]),
+            TokenKind::Number | TokenKind::Str => false,
+            TokenKind::Comment => true,
+            TokenKind::Punct => !matches!(text[token.start], b')' | b']' | b'}'),
+        },
+    };
+    if !operand_expected {
+        return None;
+    }
+    let mut class = false;
+    let mut j = i + 1;
+    while j < text.len() {
+        match text[j] {
+            b'\\' => j += 2,
+            b'\n' => return None,
+            b'[' => {
+                class = true;
+                j += 1;
+            }
+            b']' => {
+                class = false;
+                j += 1;
+            }
+            b'/' if !class => return Some(word_end(text, j + 1)),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
 /// Where the comment starting at `i` ends, if one starts there.
 fn comment_end(text: &[u8], i: usize, syntax: Syntax) -> Option<usize> {
     let rest = &text[i..];
     match syntax {
-        Syntax::CLike if rest.starts_with(b"//") => Some(line_end(text, i)),
-        Syntax::CLike if rest.starts_with(b"/*") => Some(
+        _ if syntax.is_c_like() && rest.starts_with(b"//") => Some(line_end(text, i)),
+        _ if syntax.is_c_like() && rest.starts_with(b"/*") => Some(
             find(text, i + 2, b"*/")
                 .map(|at| at + 2)
                 .unwrap_or(text.len()),
@@ -147,7 +242,7 @@ fn string_end(text: &[u8], i: usize, syntax: Syntax) -> Option<usize> {
     let quote = text[i];
     let quotes: &[u8] = match syntax {
         Syntax::Plain => b"",
-        Syntax::CLike => b"\"'`",
+        Syntax::CLike | Syntax::JavaScript | Syntax::Rust => b"\"'`",
         Syntax::Python => b"\"'",
         Syntax::Json => b"\"",
     };
@@ -283,6 +378,90 @@ mod tests {
                 (Word, "y"),
                 (Punct, "="),
                 (Str, "'c"),
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_lifetimes_are_words_and_characters_strings() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds(
+                "impl<'a> S<'a> { 'outer: loop { f('{', '\\'', '\u{e9}') } }",
+                Syntax::Rust
+            ),
+            [
+                (Word, "impl"),
+                (Punct, "<"),
+                (Word, "'a"),
+                (Punct, ">"),
+                (Word, "S"),
+                (Punct, "<"),
+                (Word, "'a"),
+                (Punct, ">"),
+                (Punct, "{"),
+                (Word, "'outer"),
+                (Punct, ":"),
+                (Word, "loop"),
+                (Punct, "{"),
+                (Word, "f"),
+                (Punct, "("),
+                (Str, "'{'"),
+                (Punct, ","),
+                (Str, "'\\''"),
+                (Punct, ","),
+                (Str, "'\u{e9}'"),
+                (Punct, ")"),
+                (Punct, "}"),
+                (Punct, "}"),
+            ]
+        );
+        // In C a `'` always starts a character literal.
+        assert_eq!(kinds("'a'", Syntax::CLike), [(Str, "'a'")]);
+        assert_eq!(kinds("<'a>", Syntax::CLike), [(Punct, "<"), (Str, "'a>")]);
+    }
+
+    #[test]
+    fn javascript_regular_expressions_are_literals() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds(
+                "q = /^([\"'])\\/[/]/g; r = a / b / c; return /}/.test(s)",
+                Syntax::JavaScript
+            ),
+            [
+                (Word, "q"),
+                (Punct, "="),
+                (Str, "/^([\"'])\\/[/]/g"),
+                (Punct, ";"),
+                (Word, "r"),
+                (Punct, "="),
+                (Word, "a"),
+                (Punct, "/"),
+                (Word, "b"),
+                (Punct, "/"),
+                (Word, "c"),
+                (Punct, ";"),
+                (Word, "return"),
+                (Str, "/}/"),
+                (Punct, "."),
+                (Word, "test"),
+                (Punct, "("),
+                (Word, "s"),
+                (Punct, ")"),
+            ]
+        );
+        // A `/` that has no closing `/` on its line is an operator; comments stay comments.
+        assert_eq!(
+            kinds("x = (/ 2\n) // c", Syntax::JavaScript),
+            [
+                (Word, "x"),
+                (Punct, "="),
+                (Punct, "("),
+                (Punct, "/"),
+                (Number, "2"),
+                (Punct, ")"),
+                (Comment, "// c"),
             ]
         );
     }

@@ -87,7 +87,7 @@ impl TextStage {
                 run_edit_stage(&stage, tester, pins, options)
             }
             TextStage::Brackets => {
-                let stage = brackets::BalancedRegions { syntax };
+                let stage = brackets::BalancedRegions { syntax, language };
                 run_edit_stage(&stage, tester, pins, options)
             }
             TextStage::Rename => {

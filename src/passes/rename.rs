@@ -167,7 +167,10 @@ impl EditStage for Rename<'_> {
                 _ => {
                     let quote = literal[0];
                     let empty = [quote, quote];
-                    let closed = literal.len() >= 2 && literal[literal.len() - 1] == quote;
+                    // Quoted strings only: a regular expression literal `/x/` has no empty form.
+                    let closed = b"\"'`".contains(&quote)
+                        && literal.len() >= 2
+                        && literal[literal.len() - 1] == quote;
                     if closed && literal.len() > 2 {
                         push(Target::Empty(literal), occurrences, &empty);
                     }
