@@ -217,6 +217,52 @@ fn brackets_hollow_and_lift_on_json() {
     assert!(one_minimal(&stage, &result, &interesting));
 }
 
+/// The comma-separated elements of the first `(...)` after `name(` in `text` (no nesting).
+fn first_list<'t>(text: &'t str, name: &str) -> Option<Vec<&'t str>> {
+    let start = text.find(&format!("{name}("))? + name.len() + 1;
+    let end = start + text[start..].find(')')?;
+    let inside = text[start..end].trim();
+    Some(if inside.is_empty() {
+        Vec::new()
+    } else {
+        inside.split(',').map(str::trim).collect()
+    })
+}
+
+#[test]
+fn brackets_delete_a_parameter_with_its_arguments() {
+    let input = "def area(w, h, unit):\n    return w * h\nprint(area(2, 3, \"m\"))\nprint(area(4, 5, \"cm\"))\n";
+    // A Python-like check: both calls pass as many arguments as `area` takes, `w` and `h` are
+    // among its parameters and the body uses them.
+    let interesting: Predicate = Arc::new(|t: &str| {
+        let Some(params) = first_list(t, "def area") else {
+            return false;
+        };
+        let calls: Vec<&str> = t
+            .match_indices("print(area(")
+            .map(|(at, _)| &t[at + 6..])
+            .collect();
+        calls.len() == 2
+            && calls
+                .iter()
+                .all(|call| first_list(call, "area").is_some_and(|args| args.len() == params.len()))
+            && params.contains(&"w")
+            && params.contains(&"h")
+            && t.contains("return w * h")
+    });
+    // As text (no language): the stage needs no grammar.
+    let (result, _) = reduce(input, "brackets", None, 1, interesting.clone());
+    assert_eq!(
+        result,
+        "def area(w, h):\n    return w * h\nprint(area(2, 3))\nprint(area(4, 5))\n"
+    );
+    let stage = BalancedRegions {
+        syntax: Syntax::Plain,
+        language: None,
+    };
+    assert!(one_minimal(&stage, &result, &interesting));
+}
+
 /// The text with its words numbered by first occurrence (keywords kept), so that two texts
 /// compare equal when one is a consistent renaming of the other.
 fn alpha_shape(text: &str, keywords: &[&str]) -> Vec<String> {

@@ -67,6 +67,9 @@ impl EditStage for BalancedRegions<'_> {
     }
 }
 
+/// The changes of one edit: byte ranges and their new texts.
+type Changes = Vec<(Range<usize>, Vec<u8>)>;
+
 /// The elements of a parenthesised list: the token ranges between its top-level commas (none
 /// for an empty list), and the commas' token indices.
 fn list_elements(
@@ -76,8 +79,12 @@ fn list_elements(
 ) -> (Vec<Range<usize>>, Vec<usize>) {
     let mut depth = 0usize;
     let mut commas = Vec::new();
-    for index in pair.open + 1..pair.close {
-        let token = &tokens[index];
+    for (index, token) in tokens
+        .iter()
+        .enumerate()
+        .take(pair.close)
+        .skip(pair.open + 1)
+    {
         if token.kind != TokenKind::Punct {
             continue;
         }
@@ -144,7 +151,7 @@ fn joint_deletions(
     tokens: &[Token],
     pairs: &[BracketPair],
     language: Option<&crate::tree::Language>,
-) -> BTreeMap<usize, Vec<Vec<(Range<usize>, Vec<u8>)>>> {
+) -> BTreeMap<usize, Vec<Changes>> {
     let mut lists: BTreeMap<&[u8], Vec<&BracketPair>> = BTreeMap::new();
     for pair in pairs {
         if pair.open == 0 || text[tokens[pair.open].start] != b'(' {
@@ -156,7 +163,7 @@ fn joint_deletions(
         }
     }
     lists.retain(|_, lists| lists.len() >= 2);
-    let mut joint: BTreeMap<usize, Vec<Vec<(Range<usize>, Vec<u8>)>>> = BTreeMap::new();
+    let mut joint: BTreeMap<usize, Vec<Changes>> = BTreeMap::new();
     if lists.is_empty() {
         return joint;
     }

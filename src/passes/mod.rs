@@ -59,7 +59,8 @@ impl TextStage {
                 "delete 1-3 adjacent tokens (strings and comments are one token), widest first"
             }
             TextStage::Brackets => {
-                "delete a (...), [...] or {...} region, hollow it, or drop its brackets"
+                "delete a (...), [...] or {...} region, hollow it, or drop its brackets; \
+                 the k-th element of every (...) after the same name at once"
             }
             TextStage::Rename => {
                 "rename each word everywhere to the shortest unused name, merge short names, \
