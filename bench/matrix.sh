@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Runs whittle with each pipeline on each task of ../shared/bench and ../shared/examples and
-# appends one CSV line per run to OUT (default bench/results/matrix.csv): task, pipeline, tests,
+# Runs whittle with each pipeline on each benchmark task (WHITTLE_BENCH_DIR, default
+# ../shared/bench) and each of the repository's examples/ and appends one CSV line per run to OUT
+# (default bench/results/matrix.csv): task, pipeline, tests (every run of the test: oracle_runs),
 # guard skips, cache hits, output bytes, non-whitespace characters, wall seconds. Runs already
 # in OUT are skipped, so an interrupted matrix can be resumed. Tree pipelines are skipped on
 # tasks whose language whittle cannot tell.
 #   bench/matrix.sh [WHITTLE-OPTIONS...]
 # Environment: PIPELINES (space-separated; default: the 16 of Table 7.1, ddmin and the default),
-# TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), SHARED_DIR (see tasks.sh), KEEP (a
-# directory that receives each result as TASK.PIPELINE.out, with `:` and `,` of the pipeline
-# turned into `-`).
+# TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), WHITTLE_BENCH_DIR (see tasks.sh),
+# KEEP (a directory that receives each result as TASK.PIPELINE.out, with `:` and `,` of the
+# pipeline turned into `-`).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
 whittle=$(whittle_binary)
 out_csv=${OUT:-$ROOT/bench/results/matrix.csv}
-mapfile -t task_list < <(task_dirs "$shared/bench" "$shared/examples")
+mapfile -t task_list < <(bench_tasks; task_dirs "$examples_dir")
 mkdir -p "$(dirname "$out_csv")"
 [ -s "$out_csv" ] || echo "task,pipeline,tests,guard_skips,cache_hits,output_bytes,output_nonws,wall_s" >"$out_csv"
 default_pipelines="hdd hoist+hdd hddh hoist+hddh hddr hoistr+hddr hddhr hoistr+hddhr \
@@ -31,6 +32,7 @@ for pipeline in ${PIPELINES:-$default_pipelines}; do
         input=$(task_input "$dir")
         algorithm=()
         [ "$pipeline" = default ] || algorithm=(-a "$pipeline")
+        rm -f "$tmp/$task.out" # whittle refuses to start over an earlier result
         if ! "$whittle" reduce "$dir/$input" --no-tui -o "$tmp/$task.out" \
             --stats-json "$tmp/$task.json" "${algorithm[@]}" "$@" -- "$dir/oracle.sh" \
             >"$tmp/$task.log" 2>&1; then
@@ -46,7 +48,7 @@ for pipeline in ${PIPELINES:-$default_pipelines}; do
 import csv, json, sys
 s = json.load(open(sys.argv[1]))
 csv.writer(sys.stdout, lineterminator="\n").writerow(
-    [sys.argv[2], sys.argv[3], s["tests"], s["guard_skips"], s["cache_hits"],
+    [sys.argv[2], sys.argv[3], s["oracle_runs"], s["guard_skips"], s["cache_hits"],
      s["output_bytes"], s["output_nonws_chars"], f"{s['wall_seconds']:.1f}"])
 PY
         if [ -n "${KEEP:-}" ]; then

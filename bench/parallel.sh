@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Compares sequential and parallel ddmin on every task of ../shared/bench: for each task, one
-# run with -j 1 and then, back to back, one run with -j JOBS per parallel mode (lines then
-# characters, every other setting at its default). Appends one CSV line per run to OUT (default
-# bench/results/parallel.csv): task, mode, jobs, tests, cache hits, output bytes, non-whitespace
-# characters, wall seconds, and the wall-time ratio parallel/sequential. Then prints the table.
+# Compares sequential and parallel ddmin on every benchmark task (WHITTLE_BENCH_DIR, default
+# ../shared/bench): for each task, one run with -j 1 and then, back to back, one run with -j JOBS
+# per parallel mode (lines then characters, every other setting at its default). Appends one CSV
+# line per run to OUT (default bench/results/parallel.csv): task, mode, jobs, tests (every run of
+# the test: oracle_runs), cache hits, output bytes, non-whitespace characters, wall seconds, and
+# the wall-time ratio parallel/sequential. Then prints the table.
 #   bench/parallel.sh [WHITTLE-OPTIONS...]
-# Environment: SHARED_DIR, WHITTLE, TASKS (a regex; see tasks.sh), MODES (default: first stable
-# combined greedy), JOBS (default 2), OUT.
+# Environment: WHITTLE_BENCH_DIR, WHITTLE, TASKS (a regex; see tasks.sh), MODES (default: first
+# stable combined greedy), JOBS (default 2), OUT.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
+require_bench_dir
 whittle=$(whittle_binary)
 jobs=${JOBS:-2}
 out_csv=${OUT:-$ROOT/bench/results/parallel.csv}
@@ -23,18 +25,19 @@ run() {
     local dir=$1 mode=$2 j=$3 task input
     task=$(basename "$dir")
     input=$(task_input "$dir")
+    rm -f "$tmp/$task.out" # whittle refuses to start over an earlier result
     "$whittle" reduce "$dir/$input" --no-tui -a ddmin --atoms line,char -j "$j" --parallel "$mode" \
         -o "$tmp/$task.out" --stats-json "$tmp/$task.json" "${extra[@]}" -- "$dir/oracle.sh" \
         >"$tmp/$task.log" 2>&1 || { echo "$task $mode -j $j: whittle failed" >&2; tail -3 "$tmp/$task.log" >&2; return 1; }
     python3 - "$tmp/$task.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"{s['tests']},{s['cache_hits']},{s['output_bytes']},{s['output_nonws_chars']},{s['wall_seconds']:.2f}")
+print(f"{s['oracle_runs']},{s['cache_hits']},{s['output_bytes']},{s['output_nonws_chars']},{s['wall_seconds']:.2f}")
 PY
 }
 
 extra=("$@")
-mapfile -t task_list < <(task_dirs "$shared/bench")
+mapfile -t task_list < <(bench_tasks)
 for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
     sequential=$(run "$dir" stable 1) || continue

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs picire (line ddmin, content cache, sequential: the baseline of ../shared/bench/README.md)
-# on the tasks of ../shared/bench and ../shared/examples whose name matches TASKS (a regex) and
+# Runs picire (line ddmin, content cache, sequential: the baseline of the benchmark tasks' README)
+# on the benchmark tasks (WHITTLE_BENCH_DIR, default ../shared/bench) and the repository's
+# examples/ whose name matches TASKS (a regex) and
 # prints one CSV line per task: task, tests, output bytes, non-whitespace characters, wall
 # seconds. Tests are counted by a wrapper around the task's oracle.
 #   TASKS=^localized bench/picire.sh
@@ -12,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "task,tests,output_bytes,output_nonws,wall_s"
-mapfile -t task_list < <(task_dirs "$shared/bench" "$shared/examples")
+mapfile -t task_list < <(bench_tasks; task_dirs "$examples_dir")
 for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
     input=$(task_input "$dir")

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Runs whittle on every task of ../shared/bench (headless; by default lines then characters and
-# all other defaults) and prints a table: task, tests, cache hits, guard skips, output bytes,
+# Runs whittle on every benchmark task (WHITTLE_BENCH_DIR, default ../shared/bench; headless; by
+# default lines then characters and all other defaults) and prints a table: task, tests (every
+# run of the test: oracle_runs), cache hits, guard skips, output bytes,
 # non-whitespace characters, wall seconds, peak cache entries and bytes. Extra arguments go to
 # `whittle reduce` (e.g. `-j 1`, `-a hdd`, `--cache config`).
 #   bench/suite.sh [WHITTLE-OPTIONS...]
-# Environment: SHARED_DIR, WHITTLE (the binary), TASKS (a regex selecting tasks); see tasks.sh.
+# Environment: WHITTLE_BENCH_DIR, WHITTLE (the binary), TASKS (a regex selecting tasks); see
+# tasks.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
+require_bench_dir
 whittle=$(whittle_binary)
-mapfile -t task_list < <(task_dirs "$shared/bench")
+mapfile -t task_list < <(bench_tasks)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -27,7 +30,7 @@ for dir in "${task_list[@]}"; do
     python3 - "$out/$task.json" "$task" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"{sys.argv[2]:<26} {s['tests']:>7} {s['cache_hits']:>7} {s['guard_skips']:>7} "
+print(f"{sys.argv[2]:<26} {s['oracle_runs']:>7} {s['cache_hits']:>7} {s['guard_skips']:>7} "
       f"{s['output_bytes']:>8} {s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f} "
       f"{s['cache_peak_entries']:>8} {s['cache_peak_bytes']:>10}")
 PY

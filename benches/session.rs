@@ -80,12 +80,7 @@ fn bare(text: &[u8], events: bool) -> u64 {
 
 /// Starts a ddmin session on `text` with `settings` and `oracle`.
 fn start_session(text: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> Session {
-    let job = Job {
-        input: text.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: settings.clone(),
-    };
+    let job = Job::new(text.to_vec(), settings.clone());
     let stages = stages_named(&settings, "ddmin").expect("pipeline");
     let options = SessionOptions {
         exit_when_done: true,

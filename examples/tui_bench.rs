@@ -80,12 +80,7 @@ fn main() -> anyhow::Result<()> {
         },
         ..Settings::default()
     };
-    let job = Job {
-        input: input.into_bytes(),
-        output: None,
-        output_mode: None,
-        settings: settings.clone(),
-    };
+    let job = Job::new(input.into_bytes(), settings.clone());
     let stages = stages_named(&settings, "ddmin")?;
     let factory: StagesFactory = stages_factory(settings);
     let options = SessionOptions {

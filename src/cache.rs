@@ -135,12 +135,18 @@ impl CacheStats {
     }
 }
 
-/// An outcome cache of any kind, following its policy.
+/// How much memory a cache may take by default (its own estimate of its size). Past it, the
+/// entries of the largest candidates go first (the reduction is past them, like Proposal 2),
+/// down to three quarters of the limit.
+pub const DEFAULT_MEMORY_LIMIT: usize = 256 << 20;
+
+/// An outcome cache of any kind, following its policy, within a memory limit.
 #[derive(Debug)]
 pub struct OutcomeCache {
     policy: CachePolicy,
     store: Store,
     stats: CacheStats,
+    memory_limit: usize,
 }
 
 #[derive(Debug)]
@@ -163,7 +169,14 @@ impl OutcomeCache {
             policy,
             store,
             stats: CacheStats::default(),
+            memory_limit: DEFAULT_MEMORY_LIMIT,
         }
+    }
+
+    /// Keeps the cache's estimate of its size under `bytes` (see [`DEFAULT_MEMORY_LIMIT`]).
+    pub fn with_memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit = bytes;
+        self
     }
 
     pub fn policy(&self) -> CachePolicy {
@@ -203,10 +216,25 @@ impl OutcomeCache {
         found
     }
 
-    /// Stores the outcome of a test, unless the policy says not to (Proposal 1).
+    /// Stores the outcome of a test, unless the policy says not to (Proposal 1). Room is made
+    /// first when the entry would take the cache past its memory limit (an entry larger than
+    /// the whole limit is not stored).
     pub fn store(&mut self, key: CacheKey<'_>, outcome: Outcome) {
         if outcome.is_interesting() && !self.policy.store_interesting {
             return;
+        }
+        let incoming = match &self.store {
+            Store::None => 0,
+            Store::Config(_) => key.config_len() * TRIE_NODE_BYTES,
+            Store::Content(_) => key.content.map_or(0, |c| c.len() + ENTRY_OVERHEAD),
+            Store::Hash(_) => std::mem::size_of::<([u8; 32], HashEntry)>() + 1,
+        };
+        // A huge entry is not worth the many small ones it would push out.
+        if incoming > self.memory_limit / 4 {
+            return;
+        }
+        if self.stats.bytes as usize + incoming > self.memory_limit {
+            self.shrink_to((self.memory_limit / 4 * 3).saturating_sub(incoming));
         }
         let stored = match &mut self.store {
             Store::None => false,
@@ -217,6 +245,18 @@ impl OutcomeCache {
         if stored {
             self.stats.inserts += 1;
         }
+        self.refresh_size();
+    }
+
+    /// Evicts the entries of the largest candidates until the cache takes at most `bytes`.
+    fn shrink_to(&mut self, bytes: usize) {
+        let evicted = match &mut self.store {
+            Store::None => 0,
+            Store::Config(trie) => trie.shrink_to(bytes),
+            Store::Content(store) => store.shrink_to(bytes),
+            Store::Hash(store) => store.shrink_to(bytes),
+        };
+        self.stats.evictions += evicted as u64;
         self.refresh_size();
     }
 
@@ -246,6 +286,10 @@ impl OutcomeCache {
         self.stats.set_size(entries, bytes);
     }
 }
+
+/// What a trie node costs at most (see [`ConfigTrie::bytes`]).
+const TRIE_NODE_BYTES: usize =
+    std::mem::size_of::<TrieNode>() + 2 * (std::mem::size_of::<((u32, UnitId), u32)>() + 1);
 
 /// Zeller's outcome trie: each path from the root spells a configuration.
 #[derive(Debug)]
@@ -311,10 +355,26 @@ impl ConfigTrie {
             return 0;
         }
         let before = self.entries;
+        // A node stays when its configuration is short enough and it, or a node below it that
+        // stays, has an outcome (the prefixes of evicted configurations go too). Children are
+        // made after their parents, so one pass from the last node up decides.
+        let mut parent = vec![u32::MAX; self.nodes.len()];
+        for (&(from, _), &child) in &self.edges {
+            parent[child as usize] = from;
+        }
+        let mut keep = vec![false; self.nodes.len()];
+        keep[0] = true;
+        for id in (1..self.nodes.len()).rev() {
+            let node = self.nodes[id];
+            if node.depth <= len && (keep[id] || node.outcome.is_some()) {
+                keep[id] = true;
+                keep[parent[id] as usize] = true;
+            }
+        }
         let mut remap = vec![u32::MAX; self.nodes.len()];
         let mut nodes = Vec::new();
         for (old, node) in self.nodes.iter().enumerate() {
-            if node.depth <= len {
+            if keep[old] {
                 remap[old] = nodes.len() as u32;
                 nodes.push(*node);
             }
@@ -333,9 +393,23 @@ impl ConfigTrie {
         before - self.entries
     }
 
+    /// The memory taken: per node, the node and its edge with the edge table's spare capacity
+    /// (a hash table grows by doubling, so up to twice its entries).
     fn bytes(&self) -> usize {
-        let edge = std::mem::size_of::<((u32, UnitId), u32)>() + 1;
-        self.nodes.len() * std::mem::size_of::<TrieNode>() + self.edges.len() * edge
+        self.nodes.len() * TRIE_NODE_BYTES
+    }
+
+    /// Drops the longest configurations until the trie takes at most `bytes`. Returns how many
+    /// entries were evicted.
+    fn shrink_to(&mut self, bytes: usize) -> usize {
+        let mut evicted = 0;
+        while self.bytes() > bytes && self.nodes.len() > 1 {
+            let deepest = self.nodes.iter().map(|n| n.depth).max().unwrap_or(0) as usize;
+            evicted += self.evict_longer_than(deepest * 3 / 4);
+            self.nodes.shrink_to_fit();
+            self.edges.shrink_to_fit();
+        }
+        evicted
     }
 }
 
@@ -364,6 +438,23 @@ impl ContentStore {
     fn evict_larger_than(&mut self, size: usize) -> usize {
         let before = self.map.len();
         self.map.retain(|key, _| key.len() <= size);
+        self.bytes = self.map.keys().map(|k| k.len() + ENTRY_OVERHEAD).sum();
+        before - self.map.len()
+    }
+
+    /// Evicts the largest candidates until the entries take at most `bytes`.
+    fn shrink_to(&mut self, bytes: usize) -> usize {
+        let before = self.map.len();
+        let mut entries: Vec<(Box<[u8]>, Outcome)> = self.map.drain().collect();
+        entries.sort_unstable_by_key(|(key, _)| key.len());
+        let mut total = 0;
+        self.map = entries
+            .into_iter()
+            .take_while(|(key, _)| {
+                total += key.len() + ENTRY_OVERHEAD;
+                total <= bytes
+            })
+            .collect();
         self.bytes = self.map.keys().map(|k| k.len() + ENTRY_OVERHEAD).sum();
         before - self.map.len()
     }
@@ -402,6 +493,22 @@ impl HashStore {
 
     fn bytes(&self) -> usize {
         self.map.len() * (std::mem::size_of::<([u8; 32], HashEntry)>() + 1)
+    }
+
+    /// Evicts the entries of the largest candidates until the table takes at most `bytes`.
+    fn shrink_to(&mut self, bytes: usize) -> usize {
+        let entry = std::mem::size_of::<([u8; 32], HashEntry)>() + 1;
+        // A table's capacity may be about twice its entries.
+        let keep = bytes / entry / 2;
+        let before = self.map.len();
+        if before > keep {
+            let mut entries: Vec<([u8; 32], HashEntry)> = self.map.drain().collect();
+            entries.sort_unstable_by_key(|(_, entry)| entry.size);
+            entries.truncate(keep);
+            self.map = entries.into_iter().collect();
+        }
+        self.map.shrink_to_fit();
+        before - self.map.len()
     }
 }
 
@@ -500,6 +607,42 @@ mod tests {
             assert_eq!(cache.stats().evictions, 1);
             assert_eq!(cache.stats().entries, 1);
             assert_eq!(cache.stats().peak_entries, 2);
+        }
+    }
+
+    #[test]
+    fn the_memory_limit_evicts_the_largest_candidates_first() {
+        for kind in [CacheKind::Config, CacheKind::Content, CacheKind::Hash] {
+            // A hash entry takes some 50 bytes whatever the candidate's size.
+            let limit = if kind == CacheKind::Hash {
+                8 << 10
+            } else {
+                64 << 10
+            };
+            let mut cache =
+                OutcomeCache::new(CachePolicy::keep_everything(kind)).with_memory_limit(limit);
+            let units: Vec<UnitId> = (0..10_000).collect();
+            // Candidate i: units i*10.. (i*3 of them), content of i*10 bytes.
+            let entry = |i: usize| (&units[i * 10..i * 13], vec![b'x'; i * 10]);
+            for i in 1..=400 {
+                let (config, content) = entry(i);
+                cache.store(key(&[config], &content), Outcome::NotInteresting);
+                assert!(
+                    cache.stats().bytes <= limit as u64,
+                    "{kind}: {:?}",
+                    cache.stats()
+                );
+            }
+            assert!(cache.stats().evictions > 0, "{kind}");
+            // The smallest candidates are still known (the largest went first).
+            for i in 1..=3 {
+                let (config, content) = entry(i);
+                assert_eq!(
+                    cache.lookup(key(&[config], &content)),
+                    Some(Outcome::NotInteresting),
+                    "{kind}"
+                );
+            }
         }
     }
 

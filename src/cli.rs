@@ -59,9 +59,20 @@ pub struct ReduceArgs {
     #[arg(last = true, required = true, value_name = "TEST-COMMAND")]
     pub command: Vec<OsString>,
 
-    /// Where the result goes [default: <stem>.whittled<.ext> beside the input].
+    /// Where the result goes [default: <stem>.whittled<.ext> beside the input]. A regular file
+    /// or a new path; when it exists and differs from the input, give --resume or --force.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
+
+    /// When the output exists (an earlier run's result), start from it instead of the input
+    /// (it must still be interesting).
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+
+    /// When the output exists and differs from the input, start over from the input anyway; the
+    /// existing output is replaced only by a result no larger than it.
+    #[arg(long)]
+    pub force: bool,
 
     /// The algorithm: stages joined with `+`, run in order (e.g. `hoist+hddh+ddmin`; see
     /// `whittle algorithms`) [default: a tree pipeline when the language is known, else ddmin].
@@ -76,9 +87,10 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_syntax_guard: bool,
 
-    /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token.
-    #[arg(long, default_value = "line,char", value_parser = AtomKind::parse_list, value_name = "LIST")]
-    pub atoms: std::vec::Vec<AtomKind>,
+    /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token
+    /// [default: line,char]. Without `-a`, ddmin runs over them (whatever the language).
+    #[arg(long, value_parser = AtomKind::parse_list, value_name = "LIST")]
+    pub atoms: Option<std::vec::Vec<AtomKind>>,
 
     /// The split factor ν of ddmin^ν: an integer ≥ 2, or `inf`.
     #[arg(long, default_value = "2", value_name = "N|inf")]
@@ -116,7 +128,13 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_cache_evict: bool,
 
-    /// How many tests run at once (the testing window) [default: the number of CPUs].
+    /// The most memory the cache may take, in MiB; past it the entries of the largest
+    /// candidates are evicted first.
+    #[arg(long, default_value_t = (crate::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
+    pub cache_memory: u64,
+
+    /// How many tests run at once (the testing window; at most 4 per CPU, at least 8, at most
+    /// 1024) [default: the number of CPUs].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 
@@ -124,7 +142,8 @@ pub struct ReduceArgs {
     #[arg(long, default_value = "stable", value_name = "MODE")]
     pub parallel: ParallelMode,
 
-    /// Kill a test (its whole process group) after SECS seconds; it counts as unresolved.
+    /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
+    /// unresolved.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
 
@@ -200,11 +219,18 @@ pub struct GrammarsArgs {
     pub project: Option<PathBuf>,
 }
 
+/// Durations from the command line are capped here (about 317 years): longer ones mean "never".
+const LONGEST_SECONDS: f64 = 1e10;
+
+/// A number of seconds from the command line: non-negative (`inf` and anything past
+/// [`LONGEST_SECONDS`] are capped there).
 fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
     value
         .map(|secs| {
-            Duration::try_from_secs_f64(secs)
-                .map_err(|_| anyhow::anyhow!("{what} must be a non-negative number of seconds"))
+            if secs.is_nan() || secs < 0.0 {
+                anyhow::bail!("{what} must be a non-negative number of seconds, not {secs}");
+            }
+            Ok(Duration::from_secs_f64(secs.min(LONGEST_SECONDS)))
         })
         .transpose()
 }
@@ -214,7 +240,7 @@ impl ReduceArgs {
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let jobs = match self.jobs {
             Some(0) => anyhow::bail!("--jobs must be at least 1"),
-            Some(jobs) => jobs,
+            Some(jobs) => jobs.min(crate::tester::max_jobs()),
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let language = match &self.language {
@@ -224,7 +250,10 @@ impl ReduceArgs {
                 .map(|language| language.name().to_owned()),
         };
         let settings = Settings {
-            atoms: self.atoms.clone(),
+            atoms: self
+                .atoms
+                .clone()
+                .unwrap_or_else(|| Settings::default().atoms),
             split_factor: self.split_factor,
             dd: DdOptions {
                 order: self.order,
@@ -239,12 +268,18 @@ impl ReduceArgs {
                 store_interesting: self.cache_fail,
                 evict_larger: !self.no_cache_evict,
             },
+            cache_memory: usize::try_from(self.cache_memory.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
             jobs,
             limits: Limits {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,
             },
-            algorithm: self.algorithm.clone(),
+            // `--atoms` without `-a` asks for ddmin over those atoms.
+            algorithm: self
+                .algorithm
+                .clone()
+                .or_else(|| self.atoms.is_some().then(crate::pipeline::Pipeline::ddmin)),
             language,
             syntax_guard: !self.no_syntax_guard,
         };
@@ -282,15 +317,35 @@ fn usage_error(message: impl std::fmt::Display) -> anyhow::Result<i32> {
 }
 
 fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
+    // First of all: from now on a signal ends the run through the normal path (tests killed,
+    // output written, scratch directory and lock removed).
+    if let Err(error) = crate::signals::install() {
+        eprintln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
+    }
     let settings = match args.settings() {
         Ok(settings) => settings,
         Err(error) => return usage_error(error),
     };
+    if let Some(asked) = args.jobs
+        && asked > settings.jobs
+    {
+        eprintln!(
+            "whittle: warning: -j {asked} is more than whittle runs at once on this machine; \
+             using -j {} (4 tests per CPU, at least 8, at most 1024)",
+            settings.jobs
+        );
+    }
     let input = match crate::reduce::read_input(&args.input) {
         Ok(input) => input,
         Err(error) => return usage_error(error),
     };
     let timeout = match seconds(args.timeout, "--timeout") {
+        Ok(Some(Duration::ZERO)) => {
+            return usage_error(
+                "--timeout must be more than 0 seconds (every test would time out); leave it out \
+                 for no timeout",
+            );
+        }
         Ok(timeout) => timeout,
         Err(error) => return usage_error(error),
     };
@@ -298,11 +353,11 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         .output
         .clone()
         .unwrap_or_else(|| crate::output::default_output_path(&args.input));
-    if same_file(&output, &args.input) {
-        return usage_error("the output path is the input file; whittle never modifies its input");
+    if let Err(error) = check_paths(args, &output) {
+        return usage_error(error);
     }
-    let oracle = match CommandOracle::new(&args.command, &args.input, timeout) {
-        Ok(oracle) => Arc::new(oracle),
+    let _lock = match crate::output::OutputLock::acquire(&output) {
+        Ok(lock) => lock,
         Err(error) => return usage_error(error),
     };
     let mode = {
@@ -311,12 +366,45 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             .ok()
             .map(|m| m.permissions().mode())
     };
-    let job = Job {
-        input,
-        output: Some(output.clone()),
-        output_mode: mode,
-        settings,
+    let mut result_file = crate::output::ResultFile::new(&output, mode);
+    let mut start = None;
+    let existed = output.exists();
+    match existing_output(&output, &input) {
+        Ok(None) => {}
+        Ok(Some(existing)) if args.resume => {
+            eprintln!(
+                "whittle: resuming from {} ({} bytes; the input has {} bytes)",
+                output.display(),
+                existing.len(),
+                input.len()
+            );
+            start = Some(existing);
+        }
+        Ok(Some(existing)) if args.force => {
+            result_file = result_file.keeping_smaller_than(existing.len());
+        }
+        Ok(Some(existing)) => {
+            return usage_error(format!(
+                "{} exists and is not the input ({} bytes; the input has {}), the result of an \
+                 earlier run perhaps: give --resume to continue from it, --force to start over \
+                 from the input (it is replaced only by a result no larger), or another --output",
+                output.display(),
+                existing.len(),
+                input.len()
+            ));
+        }
+        Err(error) => return usage_error(error),
+    }
+    // Processes a test leaves behind (daemons) are adopted and killed (Linux).
+    crate::processes::adopt_orphans();
+    let oracle = match CommandOracle::new(&args.command, &args.input, timeout) {
+        Ok(oracle) => Arc::new(oracle),
+        Err(error) => return usage_error(error),
     };
+    let result_file = Arc::new(result_file);
+    let resumed = start.is_some();
+    let mut job = Job::new(input, settings).writing_to(result_file.clone());
+    job.start = start;
 
     let input_size = job.input.len();
     let pipeline = crate::pipeline::pipeline_of(&job.settings);
@@ -326,7 +414,10 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
     let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {
-        Some(path) => Some(crate::trace::TraceWriter::create(path)?),
+        Some(path) => match crate::trace::TraceWriter::create(path) {
+            Ok(trace) => Some(trace),
+            Err(error) => return usage_error(error),
+        },
         None => None,
     };
     let use_tui = !args.no_tui && std::io::stdout().is_terminal();
@@ -349,6 +440,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         tester.set_trace(trace)
     })?;
     let mut completed = None;
+    let mut _stop_on_signal = None;
     if let Some(theme) = theme {
         let app = crate::tui::App::new(
             session.commands(),
@@ -371,9 +463,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         completed = Some(app.run_model().ending == Some(crate::tui::Ending::Done));
     } else {
         let commands = session.commands();
-        if let Err(error) = ctrlc::set_handler(move || commands.send(SessionCommand::Stop)) {
-            eprintln!("whittle: warning: cannot handle Ctrl-C: {error}");
-        }
+        _stop_on_signal = Some(crate::signals::on_signal(move || {
+            commands.send(SessionCommand::Stop)
+        }));
     }
     let progress = completed
         .is_none()
@@ -388,32 +480,139 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     if let Some(progress) = progress {
         let _ = progress.join();
     }
-    conclude(args, &output, report, completed)
+    let outcome = Outcome {
+        output: &result_file,
+        existed,
+        resumed,
+        input_size,
+    };
+    conclude(args, outcome, report, completed)
+}
+
+/// Refuses, before anything runs, output paths that cannot be written and two paths of a run
+/// that name the same file (through symbolic or hard links too).
+fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String> {
+    use crate::output::{check_output_path, same_file};
+    check_output_path(output, "the output")?;
+    if let Some(stats) = &args.stats_json {
+        check_output_path(stats, "--stats-json")?;
+    }
+    let named: Vec<(&str, &std::path::Path)> = [
+        ("the input", Some(args.input.as_path())),
+        ("the output", Some(output)),
+        ("--trace", args.trace.as_deref()),
+        ("--stats-json", args.stats_json.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(what, path)| path.map(|path| (what, path)))
+    .collect();
+    for (i, &(first, a)) in named.iter().enumerate() {
+        for &(second, b) in &named[i + 1..] {
+            if same_file(a, b) {
+                let why = if first == "the input" {
+                    "whittle never writes its input"
+                } else {
+                    "each needs a file of its own"
+                };
+                return Err(format!(
+                    "{first} ({}) and {second} ({}) are the same file; {why}",
+                    a.display(),
+                    b.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The content of an existing output that differs from the input (`None`: no output yet, or
+/// it is the input byte for byte).
+fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    if !output.exists() {
+        return Ok(None);
+    }
+    let existing = crate::reduce::read_input(output).map_err(|e| format!("the output: {e}"))?;
+    Ok((existing != input).then_some(existing))
+}
+
+/// What the end of a run needs to know besides the session's report.
+struct Outcome<'a> {
+    output: &'a crate::output::ResultFile,
+    /// The output existed before the run.
+    existed: bool,
+    /// The run started from the existing output.
+    resumed: bool,
+    input_size: usize,
+}
+
+impl Outcome<'_> {
+    /// What the output path holds when this run wrote nothing.
+    fn untouched(&self) -> String {
+        if self.existed {
+            format!("{} was left as it was", self.output.path().display())
+        } else {
+            "nothing was written".into()
+        }
+    }
 }
 
 /// Reports how a reduction ended and returns the exit code. `completed` tells, after the UI,
 /// whether the pipeline had finished before the user left it.
 fn conclude(
     args: &ReduceArgs,
-    output: &std::path::Path,
+    outcome: Outcome<'_>,
     report: crate::engine::SessionReport,
     completed: Option<bool>,
 ) -> anyhow::Result<i32> {
+    use crate::output::Saved;
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
-            eprintln!("whittle: the input is not interesting: the test reported {status} on it.");
+            let what = if outcome.resumed {
+                format!("the existing output {}", outcome.output.path().display())
+            } else {
+                "the input".to_string()
+            };
+            eprintln!("whittle: {what} is not interesting: the test reported {status} on it.");
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
-                eprintln!("whittle: the end of its output:\n{tail}");
+                eprintln!(
+                    "whittle: the end of its output:\n{}",
+                    last_chars(&tail, 4096)
+                );
             }
-            eprintln!(
-                "whittle: fix the test so that it exits 0 on the input; nothing was written."
-            );
+            if outcome.resumed {
+                eprintln!(
+                    "whittle: {}; give --force to start over from the input.",
+                    outcome.untouched()
+                );
+            } else {
+                eprintln!(
+                    "whittle: fix the test so that it exits 0 on the input; {}.",
+                    outcome.untouched()
+                );
+            }
             return Ok(EXIT_USAGE);
         }
         Some(StartError::Stopped(stop)) => {
-            eprintln!("whittle: {stop} before the input was checked; nothing was written.");
-            return Ok(EXIT_INTERRUPTED);
+            let untouched = outcome.untouched();
+            return Ok(match stop {
+                Stop::Requested => {
+                    eprintln!("whittle: stopped before the input was checked; {untouched}.");
+                    EXIT_INTERRUPTED
+                }
+                Stop::Failed(why) => {
+                    eprintln!("whittle: error: {why}");
+                    eprintln!(
+                        "whittle: this is a failure of whittle's environment (disk full? \
+                         permissions?), not of the test; {untouched}."
+                    );
+                    EXIT_ERROR
+                }
+                stop => {
+                    eprintln!("whittle: {stop} before the input was checked; {untouched}.");
+                    0
+                }
+            });
         }
     };
     if finished.empty_is_interesting {
@@ -421,12 +620,86 @@ fn conclude(
             "whittle: warning: the empty file is interesting: the test is probably too permissive."
         );
     }
+    if let Some(flaky) = &finished.flaky {
+        eprintln!(
+            "whittle: WARNING: the test is flaky: the final result ({} bytes) was interesting \
+             before but not on its re-test ({}).",
+            flaky.unconfirmed_size, flaky.status
+        );
+        if flaky.fell_back {
+            eprintln!(
+                "whittle: the result is the last one that passed its re-test ({} bytes).",
+                finished.result.len()
+            );
+        } else {
+            eprintln!(
+                "whittle: no earlier result passed its re-test either; the result below was \
+                 judged interesting only once."
+            );
+        }
+    }
+    let mut code = 0;
     if let Some(path) = &args.stats_json {
-        let json = serde_json::to_vec_pretty(&finished.stats)?;
-        crate::output::write_atomically(path, &json, Some(0o644))
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        let written = serde_json::to_vec_pretty(&finished.stats)
+            .map_err(std::io::Error::other)
+            .and_then(|json| crate::output::write_atomically(path, &json, Some(0o644)));
+        if let Err(error) = written {
+            eprintln!(
+                "whittle: error: cannot write the statistics to {}: {error}",
+                path.display()
+            );
+            code = EXIT_ERROR;
+        }
     }
     println!("{}", crate::headless::report(&finished.stats));
+    let intended = outcome.output.path();
+    let (place, failed_write) = match outcome.output.finish() {
+        Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
+        Saved::KeptSmaller { existing, best } => {
+            let saved = crate::output::save_elsewhere(intended, &best);
+            eprintln!(
+                "whittle: {} ({existing} bytes, from before) is smaller than this run's result \
+                 ({} bytes) and was kept.",
+                intended.display(),
+                best.len()
+            );
+            match saved {
+                Ok(place) => (place, false),
+                Err(error) => {
+                    eprintln!("whittle: error: cannot save this run's result anywhere: {error}");
+                    return Ok(EXIT_ERROR);
+                }
+            }
+        }
+        Saved::Failed { error, best } => {
+            eprintln!(
+                "whittle: error: cannot write the result to {}: {error}",
+                intended.display()
+            );
+            match crate::output::save_elsewhere(intended, &best) {
+                Ok(place) => {
+                    eprintln!(
+                        "whittle: the result ({} bytes) was saved to {} instead.",
+                        best.len(),
+                        place.display()
+                    );
+                    (place, true)
+                }
+                Err(error) => {
+                    eprintln!("whittle: error: cannot save the result anywhere: {error}");
+                    return Ok(EXIT_ERROR);
+                }
+            }
+        }
+    };
+    if failed_write {
+        code = EXIT_ERROR;
+    }
+    let unchanged = if finished.result.len() == outcome.input_size && !outcome.resumed {
+        " (the input, unchanged: nothing smaller was found)"
+    } else {
+        ""
+    };
     // Leaving the UI after the pipeline finished stops an idle session: that is no interruption.
     let stopped = match (completed, &finished.stopped) {
         (Some(true), Some(Stop::Requested)) => None,
@@ -434,26 +707,43 @@ fn conclude(
     };
     match stopped {
         None => {
-            println!("result: {}", output.display());
-            Ok(0)
+            println!("result: {}", place.display());
+            Ok(code)
         }
         Some(Stop::Requested) => {
             println!(
-                "stopped on request; the best result so far is in {}",
-                output.display()
+                "stopped on request; the best result so far is in {}{unchanged}",
+                place.display()
             );
             Ok(EXIT_INTERRUPTED)
         }
+        Some(Stop::Failed(why)) => {
+            eprintln!("whittle: error: {why}");
+            eprintln!(
+                "whittle: this is a failure of whittle's environment (disk full? permissions?), \
+                 not of the test."
+            );
+            println!(
+                "stopped by an error; the best result so far is in {}{unchanged}",
+                place.display()
+            );
+            Ok(EXIT_ERROR)
+        }
         Some(stop) => {
-            println!("{stop}; the best result so far is in {}", output.display());
-            Ok(0)
+            println!(
+                "{stop}; the best result so far is in {}{unchanged}",
+                place.display()
+            );
+            Ok(code)
         }
     }
 }
 
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+/// The last `limit` characters of `text` (at most), for messages.
+fn last_chars(text: &str, limit: usize) -> &str {
+    let count = text.chars().count();
+    match text.char_indices().nth(count.saturating_sub(limit)) {
+        Some((at, _)) if count > limit => &text[at..],
+        _ => text,
     }
 }

@@ -6,6 +6,8 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use serde::Serialize;
 
+use crate::oracle::CancelToken;
+
 /// Why a reduction stopped before it finished on its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -16,6 +18,17 @@ pub enum Stop {
     Requested,
     /// The user switched algorithm or settings: the driver restarts from the current best.
     Switched,
+    /// whittle itself failed (it could not write a candidate into its scratch directory, say):
+    /// nothing to do with the test.
+    Failed(String),
+}
+
+impl Stop {
+    /// Whether running tests must be killed for this stop (all but a switch, which lets them
+    /// finish).
+    pub fn kills_running_tests(&self) -> bool {
+        !matches!(self, Stop::Switched)
+    }
 }
 
 impl std::fmt::Display for Stop {
@@ -24,6 +37,7 @@ impl std::fmt::Display for Stop {
             Stop::Limit(what) => write!(f, "stopped early: {what}"),
             Stop::Requested => f.write_str("stopped on request"),
             Stop::Switched => f.write_str("interrupted by a switch"),
+            Stop::Failed(why) => write!(f, "stopped by an error of whittle's: {why}"),
         }
     }
 }
@@ -103,6 +117,9 @@ pub struct Control {
     split_factor: AtomicU64,
     jobs: AtomicU64,
     parallel: Mutex<Option<crate::dd::ParallelMode>>,
+    /// Cancelled by every stop but a switch: the tokens of all test runs are its children, so
+    /// a stop kills the tests that run and keeps new ones from starting.
+    stop_token: CancelToken,
 }
 
 impl Control {
@@ -113,6 +130,7 @@ impl Control {
             split_factor: AtomicU64::new(split_factor.encode()),
             jobs: AtomicU64::new(0),
             parallel: Mutex::new(None),
+            stop_token: CancelToken::new(),
         }
     }
 
@@ -205,12 +223,25 @@ impl Control {
     }
 
     /// Makes the next checkpoint fail with `stop` (the first reason given wins until cleared).
+    /// Every stop but a switch also kills the running tests and keeps new ones from starting.
     pub fn request_stop(&self, stop: Stop) {
-        let mut state = self.lock();
-        if state.stop.is_none() || stop == Stop::Requested {
-            state.stop = Some(stop);
+        let kills = stop.kills_running_tests();
+        {
+            let mut state = self.lock();
+            if state.stop.is_none() || state.stop == Some(Stop::Switched) || stop == Stop::Requested
+            {
+                state.stop = Some(stop);
+            }
+            self.wake.notify_all();
         }
-        self.wake.notify_all();
+        if kills {
+            self.stop_token.cancel();
+        }
+    }
+
+    /// The token every test run's token descends from (see [`Control::request_stop`]).
+    pub fn stop_token(&self) -> &CancelToken {
+        &self.stop_token
     }
 
     /// Clears a pending [`Stop::Switched`] once the driver has handled it.

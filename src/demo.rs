@@ -37,12 +37,7 @@ impl Example {
 
     /// Starts a session on the example: its input, settings, pipeline and in-process test.
     pub fn start(&self, options: SessionOptions) -> anyhow::Result<Session> {
-        let job = Job {
-            input: self.input.to_vec(),
-            output: None,
-            output_mode: None,
-            settings: self.settings.clone(),
-        };
+        let job = Job::new(self.input.to_vec(), self.settings.clone());
         let stages = crate::pipeline::stages_named(&self.settings, self.pipeline)?;
         let factory: StagesFactory = crate::pipeline::stages_factory(self.settings.clone());
         Session::start(job, (self.oracle)(), stages, factory, options)

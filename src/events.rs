@@ -54,6 +54,11 @@ impl Candidate {
         }
     }
 
+    /// A check of the input (the input itself, the empty file) rather than an algorithm's step.
+    pub fn is_check(&self) -> bool {
+        matches!(self.kind, CandidateKind::Initial | CandidateKind::Empty)
+    }
+
     /// Δ3/8 or ∇2/4 as the papers would write it (1-based).
     pub fn describe(&self) -> String {
         match self.kind {
@@ -173,6 +178,13 @@ pub enum Event {
         step: u64,
         status: TestStatus,
         tail: String,
+    },
+    /// The re-test of the final result said it is not interesting: the test is flaky. When an
+    /// earlier result passed its re-test it became the result (`fell_back`).
+    Flaky {
+        unconfirmed_size: usize,
+        status: String,
+        fell_back: bool,
     },
     /// The pipeline finished.
     Done { stats: Stats },

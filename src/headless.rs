@@ -46,8 +46,11 @@ impl Progress {
                 self.n = *n;
                 false
             }
-            Event::CandidateJudged { action, .. } => {
+            Event::CandidateJudged {
+                action, candidate, ..
+            } => {
                 match action {
+                    Action::Test if candidate.is_check() => {}
                     Action::Test => self.tests += 1,
                     Action::Cache => self.cached += 1,
                     Action::Guard => {}
@@ -133,13 +136,17 @@ pub fn report(stats: &Stats) -> String {
     };
     let mut lines = vec![
         format!(
-            "tests: {} ({} interesting, {} unresolved, {} timeouts), cache hits: {}, iterations: {}",
+            "tests: {} ({} interesting), checks of the input: {}, oracle runs: {} ({} unresolved, {} timeouts)",
             stats.tests,
             stats.interesting_tests,
+            stats.checks,
+            stats.oracle_runs,
             stats.unresolved,
-            stats.timeouts,
-            stats.cache_hits,
-            stats.iterations
+            stats.timeouts
+        ),
+        format!(
+            "cache hits: {}, iterations: {}",
+            stats.cache_hits, stats.iterations
         ),
         format!(
             "size: {} -> {} bytes ({:.1}%), {} -> {} lines, {} -> {} non-whitespace characters",

@@ -2,26 +2,25 @@
 //! runs in a fresh private directory inside its own process group, killed whole on timeout or
 //! cancellation.
 
-use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use serde::Serialize;
 use wait_timeout::ChildExt;
 
 use crate::outcome::Outcome;
+use crate::processes::kill_group;
+pub use crate::processes::{CancelToken, kill_all_running, running_count};
 
 /// How much of a test's output is kept (its tail).
-pub const OUTPUT_TAIL_BYTES: u64 = 4096;
+pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
 
 /// How a test run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -37,6 +36,9 @@ pub enum TestStatus {
     Cancelled,
     /// The command could not be started.
     SpawnFailed(String),
+    /// whittle could not prepare the run (write the candidate in its scratch directory): an
+    /// error of whittle's environment, not of the test.
+    ScratchFailed(String),
     /// An in-process predicate decided.
     Predicate,
 }
@@ -49,6 +51,7 @@ impl std::fmt::Display for TestStatus {
             TestStatus::TimedOut => f.write_str("timed out"),
             TestStatus::Cancelled => f.write_str("cancelled"),
             TestStatus::SpawnFailed(why) => write!(f, "could not start: {why}"),
+            TestStatus::ScratchFailed(why) => f.write_str(why),
             TestStatus::Predicate => f.write_str("in-process predicate"),
         }
     }
@@ -119,89 +122,23 @@ impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
     }
 }
 
-/// Process groups of the test commands running right now, so that all of them can be killed at
-/// once (Ctrl-C, SIGTERM, quitting the UI).
-static RUNNING_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
-
-fn running_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
-    RUNNING_GROUPS
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-}
-
-fn kill_group(pgid: i32) {
-    // ESRCH (the group is already gone) is the normal case after a clean exit.
-    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
-}
-
-/// Kills the process groups of every test command that is running. Returns how many there were.
-pub fn kill_all_running() -> usize {
-    let groups = running_groups();
-    for &pgid in groups.iter() {
-        kill_group(pgid);
-    }
-    groups.len()
-}
-
-/// How many test commands are running right now.
-pub fn running_count() -> usize {
-    running_groups().len()
-}
-
-/// Lets another thread stop a running test: the flag is set and the test's process group killed.
-#[derive(Clone, Debug, Default)]
-pub struct CancelToken(Arc<CancelState>);
-
-#[derive(Debug, Default)]
-struct CancelState {
-    cancelled: AtomicBool,
-    group: Mutex<Option<i32>>,
-}
-
-impl CancelToken {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub fn cancel(&self) {
-        self.0.cancelled.store(true, Ordering::SeqCst);
-        let group = self.0.group.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(pgid) = *group {
-            kill_group(pgid);
-        }
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.0.cancelled.load(Ordering::SeqCst)
-    }
-
-    /// Records the process group of the run; kills it at once if the run was already cancelled.
-    fn attach(&self, pgid: i32) {
-        let mut group = self.0.group.lock().unwrap_or_else(PoisonError::into_inner);
-        *group = Some(pgid);
-        if self.is_cancelled() {
-            kill_group(pgid);
-        }
-    }
-
-    fn detach(&self) {
-        *self.0.group.lock().unwrap_or_else(PoisonError::into_inner) = None;
-    }
-}
-
 /// The user's test command.
 ///
-/// Each run gets a fresh directory inside a private scratch directory; the candidate is written
-/// there under the input's file name, the command runs with that directory as its working
-/// directory and the candidate's absolute path as its last argument (or in place of an argument
-/// that is exactly `{}`). Exit status 0 means interesting.
+/// Each run gets a fresh directory inside a private scratch directory (mode 0700; candidates are
+/// 0600, whatever the umask); the candidate is written there under the input's file name, the
+/// command runs with that directory as its working directory and the candidate's absolute path
+/// as its last argument (or in place of an argument that is exactly `{}`). Exit status 0 means
+/// interesting. What the command prints (stdout and stderr) goes through a pipe of which only
+/// the last [`OUTPUT_TAIL_BYTES`] are kept.
 pub struct CommandOracle {
     program: OsString,
     args: Vec<OsString>,
     file_name: OsString,
     timeout: Option<Duration>,
-    scratch: tempfile::TempDir,
+    scratch: PathBuf,
     next_run: AtomicU64,
+    /// Whether a run directory could not be removed (warned about once).
+    cleanup_warned: AtomicBool,
 }
 
 impl CommandOracle {
@@ -215,6 +152,9 @@ impl CommandOracle {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| anyhow::anyhow!("the test command is missing (give it after `--`)"))?;
+        if timeout == Some(Duration::ZERO) {
+            anyhow::bail!("a timeout of 0 seconds would stop every test before it starts");
+        }
         let program = resolve_program(program)?;
         let file_name = file_name
             .file_name()
@@ -222,48 +162,82 @@ impl CommandOracle {
             .to_os_string();
         let scratch = tempfile::Builder::new()
             .prefix("whittle-")
+            .permissions(fs::Permissions::from_mode(PRIVATE_DIR))
             .tempdir()
-            .map_err(|e| anyhow::anyhow!("cannot create a scratch directory: {e}"))?;
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot create a scratch directory in {}: {e}",
+                    std::env::temp_dir().display()
+                )
+            })?;
+        // The umask may have taken bits away (even the owner's): set the mode exactly.
+        fs::set_permissions(scratch.path(), fs::Permissions::from_mode(PRIVATE_DIR))?;
         Ok(CommandOracle {
             program,
             args: args.to_vec(),
             file_name,
             timeout,
-            scratch,
+            scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
+            cleanup_warned: AtomicBool::new(false),
         })
     }
 
     /// The private directory the runs happen in (removed when the oracle is dropped).
     pub fn scratch_dir(&self) -> &Path {
-        self.scratch.path()
+        &self.scratch
     }
 
-    fn run(&self, candidate: &[u8], cancel: &CancelToken) -> std::io::Result<Verdict> {
+    fn run(&self, candidate: &[u8], cancel: &CancelToken) -> Result<Verdict, ScratchError> {
         let run = self.next_run.fetch_add(1, Ordering::Relaxed);
-        let dir = self.scratch.path().join(format!("run{run}"));
-        let output_path = self.scratch.path().join(format!("run{run}.out"));
-        let result = self.run_in(&dir, &output_path, candidate, cancel);
-        let _ = fs::remove_dir_all(&dir);
-        let _ = fs::remove_file(&output_path);
+        let dir = self.scratch.join(format!("run{run}"));
+        let result = self.run_in(&dir, candidate, cancel);
+        if let Err(error) = remove_tree(&dir)
+            && !self.cleanup_warned.swap(true, Ordering::Relaxed)
+        {
+            eprintln!(
+                "whittle: warning: cannot remove the run directory {} the test left behind: {error}",
+                dir.display()
+            );
+        }
         result
+    }
+
+    /// Writes the candidate into a fresh run directory and returns its path.
+    fn write_candidate(&self, dir: &Path, candidate: &[u8]) -> std::io::Result<PathBuf> {
+        fs::DirBuilder::new().mode(PRIVATE_DIR).create(dir)?;
+        fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR))?;
+        let candidate_path = dir.join(&self.file_name);
+        let mut file = File::options()
+            .write(true)
+            .create_new(true)
+            .mode(PRIVATE_FILE)
+            .open(&candidate_path)?;
+        file.set_permissions(fs::Permissions::from_mode(PRIVATE_FILE))?;
+        file.write_all(candidate)?;
+        Ok(candidate_path)
     }
 
     fn run_in(
         &self,
         dir: &Path,
-        output_path: &Path,
         candidate: &[u8],
         cancel: &CancelToken,
-    ) -> std::io::Result<Verdict> {
-        fs::create_dir(dir)?;
-        let candidate_path = dir.join(&self.file_name);
-        fs::write(&candidate_path, candidate)?;
-        let mut output = File::options()
-            .create_new(true)
-            .read(true)
-            .write(true)
-            .open(output_path)?;
+    ) -> Result<Verdict, ScratchError> {
+        let start = Instant::now();
+        if cancel.is_cancelled() {
+            return Ok(cancelled(start));
+        }
+        let candidate_path =
+            self.write_candidate(dir, candidate)
+                .map_err(|error| ScratchError {
+                    path: dir.to_path_buf(),
+                    error,
+                })?;
+        let (mut output, writer) = std::io::pipe().map_err(|error| ScratchError {
+            path: dir.to_path_buf(),
+            error,
+        })?;
 
         let mut command = Command::new(&self.program);
         let mut substituted = false;
@@ -278,20 +252,25 @@ impl CommandOracle {
         if !substituted {
             command.arg(&candidate_path);
         }
+        let stderr = writer.try_clone().map_err(|error| ScratchError {
+            path: dir.to_path_buf(),
+            error,
+        })?;
         command
             .current_dir(dir)
             .stdin(Stdio::null())
-            .stdout(output.try_clone()?)
-            .stderr(output.try_clone()?)
+            .stdout(writer)
+            .stderr(stderr)
             .process_group(0);
 
-        let start = Instant::now();
-        if cancel.is_cancelled() {
-            return Ok(cancelled(start));
-        }
-        let mut child = match command.spawn() {
-            Ok(child) => child,
-            Err(error) => {
+        let spawned = cancel.spawn(&mut command);
+        // The command holds the pipe's writing ends: they must close here, or the pipe never
+        // ends.
+        drop(command);
+        let mut child = match spawned {
+            None => return Ok(cancelled(start)),
+            Some(Ok(child)) => child,
+            Some(Err(error)) => {
                 return Ok(Verdict {
                     outcome: Outcome::Unresolved,
                     status: TestStatus::SpawnFailed(error.to_string()),
@@ -301,13 +280,9 @@ impl CommandOracle {
             }
         };
         let pgid = child.id() as i32;
-        running_groups().insert(pgid);
-        cancel.attach(pgid);
-
-        let waited = match self.timeout {
-            Some(limit) => child.wait_timeout(limit),
-            None => child.wait().map(Some),
-        };
+        let deadline = self.timeout.and_then(|limit| start.checked_add(limit));
+        let mut tail = OutputTail::default();
+        let waited = wait_reading(&mut child, &mut output, deadline, &mut tail);
         let (status, timed_out) = match waited {
             Ok(Some(status)) => (Ok(status), false),
             Ok(None) => {
@@ -322,10 +297,13 @@ impl CommandOracle {
         };
         // Whatever the test left running in its group goes too.
         kill_group(pgid);
-        cancel.detach();
-        running_groups().remove(&pgid);
+        tail.drain(&mut output);
+        cancel.finished(pgid);
         let duration = start.elapsed();
-        let status = status?;
+        let status = status.map_err(|error| ScratchError {
+            path: dir.to_path_buf(),
+            error,
+        })?;
 
         let (outcome, status) = if cancel.is_cancelled() {
             (Outcome::Unresolved, TestStatus::Cancelled)
@@ -348,8 +326,171 @@ impl CommandOracle {
             outcome,
             status,
             duration,
-            output_tail: read_tail(&mut output).ok(),
+            output_tail: Some(tail.text()),
         })
+    }
+}
+
+/// Mode of the scratch directory and of every run directory.
+const PRIVATE_DIR: u32 = 0o700;
+/// Mode of the candidate files.
+const PRIVATE_FILE: u32 = 0o600;
+
+/// whittle could not prepare a run (write the candidate, make a pipe): its own failure, not
+/// the test's.
+struct ScratchError {
+    path: PathBuf,
+    error: std::io::Error,
+}
+
+impl Drop for CommandOracle {
+    fn drop(&mut self) {
+        // What tests left running could still write into the scratch directory.
+        crate::processes::kill_orphans();
+        if let Err(error) = remove_tree(&self.scratch) {
+            eprintln!(
+                "whittle: warning: cannot remove the scratch directory {}: {error}",
+                self.scratch.display()
+            );
+        }
+    }
+}
+
+/// Removes a directory tree that a test may have made hard to remove (directories without
+/// read, write or search permission): on failure, gives every directory in it back to its owner
+/// (0700) and tries again.
+pub fn remove_tree(path: &Path) -> std::io::Result<()> {
+    match fs::remove_dir_all(path) {
+        Ok(()) => return Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(_) => {}
+    }
+    let mut directories = vec![path.to_path_buf()];
+    while let Some(dir) = directories.pop() {
+        // Never follow symbolic links out of the tree.
+        let Ok(metadata) = fs::symlink_metadata(&dir) else {
+            continue;
+        };
+        if !metadata.is_dir() {
+            continue;
+        }
+        let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(PRIVATE_DIR));
+        if let Ok(entries) = fs::read_dir(&dir) {
+            directories.extend(
+                entries
+                    .flatten()
+                    .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+                    .map(|entry| entry.path()),
+            );
+        }
+    }
+    match fs::remove_dir_all(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        result => result,
+    }
+}
+
+/// The last [`OUTPUT_TAIL_BYTES`] of a test's output, without ever holding much more.
+#[derive(Default)]
+struct OutputTail {
+    bytes: Vec<u8>,
+}
+
+impl OutputTail {
+    fn push(&mut self, data: &[u8]) {
+        let limit = OUTPUT_TAIL_BYTES as usize;
+        if data.len() >= limit {
+            self.bytes.clear();
+            self.bytes.extend_from_slice(&data[data.len() - limit..]);
+            return;
+        }
+        self.bytes.extend_from_slice(data);
+        if self.bytes.len() > 2 * limit {
+            self.bytes.drain(..self.bytes.len() - limit);
+        }
+    }
+
+    /// Reads what is left in the pipe without waiting (the test has ended and its group was
+    /// killed), for at most a moment.
+    fn drain(&mut self, pipe: &mut std::io::PipeReader) {
+        let until = Instant::now() + Duration::from_millis(100);
+        let mut buffer = vec![0; READ_CHUNK];
+        while Instant::now() < until && readable(pipe, Duration::ZERO) {
+            match pipe.read(&mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => self.push(&buffer[..n]),
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        let limit = OUTPUT_TAIL_BYTES as usize;
+        let start = self.bytes.len().saturating_sub(limit);
+        String::from_utf8_lossy(&self.bytes[start..]).into_owned()
+    }
+}
+
+const READ_CHUNK: usize = 64 * 1024;
+
+/// Whether the pipe has data or has ended, waiting at most `wait`.
+fn readable(pipe: &std::io::PipeReader, wait: Duration) -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let mut fds = [PollFd::new(pipe.as_fd(), PollFlags::POLLIN)];
+    let millis = u16::try_from(wait.as_millis()).unwrap_or(u16::MAX);
+    match poll(&mut fds, PollTimeout::from(millis)) {
+        Ok(n) => n > 0,
+        // EINTR: look again at the next turn.
+        Err(_) => false,
+    }
+}
+
+/// Waits for the child while reading its output into `tail`. Returns `None` at the deadline.
+///
+/// The pipe ends when every process holding it has ended; until then the child is looked at
+/// between reads, at most 50 ms apart (sooner at first), since a background process of the test
+/// may keep the pipe open after the test itself has ended.
+fn wait_reading(
+    child: &mut std::process::Child,
+    pipe: &mut std::io::PipeReader,
+    deadline: Option<Instant>,
+    tail: &mut OutputTail,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let mut buffer = vec![0; READ_CHUNK];
+    let mut pipe_open = true;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        let left = match deadline {
+            Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Some(left),
+                _ => return Ok(None),
+            },
+            None => None,
+        };
+        if !pipe_open {
+            // Nothing can be printed any more: wait for the child alone.
+            return match left {
+                Some(left) => child.wait_timeout(left),
+                None => child.wait().map(Some),
+            };
+        }
+        let wait = left.map_or(pause, |left| left.min(pause));
+        if readable(pipe, wait) {
+            match pipe.read(&mut buffer) {
+                Ok(0) => pipe_open = false,
+                Ok(n) => {
+                    tail.push(&buffer[..n]);
+                    pause = Duration::from_millis(1);
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => pipe_open = false,
+            }
+        } else {
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
     }
 }
 
@@ -365,12 +506,17 @@ fn cancelled(start: Instant) -> Verdict {
 impl Oracle for CommandOracle {
     fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
         let start = Instant::now();
-        self.run(candidate, cancel).unwrap_or_else(|error| Verdict {
-            outcome: Outcome::Unresolved,
-            status: TestStatus::SpawnFailed(format!("scratch directory: {error}")),
-            duration: start.elapsed(),
-            output_tail: None,
-        })
+        self.run(candidate, cancel)
+            .unwrap_or_else(|failure| Verdict {
+                outcome: Outcome::Unresolved,
+                status: TestStatus::ScratchFailed(format!(
+                    "cannot prepare the test in {}: {}",
+                    failure.path.display(),
+                    failure.error
+                )),
+                duration: start.elapsed(),
+                output_tail: None,
+            })
     }
 
     fn describe(&self) -> String {
@@ -394,17 +540,10 @@ fn resolve_program(program: &OsString) -> anyhow::Result<OsString> {
     Ok(absolute.into_os_string())
 }
 
-fn read_tail(file: &mut File) -> std::io::Result<String> {
-    let len = file.seek(SeekFrom::End(0))?;
-    file.seek(SeekFrom::Start(len.saturating_sub(OUTPUT_TAIL_BYTES)))?;
-    let mut tail = Vec::new();
-    file.read_to_end(&mut tail)?;
-    Ok(String::from_utf8_lossy(&tail).into_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn sh(script: &str, timeout: Option<Duration>) -> CommandOracle {
         let command: Vec<OsString> = ["sh", "-c", script, "sh"]

@@ -1,7 +1,7 @@
 //! Reduction runs: the settings, the line/char/token passes of ddmin (each to its fixed point,
 //! DDMIN*), and the whole job on a file: initial checks, output kept up to date, final report.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +15,7 @@ use crate::engine::{Pins, StageContext, Stages};
 use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::{Oracle, Verdict};
 use crate::outcome::Outcome;
+use crate::output::ResultFile;
 use crate::pipeline::Pipeline;
 use crate::pipeline::{PipelineStages, pipeline_of};
 use crate::stats::Stats;
@@ -30,6 +31,9 @@ pub struct Settings {
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
     pub fixpoint: bool,
     pub cache: CachePolicy,
+    /// The most memory the outcome cache may take, in bytes (its estimate; the largest
+    /// candidates are evicted first).
+    pub cache_memory: usize,
     pub jobs: usize,
     #[serde(skip)]
     pub limits: Limits,
@@ -49,6 +53,7 @@ impl Default for Settings {
             dd: DdOptions::default(),
             fixpoint: true,
             cache: CachePolicy::recommended(),
+            cache_memory: crate::cache::DEFAULT_MEMORY_LIMIT,
             jobs: 1,
             limits: Limits::default(),
             algorithm: None,
@@ -96,6 +101,21 @@ pub struct Finished {
     pub stopped: Option<Stop>,
     /// The empty file was interesting: the test is probably too permissive.
     pub empty_is_interesting: bool,
+    /// The re-test of the final result said it is not interesting (a flaky test); the result
+    /// is the last one that was confirmed instead.
+    pub flaky: Option<Flaky>,
+}
+
+/// The final result did not pass its re-test.
+#[derive(Clone, Debug)]
+pub struct Flaky {
+    /// The size of the result that failed its re-test.
+    pub unconfirmed_size: usize,
+    /// What the re-test said.
+    pub status: String,
+    /// Whether an earlier result passed its re-test and became the result (else the result
+    /// is the one that failed, for want of anything confirmed).
+    pub fell_back: bool,
 }
 
 /// Why a reduction could not start.
@@ -110,44 +130,74 @@ pub enum StartError {
     Stopped(Stop),
 }
 
+/// What the checks before the reduction found.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    /// The empty file was interesting (and became the result).
+    pub empty_is_interesting: bool,
+    /// The run was stopped after the input was found interesting (during the check of the
+    /// empty file): the input is the result.
+    pub stopped: Option<Stop>,
+}
+
 /// A file reduction: the input, where the result goes, the test and the settings.
 pub struct Job {
     pub input: Vec<u8>,
-    pub output: Option<PathBuf>,
-    /// Permission bits the output gets (the input's).
-    pub output_mode: Option<u32>,
+    /// Where the result is written (`None`: it is kept in memory only).
+    pub output: Option<Arc<ResultFile>>,
+    /// Start from this instead of the input (an earlier run's result that the output holds,
+    /// with `--resume`); it must be interesting too.
+    pub start: Option<Vec<u8>>,
     pub settings: Settings,
 }
 
 impl Job {
-    /// Builds the tester for this job. Events go to `events` when given.
+    /// A job on `input` whose result is kept in memory only.
+    pub fn new(input: Vec<u8>, settings: Settings) -> Self {
+        Job {
+            input,
+            output: None,
+            start: None,
+            settings,
+        }
+    }
+
+    /// The result goes to `output`.
+    pub fn writing_to(mut self, output: Arc<ResultFile>) -> Self {
+        self.output = Some(output);
+        self
+    }
+
+    /// What the reduction starts from: the input, or what it resumes.
+    pub fn start_text(&self) -> &[u8] {
+        self.start.as_deref().unwrap_or(&self.input)
+    }
+
+    /// Builds the tester for this job; every accepted reduction is written to the output.
     pub fn tester(&self, oracle: Arc<dyn Oracle>, control: Arc<Control>) -> anyhow::Result<Tester> {
         let mut tester = Tester::new(oracle, self.settings.cache, control);
+        tester.set_cache_memory(self.settings.cache_memory);
         tester.set_jobs(self.settings.jobs)?;
         tester.set_limits(self.settings.limits);
         tester.stats_mut().parallel_mode = self.settings.dd.parallel.to_string();
         tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
-        if let Some(path) = &self.output {
-            let path = path.clone();
-            let mode = self.output_mode;
+        if let Some(output) = &self.output {
+            let output = output.clone();
             tester.set_improvement_sink(Some(Box::new(move |improvement| {
-                if let Err(error) =
-                    crate::output::write_atomically(&path, improvement.content, mode)
-                {
-                    eprintln!("whittle: warning: cannot write {}: {error}", path.display());
-                }
+                output.write(improvement.content)
             })));
         }
         Ok(tester)
     }
 
-    /// The preflight checks: the input must be interesting (it becomes the current best and is
-    /// written to the output); the empty file is tried once, and when it is interesting it
-    /// becomes the result at once. Returns whether the empty file was interesting.
-    pub fn preflight(&self, tester: &mut Tester, try_empty: bool) -> Result<bool, StartError> {
+    /// The preflight checks: the starting point (the input, or what is resumed) must be
+    /// interesting (it becomes the current best and is written to the output); the empty file
+    /// is tried once, and when it is interesting it becomes the result at once.
+    pub fn preflight(&self, tester: &mut Tester, try_empty: bool) -> Result<Checked, StartError> {
         let initial = Candidate::single(CandidateKind::Initial);
+        let start = self.start_text();
         let (outcome, verdict) = tester
-            .preflight(initial, &self.input)
+            .preflight(initial, start)
             .map_err(StartError::Stopped)?;
         if outcome != Outcome::Interesting {
             let verdict = verdict.unwrap_or(Verdict {
@@ -161,41 +211,47 @@ impl Job {
                 verdict: Box::new(verdict),
             });
         }
-        tester.set_best(self.input.clone());
-        self.write_output(&self.input);
-        if self.input.is_empty() || !try_empty {
-            return Ok(false);
+        tester.set_best(start.to_vec());
+        if self.start.is_none() {
+            // A resumed result is on disk already.
+            self.write_output(start);
+        }
+        let mut checked = Checked::default();
+        if start.is_empty() || !try_empty {
+            return Ok(checked);
         }
         let empty = Candidate::single(CandidateKind::Empty);
         match tester.preflight(empty, b"") {
             Ok((Outcome::Interesting, _)) => {
                 tester.accept(Vec::new(), None, Branch::ReduceToSubset, empty);
-                Ok(true)
+                checked.empty_is_interesting = true;
             }
-            Ok(_) => Ok(false),
-            Err(stop) => Err(StartError::Stopped(stop)),
+            Ok(_) => {}
+            Err(Stop::Switched) => return Err(StartError::Stopped(Stop::Switched)),
+            Err(stop) => checked.stopped = Some(stop),
         }
+        Ok(checked)
     }
 
     /// Checks the input, then runs the whole pipeline of the settings synchronously, without a
     /// session (the stages are the ones a session runs).
     pub fn run(&self, tester: &mut Tester) -> Result<Finished, StartError> {
-        let empty_is_interesting = self.preflight(tester, true)?;
-        let stopped = if empty_is_interesting {
+        let checked = self.preflight(tester, true)?;
+        let stopped = if checked.stopped.is_some() {
+            checked.stopped
+        } else if checked.empty_is_interesting {
             None
         } else {
             let stages = PipelineStages::from_settings(&self.settings);
             run_all_stages(&stages, tester, &StageContext::default()).err()
         };
-        Ok(self.finish(tester, stopped, empty_is_interesting))
+        Ok(self.finish(tester, stopped, checked.empty_is_interesting))
     }
 
-    /// Writes `content` to the output file (atomically), warning when that fails.
+    /// Writes `content` to the output file (see [`ResultFile::write`]).
     pub fn write_output(&self, content: &[u8]) {
-        if let Some(path) = &self.output
-            && let Err(error) = crate::output::write_atomically(path, content, self.output_mode)
-        {
-            eprintln!("whittle: warning: cannot write {}: {error}", path.display());
+        if let Some(output) = &self.output {
+            output.write(content);
         }
     }
 
@@ -215,6 +271,7 @@ impl Job {
             stats,
             stopped,
             empty_is_interesting,
+            flaky: None,
         }
     }
 }

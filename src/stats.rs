@@ -7,18 +7,24 @@ use crate::cache::CacheStats;
 /// Everything counted during a run. Counts are exact in every parallel mode.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
-    /// Real runs of the test (cache hits and guard skips excluded; cancelled runs included).
+    /// The algorithm's real runs of the test (cache hits and guard skips excluded; cancelled
+    /// runs included), as the papers count them: the checks are not among them.
     pub tests: u64,
-    /// Tests that said interesting.
+    /// Runs of the test on the input and the empty file before the reduction.
+    pub checks: u64,
+    /// Every run of the test: `tests` + `checks`.
+    pub oracle_runs: u64,
+    /// Tests that said interesting (checks not counted).
     pub interesting_tests: u64,
     pub cache_hits: u64,
     /// ddmin rounds, counted as the papers count them (one per loop of ddmin₂).
     pub iterations: u64,
-    /// Tests killed at `--timeout` (unresolved).
+    /// Runs killed at `--timeout` (unresolved; checks included).
     pub timeouts: u64,
-    /// Tests that crashed themselves (killed by a signal) or could not be started (unresolved).
+    /// Runs that crashed themselves (killed by a signal) or could not be started (unresolved;
+    /// checks included).
     pub crashes: u64,
-    /// All unresolved outcomes of real tests (timeouts and crashes included).
+    /// All unresolved outcomes of real runs (timeouts, crashes and checks included).
     pub unresolved: u64,
     /// Tree candidates the syntax guard rejected without running the test.
     pub guard_skips: u64,
@@ -26,7 +32,7 @@ pub struct Stats {
     pub cancelled: u64,
     /// Tests that finished but whose outcome the algorithm did not need.
     pub wasted: u64,
-    /// Sum of the test durations, in seconds.
+    /// Sum of the durations of every run (checks included), in seconds.
     pub test_seconds: f64,
     /// Reductions accepted.
     pub accepted: u64,

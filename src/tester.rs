@@ -104,6 +104,36 @@ pub struct Tester {
     best: Vec<u8>,
     stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
     last_published: Instant,
+    /// Dropping it disarms the timer of the time limit.
+    time_limit_timer: Option<Sender<()>>,
+}
+
+/// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
+/// threads and processes that compete for the same CPUs.
+pub fn max_jobs() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cpus.saturating_mul(4).clamp(8, 1024)
+}
+
+fn time_limit_reached(limit: Duration) -> Stop {
+    Stop::Limit(format!(
+        "the time limit of {}s was reached",
+        limit.as_secs_f64()
+    ))
+}
+
+/// Starts a thread that stops the run after `left` unless the returned sender is dropped first.
+fn arm_time_limit(control: Arc<Control>, limit: Duration, left: Duration) -> Option<Sender<()>> {
+    let (disarm, disarmed) = crossbeam_channel::bounded::<()>(0);
+    std::thread::Builder::new()
+        .name("whittle-time-limit".into())
+        .spawn(move || {
+            if let Err(crossbeam_channel::RecvTimeoutError::Timeout) = disarmed.recv_timeout(left) {
+                control.request_stop(time_limit_reached(limit));
+            }
+        })
+        .ok()?;
+    Some(disarm)
 }
 
 impl Tester {
@@ -131,12 +161,14 @@ impl Tester {
             best: Vec::new(),
             stats_out: None,
             last_published: Instant::now(),
+            time_limit_timer: None,
         }
     }
 
-    /// Runs windows of up to `jobs` tests at once (1: strictly sequential).
+    /// Runs windows of up to `jobs` tests at once (1: strictly sequential; at most
+    /// [`max_jobs`]), on as many threads.
     pub fn set_jobs(&mut self, jobs: usize) -> anyhow::Result<()> {
-        let jobs = jobs.max(1);
+        let jobs = jobs.clamp(1, max_jobs());
         self.pool = if jobs > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
@@ -157,8 +189,17 @@ impl Tester {
         self.jobs
     }
 
+    /// Sets the limits. A time limit also arms a timer that stops the run at the limit,
+    /// killing the tests that run then (the checkpoint alone would wait for them).
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+        self.time_limit_timer = limits.time.and_then(|limit| {
+            arm_time_limit(
+                self.control.clone(),
+                limit,
+                limit.saturating_sub(self.started.elapsed()),
+            )
+        });
     }
 
     pub fn set_guard(&mut self, guard: Option<Arc<dyn CandidateGuard>>) {
@@ -183,6 +224,12 @@ impl Tester {
 
     pub fn oracle(&self) -> &Arc<dyn Oracle> {
         &self.oracle
+    }
+
+    /// Bounds the outcome cache's memory (see [`crate::cache::DEFAULT_MEMORY_LIMIT`]); the
+    /// cache starts afresh.
+    pub fn set_cache_memory(&mut self, bytes: usize) {
+        self.cache = OutcomeCache::new(self.cache.policy()).with_memory_limit(bytes);
     }
 
     pub fn cache_policy(&self) -> CachePolicy {
@@ -272,10 +319,7 @@ impl Tester {
         if let Some(max) = self.limits.time
             && self.started.elapsed() >= max
         {
-            return Err(Stop::Limit(format!(
-                "the time limit of {}s was reached",
-                max.as_secs_f64()
-            )));
+            return Err(time_limit_reached(max));
         }
         if self.bypass_pause {
             return match self.control.stop_requested() {
@@ -332,6 +376,27 @@ impl Tester {
         result
     }
 
+    /// Runs the test once more on `content` (the final result), bypassing the cache and
+    /// leaving it as it is. The run takes no step and is not counted among the tests (which
+    /// count candidates); a pause holds it, a stop prevents it.
+    pub fn retest(&mut self, content: &[u8]) -> Result<Verdict, Stop> {
+        self.preflight = true;
+        let passed = self.checkpoint();
+        self.preflight = false;
+        passed?;
+        let token = self.control.stop_token().child();
+        let verdict = self.oracle.judge(content, &token);
+        match &verdict.status {
+            TestStatus::ScratchFailed(why) => {
+                let stop = Stop::Failed(why.clone());
+                self.control.request_stop(stop.clone());
+                Err(stop)
+            }
+            TestStatus::Cancelled => Err(self.control.stop_requested().unwrap_or(Stop::Requested)),
+            _ => Ok(verdict),
+        }
+    }
+
     /// Judges the candidates of `source` in order and returns the indices of the interesting
     /// ones the policy selects (at most one, except for [`WindowPolicy::AllInWindow`]).
     pub fn run_window(
@@ -339,7 +404,7 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        let wanted = self.control.jobs();
+        let wanted = self.control.jobs().min(max_jobs());
         if wanted != 0 && wanted != self.jobs && self.set_jobs(wanted).is_err() {
             self.control.set_jobs(self.jobs);
         }
@@ -383,8 +448,8 @@ impl Tester {
         let Some(threshold) = self.inline_below else {
             return false;
         };
-        self.stats.tests >= 8
-            && self.stats.test_seconds / (self.stats.tests as f64) < threshold.as_secs_f64()
+        self.stats.oracle_runs >= 8
+            && self.stats.test_seconds / (self.stats.oracle_runs as f64) < threshold.as_secs_f64()
     }
 
     /// Windows run inline when the mean test takes less than `threshold` (default 100 µs);
@@ -510,7 +575,7 @@ impl Tester {
         content: &[u8],
         verdict: &Verdict,
     ) {
-        self.stats.tests += 1;
+        self.count_run();
         self.stats.test_seconds += verdict.duration.as_secs_f64();
         match verdict.status {
             TestStatus::TimedOut => self.stats.timeouts += 1,
@@ -518,9 +583,9 @@ impl Tester {
             _ => {}
         }
         match verdict.outcome {
-            Outcome::Interesting => self.stats.interesting_tests += 1,
+            Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
             Outcome::Unresolved => self.stats.unresolved += 1,
-            Outcome::NotInteresting => {}
+            Outcome::Interesting | Outcome::NotInteresting => {}
         }
         let config = source.config(i);
         self.cache.store(
@@ -551,6 +616,16 @@ impl Tester {
                 removed,
             },
         );
+    }
+
+    /// Counts one run of the test: a check of the input (preflight) or a test of the algorithm.
+    fn count_run(&mut self) {
+        if self.preflight {
+            self.stats.checks += 1;
+        } else {
+            self.stats.tests += 1;
+        }
+        self.stats.oracle_runs += 1;
     }
 
     /// What candidate `i` removes from the current best, when someone displays it.
@@ -607,12 +682,38 @@ impl Tester {
                 candidate,
                 content,
             } => {
-                let verdict = self.oracle.judge(&content, &CancelToken::new());
+                let token = self.control.stop_token().child();
+                let verdict = self.oracle.judge(&content, &token);
+                if let Some(stop) = self.interrupted(&verdict) {
+                    return Err(stop);
+                }
                 self.finish(source, i, step, candidate, &content, &verdict);
                 let outcome = verdict.outcome;
                 *verdict_out = Some(verdict);
                 Ok(outcome)
             }
+        }
+    }
+
+    /// A run that says nothing about the candidate: cancelled by a stop, or whittle could not
+    /// prepare it. Counts it and returns why the reduction must stop (`None`: an ordinary
+    /// verdict, or a run cancelled by its window that the caller handles).
+    fn interrupted(&mut self, verdict: &Verdict) -> Option<Stop> {
+        match &verdict.status {
+            TestStatus::ScratchFailed(why) => {
+                let stop = Stop::Failed(why.clone());
+                self.control.request_stop(stop.clone());
+                Some(stop)
+            }
+            TestStatus::Cancelled => {
+                self.count_run();
+                self.stats.cancelled += 1;
+                self.stats.test_seconds += verdict.duration.as_secs_f64();
+                self.control
+                    .stop_requested()
+                    .filter(Stop::kills_running_tests)
+            }
+            _ => None,
         }
     }
 
@@ -668,7 +769,7 @@ impl Tester {
                         candidate,
                         content,
                     }) => {
-                        let token = CancelToken::new();
+                        let token = self.control.stop_token().child();
                         running.push((i, token.clone()));
                         let oracle = Arc::clone(&self.oracle);
                         let done = done_tx.clone();
@@ -686,19 +787,23 @@ impl Tester {
                 break;
             };
             running.retain(|(index, _)| *index != i);
-            if verdict.status == TestStatus::Cancelled {
-                self.stats.tests += 1;
-                self.stats.cancelled += 1;
-                self.stats.test_seconds += verdict.duration.as_secs_f64();
-                continue;
-            }
-            self.finish(source, i, step, candidate, &content, &verdict);
-            finished_after.push(i);
-            if verdict.outcome.is_interesting() {
-                interesting.push(i);
-                if policy == WindowPolicy::FirstToFinish {
-                    for (_, token) in &running {
-                        token.cancel();
+            let no_verdict = matches!(
+                verdict.status,
+                TestStatus::Cancelled | TestStatus::ScratchFailed(_)
+            );
+            if no_verdict {
+                if let Some(why) = self.interrupted(&verdict) {
+                    stop.get_or_insert(why);
+                }
+            } else {
+                self.finish(source, i, step, candidate, &content, &verdict);
+                finished_after.push(i);
+                if verdict.outcome.is_interesting() {
+                    interesting.push(i);
+                    if policy == WindowPolicy::FirstToFinish {
+                        for (_, token) in &running {
+                            token.cancel();
+                        }
                     }
                 }
             }

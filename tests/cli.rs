@@ -8,16 +8,13 @@ fn whittle() -> Command {
     Command::new(env!("CARGO_BIN_EXE_whittle"))
 }
 
-fn shared(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(path)
-}
-
-/// Copies an example folder into a fresh directory.
+/// Copies a folder of the repository's `examples/` into a fresh directory.
 fn example(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(shared(&format!("examples/{name}"))).unwrap() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name);
+    for entry in std::fs::read_dir(&source).unwrap() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
     }
@@ -86,6 +83,131 @@ fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
         original,
         "the input is never modified"
     );
+}
+
+/// The README's example as it is written there: `--atoms line` without `-a` runs ddmin over
+/// lines even though the input's language is known, and gives the papers' DDMIN* result
+/// (DDMIN's with `--no-fixpoint`).
+#[test]
+fn atoms_without_an_algorithm_give_the_papers_ddmin_results_on_sumprod() {
+    let dir = example("sumprod-c");
+    for (extra, expected) in [
+        (None, "expected-ddmin-star.c"),
+        (Some("--no-fixpoint"), "expected-ddmin.c"),
+    ] {
+        let output = dir.path().join(format!("out-{expected}"));
+        let stats = dir.path().join(format!("{expected}.json"));
+        let status = whittle()
+            .args(["reduce", "sumprod.c", "--atoms", "line", "-o"])
+            .arg(&output)
+            .args(extra)
+            .arg("--stats-json")
+            .arg(&stats)
+            .args(["--", "./oracle.sh"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        assert_eq!(
+            std::fs::read_to_string(&output).unwrap(),
+            std::fs::read_to_string(dir.path().join(expected)).unwrap(),
+            "{expected}"
+        );
+        let stats: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+        assert_eq!(stats["algorithm"], "ddmin", "{stats}");
+        assert_eq!(stats["guard_skips"], 0, "{stats}");
+    }
+}
+
+/// The mock examples A-D of Hodován & Kiss 2016 (Tables 1-3) through the binary, with shell
+/// tests: `--stats-json` reports the published tests, cache hits and iterations (the same
+/// numbers `tests/paper_examples.rs` asserts in-process), and the two checks of the input apart.
+#[test]
+fn mock_examples_give_the_published_test_counts_through_the_cli() {
+    // Each test reads the candidate's numbers (one a line) into `s` and exits 0 (interesting)
+    // when the example's condition holds.
+    // (tests, cache hits, iterations) for subsets first, complements first, complements only.
+    type Counts = [(u64, u64, u64); 3];
+    let examples: [(&str, Vec<i64>, &str, Counts); 4] = [
+        (
+            "A",
+            (1..=8).collect(),
+            "exit !((5 in s) && (8 in s) && ((2 in s) || !(7 in s)))",
+            [(22, 22, 8), (17, 5, 8), (14, 1, 8)],
+        ),
+        (
+            "B",
+            (1..=8).collect(),
+            "for (x = 1; x <= 8; x++) if (!(x in s)) exit 1",
+            [(26, 2, 3), (26, 2, 3), (14, 0, 3)],
+        ),
+        (
+            "C",
+            (1..=8).collect(),
+            "n = split(\"1 2 3 4 6 8\", w, \" \"); for (i = 1; i <= n; i++) if (!(w[i] in s)) exit 1",
+            [(30, 16, 5), (28, 3, 5), (18, 1, 5)],
+        ),
+        (
+            "D",
+            (0..100).collect(),
+            "for (x = 0; x < 100; x += 2) if (!(x in s)) exit 1",
+            [(472, 3237, 57), (422, 16, 57), (276, 0, 57)],
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, input, condition, counts) in examples {
+        let input_path = dir.path().join(format!("{name}.txt"));
+        let text: String = input.iter().map(|v| format!("{v}\n")).collect();
+        std::fs::write(&input_path, &text).unwrap();
+        let test = write_script(
+            dir.path(),
+            &format!("{name}.sh"),
+            &format!("exec awk '{{ s[$0] = 1 }} END {{ {condition} }}' \"$1\""),
+        );
+        for (order, (tests, hits, iterations)) in
+            ["subsets-first", "complements-first", "complements-only"]
+                .into_iter()
+                .zip(counts)
+        {
+            let stats_path = dir.path().join(format!("{name}-{order}.json"));
+            let output_path = dir.path().join(format!("{name}-{order}.out"));
+            let output = whittle()
+                .arg("reduce")
+                .arg(&input_path)
+                .args(["-a", "ddmin", "--atoms", "line", "--no-fixpoint"])
+                .args(["--order", order, "--split-factor", "2", "--split", "zeller"])
+                .args(["--cache", "config", "--cache-fail", "--no-cache-evict"])
+                .args(["-j", "1", "--no-tui", "-o"])
+                .arg(&output_path)
+                .arg("--stats-json")
+                .arg(&stats_path)
+                .arg("--")
+                .arg(&test)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{name} {order}: {output:?}");
+            let stats: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+            let count = |key: &str| stats[key].as_u64().unwrap();
+            assert_eq!(
+                (count("tests"), count("cache_hits"), count("iterations")),
+                (tests, hits, iterations),
+                "example {name} with {order}: {stats}"
+            );
+            assert_eq!(count("checks"), 2, "{name} {order}: {stats}");
+            assert_eq!(count("oracle_runs"), tests + 2, "{name} {order}: {stats}");
+            let report = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                report.contains(&format!("tests: {tests} (")),
+                "{name} {order}: {report}"
+            );
+            assert!(
+                report.contains(&format!("oracle runs: {} (", tests + 2)),
+                "{name} {order}: {report}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -190,6 +312,8 @@ fn statistics_and_trace_are_written() {
     let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
     for key in [
         "tests",
+        "checks",
+        "oracle_runs",
         "cache_hits",
         "iterations",
         "timeouts",
@@ -209,13 +333,20 @@ fn statistics_and_trace_are_written() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let tests = judged.iter().filter(|l| l["action"] == "test").count() as u64;
-    assert_eq!(tests, stats["tests"].as_u64().unwrap());
+    let runs = judged.iter().filter(|l| l["action"] == "test").count() as u64;
+    assert_eq!(runs, stats["oracle_runs"].as_u64().unwrap());
     let preflight = judged.iter().filter(|l| l["step"] == 0).count();
     assert_eq!(
         preflight, 2,
         "the input and the empty file are checked as step 0"
     );
+    assert_eq!(stats["checks"], 2, "{stats}");
+    let tests = judged
+        .iter()
+        .filter(|l| l["action"] == "test" && l["step"] != 0)
+        .count() as u64;
+    assert_eq!(tests, stats["tests"].as_u64().unwrap());
+    assert_eq!(runs, tests + 2);
     assert!(
         judged
             .iter()

@@ -2,8 +2,6 @@
 //! tool, 1-tree-minimality and 1-maximality of hoisting on random JSON documents, pins, and every
 //! pipeline of Table 7.1 on a C and a JSON input.
 
-mod tree_support;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -16,10 +14,11 @@ use whittle::reduce::{Job, Settings};
 use whittle::stats::Stats;
 use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
 
-fn shared(path: &str) -> PathBuf {
+/// A folder of the repository's `examples/`.
+fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(path)
+        .join("examples")
+        .join(name)
 }
 
 fn settings(language: &str, pipeline: &str) -> Settings {
@@ -33,12 +32,7 @@ fn settings(language: &str, pipeline: &str) -> Settings {
 
 /// Reduces `input` with `settings` and `oracle`; returns the result and the statistics.
 fn reduce(input: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> (Vec<u8>, Stats) {
-    let job = Job {
-        input: input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings,
-    };
+    let job = Job::new(input.to_vec(), settings);
     let control = Arc::new(Control::new(job.settings.split_factor));
     let mut tester = job.tester(oracle, control).unwrap();
     let finished = job.run(&mut tester).expect("the input is interesting");
@@ -76,11 +70,12 @@ const HOISTING_PIPELINES: [&str; 12] = [
 
 /// Figures 7.1-7.2: HDD keeps the `if (1) { }` wrapper, every pipeline with hoisting drops it.
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn hello_world_needs_hoisting() {
-    if !tree_support::available("c") {
-        return;
-    }
-    let dir = shared("examples/hello-hoist-c");
+    let dir = example("hello-hoist-c");
     let input = std::fs::read(dir.join("hello.c")).unwrap();
     let expected = std::fs::read(dir.join("expected-hoist.c")).unwrap();
     let oracle = command_oracle(&dir, "hello.c");
@@ -115,11 +110,12 @@ fn oracle_says(oracle: &Arc<dyn Oracle>, candidate: &[u8]) -> bool {
 
 /// Figures 5.1-5.3: HDD* is no larger than DDMIN* on lines.
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn sumprod_hdd_is_no_larger_than_ddmin_star() {
-    if !tree_support::available("c") {
-        return;
-    }
-    let dir = shared("examples/sumprod-c");
+    let dir = example("sumprod-c");
     let input = std::fs::read(dir.join("sumprod.c")).unwrap();
     let ddmin_star = std::fs::read(dir.join("expected-ddmin-star.c")).unwrap();
     let oracle = command_oracle(&dir, "sumprod.c");
@@ -149,10 +145,11 @@ fn json_mentioning(needle: &'static str) -> impl Fn(&[u8]) -> bool + Send + Sync
 
 /// The reference tool's HDD results on the JSON example, and hoisting's for 87.
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn json_examples_match_the_reference_sizes() {
-    if !tree_support::available("json") {
-        return;
-    }
     let cases = [
         ("foo", "{\"foo\":0}"),
         ("bar", "{\"\":\"bar\"}"),
@@ -186,52 +183,63 @@ fn json_examples_match_the_reference_sizes() {
     }
 }
 
-/// Table 7.1: every pipeline runs on a C and a JSON input and returns an interesting result.
+/// Table 7.1: every pipeline runs on a JSON input and returns an interesting result.
 #[test]
-fn every_table_7_1_pipeline_gives_an_interesting_result() {
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn every_table_7_1_pipeline_gives_an_interesting_result_on_json() {
     let pipelines = table_7_1();
     assert_eq!(pipelines.len(), 16);
-    if tree_support::available("json") {
-        let interesting = json_mentioning("87");
-        for pipeline in &pipelines {
-            let oracle = Arc::new(predicate("87", interesting.clone()));
-            let settings = settings("json", &pipeline.to_string());
-            let (result, stats) = reduce(JSON_DOCUMENT.as_bytes(), settings, oracle);
-            assert!(interesting(&result), "{pipeline}: {}", text(&result));
-            assert!(result.len() < JSON_DOCUMENT.len(), "{pipeline}");
-            assert_eq!(stats.algorithm, pipeline.to_string());
-        }
+    let interesting = json_mentioning("87");
+    for pipeline in &pipelines {
+        let oracle = Arc::new(predicate("87", interesting.clone()));
+        let settings = settings("json", &pipeline.to_string());
+        let (result, stats) = reduce(JSON_DOCUMENT.as_bytes(), settings, oracle);
+        assert!(interesting(&result), "{pipeline}: {}", text(&result));
+        assert!(result.len() < JSON_DOCUMENT.len(), "{pipeline}");
+        assert_eq!(stats.algorithm, pipeline.to_string());
     }
-    if tree_support::available("c") {
-        // gcc accepts the program and it still calls printf with the message.
-        let dir = tempfile::tempdir().unwrap();
-        let input_path = dir.path().join("hello.c");
-        std::fs::copy(shared("examples/hello-hoist-c/hello.c"), &input_path).unwrap();
-        let script = dir.path().join("test.sh");
-        std::fs::write(
-            &script,
-            "#!/bin/sh\ngcc -fsyntax-only -w -x c \"$1\" 2>/dev/null && grep -q 'printf(\"Hello' \"$1\"\n",
-        )
-        .unwrap();
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        let command = vec![script.into_os_string()];
-        let oracle: Arc<dyn Oracle> =
-            Arc::new(CommandOracle::new(&command, &input_path, None).unwrap());
-        let input = std::fs::read(&input_path).unwrap();
-        for pipeline in &pipelines {
-            let mut settings = settings("c", &pipeline.to_string());
-            settings.jobs = 2;
-            let (result, _) = reduce(&input, settings, oracle.clone());
-            assert!(
-                oracle_says(&oracle, &result),
-                "{pipeline}: {}",
-                text(&result)
-            );
-            assert!(result.len() < input.len(), "{pipeline}");
-        }
+}
+
+/// Table 7.1: every pipeline runs on a C input and returns an interesting result.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn every_table_7_1_pipeline_gives_an_interesting_result_on_c() {
+    let pipelines = table_7_1();
+    assert_eq!(pipelines.len(), 16);
+    // gcc accepts the program and it still calls printf with the message.
+    let dir = tempfile::tempdir().unwrap();
+    let input_path = dir.path().join("hello.c");
+    std::fs::copy(example("hello-hoist-c").join("hello.c"), &input_path).unwrap();
+    let script = dir.path().join("test.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ngcc -fsyntax-only -w -x c \"$1\" 2>/dev/null && grep -q 'printf(\"Hello' \"$1\"\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let command = vec![script.into_os_string()];
+    let oracle: Arc<dyn Oracle> =
+        Arc::new(CommandOracle::new(&command, &input_path, None).unwrap());
+    let input = std::fs::read(&input_path).unwrap();
+    for pipeline in &pipelines {
+        let mut settings = settings("c", &pipeline.to_string());
+        settings.jobs = 2;
+        let (result, _) = reduce(&input, settings, oracle.clone());
+        assert!(
+            oracle_says(&oracle, &result),
+            "{pipeline}: {}",
+            text(&result)
+        );
+        assert!(result.len() < input.len(), "{pipeline}");
     }
 }
 
@@ -361,10 +369,11 @@ fn hoists_that_apply(result: &[u8], test: &RandomTest) -> Vec<String> {
 
 /// 1-tree-minimality of HDD* and 1-maximality of Hoist* on random documents and tests.
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn hdd_is_one_tree_minimal_and_hoist_one_maximal_on_random_json() {
-    if !tree_support::available("json") {
-        return;
-    }
     let mut random = Random(0x5eed);
     let mut checked = 0;
     while checked < 60 {
@@ -412,22 +421,21 @@ fn hdd_is_one_tree_minimal_and_hoist_one_maximal_on_random_json() {
 
 /// A pinned node survives pruning and hoisting.
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn pinned_nodes_are_kept() {
-    if !tree_support::available("json") {
-        return;
-    }
     let pins: Arc<dyn PinSource> = Arc::new(|tree: &Arc<Tree>| -> Vec<NodeId> {
         tree.ids()
             .filter(|&id| tree.kind(id) == "number" && tree.text(id) == b"31")
             .collect()
     });
     for pipeline in ["hdd", "hoist+hddh", "hddhr", "coarse-hoist+coarse-hdd"] {
-        let job = Job {
-            input: JSON_DOCUMENT.as_bytes().to_vec(),
-            output: None,
-            output_mode: None,
-            settings: settings("json", pipeline),
-        };
+        let job = Job::new(
+            JSON_DOCUMENT.as_bytes().to_vec(),
+            settings("json", pipeline),
+        );
         let oracle = Arc::new(predicate("87", json_mentioning("87")));
         let mut tester = job
             .tester(oracle, Arc::new(Control::new(job.settings.split_factor)))
@@ -442,16 +450,23 @@ fn pinned_nodes_are_kept() {
     }
 }
 
-/// The default pipeline: a tree pipeline for known languages, ddmin otherwise.
+/// The default pipeline without a known language: ddmin.
 #[test]
-fn the_default_depends_on_the_language() {
+fn the_default_without_a_language_is_ddmin() {
     let unknown = Settings::default();
     assert_eq!(whittle::pipeline::pipeline_of(&unknown), Pipeline::ddmin());
-    if tree_support::available("json") {
-        let json = Settings {
-            language: Some("json".into()),
-            ..Settings::default()
-        };
-        assert!(whittle::pipeline::pipeline_of(&json).needs_tree());
-    }
+}
+
+/// The default pipeline for a known language: a tree pipeline.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn the_default_for_a_known_language_is_a_tree_pipeline() {
+    let json = Settings {
+        language: Some("json".into()),
+        ..Settings::default()
+    };
+    assert!(whittle::pipeline::pipeline_of(&json).needs_tree());
 }

@@ -1,8 +1,6 @@
 //! The tree pipelines through the `whittle` binary: `whittle algorithms`, `-a`, `--language`,
 //! `--no-syntax-guard`, the default pipeline, and clear errors.
 
-mod tree_support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -91,10 +89,11 @@ fn bad_pipelines_and_languages_are_usage_errors() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
-    if !tree_support::available("json") {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("in.json"),
@@ -107,6 +106,8 @@ fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         "grep -q 87 \"$1\" && grep -q baz \"$1\"",
     );
     let run = |extra: &[&str], stats_name: &str| {
+        // Each run starts afresh (whittle refuses to start over an earlier result).
+        let _ = std::fs::remove_file(dir.path().join("in.whittled.json"));
         let mut args = vec!["reduce", "in.json", "--no-tui", "-j", "1"];
         args.extend_from_slice(extra);
         args.extend_from_slice(&["--stats-json", stats_name, "--", "./t.sh"]);
@@ -163,4 +164,57 @@ fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         hoisted.contains("\"foo\": \"bar\""),
         "hoisting removes nothing: {hoisted}"
     );
+}
+
+/// `--atoms` without `-a` means ddmin over those atoms, also for a known language; with `-a`
+/// the pipeline named there runs.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn atoms_without_an_algorithm_mean_ddmin_over_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("in.json"),
+        "{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n",
+    )
+    .unwrap();
+    write_script(
+        dir.path(),
+        "t.sh",
+        "grep -q 87 \"$1\" && grep -q baz \"$1\"",
+    );
+    let run = |extra: &[&str], name: &str| {
+        let stats_name = format!("{name}.stats.json");
+        let output_name = format!("{name}.out");
+        let mut args = vec![
+            "reduce",
+            "in.json",
+            "--no-tui",
+            "-j",
+            "1",
+            "-o",
+            &output_name,
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--stats-json", &stats_name, "--", "./t.sh"]);
+        let output = whittle(&args, dir.path());
+        assert!(output.status.success(), "{output:?}");
+        (
+            stats(&dir.path().join(&stats_name)),
+            std::fs::read_to_string(dir.path().join(&output_name)).unwrap(),
+        )
+    };
+    let (lines, result) = run(&["--atoms", "line"], "lines");
+    assert_eq!(lines["algorithm"], "ddmin", "{lines}");
+    assert_eq!(lines["guard_skips"], 0, "{lines}");
+    assert_eq!(result, "  \"baz\": [\n    87\n");
+
+    let (chars, result) = run(&["--atoms", "char"], "chars");
+    assert_eq!(chars["algorithm"], "ddmin", "{chars}");
+    assert_eq!(result, "baz87");
+
+    let (hdd, _) = run(&["-a", "hdd", "--atoms", "line"], "hdd");
+    assert_eq!(hdd["algorithm"], "hdd", "{hdd}");
 }

@@ -47,12 +47,7 @@ fn start(
         std::thread::sleep(delay);
         interesting(candidate)
     });
-    let job = Job {
-        input: input.to_vec(),
-        output: None,
-        output_mode: None,
-        settings: settings.clone(),
-    };
+    let job = Job::new(input.to_vec(), settings.clone());
     let stages = Box::new(PipelineStages::from_settings(&settings));
     let factory = Box::new(move |name: &str| stages_named(&settings, name));
     let session = Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {
@@ -200,6 +195,10 @@ fn pinned_lines_are_in_every_candidate_and_in_the_result() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn pinned_nodes_are_kept() {
     use whittle::tree::{self, Language, Preprocess};
     let input = b"{\n  \"a\": [1, 2, 3],\n  \"keep\": {\"deep\": true},\n  \"x\": 42\n}\n".to_vec();
@@ -518,15 +517,13 @@ fn candidates_report_the_bytes_they_remove() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
     use whittle::tree::{self, Candidate, Language, Preprocess, TreeState};
-    let Ok(language) = Language::by_name("json") else {
-        return;
-    };
-    if !language.is_available() {
-        eprintln!("skipped: the JSON grammar is not compiled in");
-        return;
-    }
+    let language = Language::by_name("json").unwrap();
     let input =
         br#"{"a": {"b": [1, 2, {"c": [3, 87, 4]}], "d": "x"}, "e": [5, [6, 7]], "f": null}"#;
     let test = |c: &[u8]| {

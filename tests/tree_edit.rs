@@ -10,12 +10,9 @@ use whittle::tree::{
     Candidate, Language, NodeId, NodeState, Preprocess, SyntaxGuard, Tree, TreeState,
 };
 
-fn tree_of(language: &str, text: &str, preprocess: Preprocess) -> Option<Arc<Tree>> {
-    if !tree_support::available(language) {
-        return None;
-    }
+fn tree_of(language: &str, text: &str, preprocess: Preprocess) -> Arc<Tree> {
     let language = Language::by_name(language).unwrap();
-    Some(whittle::tree::parse(language, text.as_bytes().to_vec(), preprocess).unwrap())
+    whittle::tree::parse(language, text.as_bytes().to_vec(), preprocess).unwrap()
 }
 
 /// The node of `kind` whose text is `text`.
@@ -39,10 +36,12 @@ fn types_are_send_and_sync() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn list_removals_take_their_separators() {
-    let Some(tree) = tree_of("json", "[1, 2, 3]", Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("json", "[1, 2, 3]", Preprocess::default());
     let state = TreeState::new(tree.clone());
     let element = |text: &str| find(&tree, "number", text);
     let cases: &[(&[&str], &str)] = &[
@@ -61,11 +60,13 @@ fn list_removals_take_their_separators() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn list_removals_keep_line_layout() {
     let text = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n";
-    let Some(tree) = tree_of("json", text, Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("json", text, Preprocess::default());
     let state = TreeState::new(tree.clone());
     let pair = |key: &str| {
         find(
@@ -96,10 +97,12 @@ fn list_removals_keep_line_layout() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-javascript"),
+    ignore = "needs the JavaScript grammar (cargo feature lang-javascript)"
+)]
 fn trailing_separators_and_holes_survive() {
-    let Some(tree) = tree_of("javascript", "f([1, , 3,]);\n", Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("javascript", "f([1, , 3,]);\n", Preprocess::default());
     let state = TreeState::new(tree.clone());
     assert_eq!(state.text(), b"f([1, , 3,]);\n");
     let three = find(&tree, "number", "3");
@@ -110,14 +113,16 @@ fn trailing_separators_and_holes_survive() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn declarator_lists_keep_their_type() {
-    let Some(tree) = tree_of(
+    let tree = tree_of(
         "c",
         "struct s { int x, y; };\nint a = 1, b;\n",
         Preprocess::default(),
-    ) else {
-        return;
-    };
+    );
     let state = TreeState::new(tree.clone());
     let x = find(&tree, "field_identifier", "x");
     assert_eq!(
@@ -132,10 +137,12 @@ fn declarator_lists_keep_their_type() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn removals_join_tokens_sensibly() {
-    let Some(tree) = tree_of("c", "int a;\nint b;\n\nint c;\n", Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("c", "int a;\nint b;\n\nint c;\n", Preprocess::default());
     let state = TreeState::new(tree.clone());
     let b = find(&tree, "declaration", "int b;");
     assert_eq!(
@@ -146,9 +153,7 @@ fn removals_join_tokens_sensibly() {
     assert_eq!(render(&state, &Candidate::removing([a, b])), "int c;\n");
 
     // Two words made adjacent by a removal keep a space between them.
-    let Some(tree) = tree_of("c", "unsigned/*c*/int x;", Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("c", "unsigned/*c*/int x;", Preprocess::default());
     let state = TreeState::new(tree.clone());
     let comment = find(&tree, "comment", "/*c*/");
     assert_eq!(
@@ -157,9 +162,7 @@ fn removals_join_tokens_sensibly() {
     );
 
     // A removed region that held a line break leaves one.
-    let Some(tree) = tree_of("c", "x = 1;/*a\nb*/y = 2;", Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("c", "x = 1;/*a\nb*/y = 2;", Preprocess::default());
     let state = TreeState::new(tree.clone());
     let comment = find(&tree, "comment", "/*a\nb*/");
     assert_eq!(
@@ -169,14 +172,16 @@ fn removals_join_tokens_sensibly() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn removal_prints_phi_when_the_position_is_required() {
-    let Some(tree) = tree_of(
+    let tree = tree_of(
         "c",
         "int f(void) {\n    if (x > 1) {\n        g();\n    }\n}\n",
         Preprocess::default(),
-    ) else {
-        return;
-    };
+    );
     let state = TreeState::new(tree.clone());
     // The place takes any expression: the shortest one, not the shortest binary expression.
     let condition = find(&tree, "binary_expression", "x > 1");
@@ -194,11 +199,13 @@ fn removal_prints_phi_when_the_position_is_required() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
 fn python_removals_keep_indentation() {
     let text = "def f(x):\n    if x:\n        a = 1\n        b = 2\n    return x\n";
-    let Some(tree) = tree_of("python", text, Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("python", text, Preprocess::default());
     let state = TreeState::new(tree.clone());
     let b = find(&tree, "expression_statement", "b = 2");
     assert_eq!(
@@ -218,11 +225,13 @@ fn python_removals_keep_indentation() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn hoisting_moves_a_descendant_into_place() {
     let hello = "int main() {\n    if (1) {\n        printf(\"Hello world!\\n\");\n    }\n}\n";
-    let Some(tree) = tree_of("c", hello, Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("c", hello, Preprocess::default());
     let state = TreeState::new(tree.clone());
     let body = tree
         .ids()
@@ -258,14 +267,16 @@ fn hoisting_moves_a_descendant_into_place() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-java"),
+    ignore = "needs the Java grammar (cargo feature lang-java)"
+)]
 fn hoisting_an_argument_into_a_call() {
-    let Some(tree) = tree_of(
+    let tree = tree_of(
         "java",
         "class A { void m() { String a = f(\"3\", g(args[0])); } }",
         Preprocess::default(),
-    ) else {
-        return;
-    };
+    );
     let state = TreeState::new(tree.clone());
     let outer = find(&tree, "method_invocation", "f(\"3\", g(args[0]))");
     let inner = find(&tree, "method_invocation", "g(args[0])");
@@ -281,11 +292,13 @@ fn hoisting_an_argument_into_a_call() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn commits_match_candidates_and_update_listings() {
     let text = "{\"a\": [1, 2, 3], \"b\": {\"c\": [4]}, \"d\": null}";
-    let Some(tree) = tree_of("json", text, Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("json", text, Preprocess::default());
     let mut state = TreeState::new(tree.clone());
     let root = state.root().unwrap();
     assert_eq!(state.level(0), vec![root]);
@@ -353,10 +366,15 @@ fn commits_match_candidates_and_update_listings() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn rendering_in_parallel_gives_the_sequential_result() {
-    let Some((path, language)) = tree_support::fixtures_of("json").into_iter().next() else {
-        return;
-    };
+    let (path, language) = tree_support::fixtures_of("json")
+        .into_iter()
+        .next()
+        .expect("a JSON fixture");
     let tree = tree_support::parse(&path, language, Preprocess::default());
     let state = TreeState::new(tree.clone());
     let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
@@ -376,16 +394,18 @@ fn rendering_in_parallel_gives_the_sequential_result() {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(feature = "lang-c", feature = "lang-json")),
+    ignore = "needs the C and JSON grammars (cargo features lang-c, lang-json)"
+)]
 fn preprocessing_squeezes_flattens_and_marks() {
-    let Some(tree) = tree_of("json", "{\"a\": 1}", Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("json", "{\"a\": 1}", Preprocess::default());
     assert_eq!(
         tree.kind(tree.root()),
         "object",
         "the document's single child takes its place"
     );
-    let plain = tree_of("json", "{\"a\": 1}", Preprocess::none()).unwrap();
+    let plain = tree_of("json", "{\"a\": 1}", Preprocess::none());
     assert_eq!(plain.kind(plain.root()), "document");
 
     let one = find(&tree, "number", "1");
@@ -393,9 +413,7 @@ fn preprocessing_squeezes_flattens_and_marks() {
     assert!(plain.is_removable(find(&plain, "number", "1")));
 
     let source = "int f() { return a + b + c; }";
-    let Some(tree) = tree_of("c", source, Preprocess::default()) else {
-        return;
-    };
+    let tree = tree_of("c", source, Preprocess::default());
     let sum = find(&tree, "binary_expression", "a + b + c");
     let kinds: Vec<&str> = tree.children(sum).map(|child| tree.kind(child)).collect();
     assert_eq!(kinds, ["identifier", "+", "identifier", "(rest)"]);
@@ -406,17 +424,18 @@ fn preprocessing_squeezes_flattens_and_marks() {
         render(&state, &Candidate::removing([rest])),
         "int f() { return a + b; }"
     );
-    let plain = tree_of("c", source, Preprocess::none()).unwrap();
+    let plain = tree_of("c", source, Preprocess::none());
     let sum = find(&plain, "binary_expression", "a + b + c");
     let kinds: Vec<&str> = plain.children(sum).map(|child| plain.kind(child)).collect();
     assert_eq!(kinds, ["binary_expression", "+", "identifier"]);
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn syntax_guard_rejects_new_errors_only() {
-    if !tree_support::available("c") {
-        return;
-    }
     let c = Language::by_name("c").unwrap();
     let guard = SyntaxGuard::new(c, b"int main(void) { return 0; }").unwrap();
     assert_eq!(guard.best_errors(), 0);

@@ -13,50 +13,71 @@ fn phi_of_kind(language: &str, kind: &str) -> Option<String> {
 }
 
 #[test]
-fn phi_spot_checks() {
-    if tree_support::available("c") {
-        assert_eq!(
-            phi_of_kind("c", "compound_statement").as_deref(),
-            Some("{}")
-        );
-        assert_eq!(
-            phi_of_kind("c", "expression_statement").as_deref(),
-            Some(";")
-        );
-        assert_eq!(phi_of_kind("c", "identifier").as_deref(), Some("A"));
-        assert_eq!(phi_of_kind("c", "number_literal").as_deref(), Some("0"));
-        assert_eq!(phi_of_kind("c", "string_literal").as_deref(), Some("\"\""));
-        assert_eq!(phi_of_kind("c", "if_statement").as_deref(), Some("if(A);"));
-    }
-    if tree_support::available("json") {
-        assert_eq!(phi_of_kind("json", "object").as_deref(), Some("{}"));
-        assert_eq!(phi_of_kind("json", "array").as_deref(), Some("[]"));
-        assert_eq!(phi_of_kind("json", "string").as_deref(), Some("\"\""));
-        assert_eq!(phi_of_kind("json", "pair").as_deref(), Some("\"\":0"));
-    }
-    if tree_support::available("python") {
-        assert_eq!(
-            phi_of_kind("python", "pass_statement").as_deref(),
-            Some("pass")
-        );
-    }
-    if tree_support::available("javascript") {
-        assert_eq!(
-            phi_of_kind("javascript", "statement_block").as_deref(),
-            Some("{}")
-        );
-        assert_eq!(
-            phi_of_kind("javascript", "arguments").as_deref(),
-            Some("()")
-        );
-    }
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn phi_spot_checks_c() {
+    assert_eq!(
+        phi_of_kind("c", "compound_statement").as_deref(),
+        Some("{}")
+    );
+    assert_eq!(
+        phi_of_kind("c", "expression_statement").as_deref(),
+        Some(";")
+    );
+    assert_eq!(phi_of_kind("c", "identifier").as_deref(), Some("A"));
+    assert_eq!(phi_of_kind("c", "number_literal").as_deref(), Some("0"));
+    assert_eq!(phi_of_kind("c", "string_literal").as_deref(), Some("\"\""));
+    assert_eq!(phi_of_kind("c", "if_statement").as_deref(), Some("if(A);"));
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn phi_spot_checks_json() {
+    assert_eq!(phi_of_kind("json", "object").as_deref(), Some("{}"));
+    assert_eq!(phi_of_kind("json", "array").as_deref(), Some("[]"));
+    assert_eq!(phi_of_kind("json", "string").as_deref(), Some("\"\""));
+    assert_eq!(phi_of_kind("json", "pair").as_deref(), Some("\"\":0"));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn phi_spot_checks_python() {
+    assert_eq!(
+        phi_of_kind("python", "pass_statement").as_deref(),
+        Some("pass")
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-javascript"),
+    ignore = "needs the JavaScript grammar (cargo feature lang-javascript)"
+)]
+fn phi_spot_checks_javascript() {
+    assert_eq!(
+        phi_of_kind("javascript", "statement_block").as_deref(),
+        Some("{}")
+    );
+    assert_eq!(
+        phi_of_kind("javascript", "arguments").as_deref(),
+        Some("()")
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
 fn json_removal_prints_phi_or_nothing() {
-    if !tree_support::available("json") {
-        return;
-    }
     let language = Language::by_name("json").unwrap();
     let tree = whittle::tree::parse(
         language,

@@ -1,5 +1,5 @@
-//! Unparsing an unedited tree gives the input back byte for byte, for every language's fixtures
-//! and the benchmark inputs, with and without preprocessing; the tokens and their whitespace
+//! Unparsing an unedited tree gives the input back byte for byte, for every language's fixtures,
+//! the examples and the benchmark inputs, with and without preprocessing; the tokens and their whitespace
 //! cover the input exactly.
 
 mod tree_support;
@@ -91,11 +91,38 @@ fn fixtures_round_trip() {
 }
 
 #[test]
-fn shared_inputs_round_trip() {
-    let inputs = tree_support::shared_inputs();
-    if inputs.is_empty() {
-        eprintln!("no ../shared inputs next to the project; skipped");
+#[cfg_attr(
+    not(all(feature = "lang-c", feature = "lang-java")),
+    ignore = "needs the C and Java grammars (cargo features lang-c, lang-java)"
+)]
+fn example_inputs_round_trip() {
+    let inputs = tree_support::example_inputs();
+    let count = |extension: &str| {
+        inputs
+            .iter()
+            .filter(|(path, _)| path.extension().is_some_and(|e| e == extension))
+            .count()
+    };
+    assert!(count("c") >= 5, "the C examples: {inputs:?}");
+    assert!(count("java") >= 1, "the Java example: {inputs:?}");
+    for (path, language) in inputs {
+        check(&path, language);
     }
+}
+
+/// The inputs of the benchmark tasks, which are not part of the repository: run with
+/// `WHITTLE_BENCH_DIR=<a folder of task folders> cargo test -- --ignored`.
+#[test]
+#[ignore = "needs the benchmark tasks: set WHITTLE_BENCH_DIR to their folder"]
+fn benchmark_inputs_round_trip() {
+    let dir = std::env::var_os("WHITTLE_BENCH_DIR")
+        .expect("WHITTLE_BENCH_DIR names the folder of the benchmark tasks");
+    let inputs = tree_support::parsable_files(std::path::Path::new(&dir));
+    assert!(
+        !inputs.is_empty(),
+        "no input in a language this build parses under {}",
+        std::path::Path::new(&dir).display()
+    );
     for (path, language) in inputs {
         check(&path, language);
     }

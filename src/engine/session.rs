@@ -19,10 +19,14 @@ use crate::dd::ParallelMode;
 use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::Oracle;
 use crate::outcome::Outcome;
-use crate::reduce::{Finished, Job, StartError};
+use crate::reduce::{Finished, Flaky, Job, StartError};
 use crate::stats::Stats;
 use crate::tester::Tester;
 use crate::tree::{self, NodeId, Preprocess};
+
+/// How many earlier results are re-tested, newest first, when the final one fails its re-test
+/// (the start is tried after them).
+const FLAKY_LOOKBACK: usize = 8;
 
 /// A part of the current best, as the user points at it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,11 +164,11 @@ impl CommandSender {
             Command::Step => control.step(),
             Command::SetStepMode(on) => control.set_step_mode(on),
             Command::SetSplitFactor(nu) => control.set_split_factor(nu),
-            Command::SetJobs(jobs) => control.set_jobs(jobs.max(1)),
+            Command::SetJobs(jobs) => control.set_jobs(jobs.clamp(1, crate::tester::max_jobs())),
             Command::SetParallelMode(mode) => control.set_parallel_mode(mode),
             Command::Stop => {
+                // Kills the running tests of this session and keeps new ones from starting.
                 control.request_stop(Stop::Requested);
-                crate::oracle::kill_all_running();
                 self.enqueue(Command::Stop);
             }
             structural => {
@@ -256,7 +260,7 @@ impl Session {
             paused: false,
             step_mode: false,
             parked: false,
-            best: Arc::from(job.input.as_slice()),
+            best: Arc::from(job.start_text()),
             version: 0,
             input_size: job.input.len(),
             pipeline: stages.describe(),
@@ -269,7 +273,10 @@ impl Session {
             pins: Vec::new(),
             history: Vec::new(),
             stats: tester.stats(),
-            output: job.output.clone(),
+            output: job
+                .output
+                .as_ref()
+                .map(|output| output.path().to_path_buf()),
             language: options.language.map(|l| l.name()),
         };
         let shared = Arc::new(Shared {
@@ -366,6 +373,8 @@ enum Next {
     /// Nothing to do: wait for commands.
     Wait,
     Stop,
+    /// The run was stopped (and reported as such) already.
+    Stopped(Stop),
 }
 
 impl Engine {
@@ -398,12 +407,9 @@ impl Engine {
         let stage_name = self.stage_name.clone();
         let started = self.started;
         let output = self.job.output.clone();
-        let mode = self.job.output_mode;
         tester.set_improvement_sink(Some(Box::new(move |improvement| {
-            if let Some(path) = &output
-                && let Err(error) = crate::output::write_atomically(path, improvement.content, mode)
-            {
-                eprintln!("whittle: warning: cannot write {}: {error}", path.display());
+            if let Some(output) = &output {
+                output.write(improvement.content);
             }
             let mapped = {
                 let mut pins = lock(&pins);
@@ -432,7 +438,7 @@ impl Engine {
     fn run(mut self, mut tester: Tester) -> SessionReport {
         self.install_sink(&mut tester);
         // Commands given before the input is checked (pins, say) apply to the input.
-        tester.set_best(self.job.input.clone());
+        tester.set_best(self.job.start_text().to_vec());
         let preflight = loop {
             if let Next::Stop = self.handle_commands(&mut tester, 0, false) {
                 break Err(StartError::Stopped(Stop::Requested));
@@ -444,8 +450,8 @@ impl Engine {
                 result => break result,
             }
         };
-        let empty_is_interesting = match preflight {
-            Ok(empty) => empty,
+        let checked = match preflight {
+            Ok(checked) => checked,
             Err(failure) => {
                 let message = failure.to_string();
                 self.update_snapshot(|s| s.state = RunState::Failed(message.clone()));
@@ -457,20 +463,25 @@ impl Engine {
                 };
             }
         };
+        let empty_is_interesting = checked.empty_is_interesting;
         if lock(&self.history).is_empty() {
             // The input itself is entry 0 (the empty file, when interesting, was recorded by
             // the sink before it).
-            self.record_history(&tester, Branch::Start, &self.job.input);
+            self.record_history(&tester, Branch::Start, self.job.start_text());
         }
         self.update_snapshot(|s| s.state = RunState::Running);
 
-        let mut next = if empty_is_interesting {
+        let mut next = if let Some(stop) = &checked.stopped {
+            self.finish_run(&tester, RunState::Stopped(stop.to_string()));
+            Next::Stopped(stop.clone())
+        } else if empty_is_interesting {
             Next::Wait
         } else {
             Next::RunFrom(0)
         };
         let mut stopped = None;
         let mut done = empty_is_interesting;
+        let mut flaky = None;
         loop {
             match next {
                 Next::RunFrom(first) => {
@@ -479,6 +490,15 @@ impl Engine {
                     match result {
                         Ok(()) => {
                             done = true;
+                            match self.confirm_result(&mut tester) {
+                                Ok(found) => flaky = found.or(flaky),
+                                Err(stop) => {
+                                    let state = RunState::Stopped(stop.to_string());
+                                    stopped = Some(stop);
+                                    self.finish_run(&tester, state);
+                                    break;
+                                }
+                            }
                             self.finish_run(&tester, RunState::Done);
                             if self.options.exit_when_done {
                                 break;
@@ -511,6 +531,10 @@ impl Engine {
                     stopped = Some(stop);
                     break;
                 }
+                Next::Stopped(stop) => {
+                    stopped = Some(stop);
+                    break;
+                }
             }
             self.shared.control.clear_switch();
             if let Next::RunFrom(stage) = next {
@@ -518,11 +542,62 @@ impl Engine {
             }
         }
         tester.publish_stats(true);
-        let finished = self.job.finish(&tester, stopped, empty_is_interesting);
+        let mut finished = self.job.finish(&tester, stopped, empty_is_interesting);
+        finished.flaky = flaky;
         SessionReport {
             failure: None,
             finished,
         }
+    }
+
+    /// Tests the final result once more, bypassing the cache. When it is not interesting any
+    /// more the test is flaky: the earlier results are re-tested, newest first, and the first
+    /// that passes becomes the result (and is written). Returns what was found.
+    fn confirm_result(&self, tester: &mut Tester) -> Result<Option<Flaky>, Stop> {
+        let best = tester.best().to_vec();
+        let verdict = match tester.retest(&best) {
+            // A limit reached with the last step: the run is done, the re-test is skipped.
+            Err(Stop::Limit(_)) => return Ok(None),
+            verdict => verdict?,
+        };
+        if verdict.outcome == Outcome::Interesting {
+            return Ok(None);
+        }
+        let mut flaky = Flaky {
+            unconfirmed_size: best.len(),
+            status: verdict.status.to_string(),
+            fell_back: false,
+        };
+        // The newest earlier results, then the start: a test that fails everything now (its
+        // environment changed) costs a few tests, not one per entry.
+        let entries = lock(&self.history).len();
+        let newest = (0..entries).rev().take(FLAKY_LOOKBACK);
+        let tried: Vec<usize> = newest
+            .chain((entries > FLAKY_LOOKBACK).then_some(0))
+            .collect();
+        for index in tried {
+            let Some(text) = lock(&self.history).text(index) else {
+                continue;
+            };
+            if text == best {
+                continue;
+            }
+            let passes = match tester.retest(&text) {
+                Err(Stop::Limit(_)) => break,
+                verdict => verdict?.outcome == Outcome::Interesting,
+            };
+            if passes {
+                self.restart_from(tester, index, text);
+                flaky.fell_back = true;
+                break;
+            }
+        }
+        self.emit(Event::Flaky {
+            unconfirmed_size: flaky.unconfirmed_size,
+            status: flaky.status.clone(),
+            fell_back: flaky.fell_back,
+        });
+        Ok(Some(flaky))
     }
 
     fn finish_run(&self, tester: &Tester, state: RunState) {

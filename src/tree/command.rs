@@ -1,6 +1,7 @@
 //! The `whittle tree`, `whittle languages` and `whittle grammars` commands.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 use super::arena::{NodeId, Preprocess, Tree};
 use super::check::phi_check;
@@ -22,11 +23,20 @@ fn snippet(text: &[u8], limit: usize) -> String {
     out
 }
 
-/// One line of the tree listing.
-fn describe(tree: &Tree, id: NodeId) -> String {
-    let mut line = String::new();
-    let indent = tree.depth(id) * 2;
-    let _ = write!(line, "{:indent$}", "");
+/// Deeper nodes are not indented further; their line starts with their depth instead.
+const MAX_INDENT_DEPTH: usize = 100;
+
+/// One line of the tree listing (two spaces of indentation per level, up to
+/// [`MAX_INDENT_DEPTH`] levels), written into `line`.
+fn describe(tree: &Tree, id: NodeId, line: &mut String) {
+    line.clear();
+    let depth = tree.depth(id);
+    for _ in 0..depth.min(MAX_INDENT_DEPTH) {
+        line.push_str("  ");
+    }
+    if depth > MAX_INDENT_DEPTH {
+        let _ = write!(line, "[depth {depth}] ");
+    }
     if tree.is_named(id) {
         line.push_str(tree.kind(id));
     } else {
@@ -58,20 +68,35 @@ fn describe(tree: &Tree, id: NodeId) -> String {
     if !supertypes.is_empty() {
         let _ = write!(line, " <{}>", supertypes.join(","));
     }
-    line
+    line.push('\n');
+}
+
+/// The listing could not be written: a closed pipe (`whittle tree ... | head`) ends it
+/// quietly, anything else is an error.
+fn ended_output(error: std::io::Error) -> anyhow::Result<i32> {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(0)
+    } else {
+        Err(error.into())
+    }
 }
 
 /// Entry point of `whittle tree FILE`.
 pub fn tree_command(args: &crate::cli::TreeArgs) -> anyhow::Result<i32> {
     let tree = super::parse_file(&args.file, args.language.as_deref(), Preprocess::default())?;
-    let mut out = String::new();
+    // One line at a time: the listing of a deep tree is far larger than the tree.
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut line = String::new();
     for id in tree.ids() {
-        out.push_str(&describe(&tree, id));
-        out.push('\n');
+        describe(&tree, id, &mut line);
+        if let Err(error) = out.write_all(line.as_bytes()) {
+            return ended_output(error);
+        }
     }
     let removable = tree.ids().filter(|&id| tree.is_removable(id)).count();
     let phi_empty = tree.ids().filter(|&id| tree.is_phi_empty(id)).count();
-    let _ = writeln!(
+    let summary = writeln!(
         out,
         "language: {}, nodes: {}, removable: {}, Φ-empty: {}, syntax errors in the input: {}",
         tree.language().name(),
@@ -79,8 +104,12 @@ pub fn tree_command(args: &crate::cli::TreeArgs) -> anyhow::Result<i32> {
         removable,
         phi_empty,
         tree.input_errors()
-    );
-    print!("{out}");
+    )
+    .and_then(|()| out.flush());
+    if let Err(error) = summary {
+        return ended_output(error);
+    }
+    drop(out);
     if args.phi_check {
         let report = phi_check(&tree)?;
         for &id in &report.invalid {

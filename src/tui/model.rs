@@ -92,7 +92,8 @@ pub struct RunModel {
     /// (tests run, size) at the start and after every accepted reduction.
     pub sizes: Vec<(u64, usize)>,
     pub marks: Vec<ChartMark>,
-    /// Real tests judged (cache hits and guard skips excluded).
+    /// The algorithm's real tests judged (checks of the input, cache hits and guard skips
+    /// excluded).
     pub tests: u64,
     pub last_step: u64,
     pub accepted: u64,
@@ -241,7 +242,7 @@ impl RunModel {
                 ..
             } => {
                 self.last_step = self.last_step.max(step);
-                if action == Action::Test {
+                if action == Action::Test && !candidate.is_check() {
                     self.tests += 1;
                 }
                 if let Some(round) = &mut self.round {
@@ -324,6 +325,25 @@ impl RunModel {
             Event::Stopped { reason, .. } => {
                 self.notify(format!("stopped: {reason}"), true, now);
                 self.ending = Some(Ending::Stopped(reason));
+            }
+            Event::Flaky {
+                unconfirmed_size,
+                status,
+                fell_back,
+            } => {
+                let kept = if fell_back {
+                    "went back to the last result that passed again"
+                } else {
+                    "no earlier result passed again"
+                };
+                self.notify(
+                    format!(
+                        "the test is flaky: the final result ({unconfirmed_size} B) failed its \
+                         re-test ({status}); {kept}"
+                    ),
+                    true,
+                    now,
+                );
             }
             Event::Failed { message } => {
                 self.notify(message.clone(), true, now);

@@ -270,16 +270,17 @@ pub fn run_with(
 ) -> anyhow::Result<(QuitReason, LoopStats, App)> {
     let (sender, messages) = crossbeam_channel::unbounded();
     also(sender.clone());
-    {
+    if let Err(error) = crate::signals::install() {
+        eprintln!("whittle: warning: cannot handle signals: {error}");
+    }
+    let _stop_on_signal = {
         let sender = sender.clone();
         let commands = session.commands();
-        if let Err(error) = ctrlc::set_handler(move || {
+        crate::signals::on_signal(move || {
             commands.send(crate::engine::Command::Stop);
             let _ = sender.send(Message::Signal);
-        }) {
-            eprintln!("whittle: warning: cannot handle signals: {error}");
-        }
-    }
+        })
+    };
     forward_engine_events(session.events().clone(), sender.clone());
     let stop_input = Arc::new(AtomicBool::new(false));
     let (mut terminal, guard) = take_terminal()?;

@@ -789,6 +789,13 @@ fn draw_statistics(app: &App, frame: &mut Frame, area: Rect) {
             Span::styled(" ✗", theme.interesting),
         ]),
         Line::from(vec![
+            label("checks"),
+            value(format!(
+                "{} · {} oracle runs",
+                stats.checks, stats.oracle_runs
+            )),
+        ]),
+        Line::from(vec![
             label("cache"),
             value(format!("{} lookups · {} hits", cache.lookups, cache.hits())),
         ]),

@@ -1,5 +1,5 @@
 //! Inputs shared by the tree tests: the fixtures of every language and the inputs of the
-//! benchmark tasks and examples next to the project.
+//! repository's examples.
 
 #![allow(dead_code)]
 
@@ -55,12 +55,9 @@ pub fn fixtures_of(language: &str) -> Vec<(PathBuf, &'static Language)> {
         .collect()
 }
 
-/// Inputs of `../shared/bench/*/` and `../shared/examples/*/` (none when that directory is absent).
-pub fn shared_inputs() -> Vec<(PathBuf, &'static Language)> {
-    let shared = project_dir().join("../shared");
-    let mut out = parsable_files(&shared.join("bench"));
-    out.extend(parsable_files(&shared.join("examples")));
-    out
+/// The inputs of the repository's `examples/` (the papers' examples).
+pub fn example_inputs() -> Vec<(PathBuf, &'static Language)> {
+    parsable_files(&project_dir().join("examples"))
 }
 
 pub fn parse(path: &Path, language: &'static Language, preprocess: Preprocess) -> Arc<Tree> {

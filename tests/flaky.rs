@@ -1,0 +1,64 @@
+//! A flaky test (the same candidate judged differently): the final result is re-tested once at
+//! the end; when it fails, whittle says so loudly and keeps the last result that passes again.
+
+mod safety_support;
+
+use std::time::Duration;
+
+use safety_support::{Work, run_within, text};
+
+#[test]
+fn a_final_result_that_fails_its_re_test_is_reported_and_the_last_confirmed_one_kept() {
+    let work = Work::new();
+    let input = work.file("in.txt", "a\nkeep\nb\nc\n");
+    // Interesting while `keep` is there, except that a candidate shorter than 6 bytes is
+    // interesting only the first time it is seen.
+    let test = work.script(
+        "flaky.sh",
+        &format!(
+            "seen={seen}\nh=$(cksum < \"$1\")\n\
+             if grep -qxF \"$h\" \"$seen\" 2>/dev/null && [ \"$(wc -c < \"$1\")\" -lt 6 ]; then \
+             exit 1; fi\n\
+             echo \"$h\" >> \"$seen\"\ngrep -q keep \"$1\"",
+            seen = work.path("seen").display()
+        ),
+    );
+    let output = run_within(
+        &mut work.reduce(&input, &["-j", "1"], &test),
+        Duration::from_secs(60),
+    );
+    let stderr = text(&output.stderr);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("WARNING: the test is flaky"), "{stderr}");
+    assert!(stderr.contains("the final result (4 bytes)"), "{stderr}");
+    assert!(
+        stderr.contains("the last one that passed its re-test"),
+        "{stderr}"
+    );
+    let result = std::fs::read_to_string(work.path("in.whittled.txt")).unwrap();
+    assert!(result.contains("keep"), "{result:?}");
+    assert!(
+        result.len() >= 6,
+        "the result is one that passes again: {result:?}"
+    );
+    assert!(result.len() < "a\nkeep\nb\nc\n".len(), "{result:?}");
+    assert!(stdout.contains("result: "), "{stdout}");
+}
+
+#[test]
+fn a_steady_test_confirms_its_result_quietly() {
+    let work = Work::new();
+    let input = work.file("in.txt", "a\nkeep\nb\nc\n");
+    let test = work.script("steady.sh", "grep -q keep \"$1\"");
+    let output = run_within(
+        &mut work.reduce(&input, &[], &test),
+        Duration::from_secs(60),
+    );
+    assert!(output.status.success());
+    assert!(!text(&output.stderr).contains("flaky"));
+    assert_eq!(
+        std::fs::read_to_string(work.path("in.whittled.txt")).unwrap(),
+        "keep"
+    );
+}

@@ -1,0 +1,141 @@
+//! whittle's own failures and odd arguments: a full disk under the scratch directory is reported
+//! as whittle's error (not the test's), and timeouts of 0 or of astronomic length.
+
+mod safety_support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use safety_support::{Work, run_within, text};
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+/// `whittle ARGS` with a tmpfs of `size` mounted over the scratch root, in a mount namespace of
+/// its own (as root directly, else in a user namespace).
+fn whittle_on_small_disk(work: &Work, size: &str, args: &[&str]) -> Command {
+    let mut script = format!(
+        "mount -t tmpfs -o size={size} whittle-test {tmp} || exit 97; exec \"$0\"",
+        tmp = work.tmp().display()
+    );
+    for arg in args {
+        script.push_str(&format!(" '{arg}'"));
+    }
+    let mut command = Command::new("unshare");
+    if !safety_support::is_root() {
+        command.arg("-r");
+    }
+    command
+        .args(["-m", "sh", "-c", &script, env!("CARGO_BIN_EXE_whittle")])
+        .current_dir(work.dir.path())
+        .env("TMPDIR", work.tmp());
+    command
+}
+
+#[test]
+fn a_full_scratch_disk_before_the_first_test_is_whittle_s_error() {
+    let work = Work::new();
+    // Larger than the disk: the candidate cannot be written.
+    let input = work.file("in.txt", "x".repeat(300_000));
+    let test = work.script("t.sh", "exit 0");
+    let output = run_within(
+        &mut whittle_on_small_disk(
+            &work,
+            "64k",
+            &[
+                "reduce",
+                input.to_str().unwrap(),
+                "--no-tui",
+                "--",
+                test.to_str().unwrap(),
+            ],
+        ),
+        MINUTE,
+    );
+    let stderr = text(&output.stderr);
+    assert_ne!(output.status.code(), Some(97), "cannot mount a tmpfs here");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(stderr.contains("not of the test"), "{stderr}");
+    assert!(!stderr.contains("fix the test"), "{stderr}");
+    assert!(!stderr.contains("not interesting"), "{stderr}");
+    assert!(!work.path("in.whittled.txt").exists());
+}
+
+#[test]
+fn a_scratch_disk_that_fills_up_mid_run_stops_with_whittle_s_error_and_keeps_the_best() {
+    let work = Work::new();
+    let text_in: String = (0..400).map(|i| format!("line {i:04}\n")).collect();
+    let input = work.file("in.txt", &text_in);
+    // The 4th run fills the scratch disk (and keeps its own candidate's space taken, by a hard
+    // link, so that removing its run directory frees nothing): later candidates cannot be
+    // written.
+    let test = work.script(
+        "fill.sh",
+        &format!(
+            "echo run >> {runs}\nif [ \"$(wc -l < {runs})\" -eq 4 ]; then\n\
+             ln \"$1\" \"$TMPDIR/pinned\"; head -c 4000000 /dev/zero > \"$TMPDIR/fill\"\nfi\n\
+             grep -q 'line 0123$' \"$1\"",
+            runs = work.path("runs").display()
+        ),
+    );
+    let output = run_within(
+        &mut whittle_on_small_disk(
+            &work,
+            "1m",
+            &[
+                "reduce",
+                input.to_str().unwrap(),
+                "--no-tui",
+                "-j",
+                "1",
+                "--",
+                test.to_str().unwrap(),
+            ],
+        ),
+        MINUTE,
+    );
+    let stderr = text(&output.stderr);
+    let stdout = text(&output.stdout);
+    assert_ne!(output.status.code(), Some(97), "cannot mount a tmpfs here");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(stderr.contains("not of the test"), "{stderr}");
+    assert!(stdout.contains("stopped by an error"), "{stdout}");
+    assert!(!stdout.contains("result:"), "{stdout}");
+    let best = std::fs::read_to_string(work.path("in.whittled.txt")).unwrap();
+    assert!(best.contains("line 0123\n"), "the output is interesting");
+    assert!(best.len() < text_in.len(), "a reduction was kept");
+}
+
+#[test]
+fn a_timeout_of_zero_is_refused_and_huge_ones_are_accepted() {
+    let work = Work::new();
+    let input = work.file("in.txt", "a\nkeep\nb\n");
+    let test = work.script("t.sh", "grep -q keep \"$1\"");
+    let run = |timeout: &str| {
+        let _ = std::fs::remove_file(work.path("in.whittled.txt"));
+        run_within(
+            &mut work.reduce(&input, &[&format!("--timeout={timeout}")], &test),
+            MINUTE,
+        )
+    };
+    for zero in ["0", "0.0"] {
+        let output = run(zero);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("more than 0 seconds"), "{stderr}");
+    }
+    for bad in ["-1", "NaN"] {
+        let output = run(bad);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        assert!(text(&output.stderr).contains("non-negative"), "{bad}");
+    }
+    for huge in ["1e300", "inf", "18446744073709551616"] {
+        let output = run(huge);
+        assert!(output.status.success(), "{huge}: {}", text(&output.stderr));
+        assert_eq!(
+            std::fs::read_to_string(work.path("in.whittled.txt")).unwrap(),
+            "keep"
+        );
+    }
+}
