@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
@@ -47,6 +47,20 @@ pub enum Command {
     Algorithms,
     /// Work with the generated grammar tables (minimal replacements Φ).
     Grammars(GrammarsArgs),
+    /// Runs one test on a Slurm node for `--executor slurm` (not for people).
+    #[command(hide = true)]
+    SlurmStep(crate::slurm::StepArgs),
+}
+
+/// Where the tests run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ExecutorKind {
+    /// On this machine, each test in its own process group.
+    #[default]
+    Local,
+    /// Each test a Slurm job step (`srun`): in the current allocation when SLURM_JOB_ID is set
+    /// (`salloc`, `sbatch`), else as a job of its own.
+    Slurm,
 }
 
 #[derive(Debug, Args)]
@@ -134,9 +148,25 @@ pub struct ReduceArgs {
     pub cache_memory: u64,
 
     /// How many tests run at once (the testing window; at most 4 per CPU, at least 8, at most
-    /// 1024) [default: the number of CPUs].
+    /// 1024; with Slurm at most 1024) [default: the number of CPUs; with Slurm the allocation's
+    /// tasks].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+
+    /// Where the tests run: on this machine, or each as a Slurm job step.
+    #[arg(long, value_enum, default_value = "local", value_name = "local|slurm")]
+    pub executor: ExecutorKind,
+
+    /// Where candidates and run directories go (a private directory is made inside). With
+    /// Slurm it must be on a file system the nodes share (checked at the start) [default: the
+    /// system's temporary directory; with Slurm the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub scratch_dir: Option<PathBuf>,
+
+    /// An extra argument for every `srun` (a partition, an account, `--cpus-per-task=4`...);
+    /// repeat it for several.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub srun_arg: Vec<OsString>,
 
     /// How a window of parallel tests is decided.
     #[arg(long, default_value = "stable", value_name = "MODE")]
@@ -240,8 +270,11 @@ impl ReduceArgs {
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let jobs = match self.jobs {
             Some(0) => anyhow::bail!("--jobs must be at least 1"),
-            Some(jobs) => jobs.min(crate::tester::max_jobs()),
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Some(jobs) => jobs.min(self.max_jobs()),
+            None => match self.executor {
+                ExecutorKind::Local => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                ExecutorKind::Slurm => crate::slurm::default_jobs(),
+            },
         };
         let language = match &self.language {
             Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
@@ -288,6 +321,46 @@ impl ReduceArgs {
     }
 }
 
+impl ReduceArgs {
+    /// The largest testing window of the chosen executor.
+    fn max_jobs(&self) -> usize {
+        match self.executor {
+            ExecutorKind::Local => crate::tester::max_jobs(),
+            ExecutorKind::Slurm => crate::slurm::MAX_STEPS,
+        }
+    }
+
+    /// The test command as an oracle running through the chosen executor.
+    fn oracle(&self, timeout: Option<Duration>) -> anyhow::Result<CommandOracle> {
+        match self.executor {
+            ExecutorKind::Local => CommandOracle::new_in(
+                &self.command,
+                &self.input,
+                timeout,
+                self.scratch_dir.as_deref(),
+            ),
+            ExecutorKind::Slurm => {
+                let root = match &self.scratch_dir {
+                    Some(dir) => dir.clone(),
+                    None => std::env::current_dir()?,
+                };
+                let oracle =
+                    CommandOracle::new_in(&self.command, &self.input, timeout, Some(&root))?;
+                let options = crate::slurm::SlurmOptions {
+                    srun_args: self.srun_arg.clone(),
+                };
+                eprintln!(
+                    "whittle: checking that a Slurm node sees the scratch directory {}",
+                    oracle.scratch_dir().display()
+                );
+                let executor =
+                    crate::slurm::SlurmExecutor::connect(&options, oracle.scratch_dir())?;
+                Ok(oracle.with_executor(Box::new(executor)))
+            }
+        }
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -301,6 +374,7 @@ pub fn main() -> i32 {
             Ok(0)
         }
         Command::Grammars(args) => crate::tree::grammars_command(args),
+        Command::SlurmStep(args) => Ok(crate::slurm::step_main(args)),
     };
     match result {
         Ok(code) => code,
@@ -330,8 +404,12 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         && asked > settings.jobs
     {
         eprintln!(
-            "whittle: warning: -j {asked} is more than whittle runs at once on this machine; \
-             using -j {} (4 tests per CPU, at least 8, at most 1024)",
+            "whittle: warning: -j {asked} is more than whittle runs at once {}; using -j {}",
+            match args.executor {
+                ExecutorKind::Local =>
+                    "on this machine (4 tests per CPU, at least 8, at most 1024)",
+                ExecutorKind::Slurm => "as Slurm steps (1024)",
+            },
             settings.jobs
         );
     }
@@ -397,16 +475,18 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     }
     // Processes a test leaves behind (daemons) are adopted and killed (Linux).
     crate::processes::adopt_orphans();
-    let oracle = match CommandOracle::new(&args.command, &args.input, timeout) {
+    let oracle = match args.oracle(timeout) {
         Ok(oracle) => Arc::new(oracle),
-        Err(error) => return usage_error(error),
+        Err(error) => return usage_error(format!("{error:#}")),
     };
+    let place = oracle.executor().describe();
     let result_file = Arc::new(result_file);
     let resumed = start.is_some();
     let mut job = Job::new(input, settings).writing_to(result_file.clone());
     job.start = start;
 
     let input_size = job.input.len();
+    let job_count = job.settings.jobs;
     let pipeline = crate::pipeline::pipeline_of(&job.settings);
     let stages: Box<dyn crate::engine::Stages> = Box::new(
         crate::pipeline::PipelineStages::from_settings(&job.settings),
@@ -472,8 +552,10 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         .then(|| crate::headless::spawn_progress(session.events().clone(), input_size));
     if completed.is_none() {
         eprintln!(
-            "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}",
-            args.input.display()
+            "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}; \
+             tests run {place}, {} at once",
+            args.input.display(),
+            job_count
         );
     }
     let report = session.wait()?;

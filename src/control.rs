@@ -116,6 +116,8 @@ pub struct Control {
     wake: Condvar,
     split_factor: AtomicU64,
     jobs: AtomicU64,
+    /// The largest testing window the tests' executor allows.
+    max_jobs: AtomicU64,
     parallel: Mutex<Option<crate::dd::ParallelMode>>,
     /// Cancelled by every stop but a switch: the tokens of all test runs are its children, so
     /// a stop kills the tests that run and keeps new ones from starting.
@@ -129,6 +131,7 @@ impl Control {
             wake: Condvar::new(),
             split_factor: AtomicU64::new(split_factor.encode()),
             jobs: AtomicU64::new(0),
+            max_jobs: AtomicU64::new(crate::tester::max_jobs() as u64),
             parallel: Mutex::new(None),
             stop_token: CancelToken::new(),
         }
@@ -267,6 +270,15 @@ impl Control {
 
     pub fn set_jobs(&self, jobs: usize) {
         self.jobs.store(jobs as u64, Ordering::Relaxed);
+    }
+
+    /// The largest testing window allowed (see [`crate::oracle::Oracle::max_jobs`]).
+    pub fn max_jobs(&self) -> usize {
+        self.max_jobs.load(Ordering::Relaxed) as usize
+    }
+
+    pub fn set_max_jobs(&self, max: usize) {
+        self.max_jobs.store(max.max(1) as u64, Ordering::Relaxed);
     }
 
     /// The parallel mode wanted, if it was changed; ddmin adopts it at its next round.

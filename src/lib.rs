@@ -19,6 +19,7 @@ pub mod pipeline;
 pub mod processes;
 pub mod reduce;
 pub mod signals;
+pub mod slurm;
 pub mod stats;
 pub mod tester;
 pub mod trace;

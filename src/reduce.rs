@@ -205,6 +205,7 @@ impl Job {
                 status: crate::oracle::TestStatus::Predicate,
                 duration: Duration::ZERO,
                 output_tail: None,
+                node: None,
             });
             return Err(StartError::NotInteresting {
                 status: verdict.status.to_string(),

@@ -108,6 +108,14 @@ pub struct Tester {
     time_limit_timer: Option<Sender<()>>,
 }
 
+/// How often a check of the input or the re-test of the result runs when its run is lost
+/// ([`TestStatus::Lost`]: a failed node, a job step the scheduler killed).
+const LOST_RUN_ATTEMPTS: usize = 3;
+
+fn is_lost(verdict: &Verdict) -> bool {
+    matches!(verdict.status, TestStatus::Lost(_))
+}
+
 /// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
 /// threads and processes that compete for the same CPUs.
 pub fn max_jobs() -> usize {
@@ -138,6 +146,7 @@ fn arm_time_limit(control: Arc<Control>, limit: Duration, left: Duration) -> Opt
 
 impl Tester {
     pub fn new(oracle: Arc<dyn Oracle>, cache: CachePolicy, control: Arc<Control>) -> Self {
+        control.set_max_jobs(oracle.max_jobs());
         Tester {
             oracle,
             cache: OutcomeCache::new(cache),
@@ -165,10 +174,10 @@ impl Tester {
         }
     }
 
-    /// Runs windows of up to `jobs` tests at once (1: strictly sequential; at most
-    /// [`max_jobs`]), on as many threads.
+    /// Runs windows of up to `jobs` tests at once (1: strictly sequential; at most what the
+    /// oracle allows, [`max_jobs`] for tests on this machine), on as many threads.
     pub fn set_jobs(&mut self, jobs: usize) -> anyhow::Result<()> {
-        let jobs = jobs.clamp(1, max_jobs());
+        let jobs = jobs.clamp(1, self.control.max_jobs());
         self.pool = if jobs > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
@@ -371,7 +380,14 @@ impl Tester {
         content: &[u8],
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
         self.preflight = true;
-        let result = self.judge_single(candidate, content);
+        let mut result = self.judge_single(candidate, content);
+        // A lost run says nothing; a check decides whether the reduction starts at all.
+        for _ in 1..LOST_RUN_ATTEMPTS {
+            if !matches!(&result, Ok((_, Some(verdict))) if is_lost(verdict)) {
+                break;
+            }
+            result = self.judge_single(candidate, content);
+        }
         self.preflight = false;
         result
     }
@@ -384,8 +400,18 @@ impl Tester {
         let passed = self.checkpoint();
         self.preflight = false;
         passed?;
-        let token = self.control.stop_token().child();
-        let verdict = self.oracle.judge(content, &token);
+        let mut verdict = self
+            .oracle
+            .judge(content, &self.control.stop_token().child());
+        // A lost run would pass for a flaky test: it says nothing, so it is repeated.
+        for _ in 1..LOST_RUN_ATTEMPTS {
+            if !is_lost(&verdict) {
+                break;
+            }
+            verdict = self
+                .oracle
+                .judge(content, &self.control.stop_token().child());
+        }
         match &verdict.status {
             TestStatus::ScratchFailed(why) => {
                 let stop = Stop::Failed(why.clone());
@@ -404,7 +430,7 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        let wanted = self.control.jobs().min(max_jobs());
+        let wanted = self.control.jobs().min(self.control.max_jobs());
         if wanted != 0 && wanted != self.jobs && self.set_jobs(wanted).is_err() {
             self.control.set_jobs(self.jobs);
         }
@@ -580,6 +606,7 @@ impl Tester {
         match verdict.status {
             TestStatus::TimedOut => self.stats.timeouts += 1,
             TestStatus::Signaled(_) | TestStatus::SpawnFailed(_) => self.stats.crashes += 1,
+            TestStatus::Lost(_) => self.stats.lost += 1,
             _ => {}
         }
         match verdict.outcome {
@@ -587,19 +614,23 @@ impl Tester {
             Outcome::Unresolved => self.stats.unresolved += 1,
             Outcome::Interesting | Outcome::NotInteresting => {}
         }
-        let config = source.config(i);
-        self.cache.store(
-            CacheKey {
-                config: config.as_deref().unwrap_or(&[]),
-                content: Some(content),
-            },
-            verdict.outcome,
-        );
+        // A lost run says nothing of the candidate: it is tested again when it comes up again.
+        if !matches!(verdict.status, TestStatus::Lost(_)) {
+            let config = source.config(i);
+            self.cache.store(
+                CacheKey {
+                    config: config.as_deref().unwrap_or(&[]),
+                    content: Some(content),
+                },
+                verdict.outcome,
+            );
+        }
         if let Some(tail) = &verdict.output_tail {
             self.emit(Event::TestOutput {
                 step,
                 status: verdict.status.clone(),
                 tail: tail.clone(),
+                node: verdict.node.clone(),
             });
         }
         self.publish_stats(false);
@@ -614,6 +645,7 @@ impl Tester {
                 status: Some(verdict.status.clone()),
                 duration: verdict.duration,
                 removed,
+                node: verdict.node.clone(),
             },
         );
     }
@@ -666,6 +698,7 @@ impl Tester {
             outcome: judgement.outcome,
             status: judgement.status,
             duration: judgement.duration,
+            node: judgement.node,
         });
     }
 
@@ -850,6 +883,8 @@ struct Judgement {
     status: Option<TestStatus>,
     duration: Duration,
     removed: Vec<std::ops::Range<usize>>,
+    /// Where the test ran, when not on this machine.
+    node: Option<String>,
 }
 
 impl Judgement {
@@ -869,6 +904,7 @@ impl Judgement {
             status: None,
             duration: Duration::ZERO,
             removed,
+            node: None,
         }
     }
 }

@@ -164,7 +164,7 @@ impl CommandSender {
             Command::Step => control.step(),
             Command::SetStepMode(on) => control.set_step_mode(on),
             Command::SetSplitFactor(nu) => control.set_split_factor(nu),
-            Command::SetJobs(jobs) => control.set_jobs(jobs.clamp(1, crate::tester::max_jobs())),
+            Command::SetJobs(jobs) => control.set_jobs(jobs.clamp(1, control.max_jobs())),
             Command::SetParallelMode(mode) => control.set_parallel_mode(mode),
             Command::Stop => {
                 // Kills the running tests of this session and keeps new ones from starting.

@@ -98,6 +98,8 @@ pub struct RunModel {
     pub last_step: u64,
     pub accepted: u64,
     pub last_output: Option<(u64, TestStatus, String)>,
+    /// The machine the last test with output ran on, when not this one (a Slurm node).
+    pub last_output_node: Option<String>,
     pub ending: Option<Ending>,
     pub notice: Option<Notice>,
     /// When the last reduction was accepted (by the UI's clock).
@@ -145,6 +147,7 @@ impl RunModel {
             last_step: 0,
             accepted: 0,
             last_output: None,
+            last_output_node: None,
             ending: None,
             notice: None,
             last_reduction: None,
@@ -311,8 +314,14 @@ impl RunModel {
                 };
                 self.branch = Some((branch, detail));
             }
-            Event::TestOutput { step, status, tail } => {
+            Event::TestOutput {
+                step,
+                status,
+                tail,
+                node,
+            } => {
                 self.last_output = Some((step, status, tail));
+                self.last_output_node = node;
             }
             Event::Done { .. } => {
                 self.ending = Some(Ending::Done);

@@ -952,8 +952,13 @@ fn draw_output(app: &App, frame: &mut Frame, area: Rect) {
             let all: Vec<&str> = tail.lines().collect();
             let end = all.len().saturating_sub(app.output_scroll.min(all.len()));
             let start = end.saturating_sub(height);
+            let place = app
+                .run
+                .last_output_node
+                .as_ref()
+                .map_or_else(String::new, |node| format!(" · on {node}"));
             let mut body = vec![Line::styled(
-                format!("step {step} · {status}"),
+                format!("step {step} · {status}{place}"),
                 theme.accent,
             )];
             body.extend(
