@@ -37,6 +37,9 @@ pub struct Cli {
 pub enum Command {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),
+    /// Reduce many inputs with one test (a directory of them, or a manifest of inputs and
+    /// tests): several at once here, or one per Slurm array task; a summary at the end.
+    Batch(crate::batch::BatchArgs),
     /// Reduce a built-in example with a built-in test, showing each step.
     Demo(DemoArgs),
     /// Print the preprocessed parse tree of a file (for people who write or debug grammars).
@@ -375,6 +378,7 @@ pub fn main() -> i32 {
         }
         Command::Grammars(args) => crate::tree::grammars_command(args),
         Command::SlurmStep(args) => Ok(crate::slurm::step_main(args)),
+        Command::Batch(args) => crate::batch::run(args),
     };
     match result {
         Ok(code) => code,

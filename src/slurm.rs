@@ -223,6 +223,11 @@ impl SlurmExecutor {
         }
     }
 
+    /// The whittle program the steps run (this one, or its copy in the scratch directory).
+    pub fn step_program(&self) -> &Path {
+        &self.step_program
+    }
+
     /// The node that ran the check at the start.
     pub fn probe_node(&self) -> &str {
         &self.probe_node
