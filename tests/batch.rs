@@ -3,7 +3,6 @@
 
 #[allow(dead_code)]
 mod batch_support;
-#[allow(dead_code)]
 mod safety_support;
 
 use std::time::Duration;

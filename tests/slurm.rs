@@ -7,7 +7,6 @@
 
 #[allow(dead_code)]
 mod batch_support;
-#[allow(dead_code)]
 mod safety_support;
 
 use std::path::{Path, PathBuf};
@@ -696,19 +695,18 @@ fn a_scratch_directory_the_nodes_do_not_see_is_refused() {
         ),
     );
     let out = run_within(
-        &mut work
-            .whittle(&[
-                "reduce",
-                "in.txt",
-                "--no-tui",
-                "--executor",
-                "slurm",
-                "--scratch-dir",
-                scratch.to_str().unwrap(),
-                "--",
-                "./t.sh",
-            ])
-            .env("WHITTLE_SRUN", &fake),
+        work.whittle(&[
+            "reduce",
+            "in.txt",
+            "--no-tui",
+            "--executor",
+            "slurm",
+            "--scratch-dir",
+            scratch.to_str().unwrap(),
+            "--",
+            "./t.sh",
+        ])
+        .env("WHITTLE_SRUN", &fake),
         Duration::from_secs(60),
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
