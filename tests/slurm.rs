@@ -268,7 +268,10 @@ mod slurm {
     /// Without an allocation every test is a job of its own: hoisting on hello.c gives the local
     /// result too.
     #[test]
-    #[ignore = "needs a running Slurm (scripts/slurm-local.sh start)"]
+    #[cfg_attr(
+        feature = "lang-c",
+        ignore = "needs a running Slurm (scripts/slurm-local.sh start)"
+    )]
     #[cfg_attr(
         not(feature = "lang-c"),
         ignore = "needs the C grammar (cargo feature lang-c)"
@@ -314,7 +317,10 @@ mod slurm {
     /// A benchmark task (WHITTLE_BENCH_DIR): a JSON input reduced by its default tree pipeline
     /// through steps equals the local stable run.
     #[test]
-    #[ignore = "needs a running Slurm and WHITTLE_BENCH_DIR (the benchmark tasks)"]
+    #[cfg_attr(
+        feature = "lang-json",
+        ignore = "needs a running Slurm and WHITTLE_BENCH_DIR (the benchmark tasks)"
+    )]
     #[cfg_attr(
         not(feature = "lang-json"),
         ignore = "needs the JSON grammar (cargo feature lang-json)"
