@@ -693,8 +693,9 @@ pub fn step_main(args: &StepArgs) -> i32 {
         timeout,
         index: 0,
     };
+    // What the test leaves outside its group is killed when it ends (the executor's sweep of
+    // adopted orphans) and by Slurm when the step ends.
     let executed = LocalExecutor.execute(&run, &token);
-    crate::processes::kill_orphans();
     if crate::signals::received() > 0 {
         // Slurm cancelled the step: there is no verdict to report.
         return 128 + Signal::SIGTERM as i32;
