@@ -8,8 +8,8 @@
 #   bench/matrix.sh [WHITTLE-OPTIONS...]
 # Environment: PIPELINES (space-separated; default: the 16 of Table 7.1, ddmin and the default),
 # TASKS (a regex selecting tasks), OUT, WHITTLE (the binary), WHITTLE_BENCH_DIR (see tasks.sh),
-# KEEP (a directory that receives each result as TASK.PIPELINE.out, with `:` and `,` of the
-# pipeline turned into `-`).
+# KEEP (any value: each result is kept as bench/results/outputs/TASK.PIPELINE.out, with `:` and
+# `,` of the pipeline turned into `-`; the folder is ignored by git).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -51,9 +51,7 @@ csv.writer(sys.stdout, lineterminator="\n").writerow(
     [sys.argv[2], sys.argv[3], s["oracle_runs"], s["guard_skips"], s["cache_hits"],
      s["output_bytes"], s["output_nonws_chars"], f"{s['wall_seconds']:.1f}"])
 PY
-        if [ -n "${KEEP:-}" ]; then
-            mkdir -p "$KEEP" && cp "$tmp/$task.out" "$KEEP/$task.${pipeline//[:,]/-}.out"
-        fi
+        keep_output "$tmp/$task.out" "$task.${pipeline//[:,]/-}"
         tail -1 "$out_csv"
     done
 done

@@ -7,7 +7,8 @@
 # the wall-time ratio parallel/sequential. Then prints the table.
 #   bench/parallel.sh [WHITTLE-OPTIONS...]
 # Environment: WHITTLE_BENCH_DIR, WHITTLE, TASKS (a regex; see tasks.sh), MODES (default: first
-# stable combined greedy), JOBS (default 2), OUT.
+# stable combined greedy), JOBS (default 2), OUT, KEEP (any value: each result is kept as
+# bench/results/outputs/TASK.MODE-jJOBS.out).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -29,6 +30,7 @@ run() {
     "$whittle" reduce "$dir/$input" --no-tui -a ddmin --atoms line,char -j "$j" --parallel "$mode" \
         -o "$tmp/$task.out" --stats-json "$tmp/$task.json" "${extra[@]}" -- "$dir/oracle.sh" \
         >"$tmp/$task.log" 2>&1 || { echo "$task $mode -j $j: whittle failed" >&2; tail -3 "$tmp/$task.log" >&2; return 1; }
+    keep_output "$tmp/$task.out" "$task.$mode-j$j"
     python3 - "$tmp/$task.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))

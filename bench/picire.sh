@@ -3,7 +3,8 @@
 # on the benchmark tasks (WHITTLE_BENCH_DIR, default ../shared/bench) and the repository's
 # examples/ whose name matches TASKS (a regex) and
 # prints one CSV line per task: task, tests, output bytes, non-whitespace characters, wall
-# seconds. Tests are counted by a wrapper around the task's oracle.
+# seconds. Tests are counted by a wrapper around the task's oracle. With KEEP set (any value),
+# each result is kept as bench/results/outputs/TASK.picire.out.
 #   TASKS=^localized bench/picire.sh
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,4 +40,5 @@ data = open(out, "rb").read()
 nonws = sum(1 for b in data if not chr(b).isspace())
 print(f"{task},{tests},{len(data)},{nonws},{float(ended) - float(started):.1f}")
 PY
+    keep_output "$out" "$task.picire"
 done

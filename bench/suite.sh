@@ -5,8 +5,8 @@
 # non-whitespace characters, wall seconds, peak cache entries and bytes. Extra arguments go to
 # `whittle reduce` (e.g. `-j 1`, `-a hdd`, `--cache config`).
 #   bench/suite.sh [WHITTLE-OPTIONS...]
-# Environment: WHITTLE_BENCH_DIR, WHITTLE (the binary), TASKS (a regex selecting tasks); see
-# tasks.sh.
+# Environment: WHITTLE_BENCH_DIR, WHITTLE (the binary), TASKS (a regex selecting tasks), KEEP
+# (any value: each result is kept as bench/results/outputs/TASK.suite.out); see tasks.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -34,4 +34,5 @@ print(f"{sys.argv[2]:<26} {s['oracle_runs']:>7} {s['cache_hits']:>7} {s['guard_s
       f"{s['output_bytes']:>8} {s['output_nonws_chars']:>7} {s['wall_seconds']:>8.1f} "
       f"{s['cache_peak_entries']:>8} {s['cache_peak_bytes']:>10}")
 PY
+    keep_output "$out/$task.out" "$task.suite"
 done

@@ -2,12 +2,15 @@
 # the whittle binary. Set ROOT before sourcing it (the repository).
 # Environment: WHITTLE_BENCH_DIR (a folder of task folders, or one task folder; default
 # ROOT/../shared/bench), TASKS (a regex selecting tasks by name), WHITTLE (a binary to use instead
-# of building the release one). A task folder holds the input, an executable oracle.sh (the
+# of building the release one), KEEP (any value: each run's result is kept, see keep_output). A task folder holds the input, an executable oracle.sh (the
 # candidate's path is its argument, exit status 0 means interesting) and helpers of the oracle.
 
 bench_dir=${WHITTLE_BENCH_DIR:-$ROOT/../shared/bench}
 # The papers' examples of the repository are tasks too.
 examples_dir=$ROOT/examples
+# Where the results of the runs go when KEEP is set (ignored by git: they are reproduced by
+# running the scripts again).
+outputs_dir=$ROOT/bench/results/outputs
 
 # task_dirs FOLDER...: the task folders (with an executable oracle.sh) in the given folders, or
 # the folders themselves when they are tasks, whose names match TASKS, one a line.
@@ -58,4 +61,11 @@ require_bench_dir() {
         echo "no benchmark tasks at $bench_dir: set WHITTLE_BENCH_DIR to a folder of task folders (or one task folder)" >&2
         exit 2
     fi
+}
+
+# keep_output FILE NAME: with KEEP set (any value), copies FILE (a run's result) to
+# outputs_dir/NAME.out.
+keep_output() {
+    [ -n "${KEEP:-}" ] || return 0
+    mkdir -p "$outputs_dir" && cp "$1" "$outputs_dir/$2.out"
 }

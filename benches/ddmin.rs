@@ -8,9 +8,10 @@ use std::sync::Arc;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CacheKind, CachePolicy, UnitId};
-use whittle::control::{Control, SplitFactor};
-use whittle::dd::{self, DdOptions, ParallelMode, TextDomain};
+use whittle::control::Control;
+use whittle::dd::{self, TextDomain};
 use whittle::oracle::predicate;
+use whittle::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
 use whittle::tester::Tester;
 
 /// `units` lines; every 100th (a `keep` line) is needed. Returns the text and how many are needed.
@@ -57,20 +58,20 @@ fn run_with(
     let mut tester = Tester::new(
         Arc::new(oracle),
         policy,
-        Arc::new(Control::new(SplitFactor::Finite(2))),
+        Arc::new(Control::new(Knobs {
+            split_factor: SplitFactor::Finite(2),
+            jobs,
+            parallel,
+        })),
     );
-    tester.set_jobs(jobs).expect("thread pool");
+    tester.adopt_jobs().expect("thread pool");
     if !adaptive {
         tester.set_inline_below(None);
     }
     tester.set_best(text.to_vec());
     let domain = TextDomain::new(text, atoms::split(text, AtomKind::Line));
     let units: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
-    let options = DdOptions {
-        parallel,
-        ..DdOptions::default()
-    };
-    let result = dd::ddmin(&domain, units, &mut tester, &options).expect("no stop");
+    let result = dd::ddmin(&domain, units, &mut tester, &DdOptions::default()).expect("no stop");
     black_box(result);
     tester.stats().tests
 }

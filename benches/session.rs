@@ -11,12 +11,13 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CachePolicy, UnitId};
-use whittle::control::{Control, SplitFactor};
-use whittle::dd::{self, DdOptions, TextDomain};
+use whittle::control::Control;
+use whittle::dd::{self, TextDomain};
 use whittle::engine::{Command, Session, SessionOptions};
 use whittle::oracle::{Oracle, predicate};
-use whittle::pipeline::{stages_factory, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::params::{DdOptions, Knobs};
+use whittle::pipeline::{Pipeline, Settings};
+use whittle::reduce::Job;
 use whittle::tester::Tester;
 
 const UNITS: usize = 2_000;
@@ -59,7 +60,7 @@ fn settings() -> Settings {
 /// ddmin with the bare tester; with `events`, a thread drains the event channel.
 fn bare(text: &[u8], events: bool) -> u64 {
     let oracle = predicate("keep lines", is_interesting);
-    let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+    let control = Arc::new(Control::new(Knobs::default()));
     let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
     let drain = events.then(|| {
         let (tx, rx) = crossbeam_channel::unbounded();
@@ -80,14 +81,16 @@ fn bare(text: &[u8], events: bool) -> u64 {
 
 /// Starts a ddmin session on `text` with `settings` and `oracle`.
 fn start_session(text: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> Session {
-    let job = Job::new(text.to_vec(), settings.clone());
-    let stages = stages_named(&settings, "ddmin").expect("pipeline");
+    let settings = Settings {
+        algorithm: Some(Pipeline::ddmin()),
+        ..settings
+    };
+    let job = Job::new(text.to_vec(), settings);
     let options = SessionOptions {
         exit_when_done: true,
-        language: None,
         start_in_step_mode: false,
     };
-    Session::start(job, oracle, stages, stages_factory(settings), options).expect("session")
+    Session::start(job, oracle, options).expect("session")
 }
 
 /// The same reduction in a session (preflight checks included), events drained.

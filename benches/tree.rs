@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
+use whittle::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
 
 const TARGET_BYTES: usize = 1 << 20;
 
@@ -115,17 +115,17 @@ fn bench_render(c: &mut Criterion) {
         group.sample_size(20);
         group.throughput(Throughput::Bytes(source.len() as u64));
         let mut out = Vec::with_capacity(source.len());
-        let one = Candidate::removing(level.first().copied());
+        let one = TreeEdits::removing(level.first().copied());
         group.bench_function("remove_one_node", |b| {
             b.iter(|| state.render_into(black_box(&one), &mut out))
         });
-        let half = Candidate::removing(level.iter().step_by(2).copied());
+        let half = TreeEdits::removing(level.iter().step_by(2).copied());
         group.bench_function("remove_every_other_node_of_a_level", |b| {
             b.iter(|| state.render_into(black_box(&half), &mut out))
         });
         let mut committed = state.clone();
         committed.commit(&half);
-        let rest = Candidate::removing(level.iter().skip(1).step_by(4).copied());
+        let rest = TreeEdits::removing(level.iter().skip(1).step_by(4).copied());
         group.bench_function("on_half_removed_tree", |b| {
             b.iter(|| committed.render_into(black_box(&rest), &mut out))
         });

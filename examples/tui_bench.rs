@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers};
 use whittle::atoms::AtomKind;
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::engine::{Session, SessionOptions, StagesFactory};
+use whittle::engine::{Session, SessionOptions};
 use whittle::oracle::predicate;
-use whittle::pipeline::{stages_factory, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::pipeline::{Pipeline, Settings};
+use whittle::reduce::Job;
 use whittle::tui::{App, AppOptions, Message, SystemClock, Theme};
 
 /// The name, user and system CPU seconds in a `/proc/.../stat` line (Linux).
@@ -80,12 +80,13 @@ fn main() -> anyhow::Result<()> {
         },
         ..Settings::default()
     };
-    let job = Job::new(input.into_bytes(), settings.clone());
-    let stages = stages_named(&settings, "ddmin")?;
-    let factory: StagesFactory = stages_factory(settings);
+    let settings = Settings {
+        algorithm: Some(Pipeline::ddmin()),
+        ..settings
+    };
+    let job = Job::new(input.into_bytes(), settings);
     let options = SessionOptions {
         exit_when_done: false,
-        language: None,
         start_in_step_mode: false,
     };
     // The key pressed every 100 ms: `d` (diff view on and off, the default) or another.
@@ -94,7 +95,7 @@ fn main() -> anyhow::Result<()> {
         .and_then(|k| k.chars().next())
         .unwrap_or('d');
     let started = Instant::now();
-    let session = Session::start(job, Arc::new(oracle), stages, factory, options)?;
+    let session = Session::start(job, Arc::new(oracle), options)?;
     let mut loop_stats = None;
     if mode == "tui" {
         let app = App::new(

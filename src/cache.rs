@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::str::FromStr;
 
+use clap::ValueEnum;
 use serde::Serialize;
 use sha3::{Digest, Sha3_256};
 
@@ -14,43 +14,29 @@ use crate::outcome::Outcome;
 pub type UnitId = u32;
 
 /// Which cache remembers outcomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum CacheKind {
     /// No cache: every candidate is tested.
+    #[value(name = "none")]
     None,
     /// Zeller's trie over unit ids; valid within one universe of units (one pass, one tree level).
+    #[value(name = "config")]
     Config,
     /// The serialized candidate as key.
+    #[value(name = "content")]
     Content,
     /// The SHA3-256 digest of the candidate as key, its size as value (Proposal 3).
+    #[value(name = "hash")]
     Hash,
-}
-
-impl FromStr for CacheKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "none" => Ok(CacheKind::None),
-            "config" => Ok(CacheKind::Config),
-            "content" => Ok(CacheKind::Content),
-            "hash" => Ok(CacheKind::Hash),
-            other => Err(format!(
-                "unknown cache `{other}` (expected none, config, content or hash)"
-            )),
-        }
-    }
 }
 
 impl fmt::Display for CacheKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CacheKind::None => "none",
-            CacheKind::Config => "config",
-            CacheKind::Content => "content",
-            CacheKind::Hash => "hash",
-        })
+        match self.to_possible_value() {
+            Some(possible) => f.write_str(possible.get_name()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -657,5 +643,14 @@ mod tests {
         trie.store(key(&[&[1]], b"a"), Outcome::NotInteresting);
         trie.begin_universe();
         assert!(trie.lookup(key(&[&[1]], b"a")).is_none());
+    }
+
+    #[test]
+    fn cache_kinds_keep_their_spellings() {
+        let names: Vec<String> = CacheKind::value_variants()
+            .iter()
+            .map(CacheKind::to_string)
+            .collect();
+        assert_eq!(names, ["none", "config", "content", "hash"]);
     }
 }

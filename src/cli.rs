@@ -1,20 +1,24 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
+mod demo;
+mod tree;
+
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, ValueEnum};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
-use crate::control::{SplitFactor, Stop};
-use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
-use crate::engine::{Command as SessionCommand, Session, SessionOptions, StagesFactory};
+use crate::control::Stop;
+use crate::engine::{Command, Session, SessionOptions};
 use crate::oracle::{CommandOracle, Oracle};
-use crate::reduce::{Job, Settings, StartError};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
+use crate::pipeline::Settings;
+use crate::reduce::{Job, StartError};
 use crate::tester::Limits;
 
 /// Exit code: bad usage, or an input that is not interesting to begin with.
@@ -29,12 +33,13 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[command(name = "whittle", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub subcommand: Subcommand,
 }
 
-#[derive(Debug, Subcommand)]
+/// What `whittle` is asked to do.
+#[derive(Debug, clap::Subcommand)]
 #[allow(clippy::large_enum_variant)] // built once per run
-pub enum Command {
+pub enum Subcommand {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),
     /// Reduce many inputs with one test (a directory of them, or a manifest of inputs and
@@ -48,8 +53,6 @@ pub enum Command {
     Languages,
     /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
     Algorithms,
-    /// Work with the generated grammar tables (minimal replacements Φ).
-    Grammars(GrammarsArgs),
     /// Runs one test on a Slurm node for `--executor slurm` (not for people).
     #[command(hide = true)]
     SlurmStep(crate::slurm::StepArgs),
@@ -114,27 +117,27 @@ pub struct ReduceArgs {
     pub split_factor: SplitFactor,
 
     /// How a configuration is cut into chunks.
-    #[arg(long, default_value = "zeller", value_name = "zeller|balanced")]
+    #[arg(long, value_enum, default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
     pub split: SplitStyle,
 
     /// Which reduce steps ddmin tries, in which order.
-    #[arg(long, default_value = "subsets-first", value_name = "ORDER")]
+    #[arg(long, value_enum, default_value_t = ReduceOrder::SubsetsFirst, value_name = "ORDER")]
     pub order: ReduceOrder,
 
     /// Iteration order of the subsets.
-    #[arg(long, default_value = "forward", value_name = "forward|backward")]
+    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
     /// Iteration order of the complements.
-    #[arg(long, default_value = "forward", value_name = "forward|backward")]
+    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub complement_order: Direction,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
     #[arg(long)]
     pub no_fixpoint: bool,
 
-    /// The outcome cache: none, config (Zeller's trie), content, or hash (SHA3-256 key, size as value).
-    #[arg(long, default_value = "hash", value_name = "KIND")]
+    /// The outcome cache.
+    #[arg(long, value_enum, default_value_t = CacheKind::Hash, value_name = "KIND")]
     pub cache: CacheKind,
 
     /// Also cache interesting outcomes (by default only the others are stored).
@@ -172,7 +175,7 @@ pub struct ReduceArgs {
     pub srun_arg: Vec<OsString>,
 
     /// How a window of parallel tests is decided.
-    #[arg(long, default_value = "stable", value_name = "MODE")]
+    #[arg(long, value_enum, default_value_t = ParallelMode::Stable, value_name = "MODE")]
     pub parallel: ParallelMode,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
@@ -238,20 +241,6 @@ pub struct TreeArgs {
     pub phi_check: bool,
 }
 
-#[derive(Debug, Args)]
-pub struct GrammarsArgs {
-    /// Regenerate the Φ tables under `grammars/` from the grammar crates' `src/grammar.json`.
-    #[arg(long, conflicts_with = "check")]
-    pub generate: bool,
-    /// Regenerate the tables in memory and fail when the files under `grammars/` differ.
-    #[arg(long)]
-    pub check: bool,
-    /// The project directory holding `Cargo.toml` and `grammars/` (default: the one whittle was
-    /// built from).
-    #[arg(long, value_name = "DIR")]
-    pub project: Option<PathBuf>,
-}
-
 /// Durations from the command line are capped here (about 317 years): longer ones mean "never".
 const LONGEST_SECONDS: f64 = 1e10;
 
@@ -296,7 +285,6 @@ impl ReduceArgs {
                 subset_direction: self.subset_order,
                 complement_direction: self.complement_order,
                 split: self.split,
-                parallel: self.parallel,
             },
             fixpoint: !self.no_fixpoint,
             cache: CachePolicy {
@@ -307,6 +295,7 @@ impl ReduceArgs {
             cache_memory: usize::try_from(self.cache_memory.saturating_mul(1 << 20))
                 .unwrap_or(usize::MAX),
             jobs,
+            parallel: self.parallel,
             limits: Limits {
                 tests: self.limit_tests,
                 time: seconds(self.limit_time, "--limit-time")?,
@@ -328,7 +317,7 @@ impl ReduceArgs {
     /// The largest testing window of the chosen executor.
     fn max_jobs(&self) -> usize {
         match self.executor {
-            ExecutorKind::Local => crate::tester::max_jobs(),
+            ExecutorKind::Local => crate::params::max_jobs(),
             ExecutorKind::Slurm => crate::slurm::MAX_STEPS,
         }
     }
@@ -367,18 +356,19 @@ impl ReduceArgs {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Reduce(args) => reduce(args),
-        Command::Demo(args) => crate::demo::run(args),
-        Command::Tree(args) => crate::tree::tree_command(args),
-        Command::Languages => crate::tree::languages_command(),
-        Command::Algorithms => {
+    let result = match &cli.subcommand {
+        Subcommand::Reduce(args) => reduce(args),
+        Subcommand::Demo(args) => demo::run(args),
+        Subcommand::Tree(args) => {
+            tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
+        }
+        Subcommand::Languages => tree::languages_command(),
+        Subcommand::Algorithms => {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
         }
-        Command::Grammars(args) => crate::tree::grammars_command(args),
-        Command::SlurmStep(args) => Ok(crate::slurm::step_main(args)),
-        Command::Batch(args) => crate::batch::run(args),
+        Subcommand::SlurmStep(args) => Ok(crate::slurm::step_main(args)),
+        Subcommand::Batch(args) => crate::batch::run(args),
     };
     match result {
         Ok(code) => code,
@@ -491,12 +481,6 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 
     let input_size = job.input.len();
     let job_count = job.settings.jobs;
-    let pipeline = crate::pipeline::pipeline_of(&job.settings);
-    let stages: Box<dyn crate::engine::Stages> = Box::new(
-        crate::pipeline::PipelineStages::from_settings(&job.settings),
-    );
-    let factory: StagesFactory = crate::pipeline::stages_factory(job.settings.clone());
-    let language = crate::pipeline::language_of(&job.settings);
     let trace = match &args.trace {
         Some(path) => match crate::trace::TraceWriter::create(path) {
             Ok(trace) => Some(trace),
@@ -516,13 +500,14 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let options = SessionOptions {
         // The UI keeps the session for edits and restarts after the pipeline ends.
         exit_when_done: theme.is_none(),
-        language,
         start_in_step_mode: false,
     };
     let describe = oracle.describe();
-    let session = Session::start_with(job, oracle, stages, factory, options, |tester| {
+    // The oracle is closed here after the run, so that what its cleaning up says is printed.
+    let session = Session::start_with(job, oracle.clone(), options, |tester| {
         tester.set_trace(trace)
     })?;
+    let pipeline = session.snapshot().pipeline;
     let mut completed = None;
     let mut _stop_on_signal = None;
     if let Some(theme) = theme {
@@ -536,7 +521,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                 ),
                 clock: std::sync::Arc::new(crate::tui::SystemClock),
                 exit_when_done: args.exit_when_done,
-                language,
+                language: session.language(),
                 extension: args
                     .input
                     .extension()
@@ -548,12 +533,14 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     } else {
         let commands = session.commands();
         _stop_on_signal = Some(crate::signals::on_signal(move || {
-            commands.send(SessionCommand::Stop)
+            commands.send(Command::Stop)
         }));
     }
-    let progress = completed
-        .is_none()
-        .then(|| crate::headless::spawn_progress(session.events().clone(), input_size));
+    // After the UI, which showed the events so far, only the warnings of the end are printed.
+    let progress = match completed {
+        None => crate::headless::spawn_progress(session.events().clone(), input_size),
+        Some(_) => crate::headless::spawn_messages(session.events().clone()),
+    };
     if completed.is_none() {
         eprintln!(
             "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}; \
@@ -563,10 +550,11 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         );
     }
     let report = session.wait()?;
-    if let Some(progress) = progress {
-        let _ = progress.join();
+    let _ = progress.join();
+    if let Err(warning) = oracle.close() {
+        eprintln!("whittle: warning: {warning}");
     }
-    let outcome = Outcome {
+    let outcome = EndOfRun {
         output: &result_file,
         existed,
         resumed,
@@ -622,7 +610,7 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
 }
 
 /// What the end of a run needs to know besides the session's report.
-struct Outcome<'a> {
+struct EndOfRun<'a> {
     output: &'a crate::output::ResultFile,
     /// The output existed before the run.
     existed: bool,
@@ -631,7 +619,7 @@ struct Outcome<'a> {
     input_size: usize,
 }
 
-impl Outcome<'_> {
+impl EndOfRun<'_> {
     /// What the output path holds when this run wrote nothing.
     fn untouched(&self) -> String {
         if self.existed {
@@ -646,7 +634,7 @@ impl Outcome<'_> {
 /// whether the pipeline had finished before the user left it.
 fn conclude(
     args: &ReduceArgs,
-    outcome: Outcome<'_>,
+    outcome: EndOfRun<'_>,
     report: crate::engine::SessionReport,
     completed: Option<bool>,
 ) -> anyhow::Result<i32> {
@@ -739,7 +727,11 @@ fn conclude(
     }
     println!("{}", crate::headless::report(&finished.stats));
     let intended = outcome.output.path();
-    let (place, failed_write) = match outcome.output.finish() {
+    let (saved, notice) = outcome.output.finish();
+    if let Some(line) = notice.and_then(|notice| crate::headless::message_line(&notice.into())) {
+        eprintln!("{line}");
+    }
+    let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
             let saved = crate::output::save_elsewhere(intended, &best);
@@ -831,5 +823,47 @@ fn last_chars(text: &str, limit: usize) -> &str {
     match text.char_indices().nth(count.saturating_sub(limit)) {
         Some((at, _)) if count > limit => &text[at..],
         _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_keywords_are_refused_with_the_values_that_exist() {
+        let error = Cli::try_parse_from([
+            "whittle",
+            "reduce",
+            "in.txt",
+            "--parallel",
+            "fastest",
+            "--",
+            "test.sh",
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("[possible values: first, stable, combined, greedy]"),
+            "{error}"
+        );
+        let cli = Cli::try_parse_from([
+            "whittle",
+            "reduce",
+            "in.txt",
+            "--order",
+            "complements-only",
+            "--cache",
+            "config",
+            "--",
+            "test.sh",
+        ])
+        .unwrap();
+        let Subcommand::Reduce(args) = cli.subcommand else {
+            panic!("a reduce command");
+        };
+        assert_eq!(args.order, ReduceOrder::ComplementsOnly);
+        assert_eq!(args.cache, CacheKind::Config);
+        assert_eq!(args.parallel, ParallelMode::Stable, "the default");
     }
 }

@@ -1,12 +1,13 @@
-//! Steering a running reduction from another thread: pause, single steps, stop, and the split
-//! factor read live. Every candidate the engine considers passes [`Control::checkpoint`].
+//! Steering a running reduction from another thread: pause, single steps, stop, and the knobs
+//! (split factor, testing window, parallel mode), which the control alone owns while the
+//! reduction runs. Every candidate the engine considers passes [`Control::checkpoint`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use serde::Serialize;
 
-use crate::oracle::CancelToken;
+use crate::params::{Knobs, ParallelMode, SplitFactor, max_jobs};
+use crate::processes::CancelToken;
 
 /// Why a reduction stopped before it finished on its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -42,62 +43,6 @@ impl std::fmt::Display for Stop {
     }
 }
 
-/// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum SplitFactor {
-    Finite(u32),
-    Infinite,
-}
-
-impl SplitFactor {
-    /// min(len, n·ν): the granularity after splitting `n` chunks further, capped at `len`.
-    pub fn grow(self, n: usize, len: usize) -> usize {
-        match self {
-            SplitFactor::Finite(nu) => n.saturating_mul(nu as usize).min(len),
-            SplitFactor::Infinite => len,
-        }
-    }
-
-    fn encode(self) -> u64 {
-        match self {
-            SplitFactor::Finite(nu) => u64::from(nu),
-            SplitFactor::Infinite => 0,
-        }
-    }
-
-    fn decode(raw: u64) -> Self {
-        match raw {
-            0 => SplitFactor::Infinite,
-            nu => SplitFactor::Finite(nu as u32),
-        }
-    }
-}
-
-impl std::fmt::Display for SplitFactor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SplitFactor::Finite(nu) => write!(f, "{nu}"),
-            SplitFactor::Infinite => f.write_str("inf"),
-        }
-    }
-}
-
-impl std::str::FromStr for SplitFactor {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if matches!(s, "inf" | "infinity" | "∞") {
-            return Ok(SplitFactor::Infinite);
-        }
-        match s.parse::<u32>() {
-            Ok(nu) if nu >= 2 => Ok(SplitFactor::Finite(nu)),
-            _ => Err(format!(
-                "the split factor must be an integer ≥ 2 or `inf`, not `{s}`"
-            )),
-        }
-    }
-}
-
 #[derive(Debug, Default)]
 struct State {
     paused: bool,
@@ -114,25 +59,34 @@ struct State {
 pub struct Control {
     state: Mutex<State>,
     wake: Condvar,
-    split_factor: AtomicU64,
-    jobs: AtomicU64,
-    /// The largest testing window the tests' executor allows.
-    max_jobs: AtomicU64,
-    parallel: Mutex<Option<crate::dd::ParallelMode>>,
+    /// The one live copy of the knobs: the settings gave their starting values.
+    knobs: Mutex<Knobs>,
+    /// The largest testing window: what the tests' executor allows ([`max_jobs`] on this
+    /// machine).
+    max_jobs: usize,
     /// Cancelled by every stop but a switch: the tokens of all test runs are its children, so
     /// a stop kills the tests that run and keeps new ones from starting.
     stop_token: CancelToken,
 }
 
 impl Control {
-    pub fn new(split_factor: SplitFactor) -> Self {
+    /// A control whose knobs start at `start` (the testing window clamped to 1..=[`max_jobs`]).
+    pub fn new(start: Knobs) -> Self {
+        Self::with_max_jobs(start, max_jobs())
+    }
+
+    /// A control whose testing window may go up to `max` (an executor's cap, see
+    /// [`crate::oracle::Oracle::max_jobs`]) instead of [`max_jobs`].
+    pub fn with_max_jobs(start: Knobs, max: usize) -> Self {
+        let max = max.max(1);
         Control {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
-            split_factor: AtomicU64::new(split_factor.encode()),
-            jobs: AtomicU64::new(0),
-            max_jobs: AtomicU64::new(crate::tester::max_jobs() as u64),
-            parallel: Mutex::new(None),
+            knobs: Mutex::new(Knobs {
+                jobs: start.jobs.clamp(1, max),
+                ..start
+            }),
+            max_jobs: max,
             stop_token: CancelToken::new(),
         }
     }
@@ -259,40 +213,47 @@ impl Control {
         self.lock().stop.clone()
     }
 
+    fn knobs_now(&self) -> MutexGuard<'_, Knobs> {
+        self.knobs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The knobs as they are now.
+    pub fn knobs(&self) -> Knobs {
+        *self.knobs_now()
+    }
+
     pub fn split_factor(&self) -> SplitFactor {
-        SplitFactor::decode(self.split_factor.load(Ordering::Relaxed))
-    }
-
-    /// The testing window wanted (0: not set); the tester adopts it at its next window.
-    pub fn jobs(&self) -> usize {
-        self.jobs.load(Ordering::Relaxed) as usize
-    }
-
-    pub fn set_jobs(&self, jobs: usize) {
-        self.jobs.store(jobs as u64, Ordering::Relaxed);
-    }
-
-    /// The largest testing window allowed (see [`crate::oracle::Oracle::max_jobs`]).
-    pub fn max_jobs(&self) -> usize {
-        self.max_jobs.load(Ordering::Relaxed) as usize
-    }
-
-    pub fn set_max_jobs(&self, max: usize) {
-        self.max_jobs.store(max.max(1) as u64, Ordering::Relaxed);
-    }
-
-    /// The parallel mode wanted, if it was changed; ddmin adopts it at its next round.
-    pub fn parallel_mode(&self) -> Option<crate::dd::ParallelMode> {
-        *self.parallel.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub fn set_parallel_mode(&self, mode: crate::dd::ParallelMode) {
-        *self.parallel.lock().unwrap_or_else(PoisonError::into_inner) = Some(mode);
+        self.knobs_now().split_factor
     }
 
     /// Changes ν; ddmin picks it up at its next granularity step.
     pub fn set_split_factor(&self, nu: SplitFactor) {
-        self.split_factor.store(nu.encode(), Ordering::Relaxed);
+        self.knobs_now().split_factor = nu;
+    }
+
+    /// The testing window: how many tests run at once.
+    pub fn jobs(&self) -> usize {
+        self.knobs_now().jobs
+    }
+
+    /// Changes the testing window (clamped to 1..=[`Control::max_jobs`]); the tester adopts
+    /// it at its next window.
+    pub fn set_jobs(&self, jobs: usize) {
+        self.knobs_now().jobs = jobs.clamp(1, self.max_jobs);
+    }
+
+    /// The largest testing window allowed.
+    pub fn max_jobs(&self) -> usize {
+        self.max_jobs
+    }
+
+    pub fn parallel_mode(&self) -> ParallelMode {
+        self.knobs_now().parallel
+    }
+
+    /// Changes the parallel mode; ddmin adopts it at its next round.
+    pub fn set_parallel_mode(&self, mode: ParallelMode) {
+        self.knobs_now().parallel = mode;
     }
 }
 
@@ -303,18 +264,8 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn split_factor_parses_and_grows() {
-        assert_eq!("inf".parse::<SplitFactor>(), Ok(SplitFactor::Infinite));
-        assert_eq!("3".parse::<SplitFactor>(), Ok(SplitFactor::Finite(3)));
-        assert!("1".parse::<SplitFactor>().is_err());
-        assert_eq!(SplitFactor::Finite(2).grow(4, 5), 5);
-        assert_eq!(SplitFactor::Finite(3).grow(2, 100), 6);
-        assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
-    }
-
-    #[test]
     fn steps_let_one_candidate_through_each() {
-        let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+        let control = Arc::new(Control::new(Knobs::default()));
         control.set_step_mode(true);
         control.step();
         control.step();
@@ -332,7 +283,7 @@ mod tests {
 
     #[test]
     fn checks_outside_steps_pass_in_step_mode_but_wait_while_paused() {
-        let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+        let control = Arc::new(Control::new(Knobs::default()));
         control.set_step_mode(true);
         assert!(control.checkpoint_outside_steps().is_ok());
         control.step();
@@ -352,5 +303,35 @@ mod tests {
         assert!(control.is_parked());
         control.resume();
         assert_eq!(waiting.join().unwrap(), Ok(()));
+    }
+
+    #[test]
+    fn the_knobs_start_at_the_given_values_and_the_window_stays_in_bounds() {
+        let start = Knobs {
+            split_factor: SplitFactor::Finite(3),
+            jobs: 2,
+            parallel: ParallelMode::Greedy,
+        };
+        let control = Control::new(start);
+        assert_eq!(control.knobs(), start);
+        control.set_jobs(0);
+        assert_eq!(control.jobs(), 1);
+        control.set_jobs(usize::MAX);
+        assert_eq!(control.jobs(), max_jobs());
+        control.set_split_factor(SplitFactor::Infinite);
+        control.set_parallel_mode(ParallelMode::First);
+        assert_eq!(
+            control.knobs(),
+            Knobs {
+                split_factor: SplitFactor::Infinite,
+                jobs: max_jobs(),
+                parallel: ParallelMode::First,
+            }
+        );
+        let too_many = Control::new(Knobs {
+            jobs: usize::MAX,
+            ..Knobs::default()
+        });
+        assert_eq!(too_many.jobs(), max_jobs());
     }
 }

@@ -4,14 +4,10 @@
 //!
 //! The algorithm works on unit ids; a [`Domain`] turns a configuration into a test case.
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::Serialize;
-
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate, CandidateKind};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
 
 /// What the units are: renders configurations into test cases.
@@ -26,110 +22,6 @@ pub trait Domain: Sync {
     fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
         let _ = config;
         None
-    }
-}
-
-/// Which reduce steps are tried, in which order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ReduceOrder {
-    SubsetsFirst,
-    ComplementsFirst,
-    ComplementsOnly,
-}
-
-/// In which order the chunks of a partition are visited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Direction {
-    Forward,
-    Backward,
-}
-
-/// How a configuration is cut into n chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SplitStyle {
-    /// Zeller's: chunk i takes (L - start) / (n - i) of what is left; 30 into 4 gives 7,7,8,8.
-    Zeller,
-    /// Chunk i is config[L·i/n .. L·(i+1)/n].
-    Balanced,
-}
-
-/// How a round's candidates are spread over the testing window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ParallelMode {
-    /// The first interesting candidate to finish wins; the other running tests are killed.
-    First,
-    /// Wait for the window and take the interesting candidate first in iteration order: the
-    /// result equals the sequential one.
-    Stable,
-    /// Subsets and complements in one window, stabilised like `stable`.
-    Combined,
-    /// GreeDDy: several interesting complements in a window are removed together.
-    Greedy,
-}
-
-macro_rules! keyword_enum {
-    ($type:ty, $what:literal, $($word:literal => $value:expr),+ $(,)?) => {
-        impl FromStr for $type {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s {
-                    $($word => Ok($value),)+
-                    other => Err(format!(
-                        concat!("unknown ", $what, " `{}` (expected {})"),
-                        other,
-                        [$($word),+].join(", ")
-                    )),
-                }
-            }
-        }
-        impl fmt::Display for $type {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                $(if *self == $value { return f.write_str($word); })+
-                Ok(())
-            }
-        }
-    };
-}
-
-keyword_enum!(ReduceOrder, "order",
-    "subsets-first" => ReduceOrder::SubsetsFirst,
-    "complements-first" => ReduceOrder::ComplementsFirst,
-    "complements-only" => ReduceOrder::ComplementsOnly);
-keyword_enum!(Direction, "direction",
-    "forward" => Direction::Forward,
-    "backward" => Direction::Backward);
-keyword_enum!(SplitStyle, "split",
-    "zeller" => SplitStyle::Zeller,
-    "balanced" => SplitStyle::Balanced);
-keyword_enum!(ParallelMode, "parallel mode",
-    "first" => ParallelMode::First,
-    "stable" => ParallelMode::Stable,
-    "combined" => ParallelMode::Combined,
-    "greedy" => ParallelMode::Greedy);
-
-/// The settings of ddmin (the split factor ν is read live from the tester's control).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct DdOptions {
-    pub order: ReduceOrder,
-    pub subset_direction: Direction,
-    pub complement_direction: Direction,
-    pub split: SplitStyle,
-    pub parallel: ParallelMode,
-}
-
-impl Default for DdOptions {
-    fn default() -> Self {
-        DdOptions {
-            order: ReduceOrder::SubsetsFirst,
-            subset_direction: Direction::Forward,
-            complement_direction: Direction::Forward,
-            split: SplitStyle::Zeller,
-            parallel: ParallelMode::Stable,
-        }
     }
 }
 
@@ -387,7 +279,8 @@ impl Partition {
 }
 
 /// Runs ddmin^ν on `units` (whose rendering the caller knows to be interesting) and returns a
-/// 1-minimal configuration, or why it stopped early. The tester's current best follows every
+/// 1-minimal configuration, or why it stopped early. ν and the parallel mode are read from the
+/// tester's control (at each granularity step and round). The tester's current best follows every
 /// accepted reduction, so an early stop loses nothing.
 pub fn ddmin(
     domain: &dyn Domain,
@@ -414,11 +307,8 @@ pub fn ddmin(
         }
         tester.note_round(state.n(), len, || state.chunk_sizes());
 
-        let options = DdOptions {
-            parallel: tester.control().parallel_mode().unwrap_or(options.parallel),
-            ..*options
-        };
-        if reduce_round(domain, &mut state, tester, &options)? {
+        let parallel = tester.control().parallel_mode();
+        if reduce_round(domain, &mut state, tester, options, parallel)? {
             continue;
         }
         let n = state.n();
@@ -458,6 +348,7 @@ fn reduce_round(
     state: &mut Partition,
     tester: &mut Tester,
     options: &DdOptions,
+    parallel: ParallelMode,
 ) -> Result<bool, Stop> {
     let n = state.n();
     let offsets = tester
@@ -466,7 +357,7 @@ fn reduce_round(
         .flatten();
     let subsets = || subset_probes(n, options.subset_direction);
     let complements = || complement_probes(n, options.complement_direction, state.offset);
-    let phases: Vec<Vec<Probe>> = match (options.order, options.parallel) {
+    let phases: Vec<Vec<Probe>> = match (options.order, parallel) {
         (ReduceOrder::ComplementsOnly, _) => vec![complements()],
         (ReduceOrder::SubsetsFirst, ParallelMode::Combined) => {
             vec![subsets().into_iter().chain(complements()).collect()]
@@ -478,9 +369,9 @@ fn reduce_round(
         (ReduceOrder::ComplementsFirst, _) => vec![complements(), subsets()],
     };
     for probes in phases {
-        let greedy_complements = options.parallel == ParallelMode::Greedy
+        let greedy_complements = parallel == ParallelMode::Greedy
             && matches!(probes.first(), Some(Probe::Complement(_)));
-        let policy = match options.parallel {
+        let policy = match parallel {
             ParallelMode::First => WindowPolicy::FirstToFinish,
             ParallelMode::Greedy if greedy_complements => WindowPolicy::AllInWindow,
             _ => WindowPolicy::FirstInOrder,

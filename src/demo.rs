@@ -1,46 +1,33 @@
 //! Built-in examples reduced with built-in in-process tests: nothing of the user is needed.
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
-use crate::cli::DemoArgs;
-use crate::control::SplitFactor;
-use crate::dd::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
-use crate::engine::{Session, SessionOptions, StagesFactory};
-use crate::events::{Action, Event};
+
+use crate::engine::{Session, SessionOptions};
 use crate::oracle::{Oracle, predicate};
-use crate::reduce::{Job, Settings};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
+use crate::pipeline::{DEFAULT_TREE_PIPELINE, Pipeline, Settings};
+use crate::reduce::Job;
 use crate::tree::Language;
 
-/// A built-in example: an input, a test, and the settings that show it best.
+/// A built-in example: an input, a test, and the settings that show it best (the pipeline and
+/// the input's language included).
 pub struct Example {
     pub name: &'static str,
     pub description: &'static str,
     pub input: &'static [u8],
     pub settings: Settings,
     pub oracle: fn() -> Arc<dyn Oracle>,
-    /// The language of the input (for the parse tree and node edits), by name.
-    pub language: Option<&'static str>,
-    /// The pipeline it runs (`whittle algorithms`).
-    pub pipeline: &'static str,
 }
 
 impl Example {
-    /// The language of the input, when this build parses it.
-    pub fn grammar(&self) -> Option<&'static Language> {
-        self.language
-            .and_then(|name| Language::by_name(name).ok())
-            .filter(|language| language.is_available())
-    }
-
-    /// Starts a session on the example: its input, settings, pipeline and in-process test.
+    /// Starts a session on the example: its input, settings (and so its pipeline) and
+    /// in-process test.
     pub fn start(&self, options: SessionOptions) -> anyhow::Result<Session> {
         let job = Job::new(self.input.to_vec(), self.settings.clone());
-        let stages = crate::pipeline::stages_named(&self.settings, self.pipeline)?;
-        let factory: StagesFactory = crate::pipeline::stages_factory(self.settings.clone());
-        Session::start(job, (self.oracle)(), stages, factory, options)
+        Session::start(job, (self.oracle)(), options)
     }
 }
 
@@ -59,7 +46,6 @@ fn table_4_1() -> Example {
                 subset_direction: Direction::Forward,
                 complement_direction: Direction::Backward,
                 split: SplitStyle::Zeller,
-                parallel: ParallelMode::Stable,
             },
             fixpoint: false,
             cache: CachePolicy {
@@ -68,7 +54,9 @@ fn table_4_1() -> Example {
                 evict_larger: true,
             },
             jobs: 1,
+            parallel: ParallelMode::Stable,
             limits: Default::default(),
+            algorithm: Some(Pipeline::ddmin()),
             ..Settings::default()
         },
         oracle: || {
@@ -76,8 +64,6 @@ fn table_4_1() -> Example {
                 c.contains(&b'2') && c.contains(&b'4')
             }))
         },
-        language: None,
-        pipeline: "ddmin",
     }
 }
 
@@ -92,6 +78,7 @@ fn json_87() -> Example {
         input: JSON_DOCUMENT,
         settings: Settings {
             jobs: 1,
+            algorithm: Some(Pipeline::ddmin()),
             language: Some("json".into()),
             ..Settings::default()
         },
@@ -101,8 +88,6 @@ fn json_87() -> Example {
                     .is_ok_and(|value| value.to_string().contains("87"))
             }))
         },
-        language: Some("json"),
-        pipeline: "ddmin",
     }
 }
 
@@ -121,6 +106,8 @@ fn hello_hoist() -> Example {
         settings: Settings {
             atoms: vec![AtomKind::Line],
             jobs: 1,
+            // The default for C, named because the example shows it.
+            algorithm: DEFAULT_TREE_PIPELINE.parse().ok(),
             language: Some("c".into()),
             ..Settings::default()
         },
@@ -128,7 +115,7 @@ fn hello_hoist() -> Example {
             Arc::new(predicate(
                 "parses as C and prints Hello world!",
                 |c: &[u8]| {
-                    let Ok(language) = crate::tree::Language::by_name("c") else {
+                    let Ok(language) = Language::by_name("c") else {
                         return false;
                     };
                     let text = String::from_utf8_lossy(c);
@@ -139,134 +126,14 @@ fn hello_hoist() -> Example {
                 },
             ))
         },
-        language: Some("c"),
-        pipeline: crate::pipeline::DEFAULT_TREE_PIPELINE,
     }
 }
 
 /// Every built-in example.
 pub fn examples() -> Vec<Example> {
     let mut examples = vec![table_4_1(), json_87()];
-    if crate::tree::Language::by_name("c").is_ok_and(|c| c.is_available()) {
+    if Language::by_name("c").is_ok_and(|c| c.is_available()) {
         examples.push(hello_hoist());
     }
     examples
-}
-
-/// `whittle demo`: runs an example and prints each candidate and the result.
-pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
-    let examples = examples();
-    if args.list {
-        for example in &examples {
-            println!("{:<12} {}", example.name, example.description);
-        }
-        println!("\nrun one with `whittle demo --example NAME`");
-        return Ok(0);
-    }
-    let Some(example) = examples.into_iter().find(|e| e.name == args.example) else {
-        eprintln!(
-            "whittle: no example named `{}` (see `whittle demo --list`)",
-            args.example
-        );
-        return Ok(crate::cli::EXIT_USAGE);
-    };
-    if !args.no_tui && std::io::stdout().is_terminal() {
-        return run_in_tui(example, &args.theme);
-    }
-    println!("whittle demo: {}", example.description);
-    println!("input:\n{}", String::from_utf8_lossy(example.input));
-
-    let options = SessionOptions {
-        exit_when_done: true,
-        language: None,
-        start_in_step_mode: false,
-    };
-    let session = example.start(options)?;
-    let events = session.events().clone();
-    let printer = std::thread::spawn(move || print_steps(events));
-    let report = session.wait()?;
-    let _ = printer.join();
-    if let Some(failure) = report.failure {
-        eprintln!("whittle: {failure}");
-        return Ok(crate::cli::EXIT_ERROR);
-    }
-    println!(
-        "\nresult:\n{}",
-        String::from_utf8_lossy(&report.finished.result)
-    );
-    println!("{}", crate::headless::report(&report.finished.stats));
-    Ok(0)
-}
-
-/// Opens the UI on an example in step mode: nothing is tested until `n` (or space).
-fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
-    let theme = match crate::tui::Theme::from_environment(theme) {
-        Ok(theme) => theme,
-        Err(error) => {
-            eprintln!("whittle: {error}");
-            return Ok(crate::cli::EXIT_USAGE);
-        }
-    };
-    let language = example.grammar();
-    let options = SessionOptions {
-        exit_when_done: false,
-        language,
-        start_in_step_mode: true,
-    };
-    let session = example.start(options)?;
-    let app = crate::tui::App::new(
-        session.commands(),
-        crate::tui::AppOptions {
-            theme,
-            input_name: format!("demo {}", example.name),
-            clock: Arc::new(crate::tui::SystemClock),
-            exit_when_done: false,
-            language,
-            extension: None,
-        },
-    );
-    let (_, _, app) = crate::tui::terminal::run(&session, app)?;
-    let result = app.snapshot().best.clone();
-    drop(session);
-    println!(
-        "whittle demo {}: the best result when you left:\n{}",
-        example.name,
-        String::from_utf8_lossy(&result)
-    );
-    Ok(0)
-}
-
-fn print_steps(events: crossbeam_channel::Receiver<Event>) {
-    println!(
-        "{:>5}  {:<12} {:<24} {:<6} outcome",
-        "step", "candidate", "content", "action"
-    );
-    for event in events {
-        match event {
-            Event::Round { n, len, .. } => println!("       -- {len} units in {n} chunks"),
-            Event::CandidateJudged {
-                step,
-                candidate,
-                action,
-                outcome,
-                preview,
-                ..
-            } => println!(
-                "{step:>5}  {:<12} {:<24} {:<6} {} {}",
-                candidate.describe(),
-                preview.map_or_else(|| "…".to_string(), |p| format!("{p:?}")),
-                match action {
-                    Action::Test => "test",
-                    Action::Cache => "cache",
-                    Action::Guard => "guard",
-                },
-                outcome.symbol(),
-                outcome
-            ),
-            Event::Accepted { size, branch, .. } => {
-                println!("       => {} ({size} bytes)", branch.describe())
-            }
-            _ => {}
-        }
-    }
 }

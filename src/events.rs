@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
+use crate::output::WriteNotice;
 use crate::stats::Stats;
 
 /// Candidates up to this size travel with their events.
@@ -30,6 +31,12 @@ pub enum CandidateKind {
     EmptyConfig,
     /// Hoisting: replace a node by a compatible descendant.
     Hoist,
+    /// `replace`: a node becomes a shorter text its place allows (`n`: the text's rank).
+    Replace,
+    /// `lift`: a node becomes one of its descendants, of any kind (`n`: the descendant).
+    Lift,
+    /// `reshape`: a node becomes the short form of another kind (`n`: the form's rank).
+    Reshape,
     /// An edit proposed by the user.
     Manual,
 }
@@ -69,6 +76,9 @@ impl Candidate {
             CandidateKind::Empty => "empty".into(),
             CandidateKind::EmptyConfig => "empty level".into(),
             CandidateKind::Hoist => format!("hoist node {}", self.index),
+            CandidateKind::Replace => format!("replace node {}", self.index),
+            CandidateKind::Lift => format!("lift node {}", self.index),
+            CandidateKind::Reshape => format!("reshape node {}", self.index),
             CandidateKind::Manual => "manual edit".into(),
         }
     }
@@ -97,6 +107,12 @@ pub enum Branch {
     IncreaseGranularity,
     Done,
     Hoist,
+    /// A node was replaced by a shorter text (`replace`).
+    Replace,
+    /// A node was replaced by a descendant of another kind (`lift`).
+    Lift,
+    /// A node took the short form of another kind (`reshape`).
+    Reshape,
     /// A tree level's configuration was pruned to nothing.
     EmptyConfig,
     Manual,
@@ -115,6 +131,9 @@ impl Branch {
             Branch::IncreaseGranularity => "increase granularity",
             Branch::Done => "done",
             Branch::Hoist => "hoist",
+            Branch::Replace => "replace",
+            Branch::Lift => "lift",
+            Branch::Reshape => "reshape",
             Branch::EmptyConfig => "empty configuration",
             Branch::Manual => "manual edit",
             Branch::Start => "input",
@@ -137,7 +156,7 @@ pub enum Event {
         n: usize,
         len: usize,
         /// The split factor ν in force.
-        nu: crate::control::SplitFactor,
+        nu: crate::params::SplitFactor,
         /// Chunk sizes, in order (only for configurations of at most 256 chunks).
         chunks: Vec<u32>,
     },
@@ -225,6 +244,22 @@ pub enum Event {
     /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
     /// skipped it.
     StageSkipped { stage: String, reason: String },
+    /// Something went wrong that does not stop the run (the output or the trace could not be
+    /// written, a test left files that cannot be removed). The engine prints nothing: the front
+    /// ends show these.
+    Warning { message: String },
+    /// Something the user should know that is no problem (the output is written again after a
+    /// failure).
+    Notice { message: String },
+}
+
+impl From<WriteNotice> for Event {
+    fn from(notice: WriteNotice) -> Event {
+        match notice {
+            WriteNotice::Failed(message) => Event::Warning { message },
+            WriteNotice::Recovered(message) => Event::Notice { message },
+        }
+    }
 }
 
 /// What a tree stage does with a set of nodes.
@@ -235,4 +270,12 @@ pub enum TreePhase {
     Prune,
     /// TMIN^χ: each node may be replaced by a compatible descendant.
     Hoist,
+    /// `replace`: the nodes that may become a shorter text (the whole tree, in document order).
+    Replace,
+    /// `lift`: the nodes that may become one of their descendants.
+    Lift,
+    /// `reshape`: the nodes that may take the short form of another kind.
+    Reshape,
+    /// `rewrite`: the nodes that may be replaced, lifted or reshaped.
+    Rewrite,
 }

@@ -1,5 +1,5 @@
-//! Headless mode: a progress bar on stderr when it is a terminal, plain log lines otherwise, and
-//! the final report. It consumes the engine's events like the UI does.
+//! Headless mode: a progress bar on stderr when it is a terminal, plain log lines otherwise, the
+//! engine's warnings, and the final report. It consumes the engine's events like the UI does.
 
 use std::io::IsTerminal;
 use std::thread::JoinHandle;
@@ -11,7 +11,32 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::events::{Action, Event};
 use crate::stats::Stats;
 
-/// Shows progress from the engine's events until the channel closes.
+/// The line a warning or notice of the engine is printed as (`None` for other events).
+pub fn message_line(event: &Event) -> Option<String> {
+    match event {
+        Event::Warning { message } => Some(format!("whittle: warning: {message}")),
+        Event::Notice { message } => Some(format!("whittle: {message}")),
+        _ => None,
+    }
+}
+
+/// Prints the engine's warnings and notices until the channel closes (after the UI, which
+/// showed the earlier ones).
+pub fn spawn_messages(events: Receiver<Event>) -> JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("whittle-messages".into())
+        .spawn(move || {
+            for event in events {
+                if let Some(line) = message_line(&event) {
+                    eprintln!("{line}");
+                }
+            }
+        })
+        .unwrap_or_else(|_| std::thread::spawn(|| {}))
+}
+
+/// Shows progress from the engine's events until the channel closes, and prints the
+/// engine's warnings and notices.
 pub fn spawn_progress(events: Receiver<Event>, input_size: usize) -> JoinHandle<()> {
     let interactive = std::io::stderr().is_terminal();
     std::thread::Builder::new()
@@ -98,6 +123,9 @@ fn progress_bar(events: Receiver<Event>, input_size: usize) {
         ..Progress::default()
     };
     for event in events {
+        if let Some(line) = message_line(&event) {
+            bar.suspend(|| eprintln!("{line}"));
+        }
         progress.update(&event);
         bar.set_message(progress.line(input_size));
     }
@@ -112,6 +140,9 @@ fn log_lines(events: Receiver<Event>, input_size: usize) {
     let mut last = Instant::now() - Duration::from_secs(10);
     let mut pending = false;
     for event in events {
+        if let Some(line) = message_line(&event) {
+            eprintln!("{line}");
+        }
         let stage_change = matches!(event, Event::StageStarted { .. });
         pending |= progress.update(&event);
         if pending && (stage_change || last.elapsed() >= Duration::from_secs(1)) {

@@ -11,6 +11,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,7 @@ use wait_timeout::ChildExt;
 
 use crate::outcome::Outcome;
 use crate::processes::kill_group;
-pub use crate::processes::{CancelToken, kill_all_running, running_count};
+pub use crate::processes::{CancelToken, kill_all_running};
 
 /// How much of a test's output is kept (its tail).
 pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
@@ -96,9 +97,15 @@ pub trait Oracle: Send + Sync {
     /// One line saying what the test is, for reports.
     fn describe(&self) -> String;
 
+    /// What went wrong around the tests since the last call, that the user should know (a run
+    /// directory that could not be removed, say). The tester reports these as warnings.
+    fn take_warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The most tests that may run at once (the cap of the testing window).
     fn max_jobs(&self) -> usize {
-        crate::tester::max_jobs()
+        crate::params::max_jobs()
     }
 }
 
@@ -116,7 +123,7 @@ pub trait Executor: Send + Sync {
 
     /// The most tests that may run at once through this executor.
     fn max_jobs(&self) -> usize {
-        crate::tester::max_jobs()
+        crate::params::max_jobs()
     }
 
     /// The oracle is done: nothing the executor started may be left running anywhere.
@@ -299,6 +306,10 @@ pub struct CommandOracle {
     /// Whether a run directory could not be removed (warned about once).
     cleanup_warned: AtomicBool,
     executor: Box<dyn Executor>,
+    /// Warnings not taken yet (see [`Oracle::take_warnings`]).
+    warnings: Mutex<Vec<String>>,
+    /// The scratch directory is gone (see [`CommandOracle::close`]).
+    closed: AtomicBool,
 }
 
 impl CommandOracle {
@@ -353,6 +364,8 @@ impl CommandOracle {
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
             executor: Box::new(LocalExecutor),
+            warnings: Mutex::new(Vec::new()),
+            closed: AtomicBool::new(false),
         })
     }
 
@@ -379,12 +392,37 @@ impl CommandOracle {
         if let Err(error) = remove_tree(&dir)
             && !self.cleanup_warned.swap(true, Ordering::Relaxed)
         {
-            eprintln!(
-                "whittle: warning: cannot remove the run directory {} the test left behind: {error}",
+            self.warn(format!(
+                "cannot remove the run directory {} the test left behind: {error}",
                 dir.display()
-            );
+            ));
         }
         result
+    }
+
+    fn warn(&self, message: String) {
+        self.warnings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(message);
+    }
+
+    /// Ends the oracle's work: kills what tests left running (they could still write into the
+    /// scratch directory) and removes the scratch directory. Returns why the directory could
+    /// not be removed. Runs after this fail (`ScratchFailed`). Dropping the oracle does the
+    /// same, without saying what failed.
+    pub fn close(&self) -> Result<(), String> {
+        if self.closed.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        self.executor.close();
+        crate::processes::kill_orphans();
+        remove_tree(&self.scratch).map_err(|error| {
+            format!(
+                "cannot remove the scratch directory {}: {error}",
+                self.scratch.display()
+            )
+        })
     }
 
     /// Writes the candidate into a fresh run directory and returns its path.
@@ -476,15 +514,8 @@ struct ScratchError {
 
 impl Drop for CommandOracle {
     fn drop(&mut self) {
-        // What tests left running could still write into the scratch directory.
-        self.executor.close();
-        crate::processes::kill_orphans();
-        if let Err(error) = remove_tree(&self.scratch) {
-            eprintln!(
-                "whittle: warning: cannot remove the scratch directory {}: {error}",
-                self.scratch.display()
-            );
-        }
+        // Whoever needs to know whether this worked calls `close` first.
+        let _ = self.close();
     }
 }
 
@@ -655,6 +686,10 @@ impl Oracle for CommandOracle {
 
     fn max_jobs(&self) -> usize {
         self.executor.max_jobs()
+    }
+
+    fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     fn describe(&self) -> String {

@@ -51,9 +51,20 @@ pub enum Saved {
     Failed { error: String, best: Vec<u8> },
 }
 
+/// What a write of the result has to tell the user. whittle's core prints nothing: the caller
+/// passes it on (the engine as an event, which the front ends show).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteNotice {
+    /// The write failed (the first failure of a series): the result is kept in memory.
+    Failed(String),
+    /// A write succeeded after failures.
+    Recovered(String),
+}
+
 /// The output file of a reduction, and the only writer of the result: every accepted
 /// reduction goes through [`ResultFile::write`]. A write that fails keeps the result in
-/// memory, says so once, and is tried again at the next improvement and at the end.
+/// memory, says so once (a [`WriteNotice`]), and is tried again at the next improvement and at
+/// the end.
 pub struct ResultFile {
     path: PathBuf,
     mode: Option<u32>,
@@ -98,70 +109,78 @@ impl ResultFile {
     }
 
     /// Makes `content` the result: writes it now, or keeps it to write later (when the write
-    /// fails, or while it is larger than the existing output that must be kept).
-    pub fn write(&self, content: &[u8]) {
+    /// fails, or while it is larger than the existing output that must be kept). Returns what
+    /// the user should be told.
+    #[must_use = "a failed write must be reported"]
+    pub fn write(&self, content: &[u8]) -> Option<WriteNotice> {
         let mut state = self.lock();
         if state.existing.is_some_and(|size| content.len() > size) {
             state.pending = Some(content.to_vec());
-            return;
+            return None;
         }
-        self.write_now(&mut state, content);
+        self.write_now(&mut state, content)
     }
 
-    fn write_now(&self, state: &mut ResultState, content: &[u8]) {
+    fn write_now(&self, state: &mut ResultState, content: &[u8]) -> Option<WriteNotice> {
         match write_atomically(&self.path, content, self.mode) {
             Ok(()) => {
-                if state.failing {
-                    eprintln!(
-                        "whittle: {} is written again ({} bytes)",
+                let notice = state.failing.then(|| {
+                    WriteNotice::Recovered(format!(
+                        "{} is written again ({} bytes)",
                         self.path.display(),
                         content.len()
-                    );
-                }
+                    ))
+                });
                 state.pending = None;
                 state.existing = None;
                 state.written = true;
                 state.failing = false;
                 state.last_error = None;
+                notice
             }
             Err(error) => {
-                if !state.failing {
-                    eprintln!(
-                        "whittle: warning: cannot write {}: {error}; the best result so far is \
-                         kept in memory and written at the next improvement",
+                let notice = (!state.failing).then(|| {
+                    WriteNotice::Failed(format!(
+                        "cannot write {}: {error}; the best result so far is kept in memory and \
+                         written at the next improvement",
                         self.path.display()
-                    );
-                }
+                    ))
+                });
                 state.pending = Some(content.to_vec());
                 state.failing = true;
                 state.last_error = Some(error.to_string());
+                notice
             }
         }
     }
 
-    /// Tries once more to write what is pending and says what the file holds.
-    pub fn finish(&self) -> Saved {
+    /// Tries once more to write what is pending and says what the file holds (and what the
+    /// user should be told of that last write).
+    pub fn finish(&self) -> (Saved, Option<WriteNotice>) {
         let mut state = self.lock();
+        let mut notice = None;
         if let Some(pending) = state.pending.take() {
             match state.existing {
                 Some(existing) if pending.len() > existing => {
                     state.pending = Some(pending.clone());
-                    return Saved::KeptSmaller {
+                    let saved = Saved::KeptSmaller {
                         existing,
                         best: pending,
                     };
+                    return (saved, None);
                 }
-                _ => self.write_now(&mut state, &pending),
+                _ => notice = self.write_now(&mut state, &pending),
             }
         }
-        match (&state.pending, state.written) {
+        let saved = match (&state.pending, state.written) {
             (Some(best), _) => Saved::Failed {
                 error: state.last_error.clone().unwrap_or_default(),
                 best: best.clone(),
             },
             (None, true) => Saved::Best,
             (None, false) => Saved::Nothing,
-        }
+        };
+        (saved, notice)
     }
 }
 
@@ -455,5 +474,25 @@ mod tests {
         write_atomically(&path, b"second", None).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_failed_write_is_told_once_and_so_is_its_recovery() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("later").join("out.txt");
+        let file = ResultFile::new(&path, None);
+        match file.write(b"one") {
+            Some(WriteNotice::Failed(message)) => assert!(message.contains("kept in memory")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(file.write(b"two"), None, "a failure is told once");
+        std::fs::create_dir(dir.path().join("later")).unwrap();
+        match file.write(b"three") {
+            Some(WriteNotice::Recovered(message)) => assert!(message.contains("written again")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(file.write(b"four"), None);
+        assert!(matches!(file.finish(), (Saved::Best, None)));
+        assert_eq!(std::fs::read(&path).unwrap(), b"four");
     }
 }

@@ -1,6 +1,16 @@
 //! Pipelines: stages joined with `+` and run in order on the current best (`hoist+hddh` is the
 //! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level; the sixteen
-//! combinations of Table 7.1; the default pipeline; and the stage runner.
+//! combinations of Table 7.1; the default pipeline; the settings of a reduction
+//! ([`Settings`]), the stages a session runs ([`Stages`], [`PipelineStages`]), the stage runner
+//! and the ddmin pass over text units; pinned byte ranges ([`Pins`]).
+
+mod pins;
+mod settings;
+mod stages;
+
+pub use pins::{Pins, line_range};
+pub use settings::Settings;
+pub use stages::{SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass};
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,10 +20,9 @@ use serde::{Serialize, Serializer};
 
 use crate::atoms::AtomKind;
 use crate::control::Stop;
-use crate::engine::{StageContext, Stages, StagesFactory};
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
-use crate::reduce::{Settings, run_all_stages, run_ddmin_pass};
+use crate::rewrite::{self, Rewrite};
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
 
@@ -24,11 +33,13 @@ pub enum Stage {
     Tree(Algorithm),
     /// ddmin passes over text units, each to its fixed point: the given atoms, or `--atoms`.
     Ddmin(Option<Vec<AtomKind>>),
+    /// A rewrite of the parse tree of the current best (`replace`, `lift`).
+    Rewrite(Rewrite),
 }
 
 impl Stage {
     fn is_tree(&self) -> bool {
-        matches!(self, Stage::Tree(_))
+        matches!(self, Stage::Tree(_) | Stage::Rewrite(_))
     }
 }
 
@@ -36,6 +47,7 @@ impl fmt::Display for Stage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Stage::Tree(algorithm) => f.write_str(algorithm.name()),
+            Stage::Rewrite(rewrite) => f.write_str(rewrite.name()),
             Stage::Ddmin(None) => f.write_str("ddmin"),
             Stage::Ddmin(Some(atoms)) => {
                 let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
@@ -57,7 +69,13 @@ impl FromStr for Stage {
         if let Some(atoms) = name.strip_prefix("ddmin:") {
             return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
         }
-        name.parse().map(Stage::Tree)
+        if let Ok(rewrite) = name.parse() {
+            return Ok(Stage::Rewrite(rewrite));
+        }
+        name.parse().map(Stage::Tree).map_err(|error: String| {
+            let rewrites: Vec<&str> = Rewrite::all().iter().map(|r| r.name()).collect();
+            format!("{error}, or a rewrite stage ({})", rewrites.join(", "))
+        })
     }
 }
 
@@ -229,6 +247,7 @@ impl CandidateGuard for TreeGuard {
 enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
+    Rewrite(Rewrite),
 }
 
 /// The stages of a pipeline as a session runs them: each tree algorithm is a stage, and a ddmin
@@ -246,6 +265,7 @@ impl PipelineStages {
             .iter()
             .flat_map(|stage| match stage {
                 Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
+                Stage::Rewrite(rewrite) => vec![Step::Rewrite(*rewrite)],
                 Stage::Ddmin(atoms) => atoms
                     .as_deref()
                     .unwrap_or(&settings.atoms)
@@ -266,13 +286,14 @@ impl PipelineStages {
         PipelineStages::new(pipeline_of(settings), settings.clone())
     }
 
+    /// Runs a stage on the parse tree (a tree algorithm or a rewrite) named `name`.
     fn run_tree(
         &self,
-        algorithm: Algorithm,
+        name: &str,
         tester: &mut Tester,
         context: &StageContext,
+        stage: impl FnOnce(&mut Tester, &TreeContext<'_>) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
-        let name = algorithm.name();
         let Some(language) = language_of(&self.settings) else {
             tester.emit(Event::StageSkipped {
                 stage: name.to_owned(),
@@ -287,7 +308,7 @@ impl PipelineStages {
             fixpoint: self.settings.fixpoint,
             pins: &pins,
         };
-        hdd::run(tester, algorithm, &tree_context, name)
+        stage(tester, &tree_context)
     }
 
     /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
@@ -313,6 +334,7 @@ impl Stages for PipelineStages {
     fn name(&self, index: usize) -> String {
         match self.steps[index] {
             Step::Tree(algorithm) => algorithm.name().to_owned(),
+            Step::Rewrite(rewrite) => rewrite.name().to_owned(),
             Step::Ddmin(atom) => format!("ddmin {atom}"),
         }
     }
@@ -322,7 +344,18 @@ impl Stages for PipelineStages {
         let guarded = guard.is_some();
         tester.set_guard(guard);
         let result = match self.steps[index] {
-            Step::Tree(algorithm) => self.run_tree(algorithm, tester, context),
+            Step::Tree(algorithm) => {
+                let name = algorithm.name();
+                self.run_tree(name, tester, context, |tester, tree| {
+                    hdd::run(tester, algorithm, tree, name)
+                })
+            }
+            Step::Rewrite(stage) => {
+                let name = stage.name();
+                self.run_tree(name, tester, context, |tester, tree| {
+                    rewrite::run(tester, stage, tree, name)
+                })
+            }
             Step::Ddmin(atom) => {
                 run_ddmin_pass(tester, &self.settings, atom, &context.current_pins())
             }
@@ -356,7 +389,7 @@ impl PinSource for StagePins<'_> {
 }
 
 /// The stages of the pipeline `name` (as `-a` takes it), with the other settings.
-pub fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
+fn stages_named(settings: &Settings, name: &str) -> anyhow::Result<Box<dyn Stages>> {
     let pipeline: Pipeline = name.parse().map_err(|e: String| anyhow::anyhow!(e))?;
     let settings = Settings {
         algorithm: Some(pipeline.clone()),
@@ -424,6 +457,12 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
                 description: format!("{} ({})", algorithm.description(), algorithm.figure()),
             });
         }
+        for rewrite in Rewrite::all() {
+            entries.push(PipelineInfo {
+                name: rewrite.name().into(),
+                description: rewrite.description().into(),
+            });
+        }
         for (row, names) in TABLE_7_1.iter().enumerate() {
             for (column, name) in names.iter().enumerate() {
                 if column == 0 {
@@ -461,6 +500,15 @@ pub fn algorithms_listing() -> String {
             algorithm.description()
         ));
     }
+    out.push_str("\nRewrite stages (each to its fixed point; best after a tree algorithm):\n");
+    for rewrite in Rewrite::all() {
+        out.push_str(&format!(
+            "  {:<14} {:<16} {}\n",
+            rewrite.name(),
+            rewrite.title(),
+            rewrite.description()
+        ));
+    }
     out.push_str(
         "\nPipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
          `ddmin:line,char`, ...)\nmay finish at text level. The sixteen of Table 7.1:\n",
@@ -492,6 +540,7 @@ fn paper_name(pipeline: &str) -> String {
         .iter()
         .map(|stage| match stage {
             Stage::Tree(algorithm) => algorithm.title().to_owned(),
+            Stage::Rewrite(rewrite) => rewrite.title().to_owned(),
             Stage::Ddmin(_) => "DDMIN*".to_owned(),
         })
         .collect();

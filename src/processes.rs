@@ -69,11 +69,6 @@ pub fn kill_all_running() -> usize {
     registry.groups.len()
 }
 
-/// How many test commands are running right now.
-pub fn running_count() -> usize {
-    registry().groups.len()
-}
-
 /// Lets another thread stop running tests: a cancelled token kills the process groups started
 /// through it and refuses to start new ones. Tokens form a tree: cancelling one cancels every
 /// token made from it by [`CancelToken::child`] (the session's stop token is the root of the

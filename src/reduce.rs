@@ -1,98 +1,19 @@
-//! Reduction runs: the settings, the line/char/token passes of ddmin (each to its fixed point,
-//! DDMIN*), and the whole job on a file: initial checks, output kept up to date, final report.
+//! The whole job on a file: initial checks, output kept up to date, the result and statistics
+//! at the end.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
-
-use crate::atoms::{self, AtomKind};
-use crate::cache::{CachePolicy, UnitId};
-use crate::control::{Control, SplitFactor, Stop};
-use crate::dd::{self, DdOptions, TextDomain};
-use crate::engine::{Pins, StageContext, Stages};
-use crate::events::{Branch, Candidate, CandidateKind, Event};
+use crate::atoms;
+use crate::control::{Control, Stop};
+use crate::events::{Branch, Candidate, CandidateKind};
 use crate::oracle::{Oracle, Verdict};
 use crate::outcome::Outcome;
 use crate::output::ResultFile;
-use crate::pipeline::Pipeline;
-use crate::pipeline::{PipelineStages, pipeline_of};
+use crate::pipeline::{PipelineStages, Settings, StageContext, pipeline_of, run_all_stages};
 use crate::stats::Stats;
-use crate::tester::{Limits, Tester};
-
-/// Everything that decides how a reduction runs.
-#[derive(Clone, Debug, Serialize)]
-pub struct Settings {
-    /// The ddmin passes, in order (e.g. lines then characters).
-    pub atoms: Vec<AtomKind>,
-    pub split_factor: SplitFactor,
-    pub dd: DdOptions,
-    /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
-    pub fixpoint: bool,
-    pub cache: CachePolicy,
-    /// The most memory the outcome cache may take, in bytes (its estimate; the largest
-    /// candidates are evicted first).
-    pub cache_memory: usize,
-    pub jobs: usize,
-    #[serde(skip)]
-    pub limits: Limits,
-    /// The pipeline (`-a`); `None`: the default for the language.
-    pub algorithm: Option<Pipeline>,
-    /// The input's language (a name `whittle languages` lists); `None`: unknown.
-    pub language: Option<String>,
-    /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
-    pub syntax_guard: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            atoms: vec![AtomKind::Line, AtomKind::Char],
-            split_factor: SplitFactor::Finite(2),
-            dd: DdOptions::default(),
-            fixpoint: true,
-            cache: CachePolicy::recommended(),
-            cache_memory: crate::cache::DEFAULT_MEMORY_LIMIT,
-            jobs: 1,
-            limits: Limits::default(),
-            algorithm: None,
-            language: None,
-            syntax_guard: true,
-        }
-    }
-}
-
-/// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
-/// `settings.fixpoint` is off. Units overlapping a pin stay in every candidate.
-pub fn run_ddmin_pass(
-    tester: &mut Tester,
-    settings: &Settings,
-    atom: AtomKind,
-    pins: &Pins,
-) -> Result<(), Stop> {
-    let stage = format!("ddmin {atom}");
-    let text = tester.best().to_vec();
-    let spans = atoms::split(&text, atom);
-    let pinned = pins.pinned_units(&spans);
-    let mut config: Vec<UnitId> = (0..spans.len() as UnitId)
-        .filter(|unit| pinned.binary_search(unit).is_err())
-        .collect();
-    let domain = TextDomain::new(&text, spans).with_pinned(pinned);
-    tester.begin_universe();
-    for iteration in 1.. {
-        tester.emit(Event::FixpointIteration {
-            stage: stage.clone(),
-            iteration,
-        });
-        let before = config.len();
-        config = dd::ddmin(&domain, config, tester, &settings.dd)?;
-        if config.len() == before || !settings.fixpoint {
-            break;
-        }
-    }
-    Ok(())
-}
+use crate::tester::Tester;
 
 /// How a reduction of a file ended.
 pub struct Finished {
@@ -173,18 +94,25 @@ impl Job {
         self.start.as_deref().unwrap_or(&self.input)
     }
 
-    /// Builds the tester for this job; every accepted reduction is written to the output.
-    pub fn tester(&self, oracle: Arc<dyn Oracle>, control: Arc<Control>) -> anyhow::Result<Tester> {
+    /// Builds the tester for this job, with a control whose knobs start at the settings'
+    /// values; every accepted reduction is written to the output.
+    pub fn tester(&self, oracle: Arc<dyn Oracle>) -> anyhow::Result<Tester> {
+        let control = Arc::new(Control::with_max_jobs(
+            self.settings.knobs(),
+            oracle.max_jobs(),
+        ));
         let mut tester = Tester::new(oracle, self.settings.cache, control);
         tester.set_cache_memory(self.settings.cache_memory);
-        tester.set_jobs(self.settings.jobs)?;
+        tester.adopt_jobs()?;
         tester.set_limits(self.settings.limits);
-        tester.stats_mut().parallel_mode = self.settings.dd.parallel.to_string();
+        tester.stats_mut().parallel_mode = self.settings.parallel.to_string();
         tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
         if let Some(output) = &self.output {
             let output = output.clone();
-            tester.set_improvement_sink(Some(Box::new(move |improvement| {
-                output.write(improvement.content)
+            tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
+                if let Some(notice) = output.write(improvement.content) {
+                    report(notice.into());
+                }
             })));
         }
         Ok(tester)
@@ -215,7 +143,7 @@ impl Job {
         tester.set_best(start.to_vec());
         if self.start.is_none() {
             // A resumed result is on disk already.
-            self.write_output(start);
+            self.write_output(start, tester);
         }
         let mut checked = Checked::default();
         if start.is_empty() || !try_empty {
@@ -249,10 +177,15 @@ impl Job {
         Ok(self.finish(tester, stopped, checked.empty_is_interesting))
     }
 
-    /// Writes `content` to the output file (see [`ResultFile::write`]).
-    pub fn write_output(&self, content: &[u8]) {
-        if let Some(output) = &self.output {
-            output.write(content);
+    /// Writes `content` to the output file (see [`ResultFile::write`]); what the user should
+    /// be told of it goes with the tester's events.
+    pub fn write_output(&self, content: &[u8], tester: &Tester) {
+        if let Some(notice) = self
+            .output
+            .as_ref()
+            .and_then(|output| output.write(content))
+        {
+            tester.emit(notice.into());
         }
     }
 
@@ -275,22 +208,6 @@ impl Job {
             flaky: None,
         }
     }
-}
-
-/// Runs every stage in order, reporting each start.
-pub fn run_all_stages(
-    stages: &dyn Stages,
-    tester: &mut Tester,
-    context: &StageContext,
-) -> Result<(), Stop> {
-    for index in 0..stages.len() {
-        tester.emit(Event::StageStarted {
-            stage: stages.name(index),
-            index,
-        });
-        stages.run(index, tester, context)?;
-    }
-    Ok(())
 }
 
 /// Records the sizes of input and output in the statistics.

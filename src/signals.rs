@@ -6,14 +6,14 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-type Action = Arc<dyn Fn() + Send + Sync>;
+type SignalAction = Arc<dyn Fn() + Send + Sync>;
 
 static RECEIVED: AtomicUsize = AtomicUsize::new(0);
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
-static ACTIONS: Mutex<Vec<(u64, Action)>> = Mutex::new(Vec::new());
+static ACTIONS: Mutex<Vec<(u64, SignalAction)>> = Mutex::new(Vec::new());
 static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
 
-fn actions() -> MutexGuard<'static, Vec<(u64, Action)>> {
+fn actions() -> MutexGuard<'static, Vec<(u64, SignalAction)>> {
     ACTIONS.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -23,7 +23,7 @@ pub fn install() -> Result<(), String> {
         .get_or_init(|| {
             ctrlc::set_handler(|| {
                 RECEIVED.fetch_add(1, Ordering::SeqCst);
-                let registered: Vec<Action> =
+                let registered: Vec<SignalAction> =
                     actions().iter().map(|(_, action)| action.clone()).collect();
                 for action in registered {
                     action();
@@ -44,7 +44,7 @@ pub fn received() -> usize {
 /// is not lost.
 pub fn on_signal(action: impl Fn() + Send + Sync + 'static) -> Registration {
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let action: Action = Arc::new(action);
+    let action: SignalAction = Arc::new(action);
     actions().push((id, action.clone()));
     if received() > 0 {
         action();

@@ -9,7 +9,7 @@ use crossbeam_channel::Sender;
 
 use crate::cache::{CacheKey, CachePolicy, OutcomeCache, UnitId};
 use crate::control::{Control, Stop};
-use crate::events::{Action, Branch, Candidate, CandidateKind, Event, PREVIEW_LIMIT};
+use crate::events::{Action, Branch, Candidate, Event, PREVIEW_LIMIT};
 use crate::oracle::{CancelToken, Oracle, TestStatus, Verdict};
 use crate::outcome::Outcome;
 use crate::stats::Stats;
@@ -78,8 +78,10 @@ pub struct Improvement<'a> {
     pub tests: u64,
 }
 
-/// Receives each new best test case (e.g. to write it to disk and keep the history).
-pub type ImprovementSink = Box<dyn FnMut(&Improvement<'_>) + Send>;
+/// Receives each new best test case (e.g. to write it to disk and keep the history); what it
+/// has to report (a write that failed, say) it gives to the second argument, which sends it
+/// with the tester's events.
+pub type ImprovementSink = Box<dyn FnMut(&Improvement<'_>, &dyn Fn(Event)) + Send>;
 
 /// Judges candidates for the algorithms.
 pub struct Tester {
@@ -98,7 +100,11 @@ pub struct Tester {
     preflight: bool,
     /// Candidates judged now were proposed by the user: they run even while paused.
     bypass_pause: bool,
+    /// The testing window in use: the control's, once adopted (see [`Tester::adopt_jobs`]).
     jobs: usize,
+    /// A window whose threads could not be started: not tried again until the control asks
+    /// for another one.
+    unavailable_jobs: Option<usize>,
     pool: Option<rayon::ThreadPool>,
     inline_below: Option<Duration>,
     best: Vec<u8>,
@@ -116,11 +122,11 @@ fn is_lost(verdict: &Verdict) -> bool {
     matches!(verdict.status, TestStatus::Lost(_))
 }
 
-/// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
-/// threads and processes that compete for the same CPUs.
-pub fn max_jobs() -> usize {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cpus.saturating_mul(4).clamp(8, 1024)
+/// Sends an event to whoever listens (nobody: it is dropped).
+fn send(events: &Option<Sender<Event>>, event: Event) {
+    if let Some(events) = events {
+        let _ = events.send(event);
+    }
 }
 
 fn time_limit_reached(limit: Duration) -> Stop {
@@ -146,7 +152,6 @@ fn arm_time_limit(control: Arc<Control>, limit: Duration, left: Duration) -> Opt
 
 impl Tester {
     pub fn new(oracle: Arc<dyn Oracle>, cache: CachePolicy, control: Arc<Control>) -> Self {
-        control.set_max_jobs(oracle.max_jobs());
         Tester {
             oracle,
             cache: OutcomeCache::new(cache),
@@ -165,6 +170,7 @@ impl Tester {
             preflight: false,
             bypass_pause: false,
             jobs: 1,
+            unavailable_jobs: None,
             pool: None,
             inline_below: Some(Duration::from_micros(100)),
             best: Vec::new(),
@@ -174,26 +180,37 @@ impl Tester {
         }
     }
 
-    /// Runs windows of up to `jobs` tests at once (1: strictly sequential; at most what the
-    /// oracle allows, [`max_jobs`] for tests on this machine), on as many threads.
-    pub fn set_jobs(&mut self, jobs: usize) -> anyhow::Result<()> {
-        let jobs = jobs.clamp(1, self.control.max_jobs());
-        self.pool = if jobs > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(jobs)
-                    .thread_name(|i| format!("whittle-test-{i}"))
-                    .build()?,
-            )
+    /// Adopts the control's testing window now: windows of up to that many tests run at once
+    /// (1: strictly sequential) on as many threads. Every window adopts it anyway; this tells
+    /// at once whether the threads can be started (on failure the tester keeps the window it
+    /// had).
+    pub fn adopt_jobs(&mut self) -> anyhow::Result<()> {
+        let wanted = self.control.jobs();
+        if wanted == self.jobs {
+            return Ok(());
+        }
+        self.pool = if wanted > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(wanted)
+                .thread_name(|i| format!("whittle-test-{i}"))
+                .build();
+            match pool {
+                Ok(pool) => Some(pool),
+                Err(error) => {
+                    self.unavailable_jobs = Some(wanted);
+                    anyhow::bail!("cannot start {wanted} threads for the tests: {error}");
+                }
+            }
         } else {
             None
         };
-        self.jobs = jobs;
-        self.stats.jobs = jobs;
-        self.control.set_jobs(jobs);
+        self.jobs = wanted;
+        self.stats.jobs = wanted;
+        self.unavailable_jobs = None;
         Ok(())
     }
 
+    /// The testing window in use (the control's, from its next window on).
     pub fn jobs(&self) -> usize {
         self.jobs
     }
@@ -239,10 +256,6 @@ impl Tester {
     /// cache starts afresh.
     pub fn set_cache_memory(&mut self, bytes: usize) {
         self.cache = OutcomeCache::new(self.cache.policy()).with_memory_limit(bytes);
-    }
-
-    pub fn cache_policy(&self) -> CachePolicy {
-        self.cache.policy()
     }
 
     /// The statistics so far (cache figures included).
@@ -293,8 +306,13 @@ impl Tester {
     }
 
     pub fn emit(&self, event: Event) {
-        if let Some(events) = &self.events {
-            let _ = events.send(event);
+        send(&self.events, event);
+    }
+
+    /// Reports what the oracle has to say (a run directory it could not remove, say).
+    fn report_oracle_warnings(&self) {
+        for message in self.oracle.take_warnings() {
+            self.emit(Event::Warning { message });
         }
     }
 
@@ -412,6 +430,7 @@ impl Tester {
                 .oracle
                 .judge(content, &self.control.stop_token().child());
         }
+        self.report_oracle_warnings();
         match &verdict.status {
             TestStatus::ScratchFailed(why) => {
                 let stop = Stop::Failed(why.clone());
@@ -430,9 +449,14 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        let wanted = self.control.jobs().min(self.control.max_jobs());
-        if wanted != 0 && wanted != self.jobs && self.set_jobs(wanted).is_err() {
-            self.control.set_jobs(self.jobs);
+        let wanted = self.control.jobs();
+        if wanted != self.jobs
+            && self.unavailable_jobs != Some(wanted)
+            && let Err(error) = self.adopt_jobs()
+        {
+            self.emit(Event::Warning {
+                message: format!("{error:#}; the tests keep running {} at a time", self.jobs),
+            });
         }
         self.publish_stats(false);
         if self.jobs == 1 || source.len() <= 1 || self.tests_are_trivial() {
@@ -501,13 +525,18 @@ impl Tester {
         }
         self.stats.accepted += 1;
         if let Some(sink) = &mut self.on_improvement {
-            sink(&Improvement {
-                previous: &self.best,
-                content: &content,
-                branch,
-                candidate,
-                tests: self.stats.tests,
-            });
+            let events = &self.events;
+            let report = |event: Event| send(events, event);
+            sink(
+                &Improvement {
+                    previous: &self.best,
+                    content: &content,
+                    branch,
+                    candidate,
+                    tests: self.stats.tests,
+                },
+                &report,
+            );
         }
         self.emit(Event::Accepted {
             step: self.steps,
@@ -679,8 +708,10 @@ impl Tester {
                 &judgement.candidate,
             )
         {
-            eprintln!("whittle: warning: cannot write the trace ({error}); tracing stops");
             self.trace = None;
+            self.emit(Event::Warning {
+                message: format!("cannot write the trace ({error}); tracing stops"),
+            });
         }
         if self.events.is_none() {
             return;
@@ -717,6 +748,7 @@ impl Tester {
             } => {
                 let token = self.control.stop_token().child();
                 let verdict = self.oracle.judge(&content, &token);
+                self.report_oracle_warnings();
                 if let Some(stop) = self.interrupted(&verdict) {
                     return Err(stop);
                 }
@@ -769,8 +801,8 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        type Finished = (usize, u64, Candidate, Vec<u8>, Verdict);
-        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Finished>();
+        type FinishedTest = (usize, u64, Candidate, Vec<u8>, Verdict);
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<FinishedTest>();
         let mut running: Vec<(usize, CancelToken)> = Vec::new();
         let mut interesting: Vec<usize> = Vec::new();
         let mut finished_after: Vec<usize> = Vec::new();
@@ -820,6 +852,7 @@ impl Tester {
                 break;
             };
             running.retain(|(index, _)| *index != i);
+            self.report_oracle_warnings();
             let no_verdict = matches!(
                 verdict.status,
                 TestStatus::Cancelled | TestStatus::ScratchFailed(_)
@@ -942,7 +975,52 @@ impl CandidateSource for SingleCandidate<'_> {
     }
 }
 
-/// The kind of the single candidate used for manual edits and hoists.
-pub fn single(kind: CandidateKind, index: u32) -> Candidate {
-    Candidate { kind, index, n: 1 }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::CandidateKind;
+    use crate::params::Knobs;
+
+    /// An oracle that finds everything interesting and has something to say after each run.
+    struct Untidy;
+
+    impl Oracle for Untidy {
+        fn judge(&self, _: &[u8], _: &CancelToken) -> Verdict {
+            Verdict {
+                outcome: Outcome::Interesting,
+                status: TestStatus::Predicate,
+                duration: Duration::ZERO,
+                output_tail: None,
+                node: None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "untidy".into()
+        }
+
+        fn take_warnings(&self) -> Vec<String> {
+            vec!["a run left a mess".into()]
+        }
+    }
+
+    #[test]
+    fn what_the_oracle_has_to_say_becomes_a_warning_event() {
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(Untidy), CachePolicy::recommended(), control);
+        let (events, received) = crossbeam_channel::unbounded();
+        tester.set_events(Some(events));
+        let initial = Candidate::single(CandidateKind::Initial);
+        let (outcome, _) = tester.preflight(initial, b"input").unwrap();
+        assert_eq!(outcome, Outcome::Interesting);
+        drop(tester);
+        let warnings: Vec<String> = received
+            .iter()
+            .filter_map(|event| match event {
+                Event::Warning { message } => Some(message),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(warnings, ["a run left a mess"]);
+    }
 }

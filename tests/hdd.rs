@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use whittle::atoms::non_whitespace_chars;
-use whittle::control::Control;
 use whittle::hdd::PinSource;
 use whittle::oracle::{CommandOracle, Oracle, predicate};
+use whittle::pipeline::Settings;
 use whittle::pipeline::{Pipeline, run_pipeline, table_7_1};
-use whittle::reduce::{Job, Settings};
+use whittle::reduce::Job;
 use whittle::stats::Stats;
-use whittle::tree::{Candidate, Language, NodeId, Preprocess, Tree, TreeState};
+use whittle::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
 
 /// A folder of the repository's `examples/`.
 fn example(name: &str) -> PathBuf {
@@ -33,8 +33,7 @@ fn settings(language: &str, pipeline: &str) -> Settings {
 /// Reduces `input` with `settings` and `oracle`; returns the result and the statistics.
 fn reduce(input: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> (Vec<u8>, Stats) {
     let job = Job::new(input.to_vec(), settings);
-    let control = Arc::new(Control::new(job.settings.split_factor));
-    let mut tester = job.tester(oracle, control).unwrap();
+    let mut tester = job.tester(oracle).unwrap();
     let finished = job.run(&mut tester).expect("the input is interesting");
     assert!(finished.stopped.is_none(), "{:?}", finished.stopped);
     (finished.result, finished.stats)
@@ -340,7 +339,7 @@ fn removable_nodes_that_could_go(result: &[u8], test: &RandomTest) -> Vec<String
     tree.ids()
         .filter(|&id| state.is_removable(id))
         .filter_map(|id| {
-            let candidate = state.render(&Candidate::removing([id]));
+            let candidate = state.render(&TreeEdits::removing([id]));
             (candidate.len() < result.len() && test.is_interesting(&candidate))
                 .then(|| format!("{} {:?}", tree.kind(id), text(tree.text(id))))
         })
@@ -354,7 +353,7 @@ fn hoists_that_apply(result: &[u8], test: &RandomTest) -> Vec<String> {
     let mut found = Vec::new();
     for id in tree.ids() {
         for (target, _) in state.hoist_candidates(id) {
-            let candidate = state.render(&Candidate::hoisting(id, target));
+            let candidate = state.render(&TreeEdits::hoisting(id, target));
             if candidate.len() < result.len() && test.is_interesting(&candidate) {
                 found.push(format!(
                     "{:?} -> {:?}",
@@ -437,9 +436,7 @@ fn pinned_nodes_are_kept() {
             settings("json", pipeline),
         );
         let oracle = Arc::new(predicate("87", json_mentioning("87")));
-        let mut tester = job
-            .tester(oracle, Arc::new(Control::new(job.settings.split_factor)))
-            .unwrap();
+        let mut tester = job.tester(oracle).unwrap();
         tester.set_best(job.input.clone());
         run_pipeline(&mut tester, &job.settings, pins.clone()).unwrap();
         let result = text(tester.best());

@@ -184,10 +184,12 @@ fn daemons_a_test_leaves_behind_are_killed() {
         Vec::<i32>::new(),
         "daemons outlived whittle"
     );
-    // While whittle ran, daemons did not pile up: at most those of the last test or two.
+    // While whittle ran, daemons did not pile up: they are swept between tests (no more often
+    // than their cost allows, so a loaded machine sweeps less often), not only at the end.
     let most_alive = pids_in(&alive_counts).into_iter().max().unwrap_or(0);
     assert!(
-        most_alive <= 4,
-        "{most_alive} daemons of earlier tests were alive at once"
+        most_alive as usize <= (started.len() / 2).max(4),
+        "{most_alive} of {} daemons of earlier tests were alive at once",
+        started.len()
     );
 }

@@ -3,10 +3,9 @@
 
 mod common;
 
-use common::{ddmin_ints, is_one_minimal, mock_examples};
+use common::{ddmin_ints, is_one_minimal, knobs, mock_examples};
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::control::SplitFactor;
-use whittle::dd::{DdOptions, ReduceOrder};
+use whittle::params::{DdOptions, Knobs, ParallelMode, ReduceOrder, SplitFactor};
 
 const ORDERS: [ReduceOrder; 3] = [
     ReduceOrder::SubsetsFirst,
@@ -37,9 +36,8 @@ fn mock_examples_give_the_published_test_counts() {
                     order: *order,
                     ..DdOptions::default()
                 },
-                SplitFactor::Finite(2),
+                knobs(SplitFactor::Finite(2), 1, ParallelMode::Stable),
                 CachePolicy::keep_everything(CacheKind::Config),
-                1,
             );
             assert_eq!(run.result, example.expected, "{} {order}", example.name);
             assert_eq!(
@@ -92,9 +90,8 @@ fn mock_examples_reach_their_one_minimal_result_under_every_setting() {
                             order,
                             ..DdOptions::default()
                         },
-                        nu,
+                        knobs(nu, 1, ParallelMode::Stable),
                         cache,
-                        1,
                     );
                     assert_eq!(
                         run.result, example.expected,
@@ -113,8 +110,9 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
     use std::sync::Arc;
     use whittle::atoms::{self, AtomKind};
     use whittle::control::Control;
-    use whittle::dd::{self, Direction, TextDomain};
+    use whittle::dd::{self, TextDomain};
     use whittle::oracle::predicate;
+    use whittle::params::Direction;
     use whittle::tester::Tester;
     use whittle::trace::TraceWriter;
 
@@ -132,7 +130,7 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
         ("4", "test", "not"),
     ];
     let oracle = predicate("2 and 4", |c: &[u8]| c.contains(&b'2') && c.contains(&b'4'));
-    let control = Arc::new(Control::new(SplitFactor::Finite(2)));
+    let control = Arc::new(Control::new(Knobs::default()));
     let mut tester = Tester::new(
         Arc::new(oracle),
         CachePolicy {
@@ -177,7 +175,6 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
 
 #[test]
 fn mock_examples_under_every_parallel_mode_and_window() {
-    use whittle::dd::ParallelMode;
     let modes = [
         ParallelMode::First,
         ParallelMode::Stable,
@@ -195,20 +192,17 @@ fn mock_examples_under_every_parallel_mode_and_window() {
                 &example.input,
                 example.test,
                 base,
-                SplitFactor::Finite(2),
+                knobs(SplitFactor::Finite(2), 1, ParallelMode::Stable),
                 policy,
-                1,
             );
             for parallel in modes {
-                let options = DdOptions { parallel, ..base };
                 for jobs in [1, 2, 3, 8] {
                     let run = ddmin_ints(
                         &example.input,
                         example.test,
-                        options,
-                        SplitFactor::Finite(2),
+                        base,
+                        knobs(SplitFactor::Finite(2), jobs, parallel),
                         policy,
-                        jobs,
                     );
                     let label = format!("{} {order} {parallel} -j {jobs}", example.name);
                     assert!((example.test)(&run.result), "{label}");
@@ -225,10 +219,9 @@ fn mock_examples_under_every_parallel_mode_and_window() {
                         let again = ddmin_ints(
                             &example.input,
                             example.test,
-                            options,
-                            SplitFactor::Finite(2),
+                            base,
+                            knobs(SplitFactor::Finite(2), jobs, parallel),
                             policy,
-                            jobs,
                         );
                         assert_eq!(again.result, run.result, "{label}: deterministic");
                     }
@@ -240,21 +233,18 @@ fn mock_examples_under_every_parallel_mode_and_window() {
 
 #[test]
 fn greedy_needs_fewer_tests_than_stable_when_windows_hold_several_interesting_complements() {
-    use whittle::dd::ParallelMode;
     let d = mock_examples().into_iter().find(|e| e.name == "D").unwrap();
     let run = |parallel| {
         let options = DdOptions {
             order: ReduceOrder::ComplementsOnly,
-            parallel,
             ..DdOptions::default()
         };
         ddmin_ints(
             &d.input,
             d.test,
             options,
-            SplitFactor::Finite(2),
+            knobs(SplitFactor::Finite(2), 4, parallel),
             CachePolicy::recommended(),
-            4,
         )
     };
     let stable = run(ParallelMode::Stable);

@@ -6,11 +6,10 @@ mod common;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use common::{ddmin_ints, is_one_minimal};
+use common::{ddmin_ints, is_one_minimal, knobs};
 use proptest::prelude::*;
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::control::SplitFactor;
-use whittle::dd::{DdOptions, Direction, ParallelMode, ReduceOrder};
+use whittle::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor};
 
 /// A random test over configurations of integers.
 #[derive(Clone, Debug)]
@@ -151,12 +150,12 @@ proptest! {
     ) {
         prop_assume!(test.is_interesting(&input));
         let check = test.clone();
-        let reference = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, NO_CACHE, 1);
+        let reference = ddmin_ints(&input, move |c| check.is_interesting(c), options, knobs(nu, 1, ParallelMode::Stable), NO_CACHE);
         prop_assert!(test.is_interesting(&reference.result));
         prop_assert!(is_one_minimal(&reference.result, &|c| test.is_interesting(c)));
         for cache in CACHES {
             let check = test.clone();
-            let cached = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, cache, 1);
+            let cached = ddmin_ints(&input, move |c| check.is_interesting(c), options, knobs(nu, 1, ParallelMode::Stable), cache);
             prop_assert_eq!(&cached.result, &reference.result, "cache {:?}", cache);
             prop_assert!(cached.stats.tests <= reference.stats.tests);
         }
@@ -170,11 +169,10 @@ proptest! {
     ) {
         prop_assume!(test.is_interesting(&input));
         let check = test.clone();
-        let sequential = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, CachePolicy::recommended(), 1);
+        let sequential = ddmin_ints(&input, move |c| check.is_interesting(c), options, knobs(nu, 1, ParallelMode::Stable), CachePolicy::recommended());
         for parallel in [ParallelMode::First, ParallelMode::Stable, ParallelMode::Combined, ParallelMode::Greedy] {
-            let options = DdOptions { parallel, ..options };
             let check = test.clone();
-            let run = ddmin_ints(&input, move |c| check.is_interesting(c), options, nu, CachePolicy::recommended(), jobs);
+            let run = ddmin_ints(&input, move |c| check.is_interesting(c), options, knobs(nu, jobs, parallel), CachePolicy::recommended());
             prop_assert!(test.is_interesting(&run.result), "{}", parallel);
             prop_assert!(is_one_minimal(&run.result, &|c| test.is_interesting(c)), "{}", parallel);
             if matches!(parallel, ParallelMode::Stable | ParallelMode::Combined) {

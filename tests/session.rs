@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use whittle::atoms::AtomKind;
 use whittle::cache::{CacheKind, CachePolicy};
-use whittle::control::SplitFactor;
-use whittle::dd::{DdOptions, Direction, ReduceOrder};
+
 use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
 use whittle::events::{Action, Event};
 use whittle::oracle::predicate;
-use whittle::pipeline::{PipelineStages, stages_named};
-use whittle::reduce::{Job, Settings};
+use whittle::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
+use whittle::pipeline::{Pipeline, Settings};
+use whittle::reduce::Job;
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 
@@ -27,7 +27,6 @@ fn settings(atoms: &[AtomKind]) -> Settings {
 fn options(step_mode: bool, exit_when_done: bool) -> SessionOptions {
     SessionOptions {
         exit_when_done,
-        language: None,
         start_in_step_mode: step_mode,
     }
 }
@@ -47,13 +46,9 @@ fn start(
         std::thread::sleep(delay);
         interesting(candidate)
     });
-    let job = Job::new(input.to_vec(), settings.clone());
-    let stages = Box::new(PipelineStages::from_settings(&settings));
-    let factory = Box::new(move |name: &str| stages_named(&settings, name));
-    let session = Session::start_with(job, Arc::new(oracle), stages, factory, options, |t| {
-        t.set_inline_below(None)
-    })
-    .unwrap();
+    let job = Job::new(input.to_vec(), settings);
+    let session =
+        Session::start_with(job, Arc::new(oracle), options, |t| t.set_inline_below(None)).unwrap();
     (session, seen)
 }
 
@@ -208,18 +203,15 @@ fn pinned_nodes_are_kept() {
         .ids()
         .find(|&n| parsed.kind(n) == "pair" && parsed.text(n).starts_with(b"\"keep\""))
         .unwrap();
-    let mut opts = options(true, true);
-    opts.language = Some(language);
-    let (session, seen) = start(
-        &input,
-        settings(&[AtomKind::Line, AtomKind::Char]),
-        opts,
-        Duration::ZERO,
-        |c| {
-            serde_json::from_slice::<serde_json::Value>(c)
-                .is_ok_and(|v| v.to_string().contains("42"))
-        },
-    );
+    // ddmin over lines and characters, on a JSON input whose nodes can be pinned.
+    let settings = Settings {
+        algorithm: Some(Pipeline::ddmin()),
+        language: Some(language.name().into()),
+        ..settings(&[AtomKind::Line, AtomKind::Char])
+    };
+    let (session, seen) = start(&input, settings, options(true, true), Duration::ZERO, |c| {
+        serde_json::from_slice::<serde_json::Value>(c).is_ok_and(|v| v.to_string().contains("42"))
+    });
     // The checks of the input run without a step; the pin arrives before step 1.
     drain(&session, Duration::from_millis(200));
     assert!(session.snapshot().parked);
@@ -522,7 +514,7 @@ fn candidates_report_the_bytes_they_remove() {
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
 fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
-    use whittle::tree::{self, Candidate, Language, Preprocess, TreeState};
+    use whittle::tree::{self, Language, Preprocess, TreeEdits, TreeState};
     let language = Language::by_name("json").unwrap();
     let input =
         br#"{"a": {"b": [1, 2, {"c": [3, 87, 4]}], "d": "x"}, "e": [5, [6, 7]], "f": null}"#;
@@ -534,9 +526,7 @@ fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
         language: Some("json".into()),
         ..settings(&[AtomKind::Line])
     };
-    let mut opts = options(true, true);
-    opts.language = Some(language);
-    let (session, _) = start(input, settings, opts, Duration::ZERO, test);
+    let (session, _) = start(input, settings, options(true, true), Duration::ZERO, test);
     for _ in 0..8 {
         session.send(Command::Step);
     }
@@ -569,14 +559,14 @@ fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
     let state = TreeState::new(parsed.clone());
     for id in parsed.ids() {
         if state.is_removable(id) {
-            let smaller = state.render(&Candidate::removing([id]));
+            let smaller = state.render(&TreeEdits::removing([id]));
             assert!(
                 smaller.len() >= result.len() || !test(&smaller),
                 "removing {id} keeps it"
             );
         }
         for (target, _) in state.hoist_candidates(id) {
-            let smaller = state.render(&Candidate::hoisting(id, target));
+            let smaller = state.render(&TreeEdits::hoisting(id, target));
             assert!(
                 smaller.len() >= result.len() || !test(&smaller),
                 "hoisting {id} keeps it"

@@ -1,4 +1,4 @@
-//! The `whittle tree`, `whittle languages` and `whittle grammars` commands.
+//! The `whittle tree` and `whittle languages` commands.
 
 use std::process::Command;
 
@@ -84,11 +84,4 @@ fn languages_lists_every_language() {
             "{line}"
         );
     }
-}
-
-#[test]
-fn grammars_check_passes() {
-    let (code, out, err) = whittle(&["grammars", "--check"]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("up to date"), "{out}");
 }

@@ -7,7 +7,7 @@ mod tree_support;
 use std::sync::Arc;
 
 use whittle::tree::{
-    Candidate, Language, NodeId, NodeState, Preprocess, SyntaxGuard, Tree, TreeState,
+    Language, NodeId, NodeState, Preprocess, SyntaxGuard, Tree, TreeEdits, TreeState,
 };
 
 fn tree_of(language: &str, text: &str, preprocess: Preprocess) -> Arc<Tree> {
@@ -22,7 +22,7 @@ fn find(tree: &Tree, kind: &str, text: &str) -> NodeId {
         .unwrap_or_else(|| panic!("no {kind} {text:?}"))
 }
 
-fn render(state: &TreeState, candidate: &Candidate) -> String {
+fn render(state: &TreeState, candidate: &TreeEdits) -> String {
     String::from_utf8(state.render(candidate)).unwrap()
 }
 
@@ -31,7 +31,7 @@ fn types_are_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Tree>();
     assert_send_sync::<TreeState>();
-    assert_send_sync::<Candidate>();
+    assert_send_sync::<TreeEdits>();
     assert_send_sync::<SyntaxGuard>();
 }
 
@@ -54,7 +54,7 @@ fn list_removals_take_their_separators() {
         (&["1", "2", "3"], "[]"),
     ];
     for &(removed, expected) in cases {
-        let candidate = Candidate::removing(removed.iter().map(|text| element(text)));
+        let candidate = TreeEdits::removing(removed.iter().map(|text| element(text)));
         assert_eq!(render(&state, &candidate), expected, "removing {removed:?}");
     }
 }
@@ -76,21 +76,21 @@ fn list_removals_keep_line_layout() {
         )
     };
     assert_eq!(
-        render(&state, &Candidate::removing([pair("c")])),
+        render(&state, &TreeEdits::removing([pair("c")])),
         "{\n  \"a\": 1,\n  \"b\": 2\n}\n"
     );
     assert_eq!(
-        render(&state, &Candidate::removing([pair("a")])),
+        render(&state, &TreeEdits::removing([pair("a")])),
         "{\n  \"b\": 2,\n  \"c\": 3\n}\n"
     );
     assert_eq!(
-        render(&state, &Candidate::removing([pair("b")])),
+        render(&state, &TreeEdits::removing([pair("b")])),
         "{\n  \"a\": 1,\n  \"c\": 3\n}\n"
     );
     assert_eq!(
         render(
             &state,
-            &Candidate::removing([pair("a"), pair("b"), pair("c")])
+            &TreeEdits::removing([pair("a"), pair("b"), pair("c")])
         ),
         "{\n}\n"
     );
@@ -107,7 +107,7 @@ fn trailing_separators_and_holes_survive() {
     assert_eq!(state.text(), b"f([1, , 3,]);\n");
     let three = find(&tree, "number", "3");
     assert_eq!(
-        render(&state, &Candidate::removing([three])),
+        render(&state, &TreeEdits::removing([three])),
         "f([1, ,]);\n"
     );
 }
@@ -126,12 +126,12 @@ fn declarator_lists_keep_their_type() {
     let state = TreeState::new(tree.clone());
     let x = find(&tree, "field_identifier", "x");
     assert_eq!(
-        render(&state, &Candidate::removing([x])),
+        render(&state, &TreeEdits::removing([x])),
         "struct s { int y; };\nint a = 1, b;\n"
     );
     let b = find(&tree, "identifier", "b");
     assert_eq!(
-        render(&state, &Candidate::removing([b])),
+        render(&state, &TreeEdits::removing([b])),
         "struct s { int x, y; };\nint a = 1;\n"
     );
 }
@@ -146,18 +146,18 @@ fn removals_join_tokens_sensibly() {
     let state = TreeState::new(tree.clone());
     let b = find(&tree, "declaration", "int b;");
     assert_eq!(
-        render(&state, &Candidate::removing([b])),
+        render(&state, &TreeEdits::removing([b])),
         "int a;\n\nint c;\n"
     );
     let a = find(&tree, "declaration", "int a;");
-    assert_eq!(render(&state, &Candidate::removing([a, b])), "int c;\n");
+    assert_eq!(render(&state, &TreeEdits::removing([a, b])), "int c;\n");
 
     // Two words made adjacent by a removal keep a space between them.
     let tree = tree_of("c", "unsigned/*c*/int x;", Preprocess::default());
     let state = TreeState::new(tree.clone());
     let comment = find(&tree, "comment", "/*c*/");
     assert_eq!(
-        render(&state, &Candidate::removing([comment])),
+        render(&state, &TreeEdits::removing([comment])),
         "unsigned int x;"
     );
 
@@ -166,7 +166,7 @@ fn removals_join_tokens_sensibly() {
     let state = TreeState::new(tree.clone());
     let comment = find(&tree, "comment", "/*a\nb*/");
     assert_eq!(
-        render(&state, &Candidate::removing([comment])),
+        render(&state, &TreeEdits::removing([comment])),
         "x = 1;\ny = 2;"
     );
 }
@@ -187,13 +187,13 @@ fn removal_prints_phi_when_the_position_is_required() {
     let condition = find(&tree, "binary_expression", "x > 1");
     assert!(!tree.is_phi_empty(condition));
     assert_eq!(
-        render(&state, &Candidate::removing([condition])),
+        render(&state, &TreeEdits::removing([condition])),
         "int f(void) {\n    if (0) {\n        g();\n    }\n}\n"
     );
     // The body takes any statement: the empty one.
     let body = find(&tree, "compound_statement", "{\n        g();\n    }");
     assert_eq!(
-        render(&state, &Candidate::removing([body])),
+        render(&state, &TreeEdits::removing([body])),
         "int f(void) {\n    if (x > 1) ;\n}\n"
     );
 }
@@ -209,17 +209,17 @@ fn python_removals_keep_indentation() {
     let state = TreeState::new(tree.clone());
     let b = find(&tree, "expression_statement", "b = 2");
     assert_eq!(
-        render(&state, &Candidate::removing([b])),
+        render(&state, &TreeEdits::removing([b])),
         "def f(x):\n    if x:\n        a = 1\n    return x\n"
     );
     let a = find(&tree, "expression_statement", "a = 1");
     assert_eq!(
-        render(&state, &Candidate::removing([a])),
+        render(&state, &TreeEdits::removing([a])),
         "def f(x):\n    if x:\n        b = 2\n    return x\n"
     );
     let block = find(&tree, "block", "a = 1\n        b = 2");
     assert_eq!(
-        render(&state, &Candidate::removing([block])),
+        render(&state, &TreeEdits::removing([block])),
         "def f(x):\n    if x:\n        pass\n    return x\n"
     );
 }
@@ -249,7 +249,7 @@ fn hoisting_moves_a_descendant_into_place() {
     );
     // The hoisted block moves left by the indentation it gained.
     assert_eq!(
-        render(&state, &Candidate::hoisting(body, inner)),
+        render(&state, &TreeEdits::hoisting(body, inner)),
         "int main() {\n    printf(\"Hello world!\\n\");\n}\n"
     );
     let if_statement = tree
@@ -261,7 +261,7 @@ fn hoisting_moves_a_descendant_into_place() {
         "statements share a supertype"
     );
     assert_eq!(
-        render(&state, &Candidate::hoisting(if_statement, inner)),
+        render(&state, &TreeEdits::hoisting(if_statement, inner)),
         "int main() {\n    {\n        printf(\"Hello world!\\n\");\n    }\n}\n"
     );
 }
@@ -286,7 +286,7 @@ fn hoisting_an_argument_into_a_call() {
         "{candidates:?}"
     );
     assert_eq!(
-        render(&state, &Candidate::hoisting(outer, inner)),
+        render(&state, &TreeEdits::hoisting(outer, inner)),
         "class A { void m() { String a = g(args[0]); } }"
     );
 }
@@ -309,7 +309,7 @@ fn commits_match_candidates_and_update_listings() {
         .collect();
     assert_eq!(pairs.len(), 3);
 
-    let candidate = Candidate::removing([pairs[2]]);
+    let candidate = TreeEdits::removing([pairs[2]]);
     let rendered = state.render(&candidate);
     state.commit(&candidate);
     assert_eq!(state.text(), rendered);
@@ -329,7 +329,7 @@ fn commits_match_candidates_and_update_listings() {
             .iter()
             .any(|&(node, _)| node == array_4)
     );
-    let candidate = Candidate::hoisting(object_b, array_4);
+    let candidate = TreeEdits::hoisting(object_b, array_4);
     let rendered = String::from_utf8(state.render(&candidate)).unwrap();
     assert_eq!(rendered, "{\"a\": [1, 2, 3], \"b\": [4]}");
     state.commit(&candidate);
@@ -354,10 +354,10 @@ fn commits_match_candidates_and_update_listings() {
     let one = find(&tree, "number", "1");
     let three = find(&tree, "number", "3");
     assert_eq!(
-        String::from_utf8(state.render(&Candidate::removing([one, three]))).unwrap(),
+        String::from_utf8(state.render(&TreeEdits::removing([one, three]))).unwrap(),
         "{\"a\": [2], \"b\": [4]}"
     );
-    let mut combined = Candidate::removing([one]);
+    let mut combined = TreeEdits::removing([one]);
     combined.hoist(pairs[0], pairs[0]);
     assert_eq!(
         String::from_utf8(state.render(&combined)).unwrap(),
@@ -378,9 +378,9 @@ fn rendering_in_parallel_gives_the_sequential_result() {
     let tree = tree_support::parse(&path, language, Preprocess::default());
     let state = TreeState::new(tree.clone());
     let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
-    let candidates: Vec<Candidate> = removable
+    let candidates: Vec<TreeEdits> = removable
         .chunks(7)
-        .map(|chunk| Candidate::removing(chunk.iter().copied()))
+        .map(|chunk| TreeEdits::removing(chunk.iter().copied()))
         .collect();
     let sequential: Vec<Vec<u8>> = candidates.iter().map(|c| state.render(c)).collect();
     let parallel: Vec<Vec<u8>> = std::thread::scope(|scope| {
@@ -421,7 +421,7 @@ fn preprocessing_squeezes_flattens_and_marks() {
     assert!(tree.is_phi_empty(rest));
     let state = TreeState::new(tree.clone());
     assert_eq!(
-        render(&state, &Candidate::removing([rest])),
+        render(&state, &TreeEdits::removing([rest])),
         "int f() { return a + b; }"
     );
     let plain = tree_of("c", source, Preprocess::none());
@@ -477,7 +477,7 @@ fn copying_untouched_subtrees_changes_nothing() {
         let (mut fast, mut slow) = (Vec::new(), Vec::new());
         for round in 0..3 {
             for (step, offset) in [(3, 0), (5, 2), (11, 7), (29, 1)] {
-                let mut candidate = Candidate::removing(
+                let mut candidate = TreeEdits::removing(
                     removable.iter().skip(offset + round).step_by(step).copied(),
                 );
                 if let Some(&(node, target)) = hoists.get(step + round) {
@@ -492,7 +492,7 @@ fn copying_untouched_subtrees_changes_nothing() {
                 );
             }
             // Commit some edits and go on from there.
-            let mut commit = Candidate::removing(removable.iter().skip(round).step_by(17).copied());
+            let mut commit = TreeEdits::removing(removable.iter().skip(round).step_by(17).copied());
             if let Some(&(node, target)) = hoists.get(round * 3) {
                 commit.hoist(node, target);
             }

@@ -4,7 +4,7 @@
 
 mod tree_support;
 
-use whittle::tree::{Candidate, Preprocess, Tree, TreeState};
+use whittle::tree::{Preprocess, Tree, TreeEdits, TreeState};
 
 fn assert_tokens_tile_input(tree: &Tree, label: &str) {
     let mut rebuilt = Vec::with_capacity(tree.source().len());
@@ -63,7 +63,7 @@ fn check(path: &std::path::Path, language: &'static whittle::tree::Language) {
             "{label}: unparse differs from the input"
         );
         let mut text = Vec::new();
-        state.render_token_by_token_into(&Candidate::new(), &mut text);
+        state.render_token_by_token_into(&TreeEdits::new(), &mut text);
         assert!(
             text == tree.source(),
             "{label}: token-by-token unparse differs from the input"
@@ -154,7 +154,7 @@ fn odd_inputs_round_trip() {
             let state = TreeState::new(tree.clone());
             assert_eq!(state.text(), input, "{label}");
             let mut text = Vec::new();
-            state.render_token_by_token_into(&Candidate::new(), &mut text);
+            state.render_token_by_token_into(&TreeEdits::new(), &mut text);
             assert_eq!(text, input, "{label}");
         }
     }

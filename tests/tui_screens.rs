@@ -29,13 +29,12 @@ fn harness(name: &str, width: u16, height: u16) -> Harness {
         .into_iter()
         .find(|e| e.name == name)
         .expect("the example exists");
-    let language = example.grammar();
     let options = SessionOptions {
         exit_when_done: false,
-        language,
         start_in_step_mode: true,
     };
     let session = example.start(options).unwrap();
+    let language = session.language();
     let app = App::new(
         session.commands(),
         AppOptions {

@@ -12,13 +12,15 @@ use crossbeam_channel::{Receiver, Sender};
 use serde::Serialize;
 
 use super::history::{History, HistoryEntry};
-use super::pins::{Pins, line_range};
-use super::{StageContext, Stages};
-use crate::control::{Control, SplitFactor, Stop};
-use crate::dd::ParallelMode;
+use crate::control::{Control, Stop};
 use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::oracle::Oracle;
 use crate::outcome::Outcome;
+use crate::params::{ParallelMode, SplitFactor};
+use crate::pipeline::{
+    Pins, PipelineStages, StageContext, Stages, StagesFactory, check, language_of, line_range,
+    stages_factory,
+};
 use crate::reduce::{Finished, Flaky, Job, StartError};
 use crate::stats::Stats;
 use crate::tester::Tester;
@@ -122,16 +124,11 @@ pub struct Snapshot {
     pub language: Option<&'static str>,
 }
 
-/// Makes the stages of a pipeline from its name (for [`Command::SwitchAlgorithm`]).
-pub type StagesFactory = Box<dyn Fn(&str) -> anyhow::Result<Box<dyn Stages>> + Send>;
-
 /// How a session behaves.
 pub struct SessionOptions {
     /// End the engine thread when the pipeline is done (headless); otherwise it waits for
     /// commands (restart, propose, switch) until [`Command::Stop`].
     pub exit_when_done: bool,
-    /// The language of the input, for node pins and node edits.
-    pub language: Option<&'static tree::Language>,
     /// Start in step mode: nothing is tested until [`Command::Step`] or [`Command::Resume`].
     pub start_in_step_mode: bool,
 }
@@ -164,7 +161,7 @@ impl CommandSender {
             Command::Step => control.step(),
             Command::SetStepMode(on) => control.set_step_mode(on),
             Command::SetSplitFactor(nu) => control.set_split_factor(nu),
-            Command::SetJobs(jobs) => control.set_jobs(jobs.clamp(1, control.max_jobs())),
+            Command::SetJobs(jobs) => control.set_jobs(jobs),
             Command::SetParallelMode(mode) => control.set_parallel_mode(mode),
             Command::Stop => {
                 // Kills the running tests of this session and keeps new ones from starting.
@@ -186,14 +183,10 @@ impl CommandSender {
         snapshot.paused = shared.control.is_paused();
         snapshot.step_mode = shared.control.is_step_mode();
         snapshot.parked = shared.control.is_parked();
-        snapshot.split_factor = shared.control.split_factor();
-        if let Some(mode) = shared.control.parallel_mode() {
-            snapshot.parallel = mode;
-        }
-        let jobs = shared.control.jobs();
-        if jobs != 0 {
-            snapshot.jobs = jobs;
-        }
+        let knobs = shared.control.knobs();
+        snapshot.split_factor = knobs.split_factor;
+        snapshot.jobs = knobs.jobs;
+        snapshot.parallel = knobs.parallel;
         snapshot
     }
 
@@ -221,18 +214,19 @@ pub struct Session {
     sender: CommandSender,
     events: Receiver<Event>,
     engine: Option<JoinHandle<SessionReport>>,
+    language: Option<&'static tree::Language>,
 }
 
 impl Session {
-    /// Starts the engine thread on `job` with the given pipeline.
+    /// Starts the engine thread on `job`. The settings of the job decide the rest: the pipeline
+    /// it runs, the pipelines a switch builds and the input's language (for node pins and node
+    /// edits).
     pub fn start(
         job: Job,
         oracle: Arc<dyn Oracle>,
-        stages: Box<dyn Stages>,
-        factory: StagesFactory,
         options: SessionOptions,
     ) -> anyhow::Result<Session> {
-        Self::start_with(job, oracle, stages, factory, options, |_| {})
+        Self::start_with(job, oracle, options, |_| {})
     }
 
     /// Like [`Session::start`]; `configure` adjusts the tester before the engine starts (trace,
@@ -240,16 +234,18 @@ impl Session {
     pub fn start_with(
         job: Job,
         oracle: Arc<dyn Oracle>,
-        stages: Box<dyn Stages>,
-        factory: StagesFactory,
         options: SessionOptions,
         configure: impl FnOnce(&mut Tester),
     ) -> anyhow::Result<Session> {
-        let control = Arc::new(Control::new(job.settings.split_factor));
+        check(&job.settings).map_err(anyhow::Error::msg)?;
+        let stages: Box<dyn Stages> = Box::new(PipelineStages::from_settings(&job.settings));
+        let factory = stages_factory(job.settings.clone());
+        let language = language_of(&job.settings);
+        let mut tester = job.tester(oracle)?;
+        let control = tester.control().clone();
         if options.start_in_step_mode {
             control.set_step_mode(true);
         }
-        let mut tester = job.tester(oracle, control.clone())?;
         configure(&mut tester);
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         tester.set_events(Some(events_tx.clone()));
@@ -267,9 +263,9 @@ impl Session {
             stage: String::new(),
             stage_index: 0,
             stage_count: stages.len(),
-            split_factor: job.settings.split_factor,
-            jobs: tester.jobs(),
-            parallel: job.settings.dd.parallel,
+            split_factor: control.split_factor(),
+            jobs: control.jobs(),
+            parallel: control.parallel_mode(),
             pins: Vec::new(),
             history: Vec::new(),
             stats: tester.stats(),
@@ -277,7 +273,7 @@ impl Session {
                 .output
                 .as_ref()
                 .map(|output| output.path().to_path_buf()),
-            language: options.language.map(|l| l.name()),
+            language: language.map(|l| l.name()),
         };
         let shared = Arc::new(Shared {
             control,
@@ -289,6 +285,7 @@ impl Session {
         });
         let engine = Engine {
             job,
+            language,
             shared: shared.clone(),
             stages,
             factory,
@@ -306,7 +303,13 @@ impl Session {
             sender: CommandSender { shared },
             events: events_rx,
             engine: Some(thread),
+            language,
         })
+    }
+
+    /// The input's language, when this build parses it (the settings name it).
+    pub fn language(&self) -> Option<&'static tree::Language> {
+        self.language
     }
 
     pub fn commands(&self) -> CommandSender {
@@ -355,6 +358,8 @@ impl Drop for Session {
 /// The engine thread's state.
 struct Engine {
     job: Job,
+    /// The language of the input, for node pins and node edits.
+    language: Option<&'static tree::Language>,
     shared: Arc<Shared>,
     stages: Box<dyn Stages>,
     factory: StagesFactory,
@@ -407,9 +412,9 @@ impl Engine {
         let stage_name = self.stage_name.clone();
         let started = self.started;
         let output = self.job.output.clone();
-        tester.set_improvement_sink(Some(Box::new(move |improvement| {
-            if let Some(output) = &output {
-                output.write(improvement.content);
+        tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
+            if let Some(notice) = output.as_ref().and_then(|o| o.write(improvement.content)) {
+                report(notice.into());
             }
             let mapped = {
                 let mut pins = lock(&pins);
@@ -662,21 +667,8 @@ impl Engine {
             };
             match command {
                 Command::Stop => return Next::Stop,
-                Command::Pin(target) | Command::Unpin(target)
-                    if self.resolve(tester, &target).is_none() =>
-                {
-                    self.reject("pin", "the target is not part of the current best");
-                }
-                Command::Pin(target) => {
-                    if let Some(range) = self.resolve(tester, &target) {
-                        self.change_pins(|pins| pins.add(range));
-                    }
-                }
-                Command::Unpin(target) => {
-                    if let Some(range) = self.resolve(tester, &target) {
-                        self.change_pins(|pins| pins.remove(range));
-                    }
-                }
+                Command::Pin(target) => self.pin(tester, &target, true),
+                Command::Unpin(target) => self.pin(tester, &target, false),
                 Command::SwitchAlgorithm(name) => match (self.factory)(&name) {
                     Ok(stages) => {
                         self.stages = stages;
@@ -742,6 +734,15 @@ impl Engine {
         });
     }
 
+    /// Pins (or unpins) what `target` denotes, resolved once (a node target parses the best).
+    fn pin(&self, tester: &Tester, target: &PinTarget, pin: bool) {
+        match self.resolve(tester, target) {
+            None => self.reject("pin", "the target is not part of the current best"),
+            Some(range) if pin => self.change_pins(|pins| pins.add(range)),
+            Some(range) => self.change_pins(|pins| pins.remove(range)),
+        }
+    }
+
     fn change_pins(&self, change: impl FnOnce(&mut Pins)) {
         let ranges = {
             let mut pins = lock(&self.pins);
@@ -754,7 +755,7 @@ impl Engine {
 
     /// The tree of the current best, if the language is known and `version` is current.
     fn current_tree(&self, version: u64, best: &[u8]) -> Option<Arc<tree::Tree>> {
-        let language = self.options.language?;
+        let language = self.language?;
         if lock(&self.shared.snapshot).version != version {
             return None;
         }
@@ -797,7 +798,7 @@ impl Engine {
                     return None;
                 }
                 let state = tree::TreeState::new(tree);
-                let candidate = tree::Candidate::removing([*node]);
+                let candidate = tree::TreeEdits::removing([*node]);
                 Some((state.render(&candidate), node.index() as u32))
             }
             Edit::Hoist {
@@ -813,7 +814,7 @@ impl Engine {
                     return None;
                 }
                 let state = tree::TreeState::new(tree);
-                let candidate = tree::Candidate::hoisting(*node, *descendant);
+                let candidate = tree::TreeEdits::hoisting(*node, *descendant);
                 Some((state.render(&candidate), node.index() as u32))
             }
         }
@@ -856,7 +857,7 @@ impl Engine {
     }
 
     fn restart_from(&self, tester: &mut Tester, index: usize, text: Vec<u8>) {
-        self.job.write_output(&text);
+        self.job.write_output(&text, tester);
         {
             let mut pins = lock(&self.pins);
             if !pins.is_empty() {

@@ -10,11 +10,11 @@
 
 use crate::cache::UnitId;
 use crate::control::Stop;
-use crate::events::{Branch, Candidate as Probe, CandidateKind};
+use crate::events::{Branch, Candidate, CandidateKind};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
-use crate::tree::{Candidate, NodeId, TreeState};
+use crate::tree::{NodeId, TreeEdits, TreeState};
 
-use super::pins::Pins;
+use super::pins::PinnedNodes;
 
 /// One round of hoisting candidates: (index in the node set, node, descendant).
 struct HoistWindow<'a> {
@@ -27,9 +27,9 @@ impl CandidateSource for HoistWindow<'_> {
         self.hoists.len()
     }
 
-    fn candidate(&self, i: usize) -> Probe {
+    fn candidate(&self, i: usize) -> Candidate {
         let (_, node, target) = self.hoists[i];
-        Probe {
+        Candidate {
             kind: CandidateKind::Hoist,
             index: node.index() as u32,
             n: target.index() as u32,
@@ -43,13 +43,17 @@ impl CandidateSource for HoistWindow<'_> {
     fn render(&self, i: usize, out: &mut Vec<u8>) {
         let (_, node, target) = self.hoists[i];
         self.state
-            .render_into(&Candidate::hoisting(node, target), out);
+            .render_into(&TreeEdits::hoisting(node, target), out);
     }
 }
 
 /// The hoists worth trying for the node at `place`: χ of the visible node, farthest first,
 /// without those that would not change the text or would drop a pinned node.
-pub(super) fn hoists_of(state: &TreeState, pins: &Pins, place: NodeId) -> Vec<(NodeId, NodeId)> {
+pub(super) fn hoists_of(
+    state: &TreeState,
+    pins: &PinnedNodes,
+    place: NodeId,
+) -> Vec<(NodeId, NodeId)> {
     let Some(node) = state.visible(place) else {
         return Vec::new();
     };
@@ -68,7 +72,7 @@ pub(super) fn tmin(
     tester: &mut Tester,
     state: &mut TreeState,
     nodes: &[NodeId],
-    pins: &Pins,
+    pins: &PinnedNodes,
 ) -> Result<(), Stop> {
     if nodes.is_empty() {
         return Ok(());
@@ -97,7 +101,7 @@ pub(super) fn tmin(
         let mut content = Vec::new();
         window.render(i, &mut content);
         tester.accept(content, None, Branch::Hoist, probe);
-        state.commit(&Candidate::hoisting(node, target));
+        state.commit(&TreeEdits::hoisting(node, target));
         debug_assert_eq!(state.text(), tester.best(), "the tree follows the best");
         start = slot;
     }

@@ -15,12 +15,12 @@ mod walk;
 use std::sync::Arc;
 
 pub use algorithm::{Algorithm, Traversal};
-use pins::Pins;
-pub use pins::{NoPins, PinSource};
+pub use pins::PinSource;
+pub(crate) use pins::PinnedNodes;
 
 use crate::control::Stop;
-use crate::dd::DdOptions;
 use crate::events::Event;
+use crate::params::DdOptions;
 use crate::tester::Tester;
 use crate::tree::{self, Language, Preprocess, TreeState};
 
@@ -64,7 +64,7 @@ pub fn run(
                 return Ok(());
             }
         };
-        let pins = Pins::new(&tree, context.pins.pinned_nodes(&tree));
+        let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
         let state = TreeState::new(Arc::clone(&tree));
         let mut walk = walk::Walk {
             tester: &mut *tester,

@@ -13,15 +13,6 @@ pub trait PinSource: Send + Sync {
     fn pinned_nodes(&self, tree: &Arc<Tree>) -> Vec<NodeId>;
 }
 
-/// Nothing is pinned.
-pub struct NoPins;
-
-impl PinSource for NoPins {
-    fn pinned_nodes(&self, _: &Arc<Tree>) -> Vec<NodeId> {
-        Vec::new()
-    }
-}
-
 impl<F> PinSource for F
 where
     F: Fn(&Arc<Tree>) -> Vec<NodeId> + Send + Sync,
@@ -33,17 +24,17 @@ where
 
 /// The pinned nodes of one tree, sorted (node ids are in preorder, so the pinned nodes of a
 /// subtree form one run).
-pub struct Pins {
+pub struct PinnedNodes {
     tree: Arc<Tree>,
     pinned: Vec<NodeId>,
 }
 
-impl Pins {
-    pub fn new(tree: &Arc<Tree>, mut pinned: Vec<NodeId>) -> Pins {
+impl PinnedNodes {
+    pub fn new(tree: &Arc<Tree>, mut pinned: Vec<NodeId>) -> PinnedNodes {
         pinned.retain(|id| id.index() < tree.len());
         pinned.sort_unstable();
         pinned.dedup();
-        Pins {
+        PinnedNodes {
             tree: Arc::clone(tree),
             pinned,
         }

@@ -4,10 +4,11 @@
 
 use crate::cache::UnitId;
 use crate::control::Stop;
-use crate::dd::{self, DdOptions, Domain};
-use crate::events::{Branch, Candidate as Probe, CandidateKind};
+use crate::dd::{self, Domain};
+use crate::events::{Branch, Candidate, CandidateKind};
+use crate::params::DdOptions;
 use crate::tester::Tester;
-use crate::tree::{Candidate, NodeId, TreeState};
+use crate::tree::{NodeId, TreeEdits, TreeState};
 
 /// A configuration of nodes: unit `k` is `nodes[k]`; the rendering keeps the units of the
 /// configuration and removes the other nodes.
@@ -18,7 +19,7 @@ pub(super) struct NodesDomain<'a> {
 
 impl NodesDomain<'_> {
     /// The edit that keeps exactly the units of `parts` (consecutive slices, in order).
-    pub fn candidate(&self, parts: &[&[UnitId]]) -> Candidate {
+    pub fn candidate(&self, parts: &[&[UnitId]]) -> TreeEdits {
         let mut kept = parts
             .iter()
             .flat_map(|part| part.iter())
@@ -30,7 +31,7 @@ impl NodesDomain<'_> {
                 removed.push(node);
             }
         }
-        Candidate::removing(removed)
+        TreeEdits::removing(removed)
     }
 }
 
@@ -65,7 +66,7 @@ pub(super) fn prune(
         all.remove_all([node]);
         let mut content = Vec::new();
         state.render_into(&all, &mut content);
-        let probe = Probe {
+        let probe = Candidate {
             kind: CandidateKind::EmptyConfig,
             index: node.index() as u32,
             n: 1,

@@ -4,13 +4,13 @@
 use std::collections::VecDeque;
 
 use crate::control::Stop;
-use crate::dd::DdOptions;
 use crate::events::{Event, TreePhase};
+use crate::params::DdOptions;
 use crate::tester::Tester;
 use crate::tree::{NodeId, TreeState};
 
 use super::algorithm::{Algorithm, Traversal};
-use super::pins::Pins;
+use super::pins::PinnedNodes;
 use super::{hoist, prune};
 
 pub(super) struct Walk<'a> {
@@ -18,7 +18,7 @@ pub(super) struct Walk<'a> {
     pub state: TreeState,
     pub algorithm: Algorithm,
     pub dd: &'a DdOptions,
-    pub pins: Pins,
+    pub pins: PinnedNodes,
     pub stage: &'a str,
 }
 

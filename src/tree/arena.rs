@@ -290,11 +290,6 @@ impl Tree {
         NodeId(self.node(id).subtree_end)
     }
 
-    /// Number of nodes in the subtree (the node included).
-    pub fn subtree_size(&self, id: NodeId) -> usize {
-        (self.node(id).subtree_end - id.0) as usize
-    }
-
     /// Whether `descendant` is inside the subtree of `ancestor` (a node is its own descendant).
     pub fn is_descendant(&self, ancestor: NodeId, descendant: NodeId) -> bool {
         ancestor.0 <= descendant.0 && descendant.0 < self.node(ancestor).subtree_end
@@ -335,20 +330,45 @@ impl Tree {
     /// Whether a node of `kind` may stand at `place` (the grammar allows the kind in the field of
     /// the parent that `place` fills; allowed when the grammar says nothing).
     pub fn fits_place(&self, place: NodeId, kind: KindId) -> bool {
-        let mut parent = self.parent(place);
-        while let Some(id) = parent {
-            if !self.is_synthetic(id) {
-                break;
-            }
-            parent = self.parent(id);
-        }
-        match parent {
+        match self.grammar_parent(place) {
             Some(parent) => self
                 .tables
                 .allows(self.node(parent).kind, self.node(place).field, kind)
                 .unwrap_or(true),
             None => true,
         }
+    }
+
+    /// The nearest ancestor that is no synthetic node (the parent as the grammar sees it).
+    fn grammar_parent(&self, id: NodeId) -> Option<NodeId> {
+        let mut parent = self.parent(id);
+        while let Some(id) = parent {
+            if !self.is_synthetic(id) {
+                break;
+            }
+            parent = self.parent(id);
+        }
+        parent
+    }
+
+    /// The field of its parent the node fills (a tree-sitter field id; 0: none).
+    pub fn field(&self, id: NodeId) -> u16 {
+        self.node(id).field
+    }
+
+    /// The place a node fills as the grammar sees it: its parent's kind and the field (0: none);
+    /// `None` for the root.
+    pub fn place_key(&self, id: NodeId) -> Option<(KindId, u16)> {
+        let parent = self.grammar_parent(id)?;
+        Some((self.node(parent).kind, self.node(id).field))
+    }
+
+    /// The kinds the grammar allows where `place` stands (the field of its parent it fills);
+    /// `None` for the root and when the grammar says nothing about the place.
+    pub fn kinds_allowed_at(&self, place: NodeId) -> Option<&std::collections::HashSet<KindId>> {
+        let parent = self.grammar_parent(place)?;
+        self.tables
+            .kinds_at(self.node(parent).kind, self.node(place).field)
     }
 
     /// Names of the declared supertypes the node's kind belongs to.

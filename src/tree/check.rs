@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::Context as _;
 
 use super::arena::{NodeId, Tree};
-use super::edit::{Candidate, TreeState};
+use super::edit::{TreeEdits, TreeState};
 use super::guard::count_syntax_errors;
 use super::language::needs_space;
 use super::render::write_indented;
@@ -169,7 +169,7 @@ pub fn removal_check(tree: &Arc<Tree>) -> anyhow::Result<CheckReport> {
         if !tree.is_removable(id) {
             continue;
         }
-        state.render_into(&Candidate::removing([id]), &mut text);
+        state.render_into(&TreeEdits::removing([id]), &mut text);
         report.count(id, reparser.errors(&text) <= base_errors);
     }
     Ok(report)

@@ -1,5 +1,5 @@
 //! Edits of a tree: each node kept, removed (it prints its replacement) or hoisted (replaced by
-//! one of its descendants). A [`TreeState`] holds the committed edits; a [`Candidate`] describes
+//! one of its descendants). A [`TreeState`] holds the committed edits; a [`TreeEdits`] describes
 //! further edits to try, rendered without copying the tree and committed when they succeed.
 
 use std::collections::HashMap;
@@ -26,27 +26,27 @@ pub enum NodeState {
 /// Node ids are the ids the listing functions of [`TreeState`] return (the nodes visible in the
 /// current tree). Both lists are kept sorted, which lets rendering look them up in one pass.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Candidate {
+pub struct TreeEdits {
     removed: Vec<NodeId>,
     hoisted: Vec<(NodeId, NodeId)>,
 }
 
-impl Candidate {
+impl TreeEdits {
     /// No edit.
-    pub fn new() -> Candidate {
-        Candidate::default()
+    pub fn new() -> TreeEdits {
+        TreeEdits::default()
     }
 
     /// Removes these nodes.
-    pub fn removing(ids: impl IntoIterator<Item = NodeId>) -> Candidate {
-        let mut candidate = Candidate::new();
+    pub fn removing(ids: impl IntoIterator<Item = NodeId>) -> TreeEdits {
+        let mut candidate = TreeEdits::new();
         candidate.remove_all(ids);
         candidate
     }
 
     /// Replaces `node` by its descendant `descendant`.
-    pub fn hoisting(node: NodeId, descendant: NodeId) -> Candidate {
-        Candidate {
+    pub fn hoisting(node: NodeId, descendant: NodeId) -> TreeEdits {
+        TreeEdits {
             removed: Vec::new(),
             hoisted: vec![(node, descendant)],
         }
@@ -260,19 +260,19 @@ impl TreeState {
 
     /// Writes the text of the current tree plus `candidate` into `out` (cleared first). Linear
     /// in the size of the current tree; allocates nothing beyond `out` and a small stack.
-    pub fn render_into(&self, candidate: &Candidate, out: &mut Vec<u8>) {
+    pub fn render_into(&self, candidate: &TreeEdits, out: &mut Vec<u8>) {
         Renderer::new(self, candidate, out).run();
     }
 
     /// Like [`TreeState::render_into`], but visiting every token instead of copying untouched
     /// subtrees whole (the same text, slower; for tests of the unparser).
     #[doc(hidden)]
-    pub fn render_token_by_token_into(&self, candidate: &Candidate, out: &mut Vec<u8>) {
+    pub fn render_token_by_token_into(&self, candidate: &TreeEdits, out: &mut Vec<u8>) {
         Renderer::new(self, candidate, out).token_by_token().run();
     }
 
     /// The text of the current tree plus `candidate`.
-    pub fn render(&self, candidate: &Candidate) -> Vec<u8> {
+    pub fn render(&self, candidate: &TreeEdits) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.tree.source().len());
         self.render_into(candidate, &mut out);
         out
@@ -280,12 +280,12 @@ impl TreeState {
 
     /// The text of the current tree.
     pub fn text(&self) -> Vec<u8> {
-        self.render(&Candidate::new())
+        self.render(&TreeEdits::new())
     }
 
     /// Makes a candidate's edits part of the current state. Hoistings to nodes that are not
     /// descendants are ignored.
-    pub fn commit(&mut self, candidate: &Candidate) {
+    pub fn commit(&mut self, candidate: &TreeEdits) {
         for &(node, target) in &candidate.hoisted {
             if node != target
                 && self.tree.is_descendant(node, target)

@@ -234,6 +234,35 @@ impl Language {
     }
 }
 
+/// A short form of a kind: texts and fields alternating, `texts[i]` before `fields[i]` (so
+/// `texts` has one more element). A C declaration `type declarator;` keeps the `type` and
+/// `declarator` of a function definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShortForm {
+    pub texts: Vec<Box<[u8]>>,
+    /// tree-sitter field ids.
+    pub fields: Vec<u16>,
+}
+
+impl ShortForm {
+    /// From the table's spelling (texts and field names alternating); `None` when a field is
+    /// not one of the grammar's.
+    fn from_alternating(grammar: &tree_sitter::Language, parts: &[String]) -> Option<ShortForm> {
+        let mut form = ShortForm {
+            texts: Vec::new(),
+            fields: Vec::new(),
+        };
+        for (index, part) in parts.iter().enumerate() {
+            if index % 2 == 0 {
+                form.texts.push(part.as_bytes().into());
+            } else {
+                form.fields.push(grammar.field_id_for_name(part)?.get());
+            }
+        }
+        (form.texts.len() == form.fields.len() + 1).then_some(form)
+    }
+}
+
 /// How the children of a list kind are told apart.
 #[derive(Debug, Clone, Default)]
 pub struct ListTable {
@@ -261,6 +290,8 @@ pub struct KindTables {
     named: Vec<bool>,
     canonical: Vec<KindId>,
     phi: Vec<Option<Box<[u8]>>>,
+    alternatives: Vec<Vec<Box<[u8]>>>,
+    forms: Vec<Vec<ShortForm>>,
     presence: HashMap<(KindId, KindId), Presence>,
     lists: HashMap<KindId, ListTable>,
     supertypes_of: Vec<Vec<u16>>,
@@ -302,6 +333,8 @@ impl KindTables {
             named,
             canonical,
             phi: vec![None; count],
+            alternatives: vec![Vec::new(); count],
+            forms: (0..count).map(|_| Vec::new()).collect(),
             presence: HashMap::new(),
             lists: HashMap::new(),
             supertypes_of: vec![Vec::new(); count],
@@ -319,6 +352,24 @@ impl KindTables {
         for (key, text) in table.phi.iter().chain(overlay.iter()) {
             for id in tables.ids_for_key(key) {
                 tables.phi[usize::from(id)] = Some(text.as_bytes().into());
+            }
+        }
+        for (key, texts) in &table.alternatives {
+            if overlay.contains_key(key) {
+                continue;
+            }
+            for id in tables.ids_for_key(key) {
+                tables.alternatives[usize::from(id)] =
+                    texts.iter().map(|text| text.as_bytes().into()).collect();
+            }
+        }
+        for (key, forms) in &table.forms {
+            let forms: Vec<ShortForm> = forms
+                .iter()
+                .filter_map(|form| ShortForm::from_alternating(&tables.grammar, form))
+                .collect();
+            for id in tables.ids_for_key(key) {
+                tables.forms[usize::from(id)] = forms.clone();
             }
         }
         for key in &language.profile.unremovable {
@@ -405,6 +456,12 @@ impl KindTables {
             .map(|allowed| allowed.contains(&kind))
     }
 
+    /// The kinds the grammar allows in field `field` (0: outside fields) of a `parent` node;
+    /// `None` when the grammar says nothing about that place.
+    pub fn kinds_at(&self, parent: KindId, field: u16) -> Option<&HashSet<KindId>> {
+        self.places.get(&(parent, field))
+    }
+
     /// The shortest Φ (by length, then bytes) of the kinds allowed in field `field` of a
     /// `parent` node that are compatible with `kind` (the same kind, or one of its declared
     /// supertypes): what any node of `kind` at that place may be replaced with. `None` when the
@@ -466,6 +523,18 @@ impl KindTables {
                 .get(usize::from(kind))
                 .and_then(|phi| phi.as_deref()),
         }
+    }
+
+    /// Further short texts of a token kind besides Φ, in order (a number `1` besides `0`).
+    pub fn alternatives(&self, kind: KindId) -> &[Box<[u8]>] {
+        self.alternatives
+            .get(usize::from(kind))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Short forms of a kind that keep some of its fields, cheapest first.
+    pub fn forms(&self, kind: KindId) -> &[ShortForm] {
+        self.forms.get(usize::from(kind)).map_or(&[], Vec::as_slice)
     }
 
     /// Whether the profile keeps nodes of this kind from being removed on their own.

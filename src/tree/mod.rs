@@ -4,7 +4,7 @@
 //! A [`Tree`] is built once per input ([`parse`]); its node ids follow document order. A
 //! [`TreeState`] holds the committed edits (removals and hoistings) and lists the current tree
 //! ([`TreeState::level`], [`TreeState::next_level`], [`TreeState::children`], hoisting
-//! candidates [`TreeState::hoist_candidates`]). A [`Candidate`] describes edits to try: it is
+//! candidates [`TreeState::hoist_candidates`]). A [`TreeEdits`] describes edits to try: it is
 //! rendered with [`TreeState::render_into`] without copying the tree and made permanent with
 //! [`TreeState::commit`]. A [`SyntaxGuard`] rejects candidates that re-parse with new errors.
 //!
@@ -29,27 +29,21 @@
 mod arena;
 mod build;
 pub mod check;
-mod command;
 mod edit;
-pub mod generate;
-pub mod grammar_json;
-pub mod grammars;
 mod guard;
 mod language;
 pub mod profile;
 mod render;
-mod shortest;
-mod text;
+pub mod text;
 
 use std::path::Path;
 use std::sync::Arc;
 
 pub use arena::{Children, NodeId, Preprocess, Tree};
-pub use command::{grammars_command, languages_command, tree_command};
-pub use edit::{Candidate, NodeState, TreeState};
+pub use edit::{NodeState, TreeEdits, TreeState};
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
-pub use language::{KindId, KindTables, Language, languages};
-pub use shortest::shortest_match;
+pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
+pub(crate) use render::{line_indentation, write_indented};
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.
 pub fn parse(

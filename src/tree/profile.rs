@@ -86,6 +86,11 @@ pub struct GeneratedTable {
     /// Φ by kind key (named kinds by name, anonymous kinds as a quoted string); anonymous kinds
     /// whose Φ is their own text are left out.
     pub phi: BTreeMap<String, String>,
+    /// Further short texts of token kinds besides Φ, in order (a number `1` besides `0`).
+    pub alternatives: BTreeMap<String, Vec<String>>,
+    /// Short forms of kinds that keep some of their fields: texts and field names alternating
+    /// (starting and ending with a text), cheapest first.
+    pub forms: BTreeMap<String, Vec<Vec<String>>>,
     /// Kinds of `node-types.json` for which no Φ could be computed.
     pub unknown: BTreeSet<String>,
     pub children: BTreeMap<String, ChildPresence>,
@@ -107,6 +112,10 @@ struct GeneratedFile {
     unknown: BTreeSet<String>,
     #[serde(default)]
     phi: BTreeMap<String, String>,
+    #[serde(default)]
+    alternatives: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    forms: BTreeMap<String, Vec<Vec<String>>>,
     #[serde(default)]
     children: BTreeMap<String, ChildPresenceFile>,
     #[serde(default)]
@@ -135,6 +144,8 @@ impl GeneratedTable {
             language: file.language,
             source: file.grammar,
             phi: file.phi,
+            alternatives: file.alternatives,
+            forms: file.forms,
             unknown: file.unknown,
             children: file
                 .children
@@ -186,6 +197,25 @@ impl GeneratedTable {
         let _ = writeln!(out, "[phi]");
         for (kind, text) in &self.phi {
             let _ = writeln!(out, "{} = {}", toml_key(kind), toml_string(text));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Further short texts of token kinds besides Φ (the grammar's word token aside)."
+        );
+        let _ = writeln!(out, "[alternatives]");
+        for (kind, texts) in &self.alternatives {
+            let _ = writeln!(out, "{} = {}", toml_key(kind), list_of(texts));
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "# Short forms that keep some fields of a kind: texts and field names alternating."
+        );
+        let _ = writeln!(out, "[forms]");
+        for (kind, forms) in &self.forms {
+            let forms: Vec<String> = forms.iter().map(|form| list_of(form)).collect();
+            let _ = writeln!(out, "{} = [{}]", toml_key(kind), forms.join(", "));
         }
         let _ = writeln!(out);
         let _ = writeln!(
@@ -254,4 +284,10 @@ impl GeneratedTable {
         }
         out
     }
+}
+
+/// A TOML array of strings.
+fn list_of(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|item| toml_string(item)).collect();
+    format!("[{}]", quoted.join(", "))
 }

@@ -19,9 +19,9 @@ use super::model::RunModel;
 use super::theme::Theme;
 use super::throttle::Throttle;
 use super::tree_pane::{Selection, TreePane, line_starts};
-use crate::control::SplitFactor;
 use crate::engine::{Command, CommandSender, Edit, PinTarget, Snapshot};
 use crate::events::Event;
+use crate::params::SplitFactor;
 use crate::pipeline::{PipelineInfo, catalogue};
 use crate::tree::{Language, NodeId};
 

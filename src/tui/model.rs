@@ -6,10 +6,10 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::time::Instant;
 
-use crate::control::SplitFactor;
 use crate::events::{Action, Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
+use crate::params::SplitFactor;
 
 /// How many judged candidates the log keeps.
 pub const LOG_LENGTH: usize = 64;
@@ -386,6 +386,8 @@ impl RunModel {
             Event::CommandRejected { command, reason } => {
                 self.notify(format!("{command}: {reason}"), true, now);
             }
+            Event::Warning { message } => self.notify(message, true, now),
+            Event::Notice { message } => self.notify(message, false, now),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
             }

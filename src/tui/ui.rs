@@ -640,6 +640,10 @@ fn draw_configuration(app: &App, frame: &mut Frame, area: Rect) {
             let phase = match level.phase {
                 crate::events::TreePhase::Prune => "prune",
                 crate::events::TreePhase::Hoist => "hoist",
+                crate::events::TreePhase::Replace => "replace",
+                crate::events::TreePhase::Lift => "lift",
+                crate::events::TreePhase::Reshape => "reshape",
+                crate::events::TreePhase::Rewrite => "rewrite",
             };
             match level.parent {
                 None => format!("level {} · {} nodes · {phase}", level.depth, level.nodes),
@@ -1021,6 +1025,9 @@ fn draw_history(app: &App, frame: &mut Frame, area: Rect) {
 fn short_candidate(candidate: &crate::events::Candidate) -> String {
     let text = match candidate.kind {
         CandidateKind::Hoist => format!("χ{}", candidate.index),
+        CandidateKind::Replace => format!("ρ{}", candidate.index),
+        CandidateKind::Lift => format!("λ{}", candidate.index),
+        CandidateKind::Reshape => format!("σ{}", candidate.index),
         CandidateKind::Manual => "manual".into(),
         _ => candidate.describe(),
     };
@@ -1036,6 +1043,9 @@ fn short_branch(branch: Branch) -> &'static str {
         Branch::IncreaseGranularity => "granularity",
         Branch::Done => "done",
         Branch::Hoist => "hoist",
+        Branch::Replace => "replace",
+        Branch::Lift => "lift",
+        Branch::Reshape => "reshape",
         Branch::EmptyConfig => "empty level",
         Branch::Manual => "manual edit",
         Branch::Start => "input",

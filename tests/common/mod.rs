@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CachePolicy, UnitId};
-use whittle::control::{Control, SplitFactor};
-use whittle::dd::{self, DdOptions, TextDomain};
+use whittle::control::Control;
+use whittle::dd::{self, TextDomain};
 use whittle::oracle::predicate;
+use whittle::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
 use whittle::stats::Stats;
 use whittle::tester::Tester;
 
@@ -43,9 +44,8 @@ pub fn ddmin_ints(
     values: &[i64],
     interesting: impl Fn(&[i64]) -> bool + Send + Sync + 'static,
     options: DdOptions,
-    nu: SplitFactor,
+    knobs: Knobs,
     cache: CachePolicy,
-    jobs: usize,
 ) -> Run {
     let tested = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = tested.clone();
@@ -55,8 +55,7 @@ pub fn ddmin_ints(
         log.lock().unwrap().push(config);
         verdict
     });
-    let mut tester = Tester::new(Arc::new(oracle), cache, Arc::new(Control::new(nu)));
-    tester.set_jobs(jobs).unwrap();
+    let mut tester = Tester::new(Arc::new(oracle), cache, Arc::new(Control::new(knobs)));
     // Exercise the pool even though these tests are trivially fast.
     tester.set_inline_below(None);
     let input = encode(values);
@@ -123,4 +122,13 @@ pub fn mock_examples() -> Vec<MockExample> {
             expected: (0..50).map(|x| 2 * x).collect(),
         },
     ]
+}
+
+/// The knobs of a run: split factor, testing window and parallel mode.
+pub fn knobs(split_factor: SplitFactor, jobs: usize, parallel: ParallelMode) -> Knobs {
+    Knobs {
+        split_factor,
+        jobs,
+        parallel,
+    }
 }

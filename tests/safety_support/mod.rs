@@ -242,7 +242,7 @@ pub fn disk_usage(path: &Path) -> u64 {
     total
 }
 
-/// How many tests whittle runs at once at most on this machine (see `tester::max_jobs`).
+/// How many tests whittle runs at once at most on this machine (see `params::max_jobs`).
 pub fn max_jobs() -> usize {
-    whittle::tester::max_jobs()
+    whittle::params::max_jobs()
 }

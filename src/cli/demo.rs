@@ -1,0 +1,131 @@
+//! `whittle demo`: runs a built-in example ([`crate::demo`]) in the UI, or prints each
+//! candidate and the result.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use super::{DemoArgs, EXIT_ERROR, EXIT_USAGE};
+use crate::demo::{Example, examples};
+use crate::engine::SessionOptions;
+use crate::events::{Action, Event};
+
+/// `whittle demo`: runs an example and prints each candidate and the result.
+pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
+    let examples = examples();
+    if args.list {
+        for example in &examples {
+            println!("{:<12} {}", example.name, example.description);
+        }
+        println!("\nrun one with `whittle demo --example NAME`");
+        return Ok(0);
+    }
+    let Some(example) = examples.into_iter().find(|e| e.name == args.example) else {
+        eprintln!(
+            "whittle: no example named `{}` (see `whittle demo --list`)",
+            args.example
+        );
+        return Ok(EXIT_USAGE);
+    };
+    if !args.no_tui && std::io::stdout().is_terminal() {
+        return run_in_tui(example, &args.theme);
+    }
+    println!("whittle demo: {}", example.description);
+    println!("input:\n{}", String::from_utf8_lossy(example.input));
+
+    let options = SessionOptions {
+        exit_when_done: true,
+        start_in_step_mode: false,
+    };
+    let session = example.start(options)?;
+    let events = session.events().clone();
+    let printer = std::thread::spawn(move || print_steps(events));
+    let report = session.wait()?;
+    let _ = printer.join();
+    if let Some(failure) = report.failure {
+        eprintln!("whittle: {failure}");
+        return Ok(EXIT_ERROR);
+    }
+    println!(
+        "\nresult:\n{}",
+        String::from_utf8_lossy(&report.finished.result)
+    );
+    println!("{}", crate::headless::report(&report.finished.stats));
+    Ok(0)
+}
+
+/// Opens the UI on an example in step mode: nothing is tested until `n` (or space).
+fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
+    let theme = match crate::tui::Theme::from_environment(theme) {
+        Ok(theme) => theme,
+        Err(error) => {
+            eprintln!("whittle: {error}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let options = SessionOptions {
+        exit_when_done: false,
+        start_in_step_mode: true,
+    };
+    let session = example.start(options)?;
+    let language = session.language();
+    let app = crate::tui::App::new(
+        session.commands(),
+        crate::tui::AppOptions {
+            theme,
+            input_name: format!("demo {}", example.name),
+            clock: Arc::new(crate::tui::SystemClock),
+            exit_when_done: false,
+            language,
+            extension: None,
+        },
+    );
+    let (_, _, app) = crate::tui::terminal::run(&session, app)?;
+    let result = app.snapshot().best.clone();
+    drop(session);
+    println!(
+        "whittle demo {}: the best result when you left:\n{}",
+        example.name,
+        String::from_utf8_lossy(&result)
+    );
+    Ok(0)
+}
+
+fn print_steps(events: crossbeam_channel::Receiver<Event>) {
+    println!(
+        "{:>5}  {:<12} {:<24} {:<6} outcome",
+        "step", "candidate", "content", "action"
+    );
+    for event in events {
+        match event {
+            Event::Round { n, len, .. } => println!("       -- {len} units in {n} chunks"),
+            Event::CandidateJudged {
+                step,
+                candidate,
+                action,
+                outcome,
+                preview,
+                ..
+            } => println!(
+                "{step:>5}  {:<12} {:<24} {:<6} {} {}",
+                candidate.describe(),
+                preview.map_or_else(|| "…".to_string(), |p| format!("{p:?}")),
+                match action {
+                    Action::Test => "test",
+                    Action::Cache => "cache",
+                    Action::Guard => "guard",
+                },
+                outcome.symbol(),
+                outcome
+            ),
+            Event::Accepted { size, branch, .. } => {
+                println!("       => {} ({size} bytes)", branch.describe())
+            }
+            event @ (Event::Warning { .. } | Event::Notice { .. }) => {
+                if let Some(line) = crate::headless::message_line(&event) {
+                    eprintln!("{line}");
+                }
+            }
+            _ => {}
+        }
+    }
+}

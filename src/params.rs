@@ -1,0 +1,226 @@
+//! The parameters of a reduction that every layer reads: ddmin's split factor ν, how a
+//! configuration is split, the order and directions of its reduce steps, how a window of
+//! parallel tests is decided, and the knobs that may change while a reduction runs (their
+//! starting values: once a run starts, its `Control` owns them).
+
+use std::fmt;
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+/// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SplitFactor {
+    Finite(u32),
+    Infinite,
+}
+
+impl SplitFactor {
+    /// min(len, n·ν): the granularity after splitting `n` chunks further, capped at `len`.
+    pub fn grow(self, n: usize, len: usize) -> usize {
+        match self {
+            SplitFactor::Finite(nu) => n.saturating_mul(nu as usize).min(len),
+            SplitFactor::Infinite => len,
+        }
+    }
+}
+
+impl std::fmt::Display for SplitFactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SplitFactor::Finite(nu) => write!(f, "{nu}"),
+            SplitFactor::Infinite => f.write_str("inf"),
+        }
+    }
+}
+
+impl std::str::FromStr for SplitFactor {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if matches!(s, "inf" | "infinity" | "∞") {
+            return Ok(SplitFactor::Infinite);
+        }
+        match s.parse::<u32>() {
+            Ok(nu) if nu >= 2 => Ok(SplitFactor::Finite(nu)),
+            _ => Err(format!(
+                "the split factor must be an integer ≥ 2 or `inf`, not `{s}`"
+            )),
+        }
+    }
+}
+
+/// Which reduce steps are tried, in which order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReduceOrder {
+    #[value(name = "subsets-first")]
+    SubsetsFirst,
+    #[value(name = "complements-first")]
+    ComplementsFirst,
+    #[value(name = "complements-only")]
+    ComplementsOnly,
+}
+
+/// In which order the chunks of a partition are visited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    #[value(name = "forward")]
+    Forward,
+    #[value(name = "backward")]
+    Backward,
+}
+
+/// How a configuration is cut into n chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitStyle {
+    /// Zeller's: chunk i takes (L - start) / (n - i) of what is left; 30 into 4 gives 7,7,8,8.
+    #[value(name = "zeller")]
+    Zeller,
+    /// Chunk i is config[L·i/n .. L·(i+1)/n].
+    #[value(name = "balanced")]
+    Balanced,
+}
+
+/// How a round's candidates are spread over the testing window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ParallelMode {
+    /// The first interesting candidate to finish wins; the other running tests are killed.
+    #[value(name = "first")]
+    First,
+    /// Wait for the window and take the interesting candidate first in iteration order: the
+    /// result equals the sequential one.
+    #[value(name = "stable")]
+    Stable,
+    /// Subsets and complements in one window, stabilised like `stable`.
+    #[value(name = "combined")]
+    Combined,
+    /// GreeDDy: several interesting complements in a window are removed together.
+    #[value(name = "greedy")]
+    Greedy,
+}
+
+/// Writes the name a [`ValueEnum`] value has on the command line (and in reports).
+fn write_value_name(value: &impl ValueEnum, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match value.to_possible_value() {
+        Some(possible) => f.write_str(possible.get_name()),
+        None => Ok(()),
+    }
+}
+
+impl fmt::Display for ReduceOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+impl fmt::Display for SplitStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+impl fmt::Display for ParallelMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_value_name(self, f)
+    }
+}
+
+/// The settings of ddmin that stay fixed during a run (the split factor ν and the parallel mode
+/// are [`Knobs`], read live from the tester's control).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DdOptions {
+    pub order: ReduceOrder,
+    pub subset_direction: Direction,
+    pub complement_direction: Direction,
+    pub split: SplitStyle,
+}
+
+impl Default for DdOptions {
+    fn default() -> Self {
+        DdOptions {
+            order: ReduceOrder::SubsetsFirst,
+            subset_direction: Direction::Forward,
+            complement_direction: Direction::Forward,
+            split: SplitStyle::Zeller,
+        }
+    }
+}
+
+/// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
+/// threads and processes that compete for the same CPUs.
+pub fn max_jobs() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cpus.saturating_mul(4).clamp(8, 1024)
+}
+
+/// What the user may change while a reduction runs (the UI's keys, a session's commands). The
+/// settings carry their starting values; a running reduction's `Control` is their one owner,
+/// and the algorithms and the tester read them from it: ν at the next granularity step, the
+/// parallel mode at the next round, the testing window at the next window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Knobs {
+    /// The split factor ν of ddmin^ν.
+    pub split_factor: SplitFactor,
+    /// How many tests run at once (the testing window): from 1 to [`max_jobs`].
+    pub jobs: usize,
+    /// How a window of parallel tests is decided.
+    pub parallel: ParallelMode,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Knobs {
+            split_factor: SplitFactor::Finite(2),
+            jobs: 1,
+            parallel: ParallelMode::Stable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_factor_parses_and_grows() {
+        assert_eq!("inf".parse::<SplitFactor>(), Ok(SplitFactor::Infinite));
+        assert_eq!("3".parse::<SplitFactor>(), Ok(SplitFactor::Finite(3)));
+        assert!("1".parse::<SplitFactor>().is_err());
+        assert_eq!(SplitFactor::Finite(2).grow(4, 5), 5);
+        assert_eq!(SplitFactor::Finite(3).grow(2, 100), 6);
+        assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
+    }
+
+    fn names<T: ValueEnum + fmt::Display>() -> Vec<String> {
+        T::value_variants().iter().map(T::to_string).collect()
+    }
+
+    #[test]
+    fn keywords_keep_their_spellings() {
+        assert_eq!(
+            names::<ReduceOrder>(),
+            ["subsets-first", "complements-first", "complements-only"]
+        );
+        assert_eq!(names::<Direction>(), ["forward", "backward"]);
+        assert_eq!(names::<SplitStyle>(), ["zeller", "balanced"]);
+        assert_eq!(
+            names::<ParallelMode>(),
+            ["first", "stable", "combined", "greedy"]
+        );
+        assert_eq!(
+            ReduceOrder::from_str("complements-only", false),
+            Ok(ReduceOrder::ComplementsOnly)
+        );
+        assert!(ParallelMode::from_str("fastest", false).is_err());
+    }
+}
