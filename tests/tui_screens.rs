@@ -440,3 +440,20 @@ fn mouse_focuses_selects_and_scrolls() {
     let screen = h.screen();
     assert!(!screen.contains("\"foo\": \"bar\","), "{screen}");
 }
+
+/// A test that ran elsewhere (a Slurm node) says where in the output pane.
+#[test]
+fn the_output_pane_names_the_node_a_test_ran_on() {
+    let mut h = harness("table-4.1", 160, 45);
+    h.feed(Event::TestOutput {
+        step: 1,
+        status: whittle::oracle::TestStatus::Exited(0),
+        tail: "printed on the node\n".into(),
+        node: Some("node17".into()),
+    });
+    let screen = h.screen();
+    // The pane is narrow here: its first line wraps after the status.
+    assert!(screen.contains("step 1 · exit status 0 ·"), "{screen}");
+    assert!(screen.contains("on node17"), "{screen}");
+    assert!(screen.contains("printed on the node"), "{screen}");
+}
