@@ -453,7 +453,7 @@ fn the_output_pane_names_the_node_a_test_ran_on() {
     });
     let screen = h.screen();
     // The pane is narrow here: its first line wraps after the status.
-    assert!(screen.contains("step 1 · exit status 0 ·"), "{screen}");
-    assert!(screen.contains("on node17"), "{screen}");
+    assert!(screen.contains("step 1 · exit status 0 · on"), "{screen}");
+    assert!(screen.contains("node17"), "{screen}");
     assert!(screen.contains("printed on the node"), "{screen}");
 }
