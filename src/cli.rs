@@ -1,5 +1,6 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
+mod batch;
 mod demo;
 mod tree;
 
@@ -44,7 +45,7 @@ pub enum Subcommand {
     Reduce(ReduceArgs),
     /// Reduce many inputs with one test (a directory of them, or a manifest of inputs and
     /// tests): several at once here, or one per Slurm array task; a summary at the end.
-    Batch(crate::batch::BatchArgs),
+    Batch(batch::BatchArgs),
     /// Reduce a built-in example with a built-in test, showing each step.
     Demo(DemoArgs),
     /// Print the preprocessed parse tree of a file (for people who write or debug grammars).
@@ -367,8 +368,14 @@ pub fn main() -> i32 {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
         }
-        Subcommand::SlurmStep(args) => Ok(crate::slurm::step_main(args)),
-        Subcommand::Batch(args) => crate::batch::run(args),
+        Subcommand::SlurmStep(args) => {
+            let end = crate::slurm::run_step(args);
+            if let Some(message) = end.message {
+                eprintln!("whittle slurm-step: {message}");
+            }
+            Ok(end.code)
+        }
+        Subcommand::Batch(args) => batch::run(args),
     };
     match result {
         Ok(code) => code,

@@ -3,7 +3,6 @@
 //! The crate is organised as layers; `ARCHITECTURE.md` has the code map.
 
 pub mod atoms;
-pub mod batch;
 pub mod cache;
 pub mod cli;
 pub mod control;

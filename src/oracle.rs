@@ -126,8 +126,11 @@ pub trait Executor: Send + Sync {
         crate::params::max_jobs()
     }
 
-    /// The oracle is done: nothing the executor started may be left running anywhere.
-    fn close(&self) {}
+    /// The oracle is done: nothing the executor started may be left running anywhere. Returns
+    /// what the user should know of it (what had to be cancelled).
+    fn close(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One run of the test command, as an [`Executor`] gets it.
@@ -407,22 +410,28 @@ impl CommandOracle {
             .push(message);
     }
 
-    /// Ends the oracle's work: kills what tests left running (they could still write into the
-    /// scratch directory) and removes the scratch directory. Returns why the directory could
-    /// not be removed. Runs after this fail (`ScratchFailed`). Dropping the oracle does the
+    /// Ends the oracle's work: makes the executor leave nothing running, kills what tests left
+    /// running (they could still write into the scratch directory) and removes the scratch
+    /// directory. Returns what the user should know: what the executor had to cancel, why the
+    /// directory could not be removed. Runs after this fail (`ScratchFailed`). Dropping the oracle does the
     /// same, without saying what failed.
     pub fn close(&self) -> Result<(), String> {
         if self.closed.swap(true, Ordering::SeqCst) {
             return Ok(());
         }
-        self.executor.close();
+        let executor_said = self.executor.close();
         crate::processes::kill_orphans();
-        remove_tree(&self.scratch).map_err(|error| {
+        let removed = remove_tree(&self.scratch).map_err(|error| {
             format!(
                 "cannot remove the scratch directory {}: {error}",
                 self.scratch.display()
             )
-        })
+        });
+        match (executor_said, removed) {
+            (None, removed) => removed,
+            (Some(said), Ok(())) => Err(said),
+            (Some(said), Err(error)) => Err(format!("{said}; {error}")),
+        }
     }
 
     /// Writes the candidate into a fresh run directory and returns its path.

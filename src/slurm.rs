@@ -523,11 +523,9 @@ impl Executor for SlurmExecutor {
         MAX_STEPS
     }
 
-    fn close(&self) {
+    fn close(&self) -> Option<String> {
         let left = self.cancel_named(&self.name);
-        if left > 0 {
-            eprintln!("whittle: cancelled {left} Slurm step(s) of this run that were left");
-        }
+        (left > 0).then(|| format!("cancelled {left} Slurm step(s) of this run that were left"))
     }
 }
 
@@ -626,23 +624,39 @@ pub struct StepArgs {
     pub command: Vec<OsString>,
 }
 
+/// How `whittle slurm-step` ended: its exit status, and what to say on its stderr (which `srun`
+/// passes back to whittle, where it explains a lost run).
+pub struct StepEnd {
+    pub code: i32,
+    pub message: Option<String>,
+}
+
+impl StepEnd {
+    fn failed(message: String) -> StepEnd {
+        StepEnd {
+            code: STEP_FAILED,
+            message: Some(message),
+        }
+    }
+}
+
 /// `whittle slurm-step`: runs one test on the node as the local executor would and writes how
 /// it ended to `--status`. Exits 0 when the status was written.
-pub fn step_main(args: &StepArgs) -> i32 {
+pub fn run_step(args: &StepArgs) -> StepEnd {
     let node = node_name();
-    let write = |report: &StepReport| -> i32 {
+    let write = |report: &StepReport| -> StepEnd {
         let written = serde_json::to_vec(report)
             .map_err(std::io::Error::other)
             .and_then(|json| crate::output::write_atomically(&args.status, &json, Some(0o600)));
         match written {
-            Ok(()) => 0,
-            Err(error) => {
-                eprintln!(
-                    "whittle slurm-step: cannot write {} on node {node}: {error}",
-                    args.status.display()
-                );
-                STEP_FAILED
-            }
+            Ok(()) => StepEnd {
+                code: 0,
+                message: None,
+            },
+            Err(error) => StepEnd::failed(format!(
+                "cannot write {} on node {node}: {error}",
+                args.status.display()
+            )),
         }
     };
     if let Some(probe) = &args.probe {
@@ -652,29 +666,23 @@ pub fn step_main(args: &StepArgs) -> i32 {
                 output_tail: Some(content),
                 node: node.clone(),
             }),
-            Err(error) => {
-                eprintln!(
-                    "whittle slurm-step: node {node} cannot read {}: {error}",
-                    probe.display()
-                );
-                STEP_FAILED
-            }
+            Err(error) => StepEnd::failed(format!(
+                "node {node} cannot read {}: {error}",
+                probe.display()
+            )),
         };
     }
     let Some(dir) = &args.dir else {
-        eprintln!("whittle slurm-step: --dir is missing");
-        return STEP_FAILED;
+        return StepEnd::failed("--dir is missing".into());
     };
     if !dir.is_dir() {
-        eprintln!(
-            "whittle slurm-step: node {node} does not see the run directory {}",
+        return StepEnd::failed(format!(
+            "node {node} does not see the run directory {}",
             dir.display()
-        );
-        return STEP_FAILED;
+        ));
     }
     if args.command.is_empty() {
-        eprintln!("whittle slurm-step: the test command is missing");
-        return STEP_FAILED;
+        return StepEnd::failed("the test command is missing".into());
     }
     let timeout = args
         .timeout
@@ -698,7 +706,10 @@ pub fn step_main(args: &StepArgs) -> i32 {
     let executed = LocalExecutor.execute(&run, &token);
     if crate::signals::received() > 0 {
         // Slurm cancelled the step: there is no verdict to report.
-        return 128 + Signal::SIGTERM as i32;
+        return StepEnd {
+            code: 128 + Signal::SIGTERM as i32,
+            message: Some(format!("the step was cancelled on node {node}")),
+        };
     }
     match executed {
         Ok(execution) => write(&StepReport {
@@ -706,10 +717,7 @@ pub fn step_main(args: &StepArgs) -> i32 {
             output_tail: execution.output_tail,
             node: node.clone(),
         }),
-        Err(error) => {
-            eprintln!("whittle slurm-step: cannot run the test on node {node}: {error}");
-            STEP_FAILED
-        }
+        Err(error) => StepEnd::failed(format!("cannot run the test on node {node}: {error}")),
     }
 }
 

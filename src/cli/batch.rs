@@ -21,7 +21,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, ExecutorKind};
+use super::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, ExecutorKind};
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
