@@ -254,3 +254,61 @@ fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
         "tests left running"
     );
 }
+
+/// A batch killed outright (SIGKILL, no chance to clean up): its reductions get SIGTERM from
+/// the kernel (the parent-death signal) and stop with their tests, writing their outputs.
+#[test]
+fn the_reductions_of_a_killed_batch_stop_too() {
+    let work = Work::new();
+    std::fs::create_dir(work.path("in")).unwrap();
+    for i in 0..2 {
+        work.file(&format!("in/c{i}.txt"), "a\nb\nc\nd\n");
+    }
+    let pids = work.path("pids");
+    work.script(
+        "hang.sh",
+        &format!(
+            "[ \"$(wc -l < \"$1\")\" -ge 4 ] && exit 0\nsleep 3000 & echo $! >> {}\nwait",
+            pids.display()
+        ),
+    );
+    let mut child = safety_support::spawn_piped(&mut work.whittle(&[
+        "batch",
+        "in",
+        "-o",
+        "out",
+        "--work-dir",
+        "campaign",
+        "--reductions",
+        "2",
+        "--",
+        "./hang.sh",
+    ]));
+    assert!(
+        wait_until(Duration::from_secs(60), || {
+            safety_support::pids_in(&pids).len() >= 2
+        }),
+        "the reductions did not start testing"
+    );
+    safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGKILL);
+    let _ = child.wait();
+    let started = safety_support::pids_in(&pids);
+    assert!(
+        wait_until(Duration::from_secs(20), || started
+            .iter()
+            .all(|&pid| !safety_support::pid_alive(pid))),
+        "tests left running"
+    );
+    for i in 0..2 {
+        assert!(
+            wait_until(Duration::from_secs(20), || !work
+                .path(&format!("out/.c{i}.txt.whittle.lock"))
+                .exists()),
+            "reduction {i} did not end"
+        );
+        assert_eq!(
+            std::fs::read_to_string(work.path(&format!("out/c{i}.txt"))).unwrap(),
+            "a\nb\nc\nd\n"
+        );
+    }
+}
