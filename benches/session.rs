@@ -1,6 +1,7 @@
 //! The cost of steering: the same ddmin run with a zero-cost in-process test, bare (no events),
 //! with events consumed by another thread, and inside a full engine session (choke point,
-//! events, snapshot statistics, history); and how soon a pause takes effect when each test takes
+//! events, snapshot statistics, history); the same for a tree stage (HDD^r), whose events also
+//! tell where each candidate's nodes are; and how soon a pause takes effect when each test takes
 //! 20 ms.
 
 use std::hint::black_box;
@@ -89,6 +90,7 @@ fn start_session(text: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> Se
     let options = SessionOptions {
         exit_when_done: true,
         start_in_step_mode: false,
+        start_paused: false,
     };
     Session::start(job, oracle, options).expect("session")
 }
@@ -176,5 +178,76 @@ fn steering_overhead(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, steering_overhead, pause_latency);
+/// A JSON document of `objects` objects, one of which holds the marker the test wants.
+#[cfg(feature = "lang-json")]
+fn json_input(objects: usize) -> Vec<u8> {
+    let items: Vec<String> = (0..objects)
+        .map(|i| {
+            let name = if i == objects / 2 { "keep" } else { "item" };
+            format!("  {{\"name\": \"{name}\", \"id\": {i}, \"tags\": [1, 2, 3]}}")
+        })
+        .collect();
+    format!("[\n{}\n]\n", items.join(",\n")).into_bytes()
+}
+
+/// HDD^r once over `text` with the bare tester; with `events`, a thread drains the events
+/// (and the candidates tell where their nodes are).
+#[cfg(feature = "lang-json")]
+fn tree_run(text: &[u8], events: bool) -> u64 {
+    use whittle::hdd::{self, PinSource, TreeContext};
+    struct NoPins;
+    impl PinSource for NoPins {
+        fn pinned_nodes(&self, _: &Arc<whittle::tree::Tree>) -> Vec<whittle::tree::NodeId> {
+            Vec::new()
+        }
+    }
+    let language = whittle::tree::Language::by_name("json").expect("json");
+    let oracle = predicate("keeps the marker", |candidate: &[u8]| {
+        candidate.windows(4).any(|window| window == b"keep")
+    });
+    let control = Arc::new(Control::new(Knobs::default()));
+    let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+    let drain = events.then(|| {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        tester.set_events(Some(tx));
+        std::thread::spawn(move || rx.iter().count())
+    });
+    tester.set_best(text.to_vec());
+    let context = TreeContext {
+        language,
+        dd: &DdOptions::default(),
+        fixpoint: false,
+        pins: &NoPins,
+    };
+    hdd::run(&mut tester, "hddr".parse().expect("hddr"), &context, "hddr").expect("no stop");
+    let tests = tester.stats().tests;
+    drop(tester);
+    if let Some(drain) = drain {
+        black_box(drain.join().expect("drain thread"));
+    }
+    tests
+}
+
+#[cfg(feature = "lang-json")]
+fn tree_steering_overhead(c: &mut Criterion) {
+    let text = json_input(150);
+    let mut group = c.benchmark_group("tree_steering");
+    group.sample_size(10);
+    let tests = tree_run(&text, false);
+    assert_eq!(tests, tree_run(&text, true), "spans change no choice");
+    group.throughput(Throughput::Elements(tests));
+    group.bench_function("tester", |b| b.iter(|| tree_run(&text, false)));
+    group.bench_function("tester+events+spans", |b| b.iter(|| tree_run(&text, true)));
+    group.finish();
+}
+
+#[cfg(not(feature = "lang-json"))]
+fn tree_steering_overhead(_: &mut Criterion) {}
+
+criterion_group!(
+    benches,
+    steering_overhead,
+    tree_steering_overhead,
+    pause_latency
+);
 criterion_main!(benches);

@@ -88,6 +88,7 @@ fn main() -> anyhow::Result<()> {
     let options = SessionOptions {
         exit_when_done: false,
         start_in_step_mode: false,
+        start_paused: false,
     };
     // The key pressed every 100 ms: `d` (diff view on and off, the default) or another.
     let key_char = std::env::args()

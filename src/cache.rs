@@ -86,7 +86,8 @@ impl CacheKey<'_> {
 }
 
 /// Cache statistics, cumulated over the whole run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct CacheStats {
     pub lookups: u64,
     pub hits_interesting: u64,

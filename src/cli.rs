@@ -2,6 +2,7 @@
 
 mod batch;
 mod demo;
+mod replay;
 mod tree;
 
 use std::ffi::OsString;
@@ -48,6 +49,9 @@ pub enum Subcommand {
     Batch(batch::BatchArgs),
     /// Reduce a built-in example with a built-in test, showing each step.
     Demo(DemoArgs),
+    /// Show a run recorded with `reduce --trace` again, step by step, forwards and backwards
+    /// (nothing is tested).
+    Replay(ReplayArgs),
     /// Print the preprocessed parse tree of a file (for people who write or debug grammars).
     Tree(TreeArgs),
     /// List the languages whittle can parse.
@@ -196,9 +200,18 @@ pub struct ReduceArgs {
     #[arg(long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
 
-    /// Write one JSON line per candidate considered to PATH.
+    /// Record the run in PATH: one JSON line per candidate considered, with what `whittle
+    /// replay` needs to show it again.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+
+    /// Check the input, then wait (space runs, n steps) before the first step.
+    #[arg(long, conflicts_with = "step")]
+    pub paused: bool,
+
+    /// Start in step mode: n tests one candidate, space runs.
+    #[arg(long)]
+    pub step: bool,
 
     /// Run without the terminal UI (progress on stderr, report at the end). Without a
     /// terminal on stdout there is no UI anyway.
@@ -222,6 +235,24 @@ pub struct DemoArgs {
     /// The example to run.
     #[arg(long, default_value = "table-4.1")]
     pub example: String,
+    /// Print the steps instead of opening the UI (also when stdout is not a terminal).
+    #[arg(long)]
+    pub no_tui: bool,
+    /// The UI's palette: dark, light or high-contrast.
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    pub theme: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The trace a run wrote with `whittle reduce --trace`.
+    pub trace: PathBuf,
+    /// Open at this step (the candidate with this step number has just been judged).
+    #[arg(long, value_name = "N")]
+    pub at: Option<u64>,
+    /// Play at start, this many steps a second.
+    #[arg(long, value_name = "STEPS_PER_SECOND")]
+    pub play: Option<f64>,
     /// Print the steps instead of opening the UI (also when stdout is not a terminal).
     #[arg(long)]
     pub no_tui: bool,
@@ -360,6 +391,7 @@ pub fn main() -> i32 {
     let result = match &cli.subcommand {
         Subcommand::Reduce(args) => reduce(args),
         Subcommand::Demo(args) => demo::run(args),
+        Subcommand::Replay(args) => replay::run(args),
         Subcommand::Tree(args) => {
             tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
         }
@@ -401,6 +433,13 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Ok(settings) => settings,
         Err(error) => return usage_error(error),
     };
+    let use_tui = !args.no_tui && std::io::stdout().is_terminal();
+    if (args.step || args.paused) && !use_tui {
+        return usage_error(
+            "--step and --paused wait for keys of the terminal UI; without it (--no-tui, or no \
+             terminal) nothing would go on",
+        );
+    }
     if let Some(asked) = args.jobs
         && asked > settings.jobs
     {
@@ -489,13 +528,30 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let input_size = job.input.len();
     let job_count = job.settings.jobs;
     let trace = match &args.trace {
-        Some(path) => match crate::trace::TraceWriter::create(path) {
-            Ok(trace) => Some(trace),
-            Err(error) => return usage_error(error),
-        },
+        Some(path) => {
+            let settings = &job.settings;
+            let header = crate::trace::TraceHeader {
+                input_name: input_name(&args.input),
+                pipeline: crate::pipeline::pipeline_of(settings).to_string(),
+                language: crate::pipeline::language_of(settings).map(|l| l.name().to_owned()),
+                jobs: settings.jobs,
+                parallel: settings.parallel.to_string(),
+                split_factor: settings.split_factor.to_string(),
+                stage_count: crate::pipeline::Stages::len(
+                    &crate::pipeline::PipelineStages::from_settings(settings),
+                ),
+                command: Some(oracle.describe()),
+                output: Some(output.display().to_string()),
+                ..Default::default()
+            };
+            // A resumed run starts from the earlier result: the replay starts there too.
+            match crate::trace::TraceWriter::for_run(path, header, job.start_text()) {
+                Ok(trace) => Some(trace),
+                Err(error) => return usage_error(error),
+            }
+        }
         None => None,
     };
-    let use_tui = !args.no_tui && std::io::stdout().is_terminal();
     let theme = if use_tui {
         match crate::tui::Theme::from_environment(&args.theme) {
             Ok(theme) => Some(theme),
@@ -507,7 +563,8 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let options = SessionOptions {
         // The UI keeps the session for edits and restarts after the pipeline ends.
         exit_when_done: theme.is_none(),
-        start_in_step_mode: false,
+        start_in_step_mode: args.step,
+        start_paused: args.paused,
     };
     let describe = oracle.describe();
     // The oracle is closed here after the run, so that what its cleaning up says is printed.
@@ -522,10 +579,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             session.commands(),
             crate::tui::AppOptions {
                 theme,
-                input_name: args.input.file_name().map_or_else(
-                    || args.input.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                ),
+                input_name: input_name(&args.input),
                 clock: std::sync::Arc::new(crate::tui::SystemClock),
                 exit_when_done: args.exit_when_done,
                 language: session.language(),
@@ -822,6 +876,14 @@ fn conclude(
             Ok(code)
         }
     }
+}
+
+/// How the input is named on screen and in traces: its file name.
+fn input_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// The last `limit` characters of `text` (at most), for messages.

@@ -52,6 +52,9 @@ struct State {
     stop: Option<Stop>,
     /// The engine is blocked in [`Control::checkpoint`], waiting for a step or a resume.
     parked: bool,
+    /// Time spent parked, and since when it is parked now.
+    parked_for: std::time::Duration,
+    parked_since: Option<std::time::Instant>,
 }
 
 /// Shared between the engine thread and whoever steers it.
@@ -126,11 +129,15 @@ impl Control {
                 return Ok(());
             }
             state.parked = true;
+            state.parked_since = Some(std::time::Instant::now());
             state = self
                 .wake
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
             state.parked = false;
+            if let Some(since) = state.parked_since.take() {
+                state.parked_for += since.elapsed();
+            }
         }
     }
 
@@ -138,6 +145,16 @@ impl Control {
     /// everything it did before has then been reported.
     pub fn is_parked(&self) -> bool {
         self.lock().parked
+    }
+
+    /// How long the engine has waited at its checkpoint in all (paused, or between steps): the
+    /// time that is no running time.
+    pub fn parked_time(&self) -> std::time::Duration {
+        let state = self.lock();
+        state.parked_for
+            + state
+                .parked_since
+                .map_or_else(Default::default, |since| since.elapsed())
     }
 
     /// Pauses before the next candidate (the running ones finish).

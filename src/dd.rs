@@ -4,6 +4,8 @@
 //!
 //! The algorithm works on unit ids; a [`Domain`] turns a configuration into a test case.
 
+use std::ops::Range;
+
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate, CandidateKind};
@@ -16,10 +18,10 @@ pub trait Domain: Sync {
     /// configuration (its units in order).
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>);
 
-    /// Where each unit of `config` starts in the rendering of `config`, followed by the length
-    /// of that rendering (`config.len() + 1` offsets), when the domain can tell. Displays use
-    /// it to show which bytes of the current best a candidate removes.
-    fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
+    /// The bytes each unit of `config` occupies in the rendering of `config`, when the domain
+    /// can tell. Displays use them to show which bytes of the current best (the rendering of
+    /// the current configuration) a candidate removes.
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
         let _ = config;
         None
     }
@@ -95,8 +97,8 @@ struct RoundWindow<'a> {
     config: &'a [UnitId],
     bounds: &'a [usize],
     probes: Vec<Probe>,
-    /// Byte offsets of the configuration's units in the current best (see [`Domain::offsets`]).
-    offsets: Option<&'a [usize]>,
+    /// The bytes of the configuration's units in the current best (see [`Domain::unit_spans`]).
+    spans: Option<&'a [Range<usize>]>,
 }
 
 impl RoundWindow<'_> {
@@ -144,24 +146,31 @@ impl CandidateSource for RoundWindow<'_> {
         self.domain.render(&self.parts(self.probes[i]), out);
     }
 
-    fn removed_spans(&self, i: usize) -> Vec<std::ops::Range<usize>> {
-        let Some(offsets) = self.offsets else {
+    fn removed_spans(&self, i: usize) -> Vec<Range<usize>> {
+        let Some(spans) = self.spans else {
             return Vec::new();
         };
-        let total = offsets[offsets.len() - 1];
         match self.probes[i] {
-            Probe::Subset(k) => vec![
-                0..offsets[self.bounds[k]],
-                offsets[self.bounds[k + 1]]..total,
-            ],
-            Probe::Complement(k) => {
-                std::iter::once(offsets[self.bounds[k]]..offsets[self.bounds[k + 1]]).collect()
-            }
+            Probe::Subset(k) => merged_spans(
+                spans[..self.bounds[k]]
+                    .iter()
+                    .chain(&spans[self.bounds[k + 1]..]),
+            ),
+            Probe::Complement(k) => merged_spans(spans[self.bounds[k]..self.bounds[k + 1]].iter()),
         }
-        .into_iter()
-        .filter(|range| !range.is_empty())
-        .collect()
     }
+}
+
+/// Sorted spans with the adjacent ones joined and the empty ones left out.
+fn merged_spans<'a>(spans: impl Iterator<Item = &'a Range<usize>>) -> Vec<Range<usize>> {
+    let mut merged: Vec<Range<usize>> = Vec::new();
+    for span in spans.filter(|span| !span.is_empty()) {
+        match merged.last_mut() {
+            Some(last) if last.end == span.start => last.end = span.end,
+            _ => merged.push(span.clone()),
+        }
+    }
+    merged
 }
 
 /// The configuration without the chunks in `removed` (GreeDDy's intersection of complements).
@@ -170,10 +179,17 @@ struct Combination<'a> {
     config: &'a [UnitId],
     bounds: &'a [usize],
     removed: Vec<usize>,
+    /// The bytes of the configuration's units in the current best, for displays.
+    spans: Option<Vec<Range<usize>>>,
 }
 
 impl<'a> Combination<'a> {
-    fn new(domain: &'a dyn Domain, state: &'a Partition, removed: &[usize]) -> Self {
+    fn new(
+        domain: &'a dyn Domain,
+        state: &'a Partition,
+        removed: &[usize],
+        tester: &Tester,
+    ) -> Self {
         let mut removed = removed.to_vec();
         removed.sort_unstable();
         Combination {
@@ -181,6 +197,10 @@ impl<'a> Combination<'a> {
             config: &state.config,
             bounds: &state.bounds,
             removed,
+            spans: tester
+                .wants_spans()
+                .then(|| domain.unit_spans(&state.config))
+                .flatten(),
         }
     }
 
@@ -229,6 +249,17 @@ impl CandidateSource for Combination<'_> {
 
     fn render(&self, _: usize, out: &mut Vec<u8>) {
         self.domain.render(&self.parts(), out);
+    }
+
+    fn removed_spans(&self, _: usize) -> Vec<Range<usize>> {
+        let Some(spans) = &self.spans else {
+            return Vec::new();
+        };
+        merged_spans(
+            self.removed
+                .iter()
+                .flat_map(|&k| &spans[self.bounds[k]..self.bounds[k + 1]]),
+        )
     }
 }
 
@@ -294,10 +325,16 @@ pub fn ddmin(
         bounds: vec![0, len],
         offset: Offset::ZERO,
     };
+    let per_chunk = match options.order {
+        ReduceOrder::ComplementsOnly => 1,
+        ReduceOrder::SubsetsFirst | ReduceOrder::ComplementsFirst => 2,
+    };
+    let mut round = 0;
     loop {
+        round += 1;
         let len = state.config.len();
         if len < 2 {
-            tester.note_round(state.n(), len, || state.chunk_sizes());
+            tester.note_round(state.n(), len, round, 0, || state.chunk_sizes());
             tester.note_branch(Branch::Done, state.n());
             return Ok(state.config);
         }
@@ -305,7 +342,8 @@ pub fn ddmin(
             let nu = tester.control().split_factor();
             state.bounds = split_bounds(len, nu.grow(1, len), options.split);
         }
-        tester.note_round(state.n(), len, || state.chunk_sizes());
+        let n = state.n();
+        tester.note_round(n, len, round, n * per_chunk, || state.chunk_sizes());
 
         let parallel = tester.control().parallel_mode();
         if reduce_round(domain, &mut state, tester, options, parallel)? {
@@ -351,9 +389,9 @@ fn reduce_round(
     parallel: ParallelMode,
 ) -> Result<bool, Stop> {
     let n = state.n();
-    let offsets = tester
+    let spans = tester
         .wants_spans()
-        .then(|| domain.offsets(&state.config))
+        .then(|| domain.unit_spans(&state.config))
         .flatten();
     let subsets = || subset_probes(n, options.subset_direction);
     let complements = || complement_probes(n, options.complement_direction, state.offset);
@@ -381,7 +419,7 @@ fn reduce_round(
             config: &state.config,
             bounds: &state.bounds,
             probes,
-            offsets: offsets.as_deref(),
+            spans: spans.as_deref(),
         };
         let found = tester.run_window(&window, policy)?;
         let Some(&first) = found.first() else {
@@ -433,7 +471,7 @@ fn reduce_greedily(
     } else {
         // The first complement is known to be interesting: take it without a test.
         let first = found[0];
-        let combination = Combination::new(domain, state, &[first]);
+        let combination = Combination::new(domain, state, &[first], tester);
         let candidate = Candidate {
             kind: CandidateKind::Complement,
             index: first as u32,
@@ -465,7 +503,7 @@ fn try_removing(
     removed: &[usize],
     branch: Branch,
 ) -> Result<bool, Stop> {
-    let combination = Combination::new(domain, state, removed);
+    let combination = Combination::new(domain, state, removed, tester);
     let interesting = !tester
         .run_window(&combination, WindowPolicy::FirstInOrder)?
         .is_empty();
@@ -511,20 +549,19 @@ impl<'a> TextDomain<'a> {
 }
 
 impl Domain for TextDomain<'_> {
-    fn offsets(&self, config: &[UnitId]) -> Option<Vec<usize>> {
-        let mut offsets = Vec::with_capacity(config.len() + 1);
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
+        let mut spans = Vec::with_capacity(config.len());
         let mut pinned = self.pinned.iter().copied().peekable();
         let mut at = 0;
         for &unit in config {
             while let Some(p) = pinned.next_if(|&p| p < unit) {
                 at += self.spans[p as usize].len();
             }
-            offsets.push(at);
-            at += self.spans[unit as usize].len();
+            let len = self.spans[unit as usize].len();
+            spans.push(at..at + len);
+            at += len;
         }
-        at += pinned.map(|p| self.spans[p as usize].len()).sum::<usize>();
-        offsets.push(at);
-        Some(offsets)
+        Some(spans)
     }
 
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
@@ -14,7 +14,7 @@ use crate::stats::Stats;
 pub const PREVIEW_LIMIT: usize = 256;
 
 /// What a candidate is, relative to the configuration it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CandidateKind {
     /// The input itself, checked once before reduction starts.
@@ -42,7 +42,7 @@ pub enum CandidateKind {
 }
 
 /// One candidate under consideration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Candidate {
     pub kind: CandidateKind,
     /// The chunk (Δ/∇ index, 0-based) or node concerned.
@@ -74,18 +74,18 @@ impl Candidate {
             CandidateKind::Combination => format!("∇-combination/{}", self.n),
             CandidateKind::Initial => "input".into(),
             CandidateKind::Empty => "empty".into(),
-            CandidateKind::EmptyConfig => "empty level".into(),
-            CandidateKind::Hoist => format!("hoist node {}", self.index),
-            CandidateKind::Replace => format!("replace node {}", self.index),
-            CandidateKind::Lift => format!("lift node {}", self.index),
-            CandidateKind::Reshape => format!("reshape node {}", self.index),
+            CandidateKind::EmptyConfig => "empty configuration".into(),
+            CandidateKind::Hoist => "hoist".into(),
+            CandidateKind::Replace => "replace".into(),
+            CandidateKind::Lift => "lift".into(),
+            CandidateKind::Reshape => "reshape".into(),
             CandidateKind::Manual => "manual edit".into(),
         }
     }
 }
 
 /// How the outcome of a candidate was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     /// The test ran.
@@ -97,7 +97,7 @@ pub enum Action {
 }
 
 /// Which branch of the algorithm's definition a step took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Branch {
     ReduceToSubset,
@@ -143,7 +143,7 @@ impl Branch {
 }
 
 /// Something that happened in the engine.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A stage of the pipeline began (e.g. "ddmin line", "hdd").
@@ -152,7 +152,14 @@ pub enum Event {
     FixpointIteration { stage: String, iteration: u32 },
     /// A ddmin round: the configuration of `len` units split into `n` chunks.
     Round {
+        /// The rounds of the whole run so far (the report's `iterations`).
         iteration: u64,
+        /// The round of the current ddmin (1-based).
+        #[serde(default)]
+        round: u64,
+        /// The most candidates the round judges (Δs and ∇s as the reduce order asks).
+        #[serde(default)]
+        candidates: usize,
         n: usize,
         len: usize,
         /// The split factor ν in force.
@@ -231,6 +238,13 @@ pub enum Event {
     },
     /// The session went back to history entry `from`.
     Restarted { from: usize, size: usize },
+    /// The last manual edit or restart (`what`) was taken back: the session works on history
+    /// entry `to` again.
+    Undone {
+        what: String,
+        to: usize,
+        size: usize,
+    },
     /// A tree stage works on a set of nodes: one level (`parent` is `None`), or the children of
     /// `parent` (the recursive variants). Node ids refer to the tree parsed from the current best
     /// at the start of the fixed-point iteration; when pruning, ddmin's unit `k` is `nodes[k]`.
@@ -240,6 +254,10 @@ pub enum Event {
         parent: Option<u32>,
         phase: TreePhase,
         nodes: Vec<u32>,
+        /// Where the nodes are in the current best (empty when nobody displays them).
+        spans: Vec<std::ops::Range<usize>>,
+        /// Where `parent` is in the current best.
+        parent_span: Option<std::ops::Range<usize>>,
     },
     /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
     /// skipped it.
@@ -263,7 +281,7 @@ impl From<WriteNotice> for Event {
 }
 
 /// What a tree stage does with a set of nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TreePhase {
     /// ddmin over the nodes, removed nodes print their replacement Φ.

@@ -176,7 +176,7 @@ pub fn report(stats: &Stats) -> String {
             stats.timeouts
         ),
         format!(
-            "cache hits: {}, iterations: {}",
+            "cache hits: {}, ddmin rounds (iterations): {}",
             stats.cache_hits, stats.iterations
         ),
         format!(
@@ -194,6 +194,20 @@ pub fn report(stats: &Stats) -> String {
             stats.wall_seconds, stats.test_seconds, stats.jobs, stats.parallel_mode
         ),
     ];
+    if stats.stages.len() > 1 {
+        let removed: u64 = stats.stages.iter().map(|stage| stage.bytes_removed).sum();
+        for stage in &stats.stages {
+            lines.push(format!(
+                "  {:<14} {:>3} runs {:>6} tests {:>8} bytes removed ({:>5.1}%) {:>8.1}s",
+                stage.name,
+                stage.runs,
+                stage.tests,
+                stage.bytes_removed,
+                percent(stage.bytes_removed, removed.max(1)),
+                stage.seconds
+            ));
+        }
+    }
     if stats.guard_skips > 0 || stats.cancelled > 0 {
         lines.push(format!(
             "guard skips: {}, cancelled: {}, wasted: {}",

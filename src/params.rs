@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use serde::Serialize;
 
 /// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum SplitFactor {
     Finite(u32),
     Infinite,

@@ -18,11 +18,12 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use crate::atoms::AtomKind;
+use crate::atoms::{self, AtomKind};
 use crate::control::Stop;
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
 use crate::rewrite::{self, Rewrite};
+use crate::stats::StageStats;
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
 
@@ -340,6 +341,9 @@ impl Stages for PipelineStages {
     }
 
     fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
+        let started = tester.running_time();
+        let tests = tester.stats().tests;
+        let before = tester.best().to_vec();
         let guard = self.guard(tester.best());
         let guarded = guard.is_some();
         tester.set_guard(guard);
@@ -363,6 +367,16 @@ impl Stages for PipelineStages {
         if guarded {
             tester.set_guard(None);
         }
+        let run = StageStats {
+            tests: tester.stats().tests - tests,
+            bytes_removed: before.len().saturating_sub(tester.best().len()) as u64,
+            nonws_removed: atoms::non_whitespace_chars(&before)
+                .saturating_sub(atoms::non_whitespace_chars(tester.best()))
+                as u64,
+            seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
+            ..StageStats::default()
+        };
+        tester.stats_mut().record_stage(&self.name(index), run);
         result
     }
 }
@@ -465,7 +479,8 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         }
         for (row, names) in TABLE_7_1.iter().enumerate() {
             for (column, name) in names.iter().enumerate() {
-                if column == 0 {
+                // Algorithms alone are listed above (the first column, and HDDH's interlacing).
+                if entries.iter().any(|entry| entry.name == *name) {
                     continue;
                 }
                 entries.push(PipelineInfo {
@@ -578,6 +593,23 @@ mod tests {
             assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
         }
         assert!(catalogue(false).iter().all(|e| e.name.starts_with("ddmin")));
+    }
+
+    #[test]
+    fn the_catalogue_lists_each_pipeline_once() {
+        let entries = catalogue(true);
+        for (i, entry) in entries.iter().enumerate() {
+            assert!(
+                entries[i + 1..]
+                    .iter()
+                    .all(|other| other.name != entry.name),
+                "{} is listed twice",
+                entry.name
+            );
+        }
+        for name in TABLE_7_1.iter().flatten() {
+            assert!(entries.iter().any(|entry| entry.name == *name), "{name}");
+        }
     }
 
     #[test]

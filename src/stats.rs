@@ -1,11 +1,12 @@
 //! Statistics of a run, as reported at the end and written by `--stats-json`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cache::CacheStats;
 
 /// Everything counted during a run. Counts are exact in every parallel mode.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Stats {
     /// The algorithm's real runs of the test (cache hits and guard skips excluded; cancelled
     /// runs included), as the papers count them: the checks are not among them.
@@ -17,7 +18,8 @@ pub struct Stats {
     /// Tests that said interesting (checks not counted).
     pub interesting_tests: u64,
     pub cache_hits: u64,
-    /// ddmin rounds, counted as the papers count them (one per loop of ddmin₂).
+    /// ddmin rounds of the whole run, counted as the papers count their iterations (one per
+    /// loop of ddmin₂; not the fixed-point iterations of a stage).
     pub iterations: u64,
     /// Runs killed at `--timeout` (unresolved; checks included).
     pub timeouts: u64,
@@ -57,4 +59,42 @@ pub struct Stats {
     pub jobs: usize,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
+    /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
+    /// it removed.
+    pub stages: Vec<StageStats>,
+}
+
+/// What one stage of a pipeline did, summed over all its runs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StageStats {
+    pub name: String,
+    pub runs: u64,
+    /// Real runs of the test during the stage.
+    pub tests: u64,
+    pub bytes_removed: u64,
+    pub nonws_removed: u64,
+    pub seconds: f64,
+}
+
+impl Stats {
+    /// Adds one run of stage `name` to its statistics.
+    pub fn record_stage(&mut self, name: &str, run: StageStats) {
+        let index = match self.stages.iter().position(|stage| stage.name == name) {
+            Some(index) => index,
+            None => {
+                self.stages.push(StageStats {
+                    name: name.to_owned(),
+                    ..StageStats::default()
+                });
+                self.stages.len() - 1
+            }
+        };
+        let stage = &mut self.stages[index];
+        stage.runs += 1;
+        stage.tests += run.tests;
+        stage.bytes_removed += run.bytes_removed;
+        stage.nonws_removed += run.nonws_removed;
+        stage.seconds += run.seconds;
+    }
 }

@@ -92,7 +92,8 @@ pub struct Tester {
     limits: Limits,
     started: Instant,
     stats: Stats,
-    trace: Option<TraceWriter>,
+    /// The trace (behind a cell: events are noted from `&self`).
+    trace: Option<std::cell::RefCell<TraceWriter>>,
     events: Option<Sender<Event>>,
     on_improvement: Option<ImprovementSink>,
     steps: u64,
@@ -233,7 +234,7 @@ impl Tester {
     }
 
     pub fn set_trace(&mut self, trace: Option<TraceWriter>) {
-        self.trace = trace;
+        self.trace = trace.map(std::cell::RefCell::new);
     }
 
     pub fn set_events(&mut self, events: Option<Sender<Event>>) {
@@ -277,6 +278,18 @@ impl Tester {
         &mut self.stats
     }
 
+    /// Time since the tester started, without the time it waited paused or between steps.
+    pub fn running_time(&self) -> Duration {
+        self.started
+            .elapsed()
+            .saturating_sub(self.control.parked_time())
+    }
+
+    /// Reductions accepted so far.
+    pub fn accepted(&self) -> u64 {
+        self.stats.accepted
+    }
+
     /// Candidates considered so far (tests, cache hits and guard skips).
     pub fn steps(&self) -> u64 {
         self.steps
@@ -300,12 +313,21 @@ impl Tester {
         self.cache.begin_universe();
     }
 
-    /// Whether someone listens to the events (so candidates should describe what they remove).
+    /// Whether someone listens to the events or a replayable trace records them (so
+    /// candidates should tell what they remove).
     pub fn wants_spans(&self) -> bool {
         self.events.is_some()
+            || self
+                .trace
+                .as_ref()
+                .is_some_and(|trace| trace.borrow().is_replayable())
     }
 
+    /// Reports an event to whoever listens, and to a replayable trace.
     pub fn emit(&self, event: Event) {
+        if let Some(trace) = &self.trace {
+            trace.borrow_mut().note_event(&event, &self.best);
+        }
         send(&self.events, event);
     }
 
@@ -316,14 +338,24 @@ impl Tester {
         }
     }
 
-    /// Counts a ddmin round and reports the partition.
-    pub fn note_round(&mut self, n: usize, len: usize, chunks: impl FnOnce() -> Vec<u32>) {
+    /// Counts a ddmin round and reports the partition: round `round` of the current ddmin,
+    /// which judges at most `candidates` candidates.
+    pub fn note_round(
+        &mut self,
+        n: usize,
+        len: usize,
+        round: u64,
+        candidates: usize,
+        chunks: impl FnOnce() -> Vec<u32>,
+    ) {
         self.stats.iterations += 1;
-        if self.events.is_some() {
+        if self.wants_spans() {
             let chunks = if n <= 256 { chunks() } else { Vec::new() };
             let nu = self.control.split_factor();
             self.emit(Event::Round {
                 iteration: self.stats.iterations,
+                round,
+                candidates,
                 n,
                 len,
                 nu,
@@ -371,20 +403,37 @@ impl Tester {
         candidate: Candidate,
         content: &[u8],
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
-        let source = SingleCandidate { candidate, content };
+        self.judge_single_removing(candidate, content, Vec::new())
+    }
+
+    /// Like [`Tester::judge_single`], telling displays which bytes of the current best the
+    /// candidate removes or replaces (see [`CandidateSource::removed_spans`]).
+    pub fn judge_single_removing(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        let source = SingleCandidate {
+            candidate,
+            content,
+            removed,
+        };
         let mut verdict = None;
         let outcome = self.consider(&source, 0, &mut verdict)?;
         Ok((outcome, verdict))
     }
 
-    /// Judges an edit the user proposed: it runs even while the session is paused.
+    /// Judges an edit the user proposed (which removes or replaces `removed` of the current
+    /// best): it runs even while the session is paused.
     pub fn judge_manual(
         &mut self,
         candidate: Candidate,
         content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
         self.bypass_pause = true;
-        let result = self.judge_single(candidate, content);
+        let result = self.judge_single_removing(candidate, content, removed);
         self.bypass_pause = false;
         result
     }
@@ -538,13 +587,14 @@ impl Tester {
                 &report,
             );
         }
+        let size = content.len();
+        self.best = content;
         self.emit(Event::Accepted {
             step: self.steps,
-            size: content.len(),
+            size,
             branch,
             candidate,
         });
-        self.best = content;
     }
 
     /// Everything before the test itself: checkpoint, cache lookups, rendering and the guard.
@@ -689,9 +739,9 @@ impl Tester {
         self.stats.oracle_runs += 1;
     }
 
-    /// What candidate `i` removes from the current best, when someone displays it.
+    /// What candidate `i` removes from the current best, when someone displays or records it.
     fn spans_of(&self, source: &dyn CandidateSource, i: usize) -> Vec<std::ops::Range<usize>> {
-        if self.events.is_some() {
+        if self.wants_spans() {
             source.removed_spans(i)
         } else {
             Vec::new()
@@ -699,15 +749,20 @@ impl Tester {
     }
 
     fn record(&mut self, content: &[u8], judgement: Judgement) {
-        if let Some(trace) = &mut self.trace
-            && let Err(error) = trace.record(
+        let running = self.running_time();
+        let written = self.trace.as_ref().map(|trace| {
+            trace.borrow_mut().record(
+                running,
                 judgement.step,
                 content,
                 judgement.action,
                 judgement.outcome,
                 &judgement.candidate,
+                &judgement.removed,
+                judgement.duration,
             )
-        {
+        });
+        if let Some(Err(error)) = written {
             self.trace = None;
             self.emit(Event::Warning {
                 message: format!("cannot write the trace ({error}); tracing stops"),
@@ -810,10 +865,13 @@ impl Tester {
         let mut stop = None;
 
         loop {
+            // Paused or stepping, the tests under way finish and are reported before the next
+            // candidate waits at the checkpoint: one step is one candidate judged and shown.
             while stop.is_none()
                 && interesting.is_empty()
                 && running.len() < self.jobs
                 && next < source.len()
+                && (running.is_empty() || !self.control.is_paused())
             {
                 let i = next;
                 next += 1;
@@ -907,6 +965,20 @@ impl Tester {
     }
 }
 
+impl Drop for Tester {
+    /// Ends a replayable trace with the events after the last candidate.
+    fn drop(&mut self) {
+        let running = self.running_time();
+        if let Some(trace) = self.trace.take()
+            && let Err(error) = trace.into_inner().finish(running, &self.best)
+        {
+            self.emit(Event::Warning {
+                message: format!("cannot write the end of the trace ({error})"),
+            });
+        }
+    }
+}
+
 /// How a candidate was judged, for the trace and the events.
 struct Judgement {
     step: u64,
@@ -955,6 +1027,7 @@ enum Prepared {
 struct SingleCandidate<'a> {
     candidate: Candidate,
     content: &'a [u8],
+    removed: Vec<std::ops::Range<usize>>,
 }
 
 impl CandidateSource for SingleCandidate<'_> {
@@ -972,6 +1045,10 @@ impl CandidateSource for SingleCandidate<'_> {
 
     fn render(&self, _: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(self.content);
+    }
+
+    fn removed_spans(&self, _: usize) -> Vec<std::ops::Range<usize>> {
+        self.removed.clone()
     }
 }
 

@@ -28,6 +28,7 @@ fn options(step_mode: bool, exit_when_done: bool) -> SessionOptions {
     SessionOptions {
         exit_when_done,
         start_in_step_mode: step_mode,
+        start_paused: false,
     }
 }
 

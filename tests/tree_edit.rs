@@ -500,3 +500,72 @@ fn copying_untouched_subtrees_changes_nothing() {
         }
     }
 }
+
+/// Where nodes are in the rendering of a state with committed edits: every visible node whose
+/// subtree holds no edit shows its own text there, and hoisted nodes show theirs at their place.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn layouts_find_nodes_in_the_edited_text() {
+    let source = "int main() {\n    int x = 1;\n    if (1) {\n        printf(\"hi\");\n    }\n    return x;\n}\n";
+    let tree = tree_of("c", source, Preprocess::default());
+    let mut state = TreeState::new(tree.clone());
+    let declaration = find(&tree, "declaration", "int x = 1;");
+    let if_statement = tree
+        .ids()
+        .find(|&id| tree.kind(id) == "if_statement")
+        .unwrap();
+    let call = tree
+        .ids()
+        .find(|&id| tree.kind(id) == "expression_statement" && tree.text(id).starts_with(b"printf"))
+        .unwrap();
+    state.commit(&TreeEdits::removing([declaration]));
+    state.commit(&TreeEdits::hoisting(if_statement, call));
+    let text = state.text();
+    let layout = state.layout(&TreeEdits::new());
+    // Inside an edit: the removed declaration, the if statement around the call.
+    let inside = |ancestor: NodeId, id: NodeId| id == ancestor || tree.is_descendant(ancestor, id);
+    let edited =
+        |id: NodeId| inside(declaration, id) || inside(if_statement, id) && !inside(call, id);
+    let mut checked = 0;
+    for id in tree.ids() {
+        let Some(visible) = state.visible(id) else {
+            continue;
+        };
+        if visible != id || tree.byte_range(id).is_empty() {
+            continue;
+        }
+        let span = state.span_in(&layout, id);
+        if tree.is_descendant(id, declaration) || tree.is_descendant(id, if_statement) {
+            // Ancestors of an edit: their text changed, but they still start and end where
+            // their first and last tokens are.
+            let span = span.expect("an ancestor is written");
+            assert!(span.start <= span.end && span.end <= text.len());
+            continue;
+        }
+        if edited(id) {
+            continue;
+        }
+        let span = span.unwrap_or_else(|| panic!("{} is written", tree.kind(id)));
+        assert_eq!(&text[span], tree.text(id), "{}", tree.kind(id));
+        checked += 1;
+    }
+    assert!(checked > 10, "{checked} nodes checked");
+    // The hoisted call stands where the if statement stood.
+    let span = state.span_in(&layout, call).unwrap();
+    assert_eq!(&text[span.clone()], b"printf(\"hi\");");
+    assert_eq!(
+        &text[..span.start],
+        b"int main() {\n" as &[u8],
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+    // An unedited state: every node is where the parse put it.
+    let fresh = TreeState::new(tree.clone());
+    let layout = fresh.layout(&TreeEdits::new());
+    for id in tree.ids().filter(|&id| !tree.byte_range(id).is_empty()) {
+        assert_eq!(fresh.span_in(&layout, id), Some(tree.byte_range(id)));
+    }
+}

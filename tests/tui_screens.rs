@@ -8,9 +8,12 @@ use std::time::{Duration, Instant};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Modifier;
 use whittle::demo::examples;
 use whittle::engine::{RunState, Session, SessionOptions};
-use whittle::events::Event;
+use whittle::events::{CandidateKind, Event};
+use whittle::outcome::Outcome;
+use whittle::reduce::Job;
 use whittle::tui::{App, AppOptions, ManualClock, Overlay, Theme};
 
 /// How long a test waits for the engine before failing (generous: the machine may be loaded).
@@ -25,15 +28,27 @@ struct Harness {
 
 /// A session on the built-in example `name`, in step mode, and an app over it.
 fn harness(name: &str, width: u16, height: u16) -> Harness {
-    let example = examples()
+    harness_with(name, width, height, 1)
+}
+
+/// Like [`harness`], with `jobs` tests at once (on the pool even though the example's tests
+/// are fast).
+fn harness_with(name: &str, width: u16, height: u16, jobs: usize) -> Harness {
+    let mut example = examples()
         .into_iter()
         .find(|e| e.name == name)
         .expect("the example exists");
+    example.settings.jobs = jobs;
     let options = SessionOptions {
         exit_when_done: false,
         start_in_step_mode: true,
+        start_paused: false,
     };
-    let session = example.start(options).unwrap();
+    let job = Job::new(example.input.to_vec(), example.settings.clone());
+    let session = Session::start_with(job, (example.oracle)(), options, |t| {
+        t.set_inline_below(None)
+    })
+    .unwrap();
     let language = session.language();
     let app = App::new(
         session.commands(),
@@ -117,10 +132,57 @@ impl Harness {
 
     fn screen(&mut self) -> String {
         self.app.refresh();
+        // The tree is re-parsed no more often than parsing can afford: wait for it.
+        let deadline = Instant::now() + PATIENCE;
+        while !self.app.tree_is_current() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+            self.app.refresh();
+        }
         self.terminal.draw(|frame| self.app.draw(frame)).unwrap();
         self.terminal.backend().to_string()
     }
+
+    /// The text drawn struck through (what the candidate removes), in screen order.
+    fn struck_through(&self) -> String {
+        let buffer = self.terminal.backend().buffer();
+        buffer
+            .content()
+            .iter()
+            .filter(|cell| cell.modifier.contains(Modifier::CROSSED_OUT))
+            .map(|cell| cell.symbol())
+            .collect()
+    }
+
+    /// Steps until a candidate of `kind` is judged with `outcome` (at most `limit` steps);
+    /// returns its step.
+    fn step_until(&mut self, kind: CandidateKind, outcome: Outcome, limit: u64) -> u64 {
+        let mut found = None;
+        for step in self.app.run_model().last_step + 1..=limit {
+            self.key(KeyCode::Char('n'));
+            self.settle(|event| match event {
+                Event::CandidateJudged {
+                    step: s,
+                    candidate,
+                    outcome: o,
+                    ..
+                } if *s == step => {
+                    if candidate.kind == kind && *o == outcome {
+                        found = Some(step);
+                    }
+                    true
+                }
+                _ => false,
+            });
+            if let Some(step) = found {
+                return step;
+            }
+        }
+        panic!("no {kind:?} candidate was {outcome:?} by step {limit}");
+    }
 }
+
+/// The two sizes every teaching screen is checked at.
+const SIZES: [(u16, u16); 2] = [(160, 45), (80, 24)];
 
 #[test]
 fn start_screen() {
@@ -441,19 +503,219 @@ fn mouse_focuses_selects_and_scrolls() {
     assert!(!screen.contains("\"foo\": \"bar\","), "{screen}");
 }
 
-/// A test that ran elsewhere (a Slurm node) says where in the output pane.
+/// A test that ran elsewhere (a Slurm node) says where in the output pane, on wide screens and
+/// in the deck of small ones.
 #[test]
 fn the_output_pane_names_the_node_a_test_ran_on() {
-    let mut h = harness("table-4.1", 160, 45);
-    h.feed(Event::TestOutput {
-        step: 1,
-        status: whittle::oracle::TestStatus::Exited(0),
-        tail: "printed on the node\n".into(),
-        node: Some("node17".into()),
-    });
+    for (width, height) in SIZES {
+        let mut h = harness("table-4.1", width, height);
+        h.feed(Event::TestOutput {
+            step: 1,
+            status: whittle::oracle::TestStatus::Exited(0),
+            tail: "printed on the node\n".into(),
+            node: Some("node17".into()),
+        });
+        if width < 100 {
+            // Small screens show the output in the deck.
+            h.key(KeyCode::Char('6'));
+        }
+        let screen = h.screen();
+        // The wide screen's pane is narrow: its first line wraps after the status.
+        assert!(screen.contains("step 1 · exit status 0 · on"), "{screen}");
+        assert!(screen.contains("node17"), "{screen}");
+        assert!(screen.contains("printed on the node"), "{screen}");
+    }
+}
+
+/// A tree stage marks its candidate: what it removes is struck through in the test case, the
+/// tree pane marks the node `[test]` and its parent `[part]`, and the cursor follows it.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn tree_stage_marks_its_candidate() {
+    for (width, height) in SIZES {
+        let mut h = harness("hello-hoist", width, height);
+        h.step(1);
+        h.step(2);
+        if width < 100 {
+            // Small screens show the tree in the deck.
+            h.key(KeyCode::Char('4'));
+        }
+        let screen = h.screen();
+        // Step 2 keeps the declarator of `main` and tests removing its body (HDD^r, depth 1).
+        assert!(screen.contains("step 2 Δ1/2"), "{screen}");
+        assert!(screen.contains("children of function_def"), "{screen}");
+        if width >= 100 {
+            assert!(
+                screen.contains("children of function_definition at 1:1"),
+                "{screen}"
+            );
+        }
+        let current = h.app.run_model().current.clone().unwrap();
+        let best = h.app.snapshot().best.clone();
+        let body = &best[current.removed[0].clone()];
+        assert!(body.starts_with(b"{") && body.ends_with(b"}"), "{body:?}");
+        let struck: String = h
+            .struck_through()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        assert!(
+            struck.contains("{⏎if(1){printf(\"Helloworld!\\n\");"),
+            "the body is struck through: {struck}"
+        );
+        let selected = selected_line(&screen).unwrap_or_default().to_string();
+        assert!(
+            selected.contains("compound_statement") && selected.contains("[test]"),
+            "the cursor follows the candidate\n{screen}"
+        );
+        assert!(
+            screen.contains("function_definition 67B [part]"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("tree_stage_{width}x{height}"), screen);
+    }
+}
+
+/// The Configuration pane across a ✗: the partition the decision was made on stays with its
+/// outcomes and the branch taken until the next round's first candidate.
+#[test]
+fn configuration_across_an_interesting_candidate() {
+    for (width, height) in SIZES {
+        let mut h = harness("table-4.1", width, height);
+        for step in 1..=4 {
+            h.step(step);
+        }
+        let screen = h.screen();
+        // Step 4 tests ∇3/4 ("1245") of the round n = 4 of 5: interesting.
+        assert!(screen.contains("step 4 ∇3/4 “1245”"), "{screen}");
+        assert!(screen.contains("n = 4 of 5"), "{screen}");
+        assert!(screen.contains("▶ reduce to complement"), "{screen}");
+        let complements = screen
+            .lines()
+            .find(|line| line.contains("∇i "))
+            .unwrap_or_default()
+            .to_string();
+        let outcomes: Vec<&str> = complements
+            .split_whitespace()
+            .filter(|word| ["✓", "✗", "·"].contains(word))
+            .collect();
+        assert_eq!(outcomes, ["·", "·", "✗", "✓"], "{screen}");
+        insta::assert_snapshot!(format!("decision_{width}x{height}"), screen);
+        // The next candidate belongs to the next round (n = 3 of 4): it is shown from then on.
+        h.step(5);
+        let screen = h.screen();
+        assert!(screen.contains("n = 3 of 4"), "{screen}");
+        assert!(!screen.contains("▶ reduce to complement"), "{screen}");
+        assert!(screen.contains("step 5 ∇2/3 “145”"), "{screen}");
+    }
+}
+
+/// A hoist is named by its code and place, the tree marks the node and its descendant, and
+/// the decision says what was hoisted.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn hoist_with_its_label() {
+    for (width, height) in SIZES {
+        let mut h = harness("hello-hoist", width, height);
+        // The first hoist tried: `main()` by `main` (not interesting); the tree marks both.
+        let step = h.step_until(CandidateKind::Hoist, Outcome::NotInteresting, 40);
+        if width < 100 {
+            h.key(KeyCode::Char('4'));
+        } else {
+            // A wider tree pane, for the marks.
+            h.key(KeyCode::Char(']'));
+            h.key(KeyCode::Char(']'));
+        }
+        let screen = h.screen();
+        assert!(
+            screen.contains(&format!("step {step} hoist at 1:5")),
+            "{screen}"
+        );
+        assert!(screen.contains("`main()` → `main`"), "{screen}");
+        assert!(
+            screen.contains("function_declarator 6B [replaced]"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("identifier `main` 4B [replaces it]"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("hoist_tried_{width}x{height}"), screen);
+        // The next one is interesting: the body's block takes the place of the outer block.
+        let step = h.step_until(CandidateKind::Hoist, Outcome::Interesting, 40);
+        let screen = h.screen();
+        assert!(
+            screen.contains(&format!("step {step} hoist at 1:12")),
+            "the hoist is named by its place\n{screen}"
+        );
+        assert!(screen.contains("→ `{"), "and what it does\n{screen}");
+        assert!(screen.contains("▶ hoist"), "{screen}");
+        assert!(screen.contains("✗ interesting"), "{screen}");
+        if width >= 100 {
+            assert!(
+                screen.contains("`{ if (1) {...} }` → `{ printf(...); }`"),
+                "{screen}"
+            );
+        }
+        for internal in ["NodeId", "node 1", "χ3", "Hoist {"] {
+            assert!(!screen.contains(internal), "{internal}\n{screen}");
+        }
+        insta::assert_snapshot!(format!("hoist_{width}x{height}"), screen);
+    }
+}
+
+/// Step mode with two jobs: each `n` judges exactly one candidate, and the screen shows its
+/// outcome (no candidate stays "testing…").
+#[test]
+fn step_mode_with_two_jobs() {
+    for (width, height) in SIZES {
+        let mut h = harness_with("table-4.1", width, height, 2);
+        for step in 1..=4 {
+            let before = h.app.run_model().log.len();
+            h.step(step);
+            let judged = h.app.run_model().log.len() - before;
+            assert_eq!(judged, 1, "step {step} judged {judged} candidates");
+            let screen = h.screen();
+            assert!(!screen.contains("testing…"), "{screen}");
+            assert!(screen.contains(&format!("step {step} ∇")), "{screen}");
+        }
+        let screen = h.screen();
+        assert!(screen.contains("jobs 2"), "{screen}");
+        assert!(screen.contains("✗ interesting (test)"), "{screen}");
+        assert_eq!(&*h.app.snapshot().best, b"1245");
+        insta::assert_snapshot!(format!("two_jobs_{width}x{height}"), screen);
+    }
+}
+
+/// 80×24: the state, `? help` and `q quit` are on screen; the steps table and the cache line
+/// are one key away.
+#[test]
+fn small_screens_keep_the_essentials() {
+    let mut h = harness("table-4.1", 80, 24);
+    for step in 1..=3 {
+        h.step(step);
+    }
     let screen = h.screen();
-    // The pane is narrow here: its first line wraps after the status.
-    assert!(screen.contains("step 1 · exit status 0 · on"), "{screen}");
-    assert!(screen.contains("node17"), "{screen}");
-    assert!(screen.contains("printed on the node"), "{screen}");
+    assert!(screen.contains("STEP MODE"), "{screen}");
+    assert!(screen.contains("? help q quit"), "{screen}");
+    assert!(screen.contains("Configuration"), "{screen}");
+    assert!(screen.contains("1 Steps"), "{screen}");
+    assert!(
+        screen.contains("   3 ∇4/4"),
+        "the steps table shows\n{screen}"
+    );
+    h.key(KeyCode::Char('2'));
+    let screen = h.screen();
+    assert!(screen.contains("cache    "), "{screen}");
+    assert!(screen.contains("tests    3"), "{screen}");
+    insta::assert_snapshot!("small_statistics", screen);
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    assert!(screen.contains("↑ ↓ scroll"), "{screen}");
 }

@@ -214,3 +214,113 @@ fn reduce_in_a_real_terminal() {
         .unwrap();
     assert!(verdict.success(), "the output is complete and interesting");
 }
+
+/// Records a run in the UI (`--trace`), then replays it in a real terminal: to the end, back
+/// step by step (b and ←), to a step (g), forwards (n), playing (space), and out (q), the
+/// terminal restored.
+#[test]
+#[ignore = "needs tmux"]
+fn record_and_replay_backwards_in_a_real_terminal() {
+    assert!(available("tmux"), "tmux is not installed");
+    assert!(available("gcc"), "gcc is not installed");
+    let example = example_dir();
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["sumprod.c", "oracle.sh"] {
+        std::fs::copy(example.join(file), dir.path().join(file)).unwrap();
+    }
+    let trace = dir.path().join("run.jsonl");
+    let script = format!(
+        "cd '{dir}' && '{bin}' reduce sumprod.c -o result.c -j 1 --trace run.jsonl \
+         --limit-tests 30 --exit-when-done -- sh '{dir}/oracle.sh'; echo RECORDED=$?; \
+         '{bin}' replay run.jsonl; echo REPLAYED=$?; \
+         stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo; sleep 600",
+        dir = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_whittle"),
+    );
+    let tmux = Tmux {
+        socket: format!("whittle-replay-{}", std::process::id()),
+    };
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "whittle",
+        "-x",
+        "120",
+        "-y",
+        "36",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    // The run is recorded, then the replay opens at its start.
+    let screen = tmux.wait_for("the replay", |s| s.contains("REPLAY"));
+    assert!(
+        screen.contains("step 0 of"),
+        "the replay starts before the first step\n{screen}"
+    );
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    let steps = lines
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|line| line["step"].as_u64().is_some_and(|step| step > 0))
+        .count() as u64;
+    assert!(steps > 10, "{steps} steps recorded");
+    // End: the last step and the result.
+    tmux.keys("End");
+    let screen = tmux.wait_for("the last step", |s| s.contains("the end"));
+    let last_step = step_shown(&screen).unwrap();
+    assert_eq!(
+        last_step, steps,
+        "one job: the steps are the positions\n{screen}"
+    );
+    let result = std::fs::read_to_string(dir.path().join("result.c")).unwrap();
+    let first_line = result.lines().next().unwrap();
+    assert!(screen.contains(first_line), "the result is shown\n{screen}");
+    // Backwards, one step at a time, with b and ←.
+    let mut step = last_step;
+    for key in ["b", "Left", "b", "Left", "b"] {
+        tmux.keys(key);
+        let screen = tmux.wait_for("a step back", |s| {
+            step_shown(s).is_some_and(|shown| shown < step)
+        });
+        step = step_shown(&screen).unwrap();
+    }
+    assert!(step < last_step);
+    assert_eq!(step, last_step - 5);
+    // To step 5, then one forwards.
+    for key in ["g", "5", "Enter"] {
+        tmux.keys(key);
+    }
+    tmux.wait_for("step 5", |s| step_shown(s) == Some(5));
+    tmux.keys("n");
+    let screen = tmux.wait_for("step 6", |s| step_shown(s) == Some(6));
+    assert!(screen.contains("Configuration"), "{screen}");
+    // Space plays; space again pauses.
+    tmux.keys("Space");
+    tmux.wait_for("playing", |s| {
+        s.contains("REPLAY ▶") && step_shown(s).is_some_and(|shown| shown > 7)
+    });
+    tmux.keys("Space");
+    // q leaves the replay; the terminal is back.
+    tmux.keys("q");
+    let screen = tmux.wait_for("the shell after the replay", |s| {
+        let after = s.split("REPLAYED=").nth(1).unwrap_or("");
+        after.contains("icanon") && after.contains("echo")
+    });
+    assert!(
+        screen.contains("RECORDED=0"),
+        "a run stopped at its limit\n{screen}"
+    );
+    assert!(screen.contains("REPLAYED=0"), "{screen}");
+    assert!(
+        screen.contains("icanon") && !screen.contains("-icanon"),
+        "raw mode is off\n{screen}"
+    );
+    assert_eq!(
+        tmux.run(&["display-message", "-p", "-t", "whittle", "#{alternate_on}"])
+            .trim(),
+        "0",
+        "the alternate screen was left"
+    );
+}

@@ -35,6 +35,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let options = SessionOptions {
         exit_when_done: true,
         start_in_step_mode: false,
+        start_paused: false,
     };
     let session = example.start(options)?;
     let events = session.events().clone();
@@ -65,6 +66,7 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
     let options = SessionOptions {
         exit_when_done: false,
         start_in_step_mode: true,
+        start_paused: false,
     };
     let session = example.start(options)?;
     let language = session.language();

@@ -4,11 +4,12 @@
 use std::collections::VecDeque;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use serde::Serialize;
 
 use super::history::{History, HistoryEntry};
@@ -78,8 +79,12 @@ pub enum Command {
     Propose(Edit),
     /// End the current stage of the pipeline.
     SkipStage,
-    /// Continue from the accepted state with this history index.
+    /// Continue from the accepted state with this history index (the output keeps the
+    /// smallest result found: only where the engine works moves).
     RestartFrom(usize),
+    /// Take back the last accepted manual edit or restart: the engine works again from where
+    /// it was before it.
+    Undo,
     Stop,
 }
 
@@ -106,6 +111,8 @@ pub struct Snapshot {
     pub step_mode: bool,
     /// The engine waits at its checkpoint for a step or a resume.
     pub parked: bool,
+    /// How long it has waited there in all (paused or stepping): not running time.
+    pub parked_time: std::time::Duration,
     /// The current best test case and how many times it changed.
     pub best: Arc<[u8]>,
     pub version: u64,
@@ -131,6 +138,8 @@ pub struct SessionOptions {
     pub exit_when_done: bool,
     /// Start in step mode: nothing is tested until [`Command::Step`] or [`Command::Resume`].
     pub start_in_step_mode: bool,
+    /// Check the input, then wait for [`Command::Resume`] (or a step) before the first step.
+    pub start_paused: bool,
 }
 
 struct Shared {
@@ -183,6 +192,7 @@ impl CommandSender {
         snapshot.paused = shared.control.is_paused();
         snapshot.step_mode = shared.control.is_step_mode();
         snapshot.parked = shared.control.is_parked();
+        snapshot.parked_time = shared.control.parked_time();
         let knobs = shared.control.knobs();
         snapshot.split_factor = knobs.split_factor;
         snapshot.jobs = knobs.jobs;
@@ -248,7 +258,7 @@ impl Session {
         }
         configure(&mut tester);
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
-        tester.set_events(Some(events_tx.clone()));
+        tester.set_events(Some(events_tx));
         let stats = Arc::new(Mutex::new(tester.stats()));
         tester.set_stats_output(Some(stats.clone()));
         let snapshot = Snapshot {
@@ -256,6 +266,7 @@ impl Session {
             paused: false,
             step_mode: false,
             parked: false,
+            parked_time: std::time::Duration::ZERO,
             best: Arc::from(job.start_text()),
             version: 0,
             input_size: job.input.len(),
@@ -283,6 +294,7 @@ impl Session {
             stats,
             history: Arc::new(Mutex::new(History::default())),
         });
+        let job_start_len = job.start_text().len();
         let engine = Engine {
             job,
             language,
@@ -290,11 +302,12 @@ impl Session {
             stages,
             factory,
             options,
-            events: events_tx,
             history: shared.history.clone(),
             pins: Arc::new(Mutex::new(Pins::default())),
             stage_name: Arc::new(Mutex::new(String::new())),
             started: Instant::now(),
+            undo: Vec::new(),
+            smallest: Arc::new(AtomicUsize::new(job_start_len)),
         };
         let thread = std::thread::Builder::new()
             .name("whittle-engine".into())
@@ -355,6 +368,17 @@ impl Drop for Session {
     }
 }
 
+/// A proposed edit made concrete on the current best.
+struct EditedCandidate {
+    content: Vec<u8>,
+    /// The candidate's index (the node, or the first byte removed).
+    index: u32,
+    /// What it removes or replaces of the current best (for displays).
+    removed: Vec<Range<usize>>,
+    /// In words, with the node's kind, text and place.
+    description: String,
+}
+
 /// The engine thread's state.
 struct Engine {
     job: Job,
@@ -364,11 +388,15 @@ struct Engine {
     stages: Box<dyn Stages>,
     factory: StagesFactory,
     options: SessionOptions,
-    events: Sender<Event>,
     history: Arc<Mutex<History>>,
     pins: Arc<Mutex<Pins>>,
     stage_name: Arc<Mutex<String>>,
     started: Instant,
+    /// What [`Command::Undo`] takes back, newest last: the history entry to return to and
+    /// what moved away from it.
+    undo: Vec<(usize, String)>,
+    /// The size of the result in the output file: only smaller ones replace it.
+    smallest: Arc<AtomicUsize>,
 }
 
 /// What the driver does after handling the pending commands.
@@ -383,10 +411,6 @@ enum Next {
 }
 
 impl Engine {
-    fn emit(&self, event: Event) {
-        let _ = self.events.send(event);
-    }
-
     fn update_snapshot(&self, change: impl FnOnce(&mut Snapshot)) {
         change(&mut lock(&self.shared.snapshot));
     }
@@ -412,9 +436,17 @@ impl Engine {
         let stage_name = self.stage_name.clone();
         let started = self.started;
         let output = self.job.output.clone();
+        // The output holds the smallest interesting result found (the start at first): after
+        // a restart or an undo the engine may accept larger ones, which are not written.
+        let smallest = self.smallest.clone();
         tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
-            if let Some(notice) = output.as_ref().and_then(|o| o.write(improvement.content)) {
-                report(notice.into());
+            if let Some(output) = &output
+                && improvement.content.len() < smallest.load(Ordering::Relaxed)
+            {
+                smallest.store(improvement.content.len(), Ordering::Relaxed);
+                if let Some(notice) = output.write(improvement.content) {
+                    report(notice.into());
+                }
             }
             let mapped = {
                 let mut pins = lock(&pins);
@@ -460,7 +492,7 @@ impl Engine {
             Err(failure) => {
                 let message = failure.to_string();
                 self.update_snapshot(|s| s.state = RunState::Failed(message.clone()));
-                self.emit(Event::Failed { message });
+                tester.emit(Event::Failed { message });
                 let finished = self.job.finish(&tester, None, false);
                 return SessionReport {
                     failure: Some(failure),
@@ -473,6 +505,9 @@ impl Engine {
             // The input itself is entry 0 (the empty file, when interesting, was recorded by
             // the sink before it).
             self.record_history(&tester, Branch::Start, self.job.start_text());
+        }
+        if self.options.start_paused {
+            self.shared.control.pause();
         }
         self.update_snapshot(|s| s.state = RunState::Running);
 
@@ -592,12 +627,15 @@ impl Engine {
                 verdict => verdict?.outcome == Outcome::Interesting,
             };
             if passes {
+                // This result is the one that passes: it goes to the output, larger or not.
+                self.smallest.store(text.len(), Ordering::Relaxed);
+                self.job.write_output(&text, tester);
                 self.restart_from(tester, index, text);
                 flaky.fell_back = true;
                 break;
             }
         }
-        self.emit(Event::Flaky {
+        tester.emit(Event::Flaky {
             unconfirmed_size: flaky.unconfirmed_size,
             status: flaky.status.clone(),
             fell_back: flaky.fell_back,
@@ -611,8 +649,8 @@ impl Engine {
         *lock(&self.shared.stats) = stats.clone();
         self.update_snapshot(|s| s.state = state.clone());
         match state {
-            RunState::Done => self.emit(Event::Done { stats }),
-            RunState::Stopped(reason) => self.emit(Event::Stopped { reason, stats }),
+            RunState::Done => tester.emit(Event::Done { stats }),
+            RunState::Stopped(reason) => tester.emit(Event::Stopped { reason, stats }),
             _ => {}
         }
     }
@@ -679,16 +717,16 @@ impl Engine {
                             s.pipeline = pipeline.clone();
                             s.stage_count = self.stages.len();
                         });
-                        self.emit(Event::Switched {
+                        tester.emit(Event::Switched {
                             pipeline,
                             step: tester.steps(),
                         });
                     }
-                    Err(error) => self.reject("switch", &error.to_string()),
+                    Err(error) => self.reject(tester, "switch", &error.to_string()),
                 },
                 Command::SkipStage => {
                     if resume < self.stages.len() {
-                        self.emit(Event::StageSkipped {
+                        tester.emit(Event::StageSkipped {
                             stage: self.stages.name(resume),
                             reason: "skipped by the user".into(),
                         });
@@ -704,12 +742,33 @@ impl Engine {
                     let text = lock(&self.history).text(index);
                     match text {
                         Some(text) => {
+                            let current = lock(&self.history).len().saturating_sub(1);
                             self.restart_from(tester, index, text);
+                            self.undo
+                                .push((current, format!("the restart from #{index}")));
                             resume = 0;
                         }
-                        None => self.reject("restart", "there is no such history entry"),
+                        None => self.reject(tester, "restart", "there is no such history entry"),
                     }
                 }
+                Command::Undo => match self.undo.pop() {
+                    Some((index, what)) => match self.history_text(index) {
+                        Some(text) => {
+                            let size = text.len();
+                            self.move_to(tester, text);
+                            tester.emit(Event::Undone {
+                                what,
+                                to: index,
+                                size,
+                            });
+                            resume = 0;
+                        }
+                        None => self.reject(tester, "undo", "the earlier state is not available"),
+                    },
+                    None => {
+                        self.reject(tester, "undo", "there is no manual edit or restart to undo")
+                    }
+                },
                 // Immediate commands never reach the queue.
                 Command::Pause
                 | Command::Resume
@@ -727,8 +786,13 @@ impl Engine {
         }
     }
 
-    fn reject(&self, command: &str, reason: &str) {
-        self.emit(Event::CommandRejected {
+    /// The text of history entry `index` (the history's lock is not held after).
+    fn history_text(&self, index: usize) -> Option<Vec<u8>> {
+        lock(&self.history).text(index)
+    }
+
+    fn reject(&self, tester: &Tester, command: &str, reason: &str) {
+        tester.emit(Event::CommandRejected {
             command: command.to_string(),
             reason: reason.to_string(),
         });
@@ -737,20 +801,20 @@ impl Engine {
     /// Pins (or unpins) what `target` denotes, resolved once (a node target parses the best).
     fn pin(&self, tester: &Tester, target: &PinTarget, pin: bool) {
         match self.resolve(tester, target) {
-            None => self.reject("pin", "the target is not part of the current best"),
-            Some(range) if pin => self.change_pins(|pins| pins.add(range)),
-            Some(range) => self.change_pins(|pins| pins.remove(range)),
+            None => self.reject(tester, "pin", "the target is not part of the current best"),
+            Some(range) if pin => self.change_pins(tester, |pins| pins.add(range)),
+            Some(range) => self.change_pins(tester, |pins| pins.remove(range)),
         }
     }
 
-    fn change_pins(&self, change: impl FnOnce(&mut Pins)) {
+    fn change_pins(&self, tester: &Tester, change: impl FnOnce(&mut Pins)) {
         let ranges = {
             let mut pins = lock(&self.pins);
             change(&mut pins);
             pins.ranges().to_vec()
         };
         self.update_snapshot(|s| s.pins = ranges.clone());
-        self.emit(Event::PinsChanged { pins: ranges });
+        tester.emit(Event::PinsChanged { pins: ranges });
     }
 
     /// The tree of the current best, if the language is known and `version` is current.
@@ -779,27 +843,69 @@ impl Engine {
         (range.start <= range.end && range.end <= best.len()).then_some(range)
     }
 
-    /// The candidate an edit makes of the current best.
-    fn edited(&self, tester: &Tester, edit: &Edit) -> Option<(Vec<u8>, u32)> {
+    /// The candidate an edit makes of the current best, with what it removes and its
+    /// description.
+    fn edited(&self, tester: &Tester, edit: &Edit) -> Option<EditedCandidate> {
+        use crate::describe::{line_column, snippet};
         let best = tester.best();
-        let cut = |range: Range<usize>| {
+        let at = |offset: usize| {
+            let (line, column) = line_column(best, offset);
+            format!("{line}:{column}")
+        };
+        let cut = |range: Range<usize>, description: String| {
             (range.start < range.end && range.end <= best.len()).then(|| {
-                let mut text = best[..range.start].to_vec();
-                text.extend_from_slice(&best[range.end..]);
-                (text, range.start as u32)
+                let mut content = best[..range.start].to_vec();
+                content.extend_from_slice(&best[range.end..]);
+                EditedCandidate {
+                    content,
+                    index: range.start as u32,
+                    removed: vec![range],
+                    description,
+                }
             })
         };
         match edit {
-            Edit::RemoveBytes(range) => cut(range.clone()),
-            Edit::RemoveLines(lines) => cut(line_range(best, lines.clone())),
+            Edit::RemoveBytes(range) => {
+                let text = best.get(range.clone())?;
+                cut(
+                    range.clone(),
+                    format!("remove `{}` at {}", snippet(text, 24), at(range.start)),
+                )
+            }
+            Edit::RemoveLines(lines) => {
+                let description = if lines.len() == 1 {
+                    format!("remove line {}", lines.start + 1)
+                } else {
+                    format!("remove lines {}-{}", lines.start + 1, lines.end)
+                };
+                cut(line_range(best, lines.clone()), description)
+            }
             Edit::RemoveNode { version, node } => {
                 let tree = self.current_tree(*version, best)?;
                 if node.index() >= tree.len() {
                     return None;
                 }
+                let range = tree.byte_range(*node);
+                let becomes = match tree.replacement(*node) {
+                    Some(phi) if !phi.is_empty() && !tree.is_phi_empty(*node) => {
+                        format!(" → `{}`", snippet(phi, 16))
+                    }
+                    _ => String::new(),
+                };
+                let description = format!(
+                    "remove {} `{}` at {}{becomes}",
+                    tree.kind(*node),
+                    snippet(tree.text(*node), 24),
+                    at(range.start)
+                );
                 let state = tree::TreeState::new(tree);
                 let candidate = tree::TreeEdits::removing([*node]);
-                Some((state.render(&candidate), node.index() as u32))
+                Some(EditedCandidate {
+                    content: state.render(&candidate),
+                    index: node.index() as u32,
+                    removed: vec![range],
+                    description,
+                })
             }
             Edit::Hoist {
                 version,
@@ -813,26 +919,41 @@ impl Engine {
                 {
                     return None;
                 }
+                let (outer, inner) = (tree.byte_range(*node), tree.byte_range(*descendant));
+                let description = format!(
+                    "hoist `{}` → `{}` at {}",
+                    snippet(tree.text(*node), 24),
+                    snippet(tree.text(*descendant), 24),
+                    at(outer.start)
+                );
                 let state = tree::TreeState::new(tree);
                 let candidate = tree::TreeEdits::hoisting(*node, *descendant);
-                Some((state.render(&candidate), node.index() as u32))
+                Some(EditedCandidate {
+                    content: state.render(&candidate),
+                    index: node.index() as u32,
+                    removed: vec![outer.start..inner.start, inner.end..outer.end],
+                    description,
+                })
             }
         }
     }
 
     /// Tests a proposed edit; keeps it when the oracle finds it interesting. Returns whether it
     /// was accepted.
-    fn propose(&self, tester: &mut Tester, edit: &Edit) -> bool {
-        let description = format!("{edit:?}");
-        let Some((content, index)) = self.edited(tester, edit) else {
-            self.reject("propose", "the edit does not apply to the current best");
+    fn propose(&mut self, tester: &mut Tester, edit: &Edit) -> bool {
+        let Some(edited) = self.edited(tester, edit) else {
+            self.reject(
+                tester,
+                "propose",
+                "the edit does not apply to the current best",
+            );
             return false;
         };
         let pins = lock(&self.pins).clone();
         if !pins.is_empty() {
-            let mapped = pins.map_through(tester.best(), &content);
-            if !pins.intact_in(tester.best(), &content, &mapped) {
-                self.reject("propose", "the edit would change pinned text");
+            let mapped = pins.map_through(tester.best(), &edited.content);
+            if !pins.intact_in(tester.best(), &edited.content, &mapped) {
+                self.reject(tester, "propose", "the edit would change pinned text");
                 return false;
             }
         }
@@ -840,16 +961,26 @@ impl Engine {
             Edit::Hoist { .. } => CandidateKind::Hoist,
             _ => CandidateKind::Manual,
         };
-        let candidate = Candidate { kind, index, n: 1 };
-        let accepted = match tester.judge_manual(candidate, &content) {
+        let candidate = Candidate {
+            kind,
+            index: edited.index,
+            n: 1,
+        };
+        let before = lock(&self.history).len().saturating_sub(1);
+        let accepted = match tester.judge_manual(candidate, &edited.content, edited.removed.clone())
+        {
             Ok((Outcome::Interesting, _)) => {
-                tester.accept(content, None, Branch::Manual, candidate);
+                tester.accept(edited.content, None, Branch::Manual, candidate);
                 true
             }
             _ => false,
         };
-        self.emit(Event::ManualEdit {
-            description,
+        if accepted {
+            self.undo
+                .push((before, format!("the edit “{}”", edited.description)));
+        }
+        tester.emit(Event::ManualEdit {
+            description: edited.description,
             accepted,
             step: tester.steps(),
         });
@@ -857,7 +988,14 @@ impl Engine {
     }
 
     fn restart_from(&self, tester: &mut Tester, index: usize, text: Vec<u8>) {
-        self.job.write_output(&text, tester);
+        let size = text.len();
+        self.move_to(tester, text);
+        tester.emit(Event::Restarted { from: index, size });
+    }
+
+    /// The engine works on `text` from now on (a history entry); the output file keeps the
+    /// smallest result found.
+    fn move_to(&self, tester: &mut Tester, text: Vec<u8>) {
         {
             let mut pins = lock(&self.pins);
             if !pins.is_empty() {
@@ -871,10 +1009,6 @@ impl Engine {
             s.best = Arc::from(text.as_slice());
             s.version += 1;
             s.pins = pins;
-        });
-        self.emit(Event::Restarted {
-            from: index,
-            size: text.len(),
         });
     }
 }

@@ -8,11 +8,13 @@
 //! The candidates of one round are judged as one lazy window, so hoisting runs in parallel with
 //! `--jobs` and stays deterministic (the first interesting one in order wins).
 
+use std::ops::Range;
+
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate, CandidateKind};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
-use crate::tree::{NodeId, TreeEdits, TreeState};
+use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
 use super::pins::PinnedNodes;
 
@@ -20,6 +22,8 @@ use super::pins::PinnedNodes;
 struct HoistWindow<'a> {
     state: &'a TreeState,
     hoists: Vec<(usize, NodeId, NodeId)>,
+    /// Where the nodes are in the current best, when a display wants to know.
+    layout: Option<Layout>,
 }
 
 impl CandidateSource for HoistWindow<'_> {
@@ -45,6 +49,22 @@ impl CandidateSource for HoistWindow<'_> {
         self.state
             .render_into(&TreeEdits::hoisting(node, target), out);
     }
+
+    /// The node's bytes before the descendant and after it (two spans, either may be empty):
+    /// the descendant's bytes take the node's place.
+    fn removed_spans(&self, i: usize) -> Vec<Range<usize>> {
+        let (_, node, target) = self.hoists[i];
+        let Some(layout) = &self.layout else {
+            return Vec::new();
+        };
+        match (
+            self.state.span_in(layout, node),
+            self.state.span_in(layout, target),
+        ) {
+            (Some(outer), Some(inner)) => vec![outer.start..inner.start, inner.end..outer.end],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// The hoists worth trying for the node at `place`: χ of the visible node, farthest first,
@@ -67,16 +87,19 @@ pub(super) fn hoists_of(
         .collect()
 }
 
-/// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`.
+/// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`. `layout`
+/// tells where the nodes are in the best, when known already (for displays).
 pub(super) fn tmin(
     tester: &mut Tester,
     state: &mut TreeState,
     nodes: &[NodeId],
     pins: &PinnedNodes,
+    layout: Option<&Layout>,
 ) -> Result<(), Stop> {
     if nodes.is_empty() {
         return Ok(());
     }
+    let mut known = layout.cloned();
     let mut start = 0;
     loop {
         let mut hoists = Vec::new();
@@ -91,7 +114,18 @@ pub(super) fn tmin(
         if hoists.is_empty() {
             return Ok(());
         }
-        let window = HoistWindow { state, hoists };
+        // Where the nodes are: known for the first round, rendered again after each hoist.
+        let layout = match known.take() {
+            Some(layout) => Some(layout),
+            None => tester
+                .wants_spans()
+                .then(|| state.layout(&TreeEdits::new())),
+        };
+        let window = HoistWindow {
+            state,
+            hoists,
+            layout,
+        };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let Some(&i) = found.first() else {
             return Ok(());

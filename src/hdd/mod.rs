@@ -73,6 +73,7 @@ pub fn run(
             dd: context.dd,
             pins,
             stage,
+            layout: None,
         };
         walk.run()?;
         if !context.fixpoint || tester.best().len() >= before {

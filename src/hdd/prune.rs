@@ -2,19 +2,28 @@
 //! candidate keeps some and replaces the others by their Φ. Where ddmin leaves one node, the
 //! empty configuration is tried too (ddmin assumes it is not interesting and never tests it).
 
+use std::ops::Range;
+use std::sync::Mutex;
+
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::dd::{self, Domain};
 use crate::events::{Branch, Candidate, CandidateKind};
 use crate::params::DdOptions;
 use crate::tester::Tester;
-use crate::tree::{NodeId, TreeEdits, TreeState};
+use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
 /// A configuration of nodes: unit `k` is `nodes[k]`; the rendering keeps the units of the
 /// configuration and removes the other nodes.
 pub(super) struct NodesDomain<'a> {
     pub state: &'a TreeState,
     pub nodes: &'a [NodeId],
+    /// Where the nodes are in the rendering of all of them (the state's), when known already.
+    pub layout: Option<&'a Layout>,
+    /// The spans of the last configuration asked for (a configuration only shrinks, so its
+    /// length tells it), for displays: ddmin asks each round, but its configuration changes
+    /// only when a reduction is accepted.
+    pub spans: Mutex<Option<(usize, Vec<Range<usize>>)>>,
 }
 
 impl NodesDomain<'_> {
@@ -39,15 +48,48 @@ impl Domain for NodesDomain<'_> {
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
         self.state.render_into(&self.candidate(parts), out);
     }
+
+    /// Where each node of `config` is in the rendering of `config` (found by rendering it once
+    /// per configuration).
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
+        let mut cached = self
+            .spans
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((len, spans)) = cached.as_ref()
+            && *len == config.len()
+        {
+            return Some(spans.clone());
+        }
+        let rendered;
+        let layout = match self.layout {
+            Some(layout) if config.len() == self.nodes.len() => layout,
+            _ => {
+                rendered = self.state.layout(&self.candidate(&[config]));
+                &rendered
+            }
+        };
+        let spans: Vec<Range<usize>> = config
+            .iter()
+            .map(|&unit| {
+                let node = self.nodes[unit as usize];
+                self.state.span_in(layout, node).unwrap_or(0..0)
+            })
+            .collect();
+        *cached = Some((config.len(), spans.clone()));
+        Some(spans)
+    }
 }
 
 /// ddmin over `config` (nodes of the current tree whose text is the tester's best), then the
 /// empty configuration if one node is left. Commits the removals to `state`.
+/// `layout` tells where the nodes are in the best, when known already (for displays).
 pub(super) fn prune(
     tester: &mut Tester,
     state: &mut TreeState,
     config: &[NodeId],
     options: &DdOptions,
+    layout: Option<&Layout>,
 ) -> Result<(), Stop> {
     if config.is_empty() {
         return Ok(());
@@ -56,6 +98,8 @@ pub(super) fn prune(
     let domain = NodesDomain {
         state,
         nodes: config,
+        layout,
+        spans: Mutex::new(None),
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
     let kept = dd::ddmin(&domain, units, tester, options)?;
@@ -71,7 +115,13 @@ pub(super) fn prune(
             index: node.index() as u32,
             n: 1,
         };
-        let (outcome, _) = tester.judge_single(probe, &content)?;
+        // What goes: the last node, where it is in the current best.
+        let removed = if tester.wants_spans() {
+            domain.unit_spans(&[only]).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let (outcome, _) = tester.judge_single_removing(probe, &content, removed)?;
         if outcome.is_interesting() {
             tester.accept(content, None, Branch::EmptyConfig, probe);
             removal = all;

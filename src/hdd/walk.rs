@@ -7,7 +7,7 @@ use crate::control::Stop;
 use crate::events::{Event, TreePhase};
 use crate::params::DdOptions;
 use crate::tester::Tester;
-use crate::tree::{NodeId, TreeState};
+use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
 use super::algorithm::{Algorithm, Traversal};
 use super::pins::PinnedNodes;
@@ -20,6 +20,9 @@ pub(super) struct Walk<'a> {
     pub dd: &'a DdOptions,
     pub pins: PinnedNodes,
     pub stage: &'a str,
+    /// Where the nodes of the state are in the best, for displays, with the number of
+    /// reductions accepted when it was made (a reduction commits an edit: it is made again).
+    pub layout: Option<(u64, Layout)>,
 }
 
 impl Walk<'_> {
@@ -95,7 +98,8 @@ impl Walk<'_> {
                 .collect();
             if !config.is_empty() {
                 self.report(TreePhase::Prune, &config, parent, depth);
-                prune::prune(self.tester, &mut self.state, &config, self.dd)?;
+                let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                prune::prune(self.tester, &mut self.state, &config, self.dd, layout)?;
             }
         }
         if self.algorithm.hoist {
@@ -109,19 +113,40 @@ impl Walk<'_> {
                 .any(|&node| !hoist::hoists_of(&self.state, &self.pins, node).is_empty())
             {
                 self.report(TreePhase::Hoist, &kept, parent, depth);
-                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins)?;
+                let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins, layout)?;
             }
         }
         Ok(())
     }
 
-    fn report(&self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
+    fn report(&mut self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
+        // Where the nodes are in the current best, for displays: one rendering for as long as
+        // no reduction changes the state.
+        let (spans, parent_span) = if self.tester.wants_spans() {
+            let accepted = self.tester.accepted();
+            if self.layout.as_ref().is_none_or(|(at, _)| *at != accepted) {
+                self.layout = Some((accepted, self.state.layout(&TreeEdits::new())));
+            }
+            let Some((_, layout)) = &self.layout else {
+                return;
+            };
+            let span = |node| self.state.span_in(layout, node).unwrap_or(0..0);
+            (
+                nodes.iter().map(|&node| span(node)).collect(),
+                parent.map(span),
+            )
+        } else {
+            (Vec::new(), None)
+        };
         self.tester.emit(Event::TreeNodes {
             stage: self.stage.to_owned(),
             depth,
             parent: parent.map(|p| p.index() as u32),
             phase,
             nodes: nodes.iter().map(|n| n.index() as u32).collect(),
+            spans,
+            parent_span,
         });
     }
 }

@@ -355,12 +355,23 @@ pub fn run(
         if edits.is_empty() {
             break;
         }
+        // The tree is the parse of the current best: its ranges are where the nodes are.
+        let spans = if tester.wants_spans() {
+            nodes
+                .iter()
+                .map(|&node| tree.byte_range(NodeId::from_index(node as usize)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         tester.emit(Event::TreeNodes {
             stage: stage.to_owned(),
             depth: 0,
             parent: None,
             phase: rewrite.phase(),
             nodes,
+            spans,
+            parent_span: None,
         });
         let best = tree.source();
         let window = EditWindow {

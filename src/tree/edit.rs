@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::arena::{NodeId, Tree};
-use super::render::Renderer;
+use super::render::{Layout, Renderer};
 
 /// The committed state of a node: kept, removed, or the id of the descendant it is hoisted to.
 pub(crate) const KEPT: u32 = u32::MAX;
@@ -276,6 +276,20 @@ impl TreeState {
         let mut out = Vec::with_capacity(self.tree.source().len());
         self.render_into(candidate, &mut out);
         out
+    }
+
+    /// Renders the current tree plus `candidate` and tells where the input bytes went, so that
+    /// displays can find nodes in that text ([`TreeState::span_in`]).
+    pub fn layout(&self, candidate: &TreeEdits) -> Layout {
+        let mut out = Vec::with_capacity(self.tree.source().len());
+        Renderer::new(self, candidate, &mut out).run_with_layout()
+    }
+
+    /// The bytes the visible node `id` occupies in the rendering `layout` describes (`None`
+    /// when it printed nothing there).
+    pub fn span_in(&self, layout: &Layout, id: NodeId) -> Option<std::ops::Range<usize>> {
+        let range = self.tree.byte_range(id);
+        layout.locate(range.start, range.end)
     }
 
     /// The text of the current tree.

@@ -43,6 +43,7 @@ pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use edit::{NodeState, TreeEdits, TreeState};
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
+pub use render::Layout;
 pub(crate) use render::{line_indentation, write_indented};
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.

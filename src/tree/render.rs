@@ -74,6 +74,59 @@ pub(crate) struct Renderer<'a> {
     last_end: u32,
     pieces: u64,
     stack: Vec<Frame>,
+    /// Where each piece went, when a [`Layout`] is wanted.
+    layout: Option<Vec<Piece>>,
+}
+
+/// One piece of the rendering: input bytes `source` copied (or, `replaced`, printed as a
+/// replacement) to `out` of the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Piece {
+    out: (usize, usize),
+    source: (u32, u32),
+    replaced: bool,
+}
+
+/// Where the input bytes of a tree ended up in one rendering: for displays, which need the
+/// byte ranges of nodes in a text the tree was not parsed from (the current best under the
+/// committed edits).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// In output order; their source ranges increase too (a rendering never reorders).
+    pieces: Vec<Piece>,
+}
+
+impl Layout {
+    /// The bytes of the rendering that input bytes `start..end` became (the whole replacement
+    /// when they were replaced), or `None` when none of them was written.
+    pub fn locate(&self, start: usize, end: usize) -> Option<std::ops::Range<usize>> {
+        if start >= end {
+            return None;
+        }
+        let first = self
+            .pieces
+            .partition_point(|piece| piece.source.1 as usize <= start);
+        let piece = self.pieces.get(first)?;
+        if piece.source.0 as usize >= end {
+            return None;
+        }
+        let from = match piece.replaced {
+            false if start > piece.source.0 as usize => {
+                piece.out.0 + (start - piece.source.0 as usize)
+            }
+            _ => piece.out.0,
+        };
+        let last = self
+            .pieces
+            .partition_point(|piece| (piece.source.0 as usize) < end)
+            .checked_sub(1)?;
+        let piece = self.pieces[last];
+        let to = match piece.replaced {
+            false if end < piece.source.1 as usize => piece.out.0 + (end - piece.source.0 as usize),
+            _ => piece.out.1,
+        };
+        Some(from..to.max(from))
+    }
 }
 
 enum State {
@@ -108,7 +161,16 @@ impl<'a> Renderer<'a> {
             last_end: u32::MAX,
             pieces: 0,
             stack: Vec::with_capacity(64),
+            layout: None,
         }
+    }
+
+    /// Renders, recording where every piece goes.
+    pub(crate) fn run_with_layout(mut self) -> Layout {
+        self.layout = Some(Vec::new());
+        let mut pieces = Vec::new();
+        self.run_into(&mut pieces);
+        Layout { pieces }
     }
 
     /// Visits every token instead of copying untouched subtrees.
@@ -162,7 +224,11 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    pub(crate) fn run(mut self) {
+    pub(crate) fn run(self) {
+        self.run_into(&mut Vec::new());
+    }
+
+    fn run_into(mut self, layout: &mut Vec<Piece>) {
         self.visit(self.tree.root());
         while let Some(frame) = self.stack.last_mut() {
             if frame.next < frame.end {
@@ -186,6 +252,9 @@ impl<'a> Renderer<'a> {
             }
         }
         self.finish();
+        if let Some(pieces) = self.layout.take() {
+            *layout = pieces;
+        }
     }
 
     /// Handles separators and run boundaries of a list; returns whether the child is done.
@@ -435,10 +504,18 @@ impl<'a> Renderer<'a> {
             }
         }
         self.write_whitespace(whitespace_bytes);
+        let out_start = self.out.len();
         if replacement.is_some() {
             write_indented(self.out, text);
         } else {
             self.out.extend_from_slice(text);
+        }
+        if let Some(layout) = &mut self.layout {
+            layout.push(Piece {
+                out: (out_start, self.out.len()),
+                source: (start, end),
+                replaced: replacement.is_some(),
+            });
         }
         self.last_end = end;
         self.pieces += 1;

@@ -1,68 +1,48 @@
-//! The UI's state and behaviour, independent of any terminal: engine events and snapshots come
-//! in, keys and mouse events steer it (sending commands to the session), and [`App::draw`]
-//! renders a frame. Tests drive it headless and render it to ratatui's `TestBackend`.
+//! The UI's state and behaviour, independent of any terminal: engine events (or a replay's)
+//! and snapshots come in, keys and mouse events steer it (sending commands to the session, or
+//! moving the replay), and [`App::draw`] lays out the panes and renders a frame. Tests drive
+//! it headless and render it to ratatui's `TestBackend`.
 
-use std::path::PathBuf;
+use std::collections::VecDeque;
+use std::ops::Range;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{
     Event as TerminalEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
     MouseEventKind,
 };
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Position;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
 
 use super::clock::Clock;
 use super::highlight::{HighlightCache, find_syntax};
-use super::model::RunModel;
+use super::layout::{self, Screen};
+use super::model::{Ending, Notice, RunModel};
+use super::overlays::picker::Picker;
+use super::overlays::{self, Overlay};
+use super::panes::history::HistoryPane;
+use super::panes::output::OutputPane;
+use super::panes::test_case::TestCasePane;
+use super::panes::tree::{Selection, TreePane, line_starts};
+use super::panes::{self, Measures, Pane, ReplayStatus, View};
+use super::source::{ReplaySource, Source};
 use super::theme::Theme;
-use super::throttle::Throttle;
-use super::tree_pane::{Selection, TreePane, line_starts};
 use crate::engine::{Command, CommandSender, Edit, PinTarget, Snapshot};
 use crate::events::Event;
 use crate::params::SplitFactor;
-use crate::pipeline::{PipelineInfo, catalogue};
-use crate::tree::{Language, NodeId};
+use crate::pipeline::catalogue;
+use crate::replay::Replay;
+use crate::tree::Language;
 
 /// Largest finite split factor the `+` key reaches before ∞.
 const MAX_FINITE_SPLIT: u32 = 16;
 /// Most jobs the `J` key asks for.
 const MAX_JOBS: usize = 64;
-
-/// The panes of the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Pane {
-    Tree,
-    TestCase,
-    Configuration,
-    Statistics,
-    Chart,
-    Output,
-    History,
-}
-
-impl Pane {
-    /// The panes Tab moves through, in order.
-    pub const FOCUS_ORDER: [Pane; 4] = [Pane::Tree, Pane::TestCase, Pane::History, Pane::Output];
-}
-
-/// A window over the panes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Overlay {
-    Help,
-    /// The pipeline picker with the highlighted entry.
-    Picker {
-        selected: usize,
-    },
-    /// Descendants of `node` to hoist it to.
-    Hoist {
-        version: u64,
-        node: NodeId,
-        choices: Vec<(NodeId, String)>,
-        selected: usize,
-    },
-}
+/// How many earlier bests are kept to name candidates made from them.
+const RECENT_BESTS: usize = 4;
 
 /// How the UI was asked to start.
 pub struct AppOptions {
@@ -89,161 +69,108 @@ pub enum QuitReason {
     Signal,
 }
 
-/// Where each pane was drawn, for the mouse.
-#[derive(Clone, Debug, Default)]
-pub struct PaneAreas {
-    pub panes: Vec<(Pane, Rect)>,
-}
-
-impl PaneAreas {
-    pub fn at(&self, column: u16, row: u16) -> Option<(Pane, Rect)> {
-        self.panes
-            .iter()
-            .find(|(_, area)| area.contains(Position { x: column, y: row }))
-            .copied()
-    }
-
-    pub fn area(&self, pane: Pane) -> Option<Rect> {
-        self.panes.iter().find(|(p, _)| *p == pane).map(|(_, a)| *a)
-    }
-}
-
-/// Sizes of the test case measured once per version.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Measures {
-    pub bytes: usize,
-    pub lines: usize,
-    pub nonws: usize,
-}
-
-impl Measures {
-    pub fn of(text: &[u8]) -> Measures {
-        Measures {
-            bytes: text.len(),
-            lines: crate::atoms::line_count(text),
-            nonws: crate::atoms::non_whitespace_chars(text),
-        }
-    }
-}
-
-/// A line diff between two versions of the best.
-pub struct DiffView {
-    pub from: u64,
-    pub to: u64,
-    pub lines: Vec<(similar::ChangeTag, String)>,
-    /// The first line that changed.
-    pub first_change: usize,
-}
-
-impl DiffView {
-    /// The line diff from one version of the best to another.
-    fn between(from: (u64, &[u8]), to: (u64, &[u8])) -> Self {
-        let old = String::from_utf8_lossy(from.1);
-        let new = String::from_utf8_lossy(to.1);
-        let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
-        let lines: Vec<(similar::ChangeTag, String)> = diff
-            .iter_all_changes()
-            .map(|change| {
-                (
-                    change.tag(),
-                    change.value().trim_end_matches('\n').replace('\t', "    "),
-                )
-            })
-            .collect();
-        let first_change = lines
-            .iter()
-            .position(|(tag, _)| *tag != similar::ChangeTag::Equal)
-            .unwrap_or(0);
-        DiffView {
-            from: from.0,
-            to: to.0,
-            lines,
-            first_change,
-        }
-    }
-}
-
 /// The whole UI state.
 pub struct App {
-    pub(crate) link: CommandSender,
-    pub(crate) clock: Arc<dyn Clock>,
-    pub(crate) theme: Theme,
-    pub(crate) input_name: String,
-    pub(crate) exit_when_done: bool,
-    pub(crate) started: Instant,
-    pub(crate) snapshot: Snapshot,
-    pub(crate) run: RunModel,
-    pub(crate) tree: TreePane,
-    pub(crate) highlight: HighlightCache,
-    pub(crate) catalogue: Vec<PipelineInfo>,
-    pub(crate) focus: Pane,
-    pub(crate) overlay: Option<Overlay>,
-    /// First line shown in the test case pane, and whether it follows the candidate.
-    pub(crate) text_scroll: usize,
-    pub(crate) text_follow: bool,
-    pub(crate) diff: bool,
-    /// The best shown before the current one (version, text), for the diff.
-    pub(crate) previous_best: Option<(u64, Arc<[u8]>)>,
-    pub(crate) history_cursor: usize,
-    pub(crate) history_follow: bool,
-    /// A history entry shown instead of the live best.
-    pub(crate) viewing: Option<(usize, Arc<[u8]>)>,
-    pub(crate) output_scroll: usize,
-    /// Width of the tree pane in percent of the screen.
-    pub(crate) tree_percent: u16,
-    pub(crate) input_measures: Measures,
-    pub(crate) best_measures: (u64, Measures),
-    pub(crate) areas: PaneAreas,
+    source: Source,
+    clock: Arc<dyn Clock>,
+    theme: Theme,
+    input_name: String,
+    exit_when_done: bool,
+    started: Instant,
+    snapshot: Snapshot,
+    run: RunModel,
+    /// Bests of the last versions seen, newest last.
+    recent: VecDeque<(u64, Arc<[u8]>)>,
+    picker: Picker,
+    focus: Pane,
+    overlay: Option<Overlay>,
+    help_scroll: usize,
+    /// The tab the compact layout's deck shows.
+    deck: Pane,
+    tree: TreePane,
+    text: TestCasePane,
+    output: OutputPane,
+    history: HistoryPane,
+    input_measures: Measures,
+    best_measures: (u64, Measures),
     /// Where the lines of the best start, for its version.
-    pub(crate) line_index: Arc<Vec<usize>>,
-    /// The diff shown by `d`, recomputed when the best changes (as often as it can afford).
-    pub(crate) diff_cache: Option<DiffView>,
-    diff_throttle: Throttle,
-    pub(crate) quit: Option<QuitReason>,
-    pub(crate) frames: u64,
+    line_index: Arc<Vec<usize>>,
+    /// Where everything was drawn, for the mouse.
+    screen: Screen,
+    replay_status: Option<ReplayStatus>,
+    quit: Option<QuitReason>,
 }
 
 impl App {
     /// A UI over the session that `link` steers.
     pub fn new(link: CommandSender, options: AppOptions) -> App {
         let snapshot = link.snapshot();
+        App::with_source(Source::Live(link), snapshot, options)
+    }
+
+    /// A UI over a recorded run.
+    pub fn replay(replay: Replay, options: AppOptions) -> App {
+        let mut source = ReplaySource::new(replay);
+        let run = RunModel::new(source.replay.input.len());
+        let snapshot = source.snapshot(&run);
+        let mut app = App::with_source(Source::Replay(Box::new(source)), snapshot, options);
+        app.jump_to(0);
+        app
+    }
+
+    fn with_source(source: Source, snapshot: Snapshot, options: AppOptions) -> App {
         let now = options.clock.now();
         let syntax = find_syntax(
             options.language.map(Language::syntect_syntax),
             options.extension.as_deref(),
         );
         let input_measures = Measures::of(&snapshot.best);
+        let tree_available = options.language.is_some_and(Language::is_available);
         App {
-            link,
+            source,
             started: now,
             clock: options.clock,
             theme: options.theme,
             input_name: options.input_name,
             exit_when_done: options.exit_when_done,
             run: RunModel::new(snapshot.input_size),
-            tree: TreePane::new(options.language),
-            highlight: HighlightCache::new(syntax),
-            catalogue: catalogue(options.language.is_some_and(Language::is_available)),
+            recent: VecDeque::new(),
+            picker: Picker::new(catalogue(tree_available), tree_available),
             focus: Pane::Tree,
             overlay: None,
-            text_scroll: 0,
-            text_follow: true,
-            diff: false,
-            previous_best: None,
-            history_cursor: 0,
-            history_follow: true,
-            viewing: None,
-            output_scroll: 0,
-            tree_percent: 24,
+            help_scroll: 0,
+            deck: Pane::Steps,
+            tree: TreePane::new(options.language),
+            text: TestCasePane::new(HighlightCache::new(syntax)),
+            output: OutputPane::default(),
+            history: HistoryPane::default(),
             best_measures: (snapshot.version, input_measures),
             input_measures,
-            areas: PaneAreas::default(),
             line_index: Arc::new(line_starts(&snapshot.best)),
-            diff_cache: None,
-            diff_throttle: Throttle::default(),
+            screen: Screen::default(),
+            replay_status: None,
             quit: None,
-            frames: 0,
             snapshot,
+        }
+    }
+
+    /// The UI's idea of now: the clock, or in a replay the recorded run's time.
+    fn now(&self) -> Instant {
+        match self.source.replay() {
+            Some(replay) => self.started + replay.time(),
+            None => self.clock.now(),
+        }
+    }
+
+    /// The run's time without its pauses.
+    fn running(&self) -> Duration {
+        match self.source.replay() {
+            Some(replay) => replay.time(),
+            None => self
+                .clock
+                .now()
+                .saturating_duration_since(self.started)
+                .saturating_sub(self.snapshot.parked_time),
         }
     }
 
@@ -256,7 +183,10 @@ impl App {
             }
             _ => self.clock.now(),
         };
-        self.run.apply(event, now);
+        let running = now
+            .saturating_duration_since(self.started)
+            .saturating_sub(self.snapshot.parked_time);
+        self.run.apply(event, now, running);
         if self.exit_when_done && self.run.ending.is_some() && self.quit.is_none() {
             self.quit = Some(QuitReason::Finished);
         }
@@ -264,14 +194,19 @@ impl App {
 
     /// A signal (SIGTERM, SIGINT) asked the process to end.
     pub fn on_signal(&mut self) {
-        self.link.send(Command::Stop);
+        if let Source::Live(link) = &self.source {
+            link.send(Command::Stop);
+        }
         self.quit = Some(QuitReason::Signal);
     }
 
     /// The engine's event channel closed: nothing more will happen.
     pub fn on_engine_closed(&mut self) {
+        if self.source.replay().is_some() {
+            return;
+        }
         if self.run.ending.is_none() {
-            self.run.ending = Some(super::model::Ending::Stopped("the engine ended".into()));
+            self.run.ending = Some(Ending::Stopped("the engine ended".into()));
         }
         if self.exit_when_done && self.quit.is_none() {
             self.quit = Some(QuitReason::Finished);
@@ -295,24 +230,72 @@ impl App {
         &self.run
     }
 
-    pub fn focus(&self) -> Pane {
-        self.focus
-    }
-
     pub fn overlay(&self) -> Option<&Overlay> {
         self.overlay.as_ref()
     }
 
-    pub fn frames_drawn(&self) -> u64 {
-        self.frames
+    /// Whether the tree pane shows the parse of the current best (it may lag a version
+    /// behind while re-parsing would take more than a tenth of the time).
+    pub fn tree_is_current(&self) -> bool {
+        !self.tree.has_language() || self.tree.parsed(self.snapshot.version).is_some()
     }
 
-    /// Per-frame work: a fresh snapshot, the tree re-parsed when the best changed, the cursor
-    /// moved to the candidate under test.
+    /// Where a replay stands (`None` for a live run).
+    pub fn replay_status(&self) -> Option<&ReplayStatus> {
+        self.replay_status.as_ref()
+    }
+
+    /// Plays a replay at about `steps_per_second` (the nearest speed offered).
+    pub fn play(&mut self, steps_per_second: f64) {
+        let now = self.clock.now();
+        if let Some(replay) = self.source.replay_mut() {
+            replay.speed = super::source::SPEEDS
+                .iter()
+                .enumerate()
+                .min_by(|a, b| {
+                    (a.1 - steps_per_second)
+                        .abs()
+                        .total_cmp(&(b.1 - steps_per_second).abs())
+                })
+                .map_or(2, |(index, _)| index);
+            if !replay.playing {
+                replay.toggle_play(now);
+            }
+            self.replay_status = Some(replay.status());
+        }
+    }
+
+    /// How soon the UI wants to draw again on its own (a replay that plays).
+    pub fn wake_within(&self) -> Option<Duration> {
+        self.source.replay()?.next_due(self.clock.now())
+    }
+
+    /// Per-frame work: a fresh snapshot (playing a replay on), the tree re-parsed when the best
+    /// changed, the cursor moved to the candidate under test.
     pub fn refresh(&mut self) {
-        let snapshot = self.link.snapshot();
+        let clock_now = self.clock.now();
+        let due = self
+            .source
+            .replay_mut()
+            .map_or(0, |replay| replay.due_steps(clock_now));
+        for _ in 0..due {
+            self.step_replay();
+        }
+        let snapshot = match &mut self.source {
+            Source::Live(link) => link.snapshot(),
+            Source::Replay(replay) => {
+                self.replay_status = Some(replay.status());
+                replay.snapshot(&self.run)
+            }
+        };
         if snapshot.version != self.snapshot.version {
-            self.previous_best = Some((self.snapshot.version, self.snapshot.best.clone()));
+            let previous = (self.snapshot.version, self.snapshot.best.clone());
+            self.text.best_changed(previous.0, previous.1.clone());
+            self.recent.retain(|(version, _)| *version != previous.0);
+            self.recent.push_back(previous);
+            while self.recent.len() > RECENT_BESTS {
+                self.recent.pop_front();
+            }
         }
         self.snapshot = snapshot;
         if self.best_measures.0 != self.snapshot.version {
@@ -321,37 +304,15 @@ impl App {
         }
         self.tree
             .refresh(self.snapshot.version, &self.snapshot.best);
-        if let Some(current) = &self.run.current {
+        if let Some(current) = &self.run.current
+            && current.version == self.snapshot.version
+        {
             let (step, removed) = (current.step, current.removed.clone());
+            let removed: Vec<Range<usize>> =
+                removed.into_iter().filter(|r| !r.is_empty()).collect();
             self.tree.follow_candidate(step, &removed, &self.line_index);
         }
-        if self.history_follow {
-            self.history_cursor = self.snapshot.history.len().saturating_sub(1);
-        }
-    }
-
-    /// Brings the diff view up to date with the current and the previous best, unless the last
-    /// diff was made so recently that another would take more than a tenth of the time.
-    pub(crate) fn update_diff(&mut self) {
-        let Some((from, previous)) = &self.previous_best else {
-            return;
-        };
-        let to = self.snapshot.version;
-        if self
-            .diff_cache
-            .as_ref()
-            .is_some_and(|d| d.from == *from && d.to == to)
-        {
-            return;
-        }
-        if self.diff_cache.is_some() && self.diff_throttle.too_soon(Instant::now()) {
-            return;
-        }
-        let best = &self.snapshot.best;
-        let view = self
-            .diff_throttle
-            .run(|| DiffView::between((*from, previous), (to, best)));
-        self.diff_cache = Some(view);
+        self.history.refresh(self.snapshot.history.len());
     }
 
     /// Handles a terminal event (key, mouse, resize).
@@ -363,6 +324,13 @@ impl App {
         }
     }
 
+    /// Sends a command to the live session.
+    fn send(&self, command: Command) {
+        if let Source::Live(link) = &self.source {
+            link.send(command);
+        }
+    }
+
     /// Handles a key.
     pub fn on_key(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
@@ -371,58 +339,27 @@ impl App {
         if key.modifiers.contains(KeyModifiers::CONTROL)
             && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q'))
         {
-            self.quit_now();
+            self.quit = Some(QuitReason::User);
             return;
         }
         if self.overlay.is_some() {
             self.on_overlay_key(key);
             return;
         }
+        if self.source.replay().is_some() && self.on_replay_key(key) {
+            return;
+        }
         match key.code {
-            KeyCode::Char('q') => self.quit_now(),
-            KeyCode::Char(' ') => {
-                if self.snapshot.paused {
-                    self.link.send(Command::Resume);
-                    self.snapshot.paused = false;
-                    self.snapshot.step_mode = false;
-                } else {
-                    self.link.send(Command::Pause);
-                    self.snapshot.paused = true;
-                }
+            KeyCode::Char('q') => self.quit = Some(QuitReason::User),
+            KeyCode::Char('?') => {
+                self.overlay = Some(Overlay::Help);
+                self.help_scroll = 0;
             }
-            KeyCode::Char('n') => {
-                self.link.send(Command::Step);
-                self.snapshot.paused = true;
-                self.snapshot.step_mode = true;
-            }
-            KeyCode::Char('p') => self.toggle_pin(),
-            KeyCode::Char('a') => {
-                let selected = self
-                    .catalogue
-                    .iter()
-                    .position(|p| self.snapshot.pipeline.starts_with(&p.name))
-                    .unwrap_or(0);
-                self.overlay = Some(Overlay::Picker { selected });
-            }
-            KeyCode::Char('+') | KeyCode::Char('=') => self.change_split_factor(true),
-            KeyCode::Char('-') | KeyCode::Char('_') => self.change_split_factor(false),
-            KeyCode::Char('j') => self.change_jobs(false),
-            KeyCode::Char('J') => self.change_jobs(true),
-            KeyCode::Char('r') => self.propose_removal(),
-            KeyCode::Char('h') => self.open_hoist(),
-            KeyCode::Char('s') => {
-                self.link.send(Command::SkipStage);
-                self.notice("skipping the current stage".into(), false);
-            }
-            KeyCode::Char('d') => {
-                self.diff = !self.diff;
-                self.text_scroll = 0;
-            }
-            KeyCode::Char('?') => self.overlay = Some(Overlay::Help),
+            KeyCode::Char('d') => self.text.toggle_diff(),
             KeyCode::Char('f') => {
                 self.tree.follow = true;
-                self.text_follow = true;
-                self.history_follow = true;
+                self.text.follow = true;
+                self.history.follow = true;
                 self.notice("the cursor follows the candidate under test".into(), false);
             }
             KeyCode::Char('u') => {
@@ -430,29 +367,156 @@ impl App {
                     self.tree.lines_mode = !self.tree.lines_mode;
                 }
             }
-            KeyCode::Char('[') => self.tree_percent = self.tree_percent.saturating_sub(4).max(12),
-            KeyCode::Char(']') => self.tree_percent = (self.tree_percent + 4).min(60),
-            KeyCode::Char('R') => self.restart_from_history(),
-            KeyCode::Tab => self.cycle_focus(true),
-            KeyCode::BackTab => self.cycle_focus(false),
-            KeyCode::Esc => {
-                if self.viewing.take().is_none() {
-                    self.diff = false;
+            KeyCode::Char('[') => self.tree.percent = self.tree.percent.saturating_sub(4).max(12),
+            KeyCode::Char(']') => self.tree.percent = (self.tree.percent + 4).min(60),
+            KeyCode::Char(digit @ '1'..='7') => {
+                let index = digit as usize - '1' as usize;
+                self.deck = Pane::DECK[index];
+                if Pane::FOCUS_ORDER.contains(&self.deck) {
+                    self.focus = self.deck;
                 }
             }
+            KeyCode::Tab => self.cycle_focus(true),
+            KeyCode::BackTab => self.cycle_focus(false),
+            KeyCode::Esc => self.text.back(),
+            KeyCode::Enter if self.focus == Pane::History => self.view_history(),
+            _ if self.source.replay().is_some() => self.on_pane_key(key),
+            _ => self.on_live_key(key),
+        }
+    }
+
+    /// The keys that steer a live session.
+    fn on_live_key(&mut self, key: KeyEvent) {
+        match key.code {
+            KeyCode::Char(' ') => {
+                if self.snapshot.paused {
+                    self.send(Command::Resume);
+                    self.snapshot.paused = false;
+                    self.snapshot.step_mode = false;
+                } else {
+                    self.send(Command::Pause);
+                    self.snapshot.paused = true;
+                }
+            }
+            KeyCode::Char('n') => {
+                self.send(Command::Step);
+                self.snapshot.paused = true;
+                self.snapshot.step_mode = true;
+            }
+            KeyCode::Char('p') => self.toggle_pin(),
+            KeyCode::Char('a') => self.open_picker(),
+            KeyCode::Char('+') | KeyCode::Char('=') => self.change_split_factor(true),
+            KeyCode::Char('-') | KeyCode::Char('_') => self.change_split_factor(false),
+            KeyCode::Char('j') => self.change_jobs(false),
+            KeyCode::Char('J') => self.change_jobs(true),
+            KeyCode::Char('r') => self.propose_removal(),
+            KeyCode::Char('h') => self.open_hoist(),
+            KeyCode::Char('z') => {
+                self.send(Command::Undo);
+                self.notice(
+                    "undoing the last kept manual edit or restart…".into(),
+                    false,
+                );
+            }
+            KeyCode::Char('s') => {
+                self.send(Command::SkipStage);
+                self.notice("skipping the current stage".into(), false);
+            }
+            KeyCode::Char('R') => self.restart_from_history(),
             _ => self.on_pane_key(key),
         }
     }
 
-    fn quit_now(&mut self) {
-        self.quit = Some(QuitReason::User);
+    /// The keys that move a replay; false when the key is not one of them.
+    fn on_replay_key(&mut self, key: KeyEvent) -> bool {
+        let now = self.clock.now();
+        let Some(replay) = self.source.replay_mut() else {
+            return false;
+        };
+        match key.code {
+            KeyCode::Char('n') | KeyCode::Right => {
+                replay.playing = false;
+                self.step_replay();
+            }
+            KeyCode::Char('b') | KeyCode::Left => {
+                replay.playing = false;
+                let position = replay.position.saturating_sub(1);
+                self.jump_to(position);
+            }
+            KeyCode::Char(' ') => replay.toggle_play(now),
+            KeyCode::Char('+') | KeyCode::Char('=') => replay.change_speed(true),
+            KeyCode::Char('-') | KeyCode::Char('_') => replay.change_speed(false),
+            KeyCode::Home => {
+                replay.playing = false;
+                self.jump_to(0);
+            }
+            KeyCode::End => {
+                replay.playing = false;
+                let last = replay.replay.len();
+                self.jump_to(last);
+            }
+            KeyCode::Char('g') => {
+                replay.playing = false;
+                self.overlay = Some(Overlay::GoTo {
+                    input: String::new(),
+                });
+            }
+            KeyCode::Char('p' | 'r' | 'h' | 'a' | 's' | 'R' | 'z' | 'j' | 'J') => {
+                self.notice(
+                    "this is a replay: it shows what was recorded and changes nothing".into(),
+                    true,
+                );
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// One step forward in a replay.
+    fn step_replay(&mut self) {
+        let Some(replay) = self.source.replay_mut() else {
+            return;
+        };
+        let events = replay.step_forward();
+        self.fold_replayed(events);
+    }
+
+    /// Moves a replay to `position`, rebuilding what the screen knows from the start.
+    pub fn jump_to(&mut self, position: usize) {
+        let Some(replay) = self.source.replay_mut() else {
+            return;
+        };
+        let input_size = replay.replay.input.len();
+        if position == replay.position + 1 {
+            self.step_replay();
+            return;
+        }
+        let events = replay.jump(position);
+        let notice = self.run.notice.take();
+        self.run = RunModel::new(input_size);
+        self.fold_replayed(events);
+        if self.run.notice.is_none() {
+            self.run.notice = notice;
+        }
+        self.tree.follow = true;
+        self.text.follow = true;
+    }
+
+    fn fold_replayed(&mut self, events: Vec<crate::replay::TimedEvent>) {
+        for (event, seconds) in events {
+            let running = Duration::from_secs_f64(seconds.max(0.0));
+            self.run.apply(event, self.started + running, running);
+        }
+        if let Some(replay) = self.source.replay() {
+            self.replay_status = Some(replay.status());
+        }
     }
 
     fn notice(&mut self, text: String, warning: bool) {
-        self.run.notice = Some(super::model::Notice {
+        self.run.notice = Some(Notice {
             text,
             warning,
-            at: self.clock.now(),
+            at: self.now(),
         });
     }
 
@@ -465,6 +529,9 @@ impl App {
             (position + order.len() - 1) % order.len()
         };
         self.focus = order[next];
+        if self.focus != Pane::TestCase {
+            self.deck = self.focus;
+        }
     }
 
     fn change_split_factor(&mut self, up: bool) {
@@ -475,7 +542,7 @@ impl App {
             (SplitFactor::Infinite, true) => SplitFactor::Infinite,
             (SplitFactor::Infinite, false) => SplitFactor::Finite(MAX_FINITE_SPLIT),
         };
-        self.link.send(Command::SetSplitFactor(next));
+        self.send(Command::SetSplitFactor(next));
         self.snapshot.split_factor = next;
         self.notice(
             format!("split factor ν = {next} from the next granularity step"),
@@ -490,7 +557,7 @@ impl App {
         } else {
             jobs.saturating_sub(1).max(1)
         };
-        self.link.send(Command::SetJobs(next));
+        self.send(Command::SetJobs(next));
         self.snapshot.jobs = next;
         self.notice(format!("{next} job(s) from the next testing window"), false);
     }
@@ -520,18 +587,13 @@ impl App {
             },
             Selection::Line { line, .. } => PinTarget::Lines(*line..*line + 1),
         };
+        let (line, column) = crate::describe::line_column(&self.snapshot.best, bytes.start);
         if pinned {
-            self.link.send(Command::Unpin(target));
-            self.notice(
-                format!("unpinning bytes {}..{}", bytes.start, bytes.end),
-                false,
-            );
+            self.send(Command::Unpin(target));
+            self.notice(format!("unpinning what is at {line}:{column}"), false);
         } else {
-            self.link.send(Command::Pin(target));
-            self.notice(
-                format!("pinning bytes {}..{}", bytes.start, bytes.end),
-                false,
-            );
+            self.send(Command::Pin(target));
+            self.notice(format!("pinning what is at {line}:{column}"), false);
         }
     }
 
@@ -547,8 +609,19 @@ impl App {
             Selection::Node { version, node, .. } => Edit::RemoveNode { version, node },
             Selection::Line { line, .. } => Edit::RemoveLines(line..line + 1),
         };
-        self.link.send(Command::Propose(edit));
+        self.send(Command::Propose(edit));
         self.notice("testing the proposed removal…".into(), false);
+    }
+
+    fn open_picker(&mut self) {
+        self.picker.reset();
+        let selected = self
+            .picker
+            .catalogue
+            .iter()
+            .position(|p| self.snapshot.pipeline.starts_with(&p.name))
+            .unwrap_or(0);
+        self.overlay = Some(Overlay::Picker { selected });
     }
 
     fn open_hoist(&mut self) {
@@ -576,52 +649,87 @@ impl App {
     }
 
     fn restart_from_history(&mut self) {
-        let Some(entry) = self.snapshot.history.get(self.history_cursor) else {
+        let Some(entry) = self.snapshot.history.get(self.history.cursor) else {
             self.notice("there is no history entry to restart from".into(), true);
             return;
         };
         let index = entry.index;
-        self.link.send(Command::RestartFrom(index));
-        self.viewing = None;
-        self.history_follow = true;
-        self.notice(format!("restarting from history #{index}"), false);
+        self.send(Command::RestartFrom(index));
+        self.text.viewing = None;
+        self.history.follow = true;
+        self.notice(
+            format!("restarting from history #{index} (the output keeps the smallest result)"),
+            false,
+        );
+    }
+
+    fn view_history(&mut self) {
+        let Some(entry) = self.snapshot.history.get(self.history.cursor) else {
+            return;
+        };
+        let index = entry.index;
+        match self.source.history_text(index) {
+            Some(text) => self.text.view_history(index, Arc::from(text)),
+            None => self.notice(format!("history #{index} is not available"), true),
+        }
     }
 
     fn on_overlay_key(&mut self, key: KeyEvent) {
-        let catalogue_len = self.catalogue.len();
         let Some(overlay) = self.overlay.as_mut() else {
             return;
         };
         match overlay {
-            Overlay::Help => {
-                if matches!(
-                    key.code,
-                    KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter
-                ) {
-                    self.overlay = None;
+            Overlay::Help => match key.code {
+                KeyCode::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
+                KeyCode::Down => self.help_scroll += 1,
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => {
+                    self.overlay = None
                 }
-            }
-            Overlay::Picker { selected } => match key.code {
-                KeyCode::Up | KeyCode::Char('k') => *selected = selected.saturating_sub(1),
-                KeyCode::Down | KeyCode::Char('j') => {
-                    *selected = (*selected + 1).min(catalogue_len.saturating_sub(1))
-                }
-                KeyCode::PageUp => *selected = selected.saturating_sub(10),
-                KeyCode::PageDown => {
-                    *selected = (*selected + 10).min(catalogue_len.saturating_sub(1))
-                }
-                KeyCode::Enter => {
-                    let index = *selected;
-                    self.overlay = None;
-                    if let Some(pipeline) = self.catalogue.get(index) {
-                        let name = pipeline.name.clone();
-                        self.link.send(Command::SwitchAlgorithm(name.clone()));
-                        self.notice(format!("switching to {name}"), false);
-                    }
-                }
-                KeyCode::Esc | KeyCode::Char('a') | KeyCode::Char('q') => self.overlay = None,
                 _ => {}
             },
+            Overlay::Picker { selected } => {
+                let count = self.picker.matching().len();
+                match key.code {
+                    KeyCode::Up => {
+                        *selected = selected.saturating_sub(1);
+                        self.picker.moved = true;
+                    }
+                    KeyCode::Down => {
+                        *selected = (*selected + 1).min(count.saturating_sub(1));
+                        self.picker.moved = true;
+                    }
+                    KeyCode::PageUp => {
+                        *selected = selected.saturating_sub(10);
+                        self.picker.moved = true;
+                    }
+                    KeyCode::PageDown => {
+                        *selected = (*selected + 10).min(count.saturating_sub(1));
+                        self.picker.moved = true;
+                    }
+                    KeyCode::Tab => {
+                        self.picker.complete();
+                        *selected = 0;
+                    }
+                    KeyCode::Backspace => {
+                        self.picker.backspace();
+                        *selected = 0;
+                    }
+                    KeyCode::Char(c) if !c.is_whitespace() && !c.is_control() => {
+                        self.picker.type_char(c);
+                        *selected = 0;
+                    }
+                    KeyCode::Enter => match self.picker.choice(*selected) {
+                        Ok(name) => {
+                            self.overlay = None;
+                            self.send(Command::SwitchAlgorithm(name.clone()));
+                            self.notice(format!("switching to {name}"), false);
+                        }
+                        Err(error) => self.picker.error = Some(error),
+                    },
+                    KeyCode::Esc => self.overlay = None,
+                    _ => {}
+                }
+            }
             Overlay::Hoist {
                 version,
                 node,
@@ -644,11 +752,29 @@ impl App {
                     });
                     self.overlay = None;
                     if let Some(edit) = edit {
-                        self.link.send(Command::Propose(edit));
+                        self.send(Command::Propose(edit));
                         self.notice("testing the proposed hoisting…".into(), false);
                     }
                 }
                 KeyCode::Esc | KeyCode::Char('h') | KeyCode::Char('q') => self.overlay = None,
+                _ => {}
+            },
+            Overlay::GoTo { input } => match key.code {
+                KeyCode::Char(digit @ '0'..='9') if input.len() < 12 => input.push(digit),
+                KeyCode::Backspace => {
+                    input.pop();
+                }
+                KeyCode::Enter => {
+                    let step = input.parse::<u64>().ok();
+                    self.overlay = None;
+                    if let Some(step) = step
+                        && let Some(replay) = self.source.replay()
+                    {
+                        let position = replay.replay.position_of_step(step);
+                        self.jump_to(position);
+                    }
+                }
+                KeyCode::Esc | KeyCode::Char('q') => self.overlay = None,
                 _ => {}
             },
         }
@@ -656,100 +782,46 @@ impl App {
 
     /// Height of a pane's inside, for page moves.
     fn page(&self, pane: Pane) -> usize {
-        self.areas
+        self.screen
             .area(pane)
             .map_or(10, |area| area.height.saturating_sub(2).max(1) as usize)
     }
 
     fn on_pane_key(&mut self, key: KeyEvent) {
+        let page = self.page(self.focus);
         match self.focus {
-            Pane::Tree => self.tree_key(key),
+            Pane::Tree => {
+                let lines = self.best_measures.1.lines;
+                self.tree.on_key(key, page, lines);
+            }
             Pane::TestCase => {
-                let page = self.page(Pane::TestCase);
-                if let Some(scroll) = scrolled(self.text_scroll, key.code, page) {
-                    self.text_scroll = scroll;
-                    self.text_follow = false;
-                }
+                self.text.on_key(key.code, page);
             }
             Pane::Output => {
-                let page = self.page(Pane::Output);
-                if let Some(scroll) = scrolled(self.output_scroll, key.code, page) {
-                    self.output_scroll = scroll;
-                }
+                self.output.on_key(key.code, page);
             }
-            Pane::History => self.history_key(key),
+            Pane::History => {
+                let len = self.snapshot.history.len();
+                self.history.on_key(key.code, page, len);
+            }
             _ => {}
         }
     }
 
-    fn tree_key(&mut self, key: KeyEvent) {
-        if self.tree.tree().is_none() {
-            let lines = self.best_measures.1.lines.max(1);
-            let page = self.page(Pane::Tree);
-            if let Some(line) = scrolled(self.tree.line_cursor, key.code, page) {
-                self.tree.line_cursor = line.min(lines - 1);
-                self.tree.user_moved();
-            }
-            return;
-        }
-        let page = self.page(Pane::Tree);
-        let state = &mut self.tree.state;
-        let moved = match key.code {
-            KeyCode::Up => state.key_up(),
-            KeyCode::Down => state.key_down(),
-            KeyCode::Left => state.key_left(),
-            KeyCode::Right => state.key_right(),
-            KeyCode::Enter => state.toggle_selected(),
-            KeyCode::PageUp => {
-                state.select_relative(|current| current.map_or(0, |c| c.saturating_sub(page)))
-            }
-            KeyCode::PageDown => {
-                state.select_relative(|current| current.map_or(0, |c| c.saturating_add(page)))
-            }
-            KeyCode::Home => state.select_first(),
-            KeyCode::End => state.select_last(),
-            _ => false,
-        };
-        if moved {
-            self.tree.user_moved();
-        }
-    }
-
-    fn history_key(&mut self, key: KeyEvent) {
-        let len = self.snapshot.history.len();
-        if len == 0 {
-            return;
-        }
-        if key.code == KeyCode::Enter {
-            self.view_history(self.history_cursor);
-            return;
-        }
-        let page = self.page(Pane::History);
-        if let Some(cursor) = scrolled(self.history_cursor, key.code, page) {
-            self.history_cursor = cursor.min(len - 1);
-            self.history_follow = false;
-        }
-    }
-
-    fn view_history(&mut self, cursor: usize) {
-        let Some(entry) = self.snapshot.history.get(cursor) else {
-            return;
-        };
-        let index = entry.index;
-        match self.link.history_text(index) {
-            Some(text) => {
-                self.viewing = Some((index, Arc::from(text)));
-                self.text_scroll = 0;
-                self.text_follow = false;
-            }
-            None => self.notice(format!("history #{index} is not available"), true),
-        }
-    }
-
     fn on_mouse(&mut self, mouse: MouseEvent) {
-        let Some((pane, area)) = self.areas.at(mouse.column, mouse.row) else {
+        if let MouseEventKind::Down(MouseButton::Left) = mouse.kind
+            && let Some(tab) = self.screen.tab_at(mouse.column, mouse.row)
+        {
+            self.deck = tab;
+            if Pane::FOCUS_ORDER.contains(&tab) {
+                self.focus = tab;
+            }
+            return;
+        }
+        let Some((pane, area)) = self.screen.pane_at(mouse.column, mouse.row) else {
             return;
         };
+        let height = area.height.saturating_sub(2) as usize;
         match mouse.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 if Pane::FOCUS_ORDER.contains(&pane) {
@@ -757,31 +829,12 @@ impl App {
                 }
                 let row = mouse.row.saturating_sub(area.y + 1) as usize;
                 match pane {
-                    Pane::Tree => {
-                        if self.tree.tree().is_some() {
-                            if self
-                                .tree
-                                .state
-                                .click_at(Position::new(mouse.column, mouse.row))
-                            {
-                                self.tree.user_moved();
-                            }
-                        } else {
-                            self.tree.line_cursor = self.tree.line_offset + row;
-                            self.tree.user_moved();
-                        }
-                    }
+                    Pane::Tree => self
+                        .tree
+                        .on_click(Position::new(mouse.column, mouse.row), row),
                     Pane::History => {
-                        let first = history_first_row(
-                            self.history_cursor,
-                            self.snapshot.history.len(),
-                            area.height.saturating_sub(2) as usize,
-                        );
-                        let clicked = first + row;
-                        if clicked < self.snapshot.history.len() {
-                            self.history_cursor = clicked;
-                            self.history_follow = false;
-                        }
+                        let len = self.snapshot.history.len();
+                        self.history.on_click(row, height, len);
                     }
                     _ => {}
                 }
@@ -790,27 +843,17 @@ impl App {
                 let down = mouse.kind == MouseEventKind::ScrollDown;
                 let code = if down { KeyCode::Down } else { KeyCode::Up };
                 match pane {
-                    Pane::Tree if self.tree.tree().is_some() => {
-                        if down {
-                            self.tree.state.scroll_down(3);
-                        } else {
-                            self.tree.state.scroll_up(3);
-                        }
-                        self.tree.user_moved();
+                    Pane::Tree => {
+                        let lines = self.best_measures.1.lines;
+                        self.tree.on_scroll(down, height, lines);
                     }
-                    Pane::TestCase => {
-                        self.text_scroll = if down {
-                            self.text_scroll + 3
-                        } else {
-                            self.text_scroll.saturating_sub(3)
-                        };
-                        self.text_follow = false;
+                    Pane::TestCase => self.text.on_scroll(down),
+                    Pane::Output => {
+                        self.output.on_key(code, height);
                     }
-                    Pane::Output | Pane::History | Pane::Tree => {
-                        let previous = self.focus;
-                        self.focus = pane;
-                        self.on_pane_key(KeyEvent::new(code, KeyModifiers::NONE));
-                        self.focus = previous;
+                    Pane::History => {
+                        let len = self.snapshot.history.len();
+                        self.history.on_key(code, height, len);
                     }
                     _ => {}
                 }
@@ -821,35 +864,112 @@ impl App {
 
     /// Draws a frame.
     pub fn draw(&mut self, frame: &mut Frame) {
-        self.frames += 1;
-        super::ui::draw(self, frame);
+        self.screen = layout::compute(frame.area(), self.tree.percent, self.deck);
+        // On a small screen the focus stays on what is shown.
+        if self.screen.area(self.focus).is_none() {
+            self.focus = Pane::TestCase;
+        }
+        let screen = self.screen.clone();
+        // What the candidate removes from the best shown (nothing when it was made from
+        // another version of the best).
+        let removed: Vec<Range<usize>> = match &self.run.current {
+            Some(current)
+                if current.version == self.snapshot.version
+                    && self.run.version == self.snapshot.version =>
+            {
+                let len = self.snapshot.best.len();
+                let mut ranges: Vec<Range<usize>> = current
+                    .removed
+                    .iter()
+                    .filter(|r| r.start < r.end && r.start < len)
+                    .map(|r| r.start..r.end.min(len))
+                    .collect();
+                ranges.sort_by_key(|r| r.start);
+                ranges
+            }
+            _ => Vec::new(),
+        };
+        let hoist = match &self.run.current {
+            Some(current)
+                if current.candidate.kind == crate::events::CandidateKind::Hoist
+                    && !removed.is_empty() =>
+            {
+                match current.removed[..] {
+                    [ref before, ref after] if before.start <= after.end => {
+                        Some((before.start..after.end, before.end..after.start))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let stats = self.snapshot.stats.clone();
+        let recent: Vec<(u64, Arc<[u8]>)> = self.recent.iter().cloned().collect();
+        let parsed = self.tree.parsed(self.snapshot.version);
+        let view = View {
+            theme: &self.theme,
+            snapshot: &self.snapshot,
+            run: &self.run,
+            stats: &stats,
+            lines: &self.line_index,
+            input: self.input_measures,
+            best: self.best_measures.1,
+            now: self.now(),
+            running: self.running(),
+            removed: &removed,
+            hoist,
+            focus: self.focus,
+            replay: self.replay_status.as_ref(),
+            tree: parsed.as_deref(),
+            recent: &recent,
+        };
+        panes::header::draw(&view, &self.input_name, frame, screen.header);
+        for (pane, area) in &screen.panes {
+            let area = *area;
+            match pane {
+                Pane::Tree => self.tree.draw(&view, frame, area),
+                Pane::TestCase => self.text.draw(&view, frame, area),
+                Pane::Configuration => panes::configuration::draw(&view, frame, area),
+                Pane::Statistics if !screen.is_compact() => {
+                    panes::statistics::draw(&view, frame, area)
+                }
+                Pane::Statistics | Pane::Steps | Pane::Stages => {
+                    panes::statistics::draw_tab(&view, *pane, frame, area)
+                }
+                Pane::Chart => panes::chart::draw(&view, frame, area),
+                Pane::Output => self.output.draw(&view, frame, area),
+                Pane::History => self.history.draw(&view, frame, area),
+            }
+        }
+        if let Some(deck) = &screen.deck {
+            let mut spans = Vec::new();
+            for (index, pane) in Pane::DECK.iter().enumerate() {
+                let style = if *pane == deck.pane {
+                    view.theme.selection
+                } else {
+                    view.theme.muted
+                };
+                if index > 0 {
+                    spans.push(Span::styled("│", view.theme.border));
+                }
+                spans.push(Span::styled(layout::tab_label(index, *pane), style));
+            }
+            frame.render_widget(
+                Paragraph::new(Line::from(spans)).style(view.theme.base),
+                deck.bar,
+            );
+        }
+        panes::footer::draw(&view, frame, screen.footer);
+        match &self.overlay {
+            Some(Overlay::Help) => overlays::help::draw(&view, self.help_scroll, frame),
+            Some(Overlay::Picker { selected }) => self.picker.draw(&view, *selected, frame),
+            Some(Overlay::Hoist {
+                choices, selected, ..
+            }) => overlays::hoist::draw(&view, choices, *selected, frame),
+            Some(Overlay::GoTo { input }) => overlays::goto::draw(&view, input, frame),
+            None => {}
+        }
     }
-
-    /// The output file, if the run writes one.
-    pub fn output_path(&self) -> Option<&PathBuf> {
-        self.snapshot.output.as_ref()
-    }
-}
-
-/// A cursor or scroll position moved by a navigation key, if it is one.
-fn scrolled(position: usize, code: KeyCode, page: usize) -> Option<usize> {
-    Some(match code {
-        KeyCode::Up => position.saturating_sub(1),
-        KeyCode::Down => position + 1,
-        KeyCode::PageUp => position.saturating_sub(page),
-        KeyCode::PageDown => position + page,
-        KeyCode::Home => 0,
-        KeyCode::End => usize::MAX / 2,
-        _ => return None,
-    })
-}
-
-/// The first history row shown so that the cursor is visible.
-pub(crate) fn history_first_row(cursor: usize, len: usize, height: usize) -> usize {
-    if height == 0 || len <= height {
-        return 0;
-    }
-    cursor.saturating_sub(height - 1).min(len - height)
 }
 
 #[cfg(test)]

@@ -1,33 +1,61 @@
-//! What the UI knows of the run from the engine's events: the partition of the current round,
-//! the outcome of each chunk, the candidate under test, the branches taken, the size series and
-//! the test output. Every event is folded in O(1) (amortised); drawing reads the result.
+//! What the UI knows of the run from the engine's events: the configuration being reduced
+//! (stage, fixed-point pass, tree set, ddmin round and the outcome of each chunk), the
+//! candidate under test, the decision taken, the per-stage statistics, the size series and the
+//! test output. Every event is folded in O(1) (amortised); drawing reads the result.
+//!
+//! The Configuration pane shows one round at a time: once a round is decided (a candidate was
+//! interesting, or the granularity grows, or ddmin is done), what the engine announces next
+//! (a new round, tree set, pass or stage) waits in `next` until the first candidate of it is
+//! tested, so the decision stays on screen with the partition it was made on.
 
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::events::{Action, Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
 use crate::params::SplitFactor;
+use crate::stats::Stats;
 
 /// How many judged candidates the log keeps.
 pub const LOG_LENGTH: usize = 64;
 /// How many chunks a round may have for per-chunk outcomes to be kept.
 pub const MAX_DRAWN_CHUNKS: usize = 256;
 
-/// The configuration of a ddmin round.
+/// A ddmin round: the configuration and its partition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Round {
-    pub iteration: u64,
+    /// The round of the current ddmin (1-based).
+    pub round: u64,
     pub n: usize,
     pub len: usize,
     pub nu: SplitFactor,
     /// Units per chunk (empty when there are too many chunks to draw).
     pub chunks: Vec<u32>,
+    /// The most candidates the round judges.
+    pub candidates: usize,
+    /// Candidates of the round judged so far.
+    pub judged: usize,
     /// The outcome of Δi and ∇i as they arrive.
     pub subset_outcomes: Vec<Option<(Outcome, Action)>>,
     pub complement_outcomes: Vec<Option<(Outcome, Action)>>,
+}
+
+/// The set of nodes a tree stage works on: a level of the tree or the children of one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeSet {
+    pub depth: usize,
+    pub phase: TreePhase,
+    /// How many nodes (ddmin's units when pruning).
+    pub nodes: usize,
+    /// Where the parent is in the best of `version` (the recursive variants).
+    pub parent_span: Option<Range<usize>>,
+    pub recursive: bool,
+    /// The version of the best the spans refer to.
+    pub version: u64,
+    /// Hoists accepted in this set.
+    pub hoisted: usize,
 }
 
 /// A candidate being tested or just judged.
@@ -35,13 +63,15 @@ pub struct Round {
 pub struct CandidateView {
     pub step: u64,
     pub candidate: Candidate,
+    /// What it removes or replaces of the best of `version`.
     pub removed: Vec<Range<usize>>,
+    pub version: u64,
     pub size: usize,
     /// The outcome, once judged.
     pub verdict: Option<(Outcome, Action)>,
 }
 
-/// One judged candidate, for the log.
+/// One judged candidate, for the steps table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Judged {
     pub step: u64,
@@ -50,9 +80,13 @@ pub struct Judged {
     pub preview: Option<String>,
     pub action: Action,
     pub outcome: Outcome,
+    /// Where it acts in the best of `version` (the first removed byte), for naming tree
+    /// candidates by line and column.
+    pub at: Option<usize>,
+    pub version: u64,
 }
 
-/// A vertical mark on the size chart: a fixed-point iteration or a stage began.
+/// A vertical mark on the size chart: a fixed-point pass or a stage began.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChartMark {
     /// Tests run when it began.
@@ -77,19 +111,77 @@ pub struct Notice {
     pub at: Instant,
 }
 
-/// The run as the events describe it.
-#[derive(Debug)]
-pub struct RunModel {
+/// The decision taken on the round shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub branch: Branch,
+    /// The candidate that decided it (for reductions).
+    pub candidate: Option<Candidate>,
+    /// The granularity it leads to (granularity, done).
+    pub n: Option<usize>,
+}
+
+/// What the Configuration pane shows: the stage, its pass, the tree set and the ddmin round.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConfigView {
     pub stage: String,
     pub stage_index: usize,
-    pub fixpoint_iteration: u32,
+    /// The fixed-point pass of the stage (1-based; 0 before the first).
+    pub pass: u32,
+    pub tree_set: Option<TreeSet>,
     pub round: Option<Round>,
+    pub decision: Option<Decision>,
+}
+
+impl ConfigView {
+    /// The same place in the run, before anything is decided there.
+    fn undecided(&self) -> ConfigView {
+        ConfigView {
+            decision: None,
+            ..self.clone()
+        }
+    }
+}
+
+/// One stage's statistics, as the events tell them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageRow {
+    pub name: String,
+    pub runs: u32,
+    /// Tests, bytes removed and running time of the finished runs.
+    pub tests: u64,
+    pub bytes_removed: u64,
+    pub time: Duration,
+    /// The run under way: when it started (running time), tests and size then.
+    open: Option<(Duration, u64, usize)>,
+}
+
+/// What the events count (the statistics of a replay, where no engine publishes them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counters {
+    pub checks: u64,
+    pub interesting_tests: u64,
+    pub cache_interesting: u64,
+    pub cache_not: u64,
+    pub cache_unresolved: u64,
+    pub guard_skips: u64,
+    pub timeouts: u64,
+    pub rounds: u64,
+    pub test_seconds: f64,
+}
+
+/// The run as the events describe it.
+#[derive(Debug, Clone)]
+pub struct RunModel {
+    /// What the Configuration pane shows, and what is announced after a decision.
+    pub view: ConfigView,
+    next: Option<ConfigView>,
+    /// The stage running now (the Configuration pane may still show the previous one).
+    pub stage: String,
     /// The candidate under test, or the last one judged.
     pub current: Option<CandidateView>,
-    /// The last branch of the algorithm taken, with the granularity it led to.
-    pub branch: Option<(Branch, String)>,
     pub log: VecDeque<Judged>,
-    /// (tests run, size) at the start and after every accepted reduction.
+    /// (tests run, size) at the start and after every change of the best.
     pub sizes: Vec<(u64, usize)>,
     pub marks: Vec<ChartMark>,
     /// The algorithm's real tests judged (checks of the input, cache hits and guard skips
@@ -97,6 +189,8 @@ pub struct RunModel {
     pub tests: u64,
     pub last_step: u64,
     pub accepted: u64,
+    /// How many times the best changed (reductions, restarts, undos): the best's version.
+    pub version: u64,
     pub last_output: Option<(u64, TestStatus, String)>,
     /// The machine the last test with output ran on, when not this one (a Slurm node).
     pub last_output_node: Option<String>,
@@ -106,21 +200,50 @@ pub struct RunModel {
     pub last_reduction: Option<Instant>,
     /// Events folded in, in total.
     pub events: u64,
-    /// The set of nodes a tree stage works on (HDD's level), if a tree stage runs.
-    pub tree_level: Option<TreeLevel>,
-}
-
-/// What a tree stage works on: a level of the tree, or the children of one node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TreeLevel {
-    pub depth: usize,
-    pub parent: Option<u32>,
-    pub phase: TreePhase,
-    /// How many nodes (ddmin's units when pruning).
-    pub nodes: usize,
+    pub stages: Vec<StageRow>,
+    pub counters: Counters,
+    /// The pinned ranges and the pipeline as the events last told them (for replays).
+    pub pins: Vec<Range<usize>>,
+    pub pipeline: Option<String>,
+    pub split_factor: Option<SplitFactor>,
+    /// The statistics of the end of the run (`Done`, `Stopped`).
+    pub final_stats: Option<Stats>,
 }
 
 impl RunModel {
+    pub fn new(input_size: usize) -> Self {
+        RunModel {
+            view: ConfigView::default(),
+            next: None,
+            stage: String::new(),
+            current: None,
+            log: VecDeque::with_capacity(LOG_LENGTH),
+            sizes: vec![(0, input_size)],
+            marks: Vec::new(),
+            tests: 0,
+            last_step: 0,
+            accepted: 0,
+            version: 0,
+            last_output: None,
+            last_output_node: None,
+            ending: None,
+            notice: None,
+            last_reduction: None,
+            events: 0,
+            stages: Vec::new(),
+            counters: Counters::default(),
+            pins: Vec::new(),
+            pipeline: None,
+            split_factor: None,
+            final_stats: None,
+        }
+    }
+
+    /// The current size of the best, as the events told it.
+    pub fn size(&self) -> usize {
+        self.sizes.last().map_or(0, |&(_, size)| size)
+    }
+
     /// The text of the current candidate, when it was judged and is short.
     pub fn current_preview(&self) -> Option<&str> {
         let current = self.current.as_ref()?;
@@ -132,30 +255,6 @@ impl RunModel {
             .flatten()
     }
 
-    pub fn new(input_size: usize) -> Self {
-        RunModel {
-            stage: String::new(),
-            stage_index: 0,
-            fixpoint_iteration: 0,
-            round: None,
-            current: None,
-            branch: None,
-            log: VecDeque::with_capacity(LOG_LENGTH),
-            sizes: vec![(0, input_size)],
-            marks: Vec::new(),
-            tests: 0,
-            last_step: 0,
-            accepted: 0,
-            last_output: None,
-            last_output_node: None,
-            ending: None,
-            notice: None,
-            last_reduction: None,
-            events: 0,
-            tree_level: None,
-        }
-    }
-
     fn notify(&mut self, text: String, warning: bool, now: Instant) {
         self.notice = Some(Notice {
             text,
@@ -164,8 +263,81 @@ impl RunModel {
         });
     }
 
-    /// Folds one event in.
-    pub fn apply(&mut self, event: Event, now: Instant) {
+    /// Where context events go: the view shown, or, once it is decided, the next one.
+    fn target(&mut self) -> &mut ConfigView {
+        if self.view.decision.is_some() || self.next.is_some() {
+            let view = &self.view;
+            self.next.get_or_insert_with(|| view.undecided())
+        } else {
+            &mut self.view
+        }
+    }
+
+    /// A candidate of the next configuration is tested: it is shown from now on.
+    fn show_next(&mut self) {
+        if let Some(next) = self.next.take() {
+            self.view = next;
+        }
+    }
+
+    /// Decisions apply to what is shown, or to what is announced when a candidate of it was
+    /// not tested yet (a ddmin of one unit is done without a test).
+    fn decide(&mut self, decision: Decision) {
+        match &mut self.next {
+            Some(next) => next.decision = Some(decision),
+            None => self.view.decision = Some(decision),
+        }
+    }
+
+    /// The statistics of each stage, with the run under way counted up to `running`.
+    pub fn stage_rows(&self, running: Duration) -> Vec<StageRow> {
+        let size = self.size();
+        self.stages
+            .iter()
+            .map(|row| {
+                let mut row = row.clone();
+                if let Some((started, tests, at_start)) = row.open.take() {
+                    row.tests += self.tests.saturating_sub(tests);
+                    row.bytes_removed += at_start.saturating_sub(size) as u64;
+                    row.time += running.saturating_sub(started);
+                }
+                row
+            })
+            .collect()
+    }
+
+    fn close_stage(&mut self, running: Duration) {
+        let (tests, size) = (self.tests, self.size());
+        for row in &mut self.stages {
+            if let Some((started, at_tests, at_size)) = row.open.take() {
+                row.tests += tests.saturating_sub(at_tests);
+                row.bytes_removed += at_size.saturating_sub(size) as u64;
+                row.time += running.saturating_sub(started);
+            }
+        }
+    }
+
+    fn open_stage(&mut self, name: &str, running: Duration) {
+        self.close_stage(running);
+        let open = Some((running, self.tests, self.size()));
+        match self.stages.iter_mut().find(|row| row.name == name) {
+            Some(row) => {
+                row.runs += 1;
+                row.open = open;
+            }
+            None => self.stages.push(StageRow {
+                name: name.to_owned(),
+                runs: 1,
+                tests: 0,
+                bytes_removed: 0,
+                time: Duration::ZERO,
+                open,
+            }),
+        }
+    }
+
+    /// Folds one event in; `now` is the UI's clock, `running` the run's time without pauses.
+    pub fn apply(&mut self, event: Event, now: Instant, running: Duration) {
         self.events += 1;
         match event {
             Event::StageStarted { stage, index } => {
@@ -174,50 +346,87 @@ impl RunModel {
                     label: stage.clone(),
                     stage: true,
                 });
-                self.stage = stage;
-                self.stage_index = index;
-                self.fixpoint_iteration = 0;
-                self.round = None;
-                self.tree_level = None;
+                self.open_stage(&stage, running);
+                self.stage = stage.clone();
+                let target = self.target();
+                *target = ConfigView {
+                    stage,
+                    stage_index: index,
+                    ..ConfigView::default()
+                };
             }
             Event::FixpointIteration { stage, iteration } => {
-                self.fixpoint_iteration = iteration;
                 if iteration > 1 {
                     self.marks.push(ChartMark {
                         tests: self.tests,
-                        label: format!("{stage} #{iteration}"),
+                        label: format!("{stage} pass {iteration}"),
                         stage: false,
                     });
                 }
+                let target = self.target();
+                target.pass = iteration;
+                target.tree_set = None;
+                target.round = None;
+            }
+            Event::TreeNodes {
+                depth,
+                parent,
+                phase,
+                nodes,
+                parent_span,
+                ..
+            } => {
+                let version = self.version;
+                let target = self.target();
+                target.tree_set = Some(TreeSet {
+                    depth,
+                    phase,
+                    nodes: nodes.len(),
+                    parent_span,
+                    recursive: parent.is_some(),
+                    version,
+                    hoisted: 0,
+                });
+                target.round = None;
             }
             Event::Round {
-                iteration,
+                round,
                 n,
                 len,
                 nu,
                 chunks,
+                candidates,
+                ..
             } => {
+                self.counters.rounds += 1;
+                self.split_factor = Some(nu);
                 let drawn = if n <= MAX_DRAWN_CHUNKS { n } else { 0 };
+                let target = self.target();
                 // Reuse the previous round's buffers: no allocation in the steady state.
-                let mut round = self.round.take().unwrap_or_else(|| Round {
-                    iteration,
+                let mut shown = target.round.take().unwrap_or_else(|| Round {
+                    round,
                     n,
                     len,
                     nu,
                     chunks: Vec::new(),
+                    candidates,
+                    judged: 0,
                     subset_outcomes: Vec::new(),
                     complement_outcomes: Vec::new(),
                 });
-                round.iteration = iteration;
-                round.n = n;
-                round.len = len;
-                round.nu = nu;
-                round.chunks = chunks;
-                round.subset_outcomes.clear();
-                round.subset_outcomes.resize(drawn, None);
-                round.complement_outcomes.clear();
-                round.complement_outcomes.resize(drawn, None);
-                self.round = Some(round);
+                shown.round = round;
+                shown.n = n;
+                shown.len = len;
+                shown.nu = nu;
+                shown.chunks = chunks;
+                shown.candidates = candidates;
+                shown.judged = 0;
+                shown.subset_outcomes.clear();
+                shown.subset_outcomes.resize(drawn, None);
+                shown.complement_outcomes.clear();
+                shown.complement_outcomes.resize(drawn, None);
+                target.round = Some(shown);
+                target.decision = None;
             }
             Event::TestStarted {
                 step,
@@ -225,11 +434,15 @@ impl RunModel {
                 removed,
                 size,
             } => {
+                if !candidate.is_check() {
+                    self.show_next();
+                }
                 self.last_step = self.last_step.max(step);
                 self.current = Some(CandidateView {
                     step,
                     candidate,
                     removed,
+                    version: self.version,
                     size,
                     verdict: None,
                 });
@@ -242,27 +455,15 @@ impl RunModel {
                 removed,
                 action,
                 outcome,
+                status,
+                duration,
                 ..
             } => {
                 self.last_step = self.last_step.max(step);
-                if action == Action::Test && !candidate.is_check() {
-                    self.tests += 1;
-                }
-                if let Some(round) = &mut self.round {
-                    let slot = match candidate.kind {
-                        CandidateKind::Subset => {
-                            round.subset_outcomes.get_mut(candidate.index as usize)
-                        }
-                        CandidateKind::Complement => {
-                            round.complement_outcomes.get_mut(candidate.index as usize)
-                        }
-                        _ => None,
-                    };
-                    if let Some(slot) = slot
-                        && candidate.n as usize == round.n
-                    {
-                        *slot = Some((outcome, action));
-                    }
+                self.count(candidate, action, outcome, status.as_ref(), duration);
+                if !candidate.is_check() {
+                    self.show_next();
+                    self.record_outcome(candidate, action, outcome);
                 }
                 if self.log.len() == LOG_LENGTH {
                     self.log.pop_front();
@@ -275,12 +476,20 @@ impl RunModel {
                     preview,
                     action,
                     outcome,
+                    // A hoist is where its node starts (its first span may be empty).
+                    at: match candidate.kind {
+                        CandidateKind::Hoist => removed.first(),
+                        _ => removed.iter().find(|r| !r.is_empty()),
+                    }
+                    .map(|r| r.start),
+                    version: self.version,
                 });
                 // In a parallel window other candidates may be under test; the latest wins.
                 self.current = Some(CandidateView {
                     step,
                     candidate,
                     removed,
+                    version: self.version,
                     size,
                     verdict: Some((outcome, action)),
                 });
@@ -292,28 +501,27 @@ impl RunModel {
                 ..
             } => {
                 self.accepted += 1;
+                self.version += 1;
                 self.sizes.push((self.tests, size));
-                // What it removed is gone: its spans no longer apply to the new best.
-                if let Some(current) = &mut self.current {
-                    current.removed.clear();
-                }
                 self.last_reduction = Some(now);
-                let detail = match branch {
-                    Branch::ReduceToSubset | Branch::ReduceToComplement => {
-                        format!("{} ✗", candidate.describe())
-                    }
-                    _ => candidate.describe(),
-                };
-                self.branch = Some((branch, detail));
+                if branch == Branch::Hoist
+                    && let Some(set) = &mut self.view.tree_set
+                {
+                    set.hoisted += 1;
+                }
+                if !candidate.is_check() {
+                    self.decide(Decision {
+                        branch,
+                        candidate: Some(candidate),
+                        n: None,
+                    });
+                }
             }
-            Event::BranchTaken { branch, n } => {
-                let detail = match branch {
-                    Branch::IncreaseGranularity => format!("n → {n}"),
-                    Branch::Done => format!("1-minimal at n = {n}"),
-                    _ => format!("n = {n}"),
-                };
-                self.branch = Some((branch, detail));
-            }
+            Event::BranchTaken { branch, n } => self.decide(Decision {
+                branch,
+                candidate: None,
+                n: Some(n),
+            }),
             Event::TestOutput {
                 step,
                 status,
@@ -323,15 +531,15 @@ impl RunModel {
                 self.last_output = Some((step, status, tail));
                 self.last_output_node = node;
             }
-            Event::Done { .. } => {
+            Event::Done { stats } => {
+                self.close_stage(running);
                 self.ending = Some(Ending::Done);
-                self.current = self.current.take().map(|mut view| {
-                    view.removed.clear();
-                    view
-                });
+                self.final_stats = Some(stats);
                 self.notify("the reduction is done".into(), false, now);
             }
-            Event::Stopped { reason, .. } => {
+            Event::Stopped { reason, stats } => {
+                self.close_stage(running);
+                self.final_stats = Some(stats);
                 self.notify(format!("stopped: {reason}"), true, now);
                 self.ending = Some(Ending::Stopped(reason));
             }
@@ -360,28 +568,16 @@ impl RunModel {
             }
             Event::Switched { pipeline, step } => {
                 self.ending = None;
+                self.restart_view();
                 self.notify(
                     format!("switched to {pipeline} after step {step}"),
                     false,
                     now,
                 );
+                self.pipeline = Some(pipeline);
             }
             Event::StageSkipped { stage, reason } => {
                 self.notify(format!("skipped the stage {stage}: {reason}"), false, now);
-            }
-            Event::TreeNodes {
-                depth,
-                parent,
-                phase,
-                nodes,
-                ..
-            } => {
-                self.tree_level = Some(TreeLevel {
-                    depth,
-                    parent,
-                    phase,
-                    nodes: nodes.len(),
-                });
             }
             Event::CommandRejected { command, reason } => {
                 self.notify(format!("{command}: {reason}"), true, now);
@@ -390,6 +586,7 @@ impl RunModel {
             Event::Notice { message } => self.notify(message, false, now),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
+                self.pins = pins;
             }
             Event::ManualEdit {
                 description,
@@ -404,17 +601,131 @@ impl RunModel {
                 self.notify(format!("{description}: {verdict}"), !accepted, now);
                 if accepted {
                     self.ending = None;
+                    self.restart_view();
                 }
             }
             Event::Restarted { from, size } => {
-                self.ending = None;
-                self.sizes.push((self.tests, size));
+                self.moved(size);
                 self.notify(
                     format!("restarted from history #{from} ({size} bytes)"),
                     false,
                     now,
                 );
             }
+            Event::Undone { what, to, size } => {
+                self.moved(size);
+                self.notify(
+                    format!("undid {what}: back to history #{to} ({size} bytes)"),
+                    false,
+                    now,
+                );
+            }
         }
+    }
+
+    /// The engine works on another best: what was shown no longer applies.
+    fn moved(&mut self, size: usize) {
+        self.ending = None;
+        self.version += 1;
+        self.sizes.push((self.tests, size));
+        self.restart_view();
+    }
+
+    /// The pipeline starts again: the view waits for what it announces.
+    fn restart_view(&mut self) {
+        let stage = std::mem::take(&mut self.view.stage);
+        self.view = ConfigView {
+            stage,
+            ..ConfigView::default()
+        };
+        self.next = None;
+        if let Some(current) = &mut self.current {
+            current.removed.clear();
+        }
+    }
+
+    /// Counts what a replay's statistics need.
+    fn count(
+        &mut self,
+        candidate: Candidate,
+        action: Action,
+        outcome: Outcome,
+        status: Option<&TestStatus>,
+        duration: Duration,
+    ) {
+        let counters = &mut self.counters;
+        match action {
+            Action::Test if candidate.is_check() => counters.checks += 1,
+            Action::Test => {
+                self.tests += 1;
+                if outcome.is_interesting() {
+                    counters.interesting_tests += 1;
+                }
+            }
+            Action::Cache => match outcome {
+                Outcome::Interesting => counters.cache_interesting += 1,
+                Outcome::NotInteresting => counters.cache_not += 1,
+                Outcome::Unresolved => counters.cache_unresolved += 1,
+            },
+            Action::Guard => counters.guard_skips += 1,
+        }
+        if action == Action::Test {
+            counters.test_seconds += duration.as_secs_f64();
+            if status == Some(&TestStatus::TimedOut) {
+                counters.timeouts += 1;
+            }
+        }
+    }
+
+    /// The outcome of a Δ or ∇ of the round shown.
+    fn record_outcome(&mut self, candidate: Candidate, action: Action, outcome: Outcome) {
+        let Some(round) = &mut self.view.round else {
+            return;
+        };
+        if candidate.n as usize != round.n {
+            return;
+        }
+        if matches!(
+            candidate.kind,
+            CandidateKind::Subset | CandidateKind::Complement | CandidateKind::Combination
+        ) {
+            round.judged += 1;
+        }
+        let slot = match candidate.kind {
+            CandidateKind::Subset => round.subset_outcomes.get_mut(candidate.index as usize),
+            CandidateKind::Complement => {
+                round.complement_outcomes.get_mut(candidate.index as usize)
+            }
+            _ => None,
+        };
+        if let Some(slot) = slot {
+            *slot = Some((outcome, action));
+        }
+    }
+
+    /// Statistics as the events tell them (for replays): what no event reports (cache entries,
+    /// cancelled and wasted tests) is zero until the end of the run reports it all.
+    pub fn derived_stats(&self) -> Stats {
+        if let Some(stats) = &self.final_stats {
+            return stats.clone();
+        }
+        let counters = &self.counters;
+        let mut stats = Stats {
+            tests: self.tests,
+            checks: counters.checks,
+            oracle_runs: self.tests + counters.checks,
+            interesting_tests: counters.interesting_tests,
+            cache_hits: counters.cache_interesting + counters.cache_not + counters.cache_unresolved,
+            iterations: counters.rounds,
+            timeouts: counters.timeouts,
+            guard_skips: counters.guard_skips,
+            test_seconds: counters.test_seconds,
+            accepted: self.accepted,
+            ..Stats::default()
+        };
+        stats.cache.hits_interesting = counters.cache_interesting;
+        stats.cache.hits_not = counters.cache_not;
+        stats.cache.hits_unresolved = counters.cache_unresolved;
+        stats
     }
 }

@@ -114,13 +114,17 @@ where
     loop {
         let now = Instant::now();
         let due = last_draw.map_or(now, |at| at + FRAME_INTERVAL);
-        let timeout = if dirty {
+        let mut timeout = if dirty {
             due.saturating_duration_since(now)
         } else {
             last_draw.map_or(Duration::ZERO, |at| {
                 (at + IDLE_REDRAW).saturating_duration_since(now)
             })
         };
+        // A replay that plays wants its next step on time.
+        if let Some(wake) = app.wake_within() {
+            timeout = timeout.min(wake.max(FRAME_INTERVAL / 4));
+        }
         match messages.recv_timeout(timeout) {
             Ok(message) => {
                 let handling = Instant::now();
@@ -140,6 +144,7 @@ where
                 stats.handling_time += handling.elapsed();
             }
             Err(RecvTimeoutError::Timeout) => dirty = true,
+            Err(RecvTimeoutError::Disconnected) if app.replay_status().is_some() => dirty = true,
             Err(RecvTimeoutError::Disconnected) => break,
         }
         if app.should_quit() {
@@ -265,6 +270,19 @@ pub fn run(session: &Session, app: App) -> anyhow::Result<(QuitReason, LoopStats
 /// synthetic input, as the measurements do).
 pub fn run_with(
     session: &Session,
+    app: App,
+    also: impl FnOnce(Sender<Message>),
+) -> anyhow::Result<(QuitReason, LoopStats, App)> {
+    run_loop(Some(session), app, also)
+}
+
+/// Runs the UI on this terminal without a session (a replay) until the user quits.
+pub fn run_alone(app: App) -> anyhow::Result<(QuitReason, LoopStats, App)> {
+    run_loop(None, app, |_| {})
+}
+
+fn run_loop(
+    session: Option<&Session>,
     mut app: App,
     also: impl FnOnce(Sender<Message>),
 ) -> anyhow::Result<(QuitReason, LoopStats, App)> {
@@ -275,19 +293,25 @@ pub fn run_with(
     }
     let _stop_on_signal = {
         let sender = sender.clone();
-        let commands = session.commands();
+        let commands = session.map(Session::commands);
         crate::signals::on_signal(move || {
-            commands.send(crate::engine::Command::Stop);
+            if let Some(commands) = &commands {
+                commands.send(crate::engine::Command::Stop);
+            }
             let _ = sender.send(Message::Signal);
         })
     };
-    forward_engine_events(session.events().clone(), sender.clone());
+    if let Some(session) = session {
+        forward_engine_events(session.events().clone(), sender.clone());
+    }
     let stop_input = Arc::new(AtomicBool::new(false));
     let (mut terminal, guard) = take_terminal()?;
     read_terminal(sender, stop_input.clone());
     let result = event_loop(&mut terminal, &mut app, &messages);
     stop_input.store(true, Ordering::Relaxed);
-    session.send(crate::engine::Command::Stop);
+    if let Some(session) = session {
+        session.send(crate::engine::Command::Stop);
+    }
     drop(guard);
     let stats = result?;
     let reason = app.quit_reason().unwrap_or(QuitReason::User);

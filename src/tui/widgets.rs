@@ -1,12 +1,19 @@
-//! Drawing helpers of the panes: the partition strip (the chunks Δ1..Δn as bars sized by their
+//! Drawing helpers of the panes: frames and short numbers, the partition strip (the chunks Δ1..Δn as bars sized by their
 //! units, as in the dissertation's Fig 5.1, with the outcome of each Δi and ∇i below), and the
 //! test case's lines with highlighting, the candidate's removed spans, pins and the chunk
 //! gutter.
 
 use std::ops::Range;
+use std::time::Duration;
 
+use ratatui::crossterm::event::KeyCode;
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders};
+use unicode_width::UnicodeWidthStr;
+
+pub use crate::describe::ellipsize;
 
 use super::highlight::HighlightSpan;
 use super::model::Round;
@@ -43,23 +50,11 @@ pub fn chunk_widths(chunks: &[u32], width: usize) -> Vec<usize> {
     widths
 }
 
-/// `text` cut to at most `max` characters, the last of them `…` when it was cut.
-pub fn ellipsize(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    if max == 0 {
-        return String::new();
-    }
-    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
-}
-
-fn centred(text: &str, width: usize) -> String {
-    let len = text.chars().count();
+/// `text` centered in `width` columns (cut when it is wider).
+fn centered_text(text: &str, width: usize) -> String {
+    let len = text.width();
     if len >= width {
-        return text.chars().take(width).collect();
+        return ellipsize(text, width);
     }
     let left = (width - len) / 2;
     format!(
@@ -69,6 +64,84 @@ fn centred(text: &str, width: usize) -> String {
     )
 }
 
+/// A pane's frame: thick when it has the focus.
+pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Rounded
+        })
+        .border_style(if focused {
+            theme.border_focused
+        } else {
+            theme.border
+        })
+        .title(title)
+        .title_style(theme.title)
+        .style(theme.base)
+}
+
+/// A size in bytes, short.
+pub fn human_bytes(bytes: usize) -> String {
+    if bytes < 10_000 {
+        format!("{bytes} B")
+    } else if bytes < 10_000_000 {
+        format!("{:.1} KB", bytes as f64 / 1000.0)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    }
+}
+
+/// `part` of `whole` in percent, one decimal.
+pub fn percent(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "–".into()
+    } else {
+        format!("{:.1}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+/// A duration as m:ss or h:mm:ss.
+pub fn clock_time(duration: Duration) -> String {
+    let secs = duration.as_secs();
+    if secs >= 3600 {
+        format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+    } else {
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+}
+
+/// A rectangle of at most `width` × `height` in the middle of `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+/// Where overlays go: the screen without its header and status line (which stay visible).
+pub fn overlay_area(screen: Rect) -> Rect {
+    Rect {
+        y: screen.y + 1,
+        height: screen.height.saturating_sub(2),
+        ..screen
+    }
+}
+
+/// The first row of a list shown in `height` rows so that `cursor` is visible.
+pub fn first_visible_row(cursor: usize, len: usize, height: usize) -> usize {
+    if height == 0 || len <= height {
+        return 0;
+    }
+    cursor.saturating_sub(height - 1).min(len - height)
+}
+
 fn outcome_cell(
     outcome: Option<(crate::outcome::Outcome, Action)>,
     testing: bool,
@@ -76,7 +149,7 @@ fn outcome_cell(
     theme: &Theme,
 ) -> Span<'static> {
     match (outcome, testing) {
-        (_, true) if outcome.is_none() => Span::styled(centred("▶", width), theme.accent),
+        (_, true) if outcome.is_none() => Span::styled(centered_text("▶", width), theme.accent),
         (Some((outcome, action)), _) => {
             let symbol = match action {
                 Action::Test => outcome.symbol().to_string(),
@@ -87,9 +160,9 @@ fn outcome_cell(
             if testing {
                 style = style.add_modifier(Modifier::REVERSED);
             }
-            Span::styled(centred(&symbol, width), style)
+            Span::styled(centered_text(&symbol, width), style)
         }
-        (None, _) => Span::styled(centred("·", width), theme.muted),
+        (None, _) => Span::styled(centered_text("·", width), theme.muted),
     }
 }
 
@@ -130,7 +203,7 @@ pub fn partition_strip(
         } else {
             String::new()
         };
-        bars.push(Span::styled(centred(&label, w), style));
+        bars.push(Span::styled(centered_text(&label, w), style));
         let testing_subset = under_test == Some((i, CandidateKind::Subset));
         let testing_complement = under_test == Some((i, CandidateKind::Complement));
         subsets.push(outcome_cell(
@@ -157,6 +230,19 @@ pub fn partition_strip(
         Line::from(subsets),
         Line::from(complements),
     ]
+}
+
+/// A cursor or scroll position moved by a navigation key, if it is one.
+pub fn scrolled(position: usize, code: KeyCode, page: usize) -> Option<usize> {
+    Some(match code {
+        KeyCode::Up => position.saturating_sub(1),
+        KeyCode::Down => position + 1,
+        KeyCode::PageUp => position.saturating_sub(page),
+        KeyCode::PageDown => position + page,
+        KeyCode::Home => 0,
+        KeyCode::End => usize::MAX / 2,
+        _ => return None,
+    })
 }
 
 /// Whether `offset` lies in one of the sorted, disjoint-or-overlapping `ranges`.
@@ -296,14 +382,6 @@ pub fn text_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ellipsize_cuts_long_text_to_its_width() {
-        assert_eq!(ellipsize("short", 7), "short");
-        assert_eq!(ellipsize("exactly", 7), "exactly");
-        assert_eq!(ellipsize("∇12/345", 6), "∇12/3…");
-        assert_eq!(ellipsize("abc", 0), "");
-    }
 
     #[test]
     fn widths_are_proportional_and_fill_the_strip() {

@@ -1,20 +1,27 @@
-//! The tree pane's model: the parse tree of the current best (re-parsed when the best changes,
-//! no more often than parsing can afford), or its lines when the language is unknown; the
-//! selection, what is open, and whether the cursor follows the candidate under test.
+//! The tree pane: the parse tree of the current best (re-parsed when the best changes, no more
+//! often than parsing can afford), or its lines when the language is unknown; the selection,
+//! what is open, whether the cursor follows the candidate under test, and the marks of what
+//! the candidate removes (`[test]` all of a node, `[part]` some of it).
 
 use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ratatui::style::Style;
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use tui_tree_widget::{TreeItem, TreeState};
+use ratatui::widgets::Paragraph;
+use tui_tree_widget::{Tree as TreeWidget, TreeItem, TreeState};
 
-use super::theme::Theme;
-use super::throttle::Throttle;
-use super::widgets::ellipsize;
+use super::View;
+use crate::describe::{ellipsize, line_column, snippet};
 use crate::tree::{self, Language, NodeId, Preprocess, Tree};
+use crate::tui::theme::Theme;
+use crate::tui::throttle::Throttle;
+use crate::tui::widgets::{block, scrolled};
 
 /// Nodes listed under a closed node, and descendants offered for hoisting, at most.
 const MAX_LISTED: usize = 400;
@@ -103,6 +110,8 @@ pub struct TreePane {
     followed_step: Option<u64>,
     /// Show lines even when a tree is available.
     pub lines_mode: bool,
+    /// Width in percent of the screen (wide layout).
+    pub percent: u16,
 }
 
 impl TreePane {
@@ -119,6 +128,7 @@ impl TreePane {
             follow: true,
             followed_step: None,
             lines_mode: false,
+            percent: 24,
         }
     }
 
@@ -131,8 +141,9 @@ impl TreePane {
         }
     }
 
-    pub fn tree_version(&self) -> u64 {
-        self.tree_version
+    /// The parse of the best of `version`, whatever the pane shows.
+    pub fn parsed(&self, version: u64) -> Option<Arc<Tree>> {
+        self.tree.clone().filter(|_| self.tree_version == version)
     }
 
     pub fn has_language(&self) -> bool {
@@ -286,9 +297,9 @@ impl TreePane {
             if !tree.is_named(descendant) {
                 continue;
             }
-            let text = String::from_utf8_lossy(tree.text(descendant));
-            let short = ellipsize(&text.split_whitespace().collect::<Vec<_>>().join(" "), 40);
-            let label = format!("{}  {}", tree.kind(descendant), short);
+            let short = snippet(tree.text(descendant), 40);
+            let (line, column) = line_column(tree.source(), tree.byte_range(descendant).start);
+            let label = format!("{}  `{short}` at {line}:{column}", tree.kind(descendant));
             if tree.compatible(node, descendant) {
                 compatible.push((descendant, format!("{label}  (same kind)")));
             } else {
@@ -304,12 +315,7 @@ impl TreePane {
 
     /// The tree items to draw: open nodes with their children, closed ones with their children
     /// as leaves (so that they show as expandable).
-    pub fn items(
-        &self,
-        theme: &Theme,
-        pins: &[Range<usize>],
-        removed: &[Range<usize>],
-    ) -> Vec<TreeItem<'static, usize>> {
+    pub fn items(&self, theme: &Theme, marks: &Marks) -> Vec<TreeItem<'static, usize>> {
         let Some(tree) = self.tree() else {
             return Vec::new();
         };
@@ -321,26 +327,191 @@ impl TreePane {
             &mut path,
             opened,
             theme,
-            pins,
-            removed,
+            marks,
             true,
         )]
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the tree pane marks: the pins, what the candidate removes, and for a hoist the node
+/// and the descendant that takes its place.
+pub struct Marks<'a> {
+    pub pins: &'a [Range<usize>],
+    pub removed: &'a [Range<usize>],
+    pub hoist: Option<(Range<usize>, Range<usize>)>,
+}
+
+impl TreePane {
+    /// Moves the cursor by a key; `page` is the pane's height, `lines` the best's line count.
+    /// Returns whether the key was the pane's.
+    pub fn on_key(&mut self, key: KeyEvent, page: usize, lines: usize) -> bool {
+        if self.tree().is_none() {
+            if let Some(line) = scrolled(self.line_cursor, key.code, page) {
+                self.line_cursor = line.min(lines.max(1) - 1);
+                self.user_moved();
+                return true;
+            }
+            return false;
+        }
+        let state = &mut self.state;
+        let moved = match key.code {
+            KeyCode::Up => state.key_up(),
+            KeyCode::Down => state.key_down(),
+            KeyCode::Left => state.key_left(),
+            KeyCode::Right => state.key_right(),
+            KeyCode::Enter => state.toggle_selected(),
+            KeyCode::PageUp => {
+                state.select_relative(|current| current.map_or(0, |c| c.saturating_sub(page)))
+            }
+            KeyCode::PageDown => {
+                state.select_relative(|current| current.map_or(0, |c| c.saturating_add(page)))
+            }
+            KeyCode::Home => state.select_first(),
+            KeyCode::End => state.select_last(),
+            _ => return false,
+        };
+        if moved {
+            self.user_moved();
+        }
+        true
+    }
+
+    /// A click at `position` (`row` of the pane's inside).
+    pub fn on_click(&mut self, position: Position, row: usize) {
+        if self.tree().is_some() {
+            if self.state.click_at(position) {
+                self.user_moved();
+            }
+        } else {
+            self.line_cursor = self.line_offset + row;
+            self.user_moved();
+        }
+    }
+
+    /// The mouse wheel over the pane.
+    pub fn on_scroll(&mut self, down: bool, page: usize, lines: usize) {
+        if self.tree().is_some() {
+            if down {
+                self.state.scroll_down(3);
+            } else {
+                self.state.scroll_up(3);
+            }
+            self.user_moved();
+        } else {
+            let code = if down { KeyCode::Down } else { KeyCode::Up };
+            self.on_key(KeyEvent::from(code), page, lines);
+        }
+    }
+
+    /// Draws the tree (or the lines) with the pins and the candidate's marks.
+    pub fn draw(&mut self, view: &View, frame: &mut Frame, area: Rect) {
+        let focused = view.focus == super::Pane::Tree;
+        let theme = view.theme;
+        let follow = if self.follow { " · follow" } else { "" };
+        if let Some(tree) = self.tree().cloned() {
+            let stale = if self.tree_version != view.snapshot.version {
+                " · …"
+            } else {
+                ""
+            };
+            // Marks apply to the tree of the best they were made on.
+            let removed = if stale.is_empty() { view.removed } else { &[] };
+            let title = format!(" Tree {}{follow}{stale} ", tree.len());
+            let hoist = if stale.is_empty() {
+                view.hoist.clone()
+            } else {
+                None
+            };
+            let marks = Marks {
+                pins: &view.snapshot.pins,
+                removed,
+                hoist,
+            };
+            let items = self.items(theme, &marks);
+            match TreeWidget::new(&items) {
+                Ok(widget) => {
+                    let widget = widget
+                        .block(block(title, focused, theme))
+                        .highlight_style(theme.selection.add_modifier(Modifier::BOLD))
+                        .highlight_symbol(">")
+                        .node_closed_symbol("▸ ")
+                        .node_open_symbol("▾ ")
+                        .node_no_children_symbol("  ");
+                    frame.render_stateful_widget(widget, area, &mut self.state);
+                }
+                Err(error) => frame.render_widget(
+                    Paragraph::new(error.to_string()).block(block(title, focused, theme)),
+                    area,
+                ),
+            }
+            return;
+        }
+        // Lines as units.
+        let best = &view.snapshot.best;
+        let starts = view.lines;
+        let height = area.height.saturating_sub(2) as usize;
+        let cursor = self.line_cursor.min(starts.len().saturating_sub(1));
+        self.line_cursor = cursor;
+        if cursor < self.line_offset {
+            self.line_offset = cursor;
+        } else if height > 0 && cursor >= self.line_offset + height {
+            self.line_offset = cursor + 1 - height;
+        }
+        let number_width = starts.len().to_string().len();
+        let mut lines = Vec::new();
+        for (index, &start) in starts
+            .iter()
+            .enumerate()
+            .skip(self.line_offset)
+            .take(height)
+        {
+            let end = starts.get(index + 1).copied().unwrap_or(best.len());
+            let marks = marks_of(&(start..end), &view.snapshot.pins, view.removed);
+            let text = String::from_utf8_lossy(&best[start..end]);
+            let text = text.trim_end_matches('\n').replace('\t', "    ");
+            let mut style = marked_style(theme.base, marks, theme);
+            if index == cursor {
+                style = style.patch(theme.selection);
+            }
+            let mark = if marks.pinned {
+                "⚑"
+            } else if marks.removed {
+                "✂"
+            } else {
+                " "
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:>number_width$} ", index + 1), theme.muted),
+                Span::styled(
+                    mark,
+                    if marks.pinned {
+                        theme.pinned
+                    } else {
+                        theme.accent
+                    },
+                ),
+                Span::styled(format!(" {text}"), style),
+            ]));
+        }
+        let title = format!(" Lines · {}{follow} ", starts.len());
+        frame.render_widget(
+            Paragraph::new(lines).block(block(title, focused, theme)),
+            area,
+        );
+    }
+}
+
 fn build_item(
     tree: &Tree,
     node: NodeId,
     path: &mut Vec<usize>,
     opened: &HashSet<Vec<usize>>,
     theme: &Theme,
-    pins: &[Range<usize>],
-    removed: &[Range<usize>],
+    marks: &Marks,
     expand: bool,
 ) -> TreeItem<'static, usize> {
     path.push(node.index());
-    let label = node_label(tree, node, theme, pins, removed);
+    let label = node_label(tree, node, theme, marks);
     let item = if !expand {
         TreeItem::new_leaf(node.index(), label)
     } else {
@@ -348,7 +519,7 @@ fn build_item(
         let children: Vec<TreeItem<'static, usize>> = tree
             .children(node)
             .take(MAX_LISTED)
-            .map(|child| build_item(tree, child, path, opened, theme, pins, removed, open))
+            .map(|child| build_item(tree, child, path, opened, theme, marks, open))
             .collect();
         if children.is_empty() {
             TreeItem::new_leaf(node.index(), label)
@@ -362,16 +533,10 @@ fn build_item(
     item
 }
 
-fn node_label(
-    tree: &Tree,
-    node: NodeId,
-    theme: &Theme,
-    pins: &[Range<usize>],
-    removed: &[Range<usize>],
-) -> Line<'static> {
+fn node_label(tree: &Tree, node: NodeId, theme: &Theme, marks: &Marks) -> Line<'static> {
     let range = tree.byte_range(node);
-    let marks = marks_of(&range, pins, removed);
-    let kind_style = if marks.removed {
+    let unit = marks_of(&range, marks.pins, marks.removed);
+    let kind_style = if unit.removed {
         theme.candidate
     } else if !tree.is_removable(node) {
         theme.unremovable
@@ -380,25 +545,33 @@ fn node_label(
     };
     let mut spans = vec![Span::styled(tree.kind(node).to_string(), kind_style)];
     if tree.is_token(node) {
-        let text = String::from_utf8_lossy(tree.text(node));
-        let short: String = text.chars().take(24).collect();
+        let short = ellipsize(&String::from_utf8_lossy(tree.text(node)), 24);
         spans.push(Span::styled(format!(" `{short}`"), theme.muted));
     }
     spans.push(Span::styled(format!(" {}B", range.len()), theme.muted));
-    if marks.pinned {
+    if unit.pinned {
         spans.push(Span::styled(" [pin]", theme.pinned));
     }
-    if marks.removed {
-        let phi = if tree.is_phi_empty(node) {
-            String::new()
-        } else {
-            tree.replacement(node)
-                .map(|r| format!(" → Φ `{}`", String::from_utf8_lossy(r)))
-                .unwrap_or_default()
-        };
-        spans.push(Span::styled(format!(" [test]{phi}"), theme.accent));
-    } else if marks.touched {
-        spans.push(Span::styled(" [part]", theme.accent));
+    match &marks.hoist {
+        Some((outer, _)) if *outer == range => {
+            spans.push(Span::styled(" [replaced]", theme.accent));
+        }
+        Some((_, inner)) if *inner == range => {
+            spans.push(Span::styled(" [replaces it]", theme.accent));
+        }
+        _ if unit.removed => {
+            // A removed node prints its replacement Φ; a hoist replaces nothing inside.
+            let phi = if marks.hoist.is_some() || tree.is_phi_empty(node) {
+                String::new()
+            } else {
+                tree.replacement(node)
+                    .map(|r| format!(" → Φ `{}`", String::from_utf8_lossy(r)))
+                    .unwrap_or_default()
+            };
+            spans.push(Span::styled(format!(" [test]{phi}"), theme.accent));
+        }
+        _ if unit.touched => spans.push(Span::styled(" [part]", theme.accent)),
+        _ => {}
     }
     if !tree.is_removable(node) {
         spans.push(Span::styled(" [fixed]", theme.unremovable));

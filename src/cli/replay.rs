@@ -1,0 +1,98 @@
+//! `whittle replay TRACE`: a recorded run in the UI (stepped forwards and backwards, played),
+//! or its steps printed when there is no terminal.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use super::ReplayArgs;
+use crate::events::Event;
+use crate::replay::Replay;
+use crate::tui::{App, AppOptions, SystemClock, Theme};
+
+/// Runs the command; returns the exit code.
+pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
+    let replay = match Replay::open(&args.trace) {
+        Ok(replay) => replay,
+        Err(error) => {
+            eprintln!("whittle: {error:#}");
+            return Ok(super::EXIT_USAGE);
+        }
+    };
+    if args.no_tui || !std::io::stdout().is_terminal() {
+        print_steps(&replay, args.at);
+        return Ok(0);
+    }
+    let theme = match Theme::from_environment(&args.theme) {
+        Ok(theme) => theme,
+        Err(error) => {
+            eprintln!("whittle: {error}");
+            return Ok(super::EXIT_USAGE);
+        }
+    };
+    let language = replay.language();
+    let extension = std::path::Path::new(&replay.header.input_name)
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned());
+    let start = args.at.map(|step| replay.position_of_step(step));
+    let input_name = format!("replay of {}", replay.header.input_name);
+    let mut app = App::replay(
+        replay,
+        AppOptions {
+            theme,
+            input_name,
+            clock: Arc::new(SystemClock),
+            exit_when_done: false,
+            language,
+            extension,
+        },
+    );
+    if let Some(position) = start {
+        app.jump_to(position);
+    }
+    if let Some(speed) = args.play {
+        app.play(speed);
+    }
+    crate::tui::terminal::run_alone(app)?;
+    Ok(0)
+}
+
+/// The steps of a replay as lines of text, from step `from` on.
+fn print_steps(replay: &Replay, from: Option<u64>) {
+    println!(
+        "replay of {} ({} bytes), pipeline {}, {} steps",
+        replay.header.input_name,
+        replay.input.len(),
+        replay.header.pipeline,
+        replay.last_step()
+    );
+    let first = from.map_or(0, |step| replay.position_of_step(step).saturating_sub(1));
+    for (event, _) in replay.events_upto(replay.len()) {
+        match event {
+            Event::StageStarted { stage, .. } => println!("-- stage {stage}"),
+            Event::CandidateJudged {
+                step,
+                candidate,
+                size,
+                action,
+                outcome,
+                ..
+            } if step as usize > first || (step == 0 && first == 0) => println!(
+                "{step:>5}  {:<16} {size:>8} B  {:<6} {}",
+                candidate.describe(),
+                match action {
+                    crate::events::Action::Test => "test",
+                    crate::events::Action::Cache => "cache",
+                    crate::events::Action::Guard => "guard",
+                },
+                outcome.symbol()
+            ),
+            Event::Accepted { size, branch, .. } => {
+                println!("       => {} ({size} bytes)", branch.describe())
+            }
+            _ => {}
+        }
+    }
+    if !replay.is_complete() {
+        println!("(the trace ends before the run did)");
+    }
+}

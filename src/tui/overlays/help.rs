@@ -1,0 +1,119 @@
+//! The help window: every key, the outcome symbols, and where the result is.
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::tui::panes::View;
+use crate::tui::widgets::{block, centered, overlay_area};
+
+/// Every key of a live run, for the help window.
+pub const KEYS: &[(&str, &str)] = &[
+    ("space", "pause / resume (leaves step mode)"),
+    ("n", "one step: test one more candidate, then wait"),
+    (
+        "p",
+        "pin / unpin the selected node or line (kept in every candidate)",
+    ),
+    (
+        "r",
+        "propose removing the selected node or line (the test decides)",
+    ),
+    (
+        "h",
+        "propose hoisting the selected node: pick the descendant",
+    ),
+    ("z", "undo the last kept manual edit or restart"),
+    ("a", "switch the algorithm / pipeline (choose or type one)"),
+    ("+ / -", "split factor ν up / down (next granularity step)"),
+    ("J / j", "more / fewer jobs (next testing window)"),
+    ("s", "skip the current stage of the pipeline"),
+    ("d", "diff view: the previous best against the current one"),
+    ("f", "follow the candidate under test again"),
+    ("u", "tree pane: parse tree / lines"),
+    ("[ / ]", "narrower / wider tree pane"),
+    ("Tab / S-Tab", "next / previous pane"),
+    (
+        "1 … 7",
+        "small screens: the tab below (steps, stats, stages, …)",
+    ),
+    (
+        "↑ ↓ PgUp PgDn",
+        "move inside the focused pane (Home / End too)",
+    ),
+    ("← → Enter", "tree: close / open a node"),
+    (
+        "Enter",
+        "history: view the selected entry (Esc: back to live)",
+    ),
+    ("R", "restart from the selected history entry"),
+    ("mouse", "click to focus and select, wheel to scroll"),
+    ("?", "this help"),
+    ("q", "quit (the best result is already on disk)"),
+];
+
+/// The keys of a replay.
+pub const REPLAY_KEYS: &[(&str, &str)] = &[
+    ("n / →", "next step: the next candidate judged"),
+    ("b / ←", "step back"),
+    ("space", "play / pause"),
+    ("+ / -", "play faster / slower"),
+    ("g", "go to a step (type its number, Enter)"),
+    ("Home / End", "the first / the last step"),
+    ("d", "diff view: the previous best against the current one"),
+    ("f", "follow the candidate again"),
+    ("u", "tree pane: parse tree / lines"),
+    ("Tab / S-Tab", "next / previous pane"),
+    ("1 … 7", "small screens: the tab below"),
+    ("Enter", "history: view the selected entry (Esc: back)"),
+    ("?", "this help"),
+    ("q", "quit"),
+];
+
+/// Draws the help window; `scroll` lines of it are scrolled away.
+pub fn draw(view: &View, scroll: usize, frame: &mut Frame) {
+    let theme = view.theme;
+    let keys = if view.replay.is_some() {
+        REPLAY_KEYS
+    } else {
+        KEYS
+    };
+    let mut lines: Vec<Line> = keys
+        .iter()
+        .map(|(key, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {key:<15}"), theme.accent),
+                Span::styled(what.to_string(), theme.base),
+            ])
+        })
+        .collect();
+    lines.push(Line::styled(
+        " ✗ interesting (kept the problem) · ✓ not interesting · ? unresolved",
+        theme.muted,
+    ));
+    lines.push(Line::styled(
+        match (&view.snapshot.output, view.replay) {
+            (_, Some(_)) => " a replay shows a recorded run: nothing is tested".to_string(),
+            (Some(path), None) => {
+                format!(" the best result so far is always in {}", path.display())
+            }
+            (None, None) => " this run writes no file".to_string(),
+        },
+        theme.muted,
+    ));
+    let area = centered(overlay_area(frame.area()), 88, lines.len() as u16 + 2);
+    let room = area.height.saturating_sub(2) as usize;
+    let scroll = scroll.min(lines.len().saturating_sub(room));
+    let title = if lines.len() > room {
+        " Keys · ↑ ↓ scroll · Esc closes "
+    } else {
+        " Keys · Esc closes "
+    };
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(Text::from(lines))
+            .scroll((scroll as u16, 0))
+            .block(block(title, true, theme)),
+        area,
+    );
+}

@@ -1,0 +1,74 @@
+//! The size chart: the best's size over the tests run (like the dissertation's Fig 5.4), with
+//! a mark where each stage and fixed-point pass began.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::symbols::Marker;
+use ratatui::text::Span;
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
+
+use super::{Pane, View};
+use crate::tui::widgets::{block, human_bytes};
+
+pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
+    let theme = view.theme;
+    let run = view.run;
+    let tests_now = run.tests.max(1);
+    let mut points: Vec<(f64, f64)> = Vec::with_capacity(run.sizes.len() * 2 + 1);
+    for (i, &(tests, size)) in run.sizes.iter().enumerate() {
+        if i > 0 {
+            points.push((tests as f64, run.sizes[i - 1].1 as f64));
+        }
+        points.push((tests as f64, size as f64));
+    }
+    if let Some(&(_, last)) = run.sizes.last() {
+        points.push((tests_now as f64, last as f64));
+    }
+    // From the smallest size to the largest.
+    let top = run.sizes.iter().map(|(_, s)| *s).max().unwrap_or(1).max(1) as f64;
+    let low = run.sizes.iter().map(|(_, s)| *s).min().unwrap_or(0) as f64;
+    let bottom = (low - (top - low) * 0.05).max(0.0).floor();
+    let marks: Vec<[(f64, f64); 2]> = run
+        .marks
+        .iter()
+        .filter(|m| m.tests > 0)
+        .map(|m| [(m.tests as f64, bottom), (m.tests as f64, top)])
+        .collect();
+    let mut datasets = Vec::new();
+    for mark in &marks {
+        datasets.push(
+            Dataset::default()
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(theme.mark)
+                .data(mark),
+        );
+    }
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.chart)
+            .data(&points),
+    );
+    let title = " Size over tests · ┆ stage/pass ";
+    let chart = Chart::new(datasets)
+        .block(block(title, view.focus == Pane::Chart, theme))
+        .x_axis(
+            Axis::default()
+                .bounds([0.0, tests_now as f64])
+                .labels(vec![Span::raw("0"), Span::raw(format!("{tests_now}"))])
+                .style(theme.muted),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([bottom, top])
+                .labels(vec![
+                    Span::raw(human_bytes(bottom as usize)),
+                    Span::raw(human_bytes(top as usize)),
+                ])
+                .style(theme.muted),
+        )
+        .legend_position(None);
+    frame.render_widget(chart, area);
+}

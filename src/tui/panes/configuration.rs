@@ -1,0 +1,529 @@
+//! The Configuration pane: where the run is (stage, fixed-point pass, tree set, ddmin round),
+//! the partition of the round with the outcome of each Δi and ∇i, the candidate under test,
+//! how far the round got and a bound on what is left, and the definition's branch taken.
+//! When the pane is short, the least important lines give way first.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::View;
+use crate::describe::ellipsize;
+use crate::events::{Action, Branch, CandidateKind, TreePhase};
+use crate::outcome::Outcome;
+use crate::tui::model::{Decision, Round, TreeSet};
+use crate::tui::widgets::{block, clock_time, human_bytes, partition_strip};
+
+/// The formula of ddmin's branches, with the one taken marked.
+const FORMULA: &[(Branch, &str, &str)] = &[
+    (
+        Branch::ReduceToSubset,
+        "reduce to subset",
+        "Δi ✗ → ddmin(Δi, 2)",
+    ),
+    (
+        Branch::ReduceToComplement,
+        "reduce to complement",
+        "∇i ✗ → ddmin(∇i, max(n−1, 2))",
+    ),
+    (
+        Branch::IncreaseGranularity,
+        "increase granularity",
+        "n < |c| → ddmin(c, min(|c|, ν·n))",
+    ),
+    (Branch::Done, "done", "n = |c|: c is 1-minimal"),
+];
+
+/// TMIN^χ's rule, for hoisting phases.
+const HOIST_RULES: &[(Branch, &str, &str)] = &[
+    (
+        Branch::Hoist,
+        "hoist",
+        "a node's χ ✗ → it takes the node's place",
+    ),
+    (
+        Branch::Done,
+        "1-maximal",
+        "no χ of any node ✗: the set is done",
+    ),
+];
+
+pub fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Interesting => "interesting",
+        Outcome::NotInteresting => "not interesting",
+        Outcome::Unresolved => "unresolved",
+    }
+}
+
+pub fn action_word(action: Action) -> &'static str {
+    match action {
+        Action::Test => "test",
+        Action::Cache => "cache",
+        Action::Guard => "guard",
+    }
+}
+
+/// Lines that stay or go together, with how much they matter (0 most).
+struct Section {
+    priority: u8,
+    lines: Vec<Line<'static>>,
+}
+
+/// What ddmin's units are in a stage (`ddmin line` works on lines).
+fn unit_word(stage: &str, tree: bool) -> &'static str {
+    if tree {
+        return "nodes";
+    }
+    match stage.rsplit(' ').next() {
+        Some("line") => "lines",
+        Some("char") => "chars",
+        Some("token") => "tokens",
+        _ => "units",
+    }
+}
+
+/// Candidates ddmin judges at most from this round on if nothing more is interesting: the rest
+/// of the round, then a round at every finer granularity up to one unit per chunk.
+pub fn worst_case_left(round: &Round) -> usize {
+    let per_chunk = if round.n == 0 {
+        0
+    } else {
+        round.candidates.div_ceil(round.n)
+    };
+    let mut left = round.candidates.saturating_sub(round.judged);
+    let mut n = round.n;
+    while n < round.len {
+        let next = round.nu.grow(n, round.len);
+        if next <= n {
+            break;
+        }
+        n = next;
+        left += per_chunk * n;
+    }
+    left
+}
+
+pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
+    let width = area.width.saturating_sub(2) as usize;
+    let height = area.height.saturating_sub(2) as usize;
+    let mut sections = sections(view, width);
+    // Drop the least important sections until the rest fits.
+    loop {
+        let total: usize = sections.iter().map(|s| s.lines.len()).sum();
+        if total <= height {
+            break;
+        }
+        let Some(worst) = sections
+            .iter()
+            .enumerate()
+            .max_by_key(|(index, section)| (section.priority, *index))
+            .map(|(index, _)| index)
+        else {
+            break;
+        };
+        if sections[worst].priority == 0 {
+            break;
+        }
+        sections.remove(worst);
+    }
+    let lines: Vec<Line> = sections.into_iter().flat_map(|s| s.lines).collect();
+    frame.render_widget(
+        Paragraph::new(lines).block(block(" Configuration ", false, view.theme)),
+        area,
+    );
+}
+
+fn sections(view: &View, width: usize) -> Vec<Section> {
+    let theme = view.theme;
+    let snapshot = view.snapshot;
+    let shown = &view.run.view;
+    let mut sections = Vec::new();
+    let mut push = |priority, lines| sections.push(Section { priority, lines });
+
+    // Where: the stage and its fixed-point pass.
+    let stage = if shown.stage.is_empty() {
+        snapshot.stage.clone()
+    } else {
+        shown.stage.clone()
+    };
+    let stage_count = snapshot.stage_count.max(1);
+    let pass = if shown.pass > 0 {
+        format!(" · pass {}", shown.pass)
+    } else {
+        String::new()
+    };
+    push(
+        0,
+        vec![Line::from(vec![
+            Span::styled(
+                if stage.is_empty() {
+                    "(not started)".to_string()
+                } else {
+                    stage.clone()
+                },
+                theme.title,
+            ),
+            Span::styled(
+                ellipsize(
+                    &format!(" · stage {}/{stage_count}{pass}", shown.stage_index + 1),
+                    width.saturating_sub(stage.len()),
+                ),
+                theme.muted,
+            ),
+        ])],
+    );
+    // Phases other than pruning run no ddmin: no partition, no ddmin formula.
+    let phase = shown.tree_set.as_ref().map(|set| set.phase);
+    let hoisting = phase.is_some_and(|phase| phase != TreePhase::Prune);
+    if let Some(set) = &shown.tree_set {
+        push(2, vec![tree_set_line(view, set, width)]);
+    }
+    let nu = snapshot.split_factor;
+    match (&shown.round, hoisting) {
+        (Some(round), false) => {
+            let units = unit_word(&stage, shown.tree_set.is_some());
+            let long = format!(
+                "ddmin round {} · n = {} of {} {units} · ν = {nu}",
+                round.round, round.n, round.len
+            );
+            let (title, of) = if long.chars().count() <= width {
+                (
+                    format!("ddmin round {} · ", round.round),
+                    format!(" of {} {units} · ", round.len),
+                )
+            } else {
+                (
+                    format!("round {} · ", round.round),
+                    format!(" of {} · ", round.len),
+                )
+            };
+            push(
+                1,
+                vec![Line::from(vec![
+                    Span::styled(title, theme.muted),
+                    Span::styled(format!("n = {}", round.n), theme.accent),
+                    Span::styled(of, theme.muted),
+                    Span::styled(format!("ν = {nu}"), theme.accent),
+                ])],
+            );
+            push(1, partition_lines(view, round, width));
+        }
+        (None, false) if shown.tree_set.is_none() => push(
+            1,
+            vec![Line::from(vec![
+                Span::styled("no ddmin round yet · ", theme.muted),
+                Span::styled(format!("ν = {nu}"), theme.accent),
+            ])],
+        ),
+        _ => {}
+    }
+    push(
+        5,
+        vec![Line::styled(
+            format!(
+                "jobs {} · {}",
+                snapshot.jobs,
+                format!("{:?}", snapshot.parallel).to_lowercase()
+            ),
+            theme.muted,
+        )],
+    );
+
+    // The candidate under test (or the last one judged).
+    match &view.run.current {
+        Some(current) => {
+            let step = format!("step {} ", current.step);
+            let content = view
+                .run
+                .current_preview()
+                .filter(|p| p.chars().count() <= 16 && !p.contains('\n'))
+                .map(|p| format!(" “{p}”"))
+                .unwrap_or_else(|| format!(" · {}", human_bytes(current.size)));
+            let name = view.describe(current, width.saturating_sub(step.chars().count()));
+            // The size or content only when the name leaves room for it.
+            let room = width.saturating_sub(step.chars().count() + name.chars().count());
+            let content = if content.chars().count() <= room {
+                content
+            } else {
+                String::new()
+            };
+            let mut lines = vec![Line::from(vec![
+                Span::styled(step, theme.muted),
+                Span::styled(name, theme.accent),
+                Span::styled(content, theme.base),
+            ])];
+            for what in view.what_it_does(current, width.saturating_sub(2)) {
+                lines.push(Line::styled(format!("  {what}"), theme.base));
+            }
+            push(0, lines);
+            push(
+                0,
+                vec![match current.verdict {
+                    None => Line::styled("  testing…", theme.accent),
+                    Some((outcome, action)) => Line::from(vec![
+                        Span::styled(format!("  {}", outcome.symbol()), theme.outcome(outcome)),
+                        Span::styled(
+                            format!(" {} ({})", outcome_word(outcome), action_word(action)),
+                            theme.outcome(outcome),
+                        ),
+                    ]),
+                }],
+            );
+        }
+        None => push(0, vec![Line::styled("no candidate yet", theme.muted)]),
+    }
+    if let Some(round) = shown.round.as_ref().filter(|r| !hoisting && r.len >= 2) {
+        push(3, vec![progress_line(view, round, width)]);
+    }
+
+    // The definition, with the branch taken.
+    let rules = match phase {
+        None | Some(TreePhase::Prune) => FORMULA,
+        Some(TreePhase::Hoist) => HOIST_RULES,
+        #[allow(unreachable_patterns)] // phases of other tree stages have no rule listed
+        Some(_) => &[],
+    };
+    let trivial = shown.round.as_ref().is_some_and(|round| round.len < 2);
+    let taken = shown
+        .decision
+        .as_ref()
+        .filter(|_| !trivial)
+        .map(|decision| decision.branch);
+    let show_rules = width >= 50;
+    let mut formula = Vec::new();
+    let mut formula_shown = false;
+    for (branch, name, rule) in rules {
+        let is_taken = taken == Some(*branch);
+        formula_shown |= is_taken;
+        let (marker, style) = if is_taken {
+            ("▶ ", theme.accent)
+        } else {
+            ("  ", theme.muted)
+        };
+        let detail = match &shown.decision {
+            Some(decision) if is_taken && !show_rules => {
+                format!("· {}", decision_detail(view, decision, width))
+            }
+            _ => String::new(),
+        };
+        // With room, the rule beside each branch; without, the detail of the one taken.
+        let name = if show_rules {
+            format!("{name:<21}")
+        } else {
+            format!("{name} ")
+        };
+        let rest = width.saturating_sub(2 + name.chars().count());
+        formula.push(Line::from(vec![
+            Span::styled(marker, theme.accent),
+            Span::styled(name, style),
+            Span::styled(
+                ellipsize(if show_rules { rule } else { &detail }, rest),
+                if is_taken { theme.base } else { theme.muted },
+            ),
+        ]));
+    }
+    if (shown.round.is_some() && !trivial) || hoisting {
+        push(4, formula);
+    }
+    match (&shown.decision, taken) {
+        (Some(decision), Some(_)) if formula_shown && show_rules => push(
+            2,
+            vec![Line::styled(
+                format!(
+                    "  {}",
+                    decision_detail(view, decision, width.saturating_sub(2))
+                ),
+                theme.accent,
+            )],
+        ),
+        (Some(decision), _) if !formula_shown && !trivial => push(
+            2,
+            vec![Line::styled(
+                ellipsize(
+                    &format!(
+                        "▶ {} · {}",
+                        decision.branch.describe(),
+                        decision_detail(view, decision, width)
+                    ),
+                    width,
+                ),
+                theme.accent,
+            )],
+        ),
+        _ => {}
+    }
+    if trivial && !hoisting {
+        push(
+            2,
+            vec![Line::styled(
+                "one unit: ddmin has nothing to split (no test)",
+                theme.muted,
+            )],
+        );
+    }
+    sections
+}
+
+/// The tree set in words: the level or the parent, how many nodes, and the phase.
+fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
+    let theme = view.theme;
+    let phase = format!("{:?}", set.phase).to_lowercase();
+    let nodes = if set.nodes == 1 {
+        "1 node".to_string()
+    } else {
+        format!("{} nodes", set.nodes)
+    };
+    let place = match &set.parent_span {
+        Some(span) if set.recursive => {
+            // The parent by its kind when the UI has the parse, else by its code.
+            let parent = match view.kind_at(set.version, span) {
+                Some(kind) => kind.to_string(),
+                None => view
+                    .best_of(set.version)
+                    .and_then(|best| best.get(span.clone()))
+                    .map(|text| format!("`{}`", crate::describe::snippet(text, 18)))
+                    .unwrap_or_default(),
+            };
+            let at = view
+                .position(set.version, span.start)
+                .map(|(line, column)| format!(" at {line}:{column}"))
+                .unwrap_or_default();
+            format!("{nodes}: children of {parent}{at}")
+        }
+        _ => format!("level {} · {nodes}", set.depth),
+    };
+    let hoisted = if set.phase == TreePhase::Hoist && set.hoisted > 0 {
+        format!(" · {} hoisted", set.hoisted)
+    } else {
+        String::new()
+    };
+    Line::styled(
+        ellipsize(&format!("{place} · {phase}{hoisted}"), width),
+        theme.muted,
+    )
+}
+
+/// How far the round got, what is left at most if nothing more is interesting, and when that
+/// would be done at the rate measured.
+fn progress_line(view: &View, round: &Round, width: usize) -> Line<'static> {
+    let theme = view.theme;
+    if view.run.view.decision.is_some() {
+        return Line::styled(
+            format!(
+                "decided after {} of {} candidates",
+                round.judged, round.candidates
+            ),
+            theme.muted,
+        );
+    }
+    let left = worst_case_left(round);
+    let rate = if view.running.as_secs_f64() > 0.0 {
+        view.run.tests as f64 / view.running.as_secs_f64()
+    } else {
+        0.0
+    };
+    let eta = if rate > 0.0 && left > 0 {
+        format!(
+            " · ETA ≤ {}",
+            clock_time(std::time::Duration::from_secs_f64(left as f64 / rate))
+        )
+    } else {
+        String::new()
+    };
+    let judged = format!("{}/{} judged", round.judged, round.candidates);
+    let rest = width.saturating_sub(judged.chars().count());
+    Line::from(vec![
+        Span::styled(judged, theme.accent),
+        Span::styled(
+            ellipsize(&format!(" · ≤ {left} more without ✗{eta}"), rest),
+            theme.muted,
+        ),
+    ])
+}
+
+/// What a decision did: the candidate that decided it, or where the granularity goes.
+fn decision_detail(view: &View, decision: &Decision, width: usize) -> String {
+    match (decision.branch, decision.n) {
+        (Branch::IncreaseGranularity, Some(n)) => format!("n → {n}"),
+        (Branch::Done, Some(n)) => format!("1-minimal at n = {n}"),
+        (_, Some(n)) => format!("n = {n}"),
+        (branch, None) => {
+            let Some(candidate) = decision.candidate else {
+                return String::new();
+            };
+            let named = view
+                .run
+                .current
+                .as_ref()
+                .filter(|current| current.candidate == candidate)
+                .map(|current| match &view.what_it_does(current, width)[..] {
+                    [one] => one.clone(),
+                    _ => view.describe(current, width.saturating_sub(2)),
+                })
+                .unwrap_or_else(|| candidate.describe());
+            match (branch, candidate.kind) {
+                (
+                    Branch::ReduceToSubset | Branch::ReduceToComplement,
+                    CandidateKind::Subset | CandidateKind::Complement,
+                ) => format!("{named} ✗"),
+                _ => named,
+            }
+        }
+    }
+}
+
+/// The partition strip (Δ1..Δn as bars sized by their units) and the outcome rows.
+fn partition_lines(view: &View, round: &Round, width: usize) -> Vec<Line<'static>> {
+    let theme = view.theme;
+    if round.len < 2 {
+        return Vec::new();
+    }
+    let under_test = view.run.current.as_ref().and_then(|c| {
+        (c.candidate.n as usize == round.n
+            && matches!(
+                c.candidate.kind,
+                CandidateKind::Subset | CandidateKind::Complement
+            ))
+        .then_some((c.candidate.index as usize, c.candidate.kind))
+    });
+    if round.chunks.is_empty() {
+        return vec![Line::styled(
+            format!("{} chunks: too many to draw", round.n),
+            theme.muted,
+        )];
+    }
+    partition_strip(round, width.saturating_sub(3), under_test, theme)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::SplitFactor;
+
+    fn round(n: usize, len: usize, candidates: usize, judged: usize) -> Round {
+        Round {
+            round: 1,
+            n,
+            len,
+            nu: SplitFactor::Finite(2),
+            chunks: Vec::new(),
+            candidates,
+            judged,
+            subset_outcomes: Vec::new(),
+            complement_outcomes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_bound_counts_every_finer_round() {
+        // Subsets and complements: 2 per chunk. n = 2 of 8: the rest of this round, then
+        // rounds at 4 and 8 chunks.
+        assert_eq!(worst_case_left(&round(2, 8, 4, 1)), 3 + 8 + 16);
+        // Complements only, at the finest granularity: the rest of the round.
+        assert_eq!(worst_case_left(&round(5, 5, 5, 2)), 3);
+        // n = 3 of 5 doubles to 5 (capped at the length).
+        assert_eq!(worst_case_left(&round(3, 5, 3, 0)), 3 + 5);
+    }
+}

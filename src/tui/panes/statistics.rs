@@ -1,0 +1,273 @@
+//! The Statistics pane (sizes, tests and their rate over running time, checks, cache, time),
+//! the per-stage table (tests, bytes removed, time of each stage, as C-Vise lists its passes)
+//! and the steps table (the last candidates judged, as the dissertation's Table 4.1 lists
+//! them). The wide layout shows all three in one pane; the compact one has a tab for each.
+
+use std::time::Duration;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::configuration::action_word;
+use super::{Pane, View, short_candidate};
+use crate::describe::ellipsize;
+use crate::tui::widgets::{block, clock_time, human_bytes, percent};
+
+/// The number lines of the pane.
+fn numbers(view: &View) -> Vec<Line<'static>> {
+    let theme = view.theme;
+    let stats = view.stats;
+    let replay = view.replay.is_some();
+    let rate = if view.running.as_secs_f64() > 0.0 {
+        format!("{:.1}/s", stats.tests as f64 / view.running.as_secs_f64())
+    } else {
+        "–/s".into()
+    };
+    let since = view
+        .run
+        .last_reduction
+        .map(|at| clock_time(view.now.saturating_duration_since(at)))
+        .unwrap_or_else(|| "–".into());
+    let label = |text: &str| Span::styled(format!("{text:<9}"), theme.muted);
+    let value = |text: String| Span::styled(text, theme.base);
+    let size_line = |name: &str, from: usize, to: usize| {
+        Line::from(vec![
+            label(name),
+            value(format!("{from} → {to} ")),
+            Span::styled(percent(to, from), theme.accent),
+        ])
+    };
+    let cache = &stats.cache;
+    let unknown = |known: u64| {
+        if replay && view.run.final_stats.is_none() {
+            "–".to_string()
+        } else {
+            known.to_string()
+        }
+    };
+    // The most telling first: a small screen shows the first ones.
+    let mut lines = vec![
+        size_line("bytes", view.input.bytes, view.best.bytes),
+        size_line("lines", view.input.lines, view.best.lines),
+        size_line("non-ws", view.input.nonws, view.best.nonws),
+        Line::from(vec![
+            label("tests"),
+            value(format!("{} · {rate} · ", stats.tests)),
+            Span::styled(
+                percent(stats.interesting_tests as usize, stats.tests as usize),
+                theme.interesting,
+            ),
+            Span::styled(" ✗", theme.interesting),
+        ]),
+        Line::from(vec![
+            label("cache"),
+            value(format!(
+                "{} lookups · {} hits",
+                unknown(cache.lookups),
+                cache.hits()
+            )),
+        ]),
+        Line::from(vec![
+            label("hits"),
+            Span::styled(format!("✗ {}  ", cache.hits_interesting), theme.interesting),
+            Span::styled(format!("✓ {}  ", cache.hits_not), theme.not_interesting),
+            Span::styled(format!("? {}", cache.hits_unresolved), theme.unresolved),
+        ]),
+        Line::from(vec![
+            label("checks"),
+            value(format!(
+                "{} · {} oracle runs",
+                stats.checks, stats.oracle_runs
+            )),
+        ]),
+        Line::from(vec![
+            label("entries"),
+            value(format!(
+                "{} · {} · {} evicted",
+                unknown(cache.entries),
+                if replay && view.run.final_stats.is_none() {
+                    "–".to_string()
+                } else {
+                    human_bytes(cache.bytes as usize)
+                },
+                unknown(cache.evictions)
+            )),
+        ]),
+        Line::from(vec![
+            label("skipped"),
+            value(format!(
+                "guard {} · timeouts {}",
+                stats.guard_skips, stats.timeouts
+            )),
+        ]),
+        Line::from(vec![
+            label("parallel"),
+            value(format!(
+                "cancelled {} · wasted {}",
+                unknown(stats.cancelled),
+                unknown(stats.wasted)
+            )),
+        ]),
+        Line::from(vec![
+            label("rounds"),
+            value(format!("{} (the report's iterations)", stats.iterations)),
+        ]),
+        Line::from(vec![
+            label("time"),
+            value(format!(
+                "{} running · {} accepted",
+                clock_time(view.running),
+                stats.accepted
+            )),
+        ]),
+    ];
+    if !replay {
+        lines.push(Line::from(vec![
+            label("reduced"),
+            value(format!("{since} ago")),
+        ]));
+    }
+    lines
+}
+
+/// The per-stage table: a header and one row per stage.
+fn stage_lines(view: &View, width: usize) -> Vec<Line<'static>> {
+    let theme = view.theme;
+    let rows = view.run.stage_rows(view.running);
+    let name_width = width.saturating_sub(27).clamp(6, 20);
+    let mut lines = vec![Line::styled(
+        format!(
+            "{:<name_width$} {:>6} {:>9} {:>8}",
+            "stage", "tests", "removed", "time"
+        ),
+        theme.title,
+    )];
+    for row in rows {
+        let style = if row.name == view.run.stage && view.run.ending.is_none() {
+            theme.accent
+        } else {
+            theme.base
+        };
+        lines.push(Line::styled(
+            format!(
+                "{:<name_width$} {:>6} {:>9} {:>8}",
+                ellipsize(&row.name, name_width),
+                row.tests,
+                human_bytes(row.bytes_removed as usize),
+                clock_time_precise(row.time)
+            ),
+            style,
+        ));
+    }
+    lines
+}
+
+/// Seconds with a decimal under a minute.
+fn clock_time_precise(time: Duration) -> String {
+    if time.as_secs() < 60 {
+        format!("{:.1}s", time.as_secs_f64())
+    } else {
+        clock_time(time)
+    }
+}
+
+/// The steps table: a header and the last `rows - 1` candidates judged.
+fn step_lines(view: &View, rows: usize, width: usize) -> Vec<Line<'static>> {
+    let theme = view.theme;
+    let content_width = width.saturating_sub(26).clamp(6, 40);
+    let mut lines = vec![Line::styled(
+        format!(
+            "{:>4} {:<7} {:<content_width$} {:<5} out",
+            "step", "cand.", "content", "how"
+        ),
+        theme.title,
+    )];
+    let log = &view.run.log;
+    let shown = log.len().min(rows.saturating_sub(1));
+    for judged in log.iter().skip(log.len() - shown) {
+        let content = judged
+            .preview
+            .as_ref()
+            .map(|p| ellipsize(&p.replace('\n', "⏎"), content_width))
+            .unwrap_or_else(|| human_bytes(judged.size));
+        let at = judged
+            .at
+            .and_then(|offset| view.position(judged.version, offset));
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:>4} ", judged.step), theme.muted),
+            Span::styled(
+                format!("{:<7} ", short_candidate(&judged.candidate, at)),
+                theme.accent,
+            ),
+            Span::styled(
+                format!("{}{} ", content, pad(&content, content_width)),
+                theme.base,
+            ),
+            Span::styled(format!("{:<5} ", action_word(judged.action)), theme.muted),
+            Span::styled(judged.outcome.symbol(), theme.outcome(judged.outcome)),
+        ]));
+    }
+    lines
+}
+
+/// Spaces that fill `text` up to `width` columns.
+fn pad(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    " ".repeat(width.saturating_sub(text.width()))
+}
+
+/// The wide layout's pane: numbers, stages (when there are several) and the steps table.
+pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
+    let width = area.width.saturating_sub(2) as usize;
+    let height = area.height.saturating_sub(2) as usize;
+    let mut lines = numbers(view);
+    if view.snapshot.stage_count > 1 || view.run.stages.len() > 1 {
+        let stages = stage_lines(view, width);
+        if lines.len() + stages.len() + 3 <= height {
+            lines.extend(stages);
+        }
+    }
+    let room = height.saturating_sub(lines.len());
+    if room >= 2 {
+        lines.extend(step_lines(view, room, width));
+    }
+    frame.render_widget(
+        Paragraph::new(lines).block(block(" Statistics ", false, view.theme)),
+        area,
+    );
+}
+
+/// The compact layout's tabs.
+pub fn draw_tab(view: &View, pane: Pane, frame: &mut Frame, area: Rect) {
+    let width = area.width.saturating_sub(2) as usize;
+    let height = area.height.saturating_sub(2) as usize;
+    let title = format!(" {} ", pane.title());
+    let frame_block = block(title, view.focus == pane, view.theme);
+    let lines = match pane {
+        Pane::Steps => step_lines(view, height, width),
+        Pane::Stages => stage_lines(view, width),
+        _ => {
+            // Two columns when they fit, so that the cache lines are on screen too.
+            let numbers = numbers(view);
+            if width >= 70 && numbers.len() > height {
+                let inner = frame_block.inner(area);
+                frame.render_widget(frame_block, area);
+                let half = height;
+                let [left, right] = ratatui::layout::Layout::horizontal([
+                    ratatui::layout::Constraint::Percentage(50),
+                    ratatui::layout::Constraint::Percentage(50),
+                ])
+                .areas(inner);
+                let mut numbers = numbers;
+                let second = numbers.split_off(half);
+                frame.render_widget(Paragraph::new(numbers), left);
+                frame.render_widget(Paragraph::new(second), right);
+                return;
+            }
+            numbers
+        }
+    };
+    frame.render_widget(Paragraph::new(lines).block(frame_block), area);
+}
