@@ -4,7 +4,7 @@
 # with stand-ins for srun, squeue and scancel that run every step on this machine (no Slurm
 # needed, and no cap of this machine's CPUs on the window). Sleeping tests cost no CPU, so the
 # wall time divided by SLEEP is the number of waves of tests: times 60 s, what a reduction with a
-# 60-second test takes (docs/benchmarks.md, section 8). The Slurm overhead is not in it
+# 60-second test takes (docs/benchmarks.md, section 9). The Slurm overhead is not in it
 # (bench/slurm.sh measures that). -j 1 runs without the sleep (its waves are its runs).
 #   bench/slurm-window.sh                     # py-rust-missing-colon, lines, -j 1 4 16 64
 #   TASKS=json-swerv JOBS="1 64" SLEEP=1 bench/slurm-window.sh -a ddmin --atoms line

@@ -155,6 +155,21 @@ fn split_tokens(text: &[u8]) -> Vec<Span> {
     spans
 }
 
+/// How many bytes `old` and `new` share at their start and, in what is left, at their end: `new`
+/// is `old` with `old[prefix..old.len() - suffix]` replaced by `new[prefix..new.len() - suffix]`.
+pub fn common_ends(old: &[u8], new: &[u8]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, suffix)
+}
+
 /// Counts the characters of `text` that are not whitespace (the papers' size measure).
 pub fn non_whitespace_chars(text: &[u8]) -> usize {
     if text.is_ascii() {
@@ -219,6 +234,15 @@ mod tests {
         for kind in [AtomKind::Line, AtomKind::Char, AtomKind::Token] {
             assert_eq!(pieces(text, kind).concat(), text, "{kind}");
         }
+    }
+
+    #[test]
+    fn common_ends_leave_the_changed_middle() {
+        assert_eq!(common_ends(b"abcXYdef", b"abcdef"), (3, 3));
+        assert_eq!(common_ends(b"aaaa", b"aa"), (2, 0));
+        assert_eq!(common_ends(b"abc", b"abc"), (3, 0));
+        assert_eq!(common_ends(b"", b"xy"), (0, 0));
+        assert_eq!(common_ends(b"xab", b"yab"), (0, 2));
     }
 
     #[test]

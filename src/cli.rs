@@ -104,6 +104,11 @@ pub struct ReduceArgs {
     #[arg(short, long, value_name = "PIPELINE")]
     pub algorithm: Option<crate::pipeline::Pipeline>,
 
+    /// Without -a: the fast default (`hddhr+ddmin:line` for a known language, else `ddmin`):
+    /// the tree and lines only, a fraction of the tests for a larger result.
+    #[arg(long, conflicts_with = "algorithm")]
+    pub fast: bool,
+
     /// The input's language for the tree algorithms [default: by the file extension].
     #[arg(long, value_name = "NAME")]
     pub language: Option<String>,
@@ -125,9 +130,10 @@ pub struct ReduceArgs {
     #[arg(long, value_enum, default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
     pub split: SplitStyle,
 
-    /// Which reduce steps ddmin tries, in which order.
-    #[arg(long, value_enum, default_value_t = ReduceOrder::SubsetsFirst, value_name = "ORDER")]
-    pub order: ReduceOrder,
+    /// Which reduce steps ddmin tries, in which order [default: subsets-first; in a schedule
+    /// `(...)*`, such as the default pipeline's, complements-only].
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub order: Option<ReduceOrder>,
 
     /// Iteration order of the subsets.
     #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
@@ -179,12 +185,13 @@ pub struct ReduceArgs {
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub srun_arg: Vec<OsString>,
 
-    /// How a window of parallel tests is decided.
-    #[arg(long, value_enum, default_value_t = ParallelMode::Stable, value_name = "MODE")]
-    pub parallel: ParallelMode,
+    /// How a window of parallel tests is decided [default: stable; greedy when the pipeline has
+    /// a schedule `(...)*`, as the default pipeline does].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub parallel: Option<ParallelMode>,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
-    /// unresolved.
+    /// unresolved [default: ten times the input's own check, plus a second].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
 
@@ -313,7 +320,13 @@ impl ReduceArgs {
                 .unwrap_or_else(|| Settings::default().atoms),
             split_factor: self.split_factor,
             dd: DdOptions {
-                order: self.order,
+                order: self.order.unwrap_or(ReduceOrder::SubsetsFirst),
+                subset_direction: self.subset_order,
+                complement_direction: self.complement_order,
+                split: self.split,
+            },
+            scheduled_dd: DdOptions {
+                order: self.order.unwrap_or(ReduceOrder::ComplementsOnly),
                 subset_direction: self.subset_order,
                 complement_direction: self.complement_order,
                 split: self.split,
@@ -337,6 +350,7 @@ impl ReduceArgs {
                 .algorithm
                 .clone()
                 .or_else(|| self.atoms.is_some().then(crate::pipeline::Pipeline::ddmin)),
+            fast: self.fast,
             language,
             syntax_guard: !self.no_syntax_guard,
         };
@@ -516,7 +530,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // Processes a test leaves behind (daemons) are adopted and killed (Linux).
     crate::processes::adopt_orphans();
     let oracle = match args.oracle(timeout) {
-        Ok(oracle) => Arc::new(oracle),
+        Ok(oracle) => Arc::new(oracle.fitting_timeout()),
         Err(error) => return usage_error(format!("{error:#}")),
     };
     let place = oracle.executor().describe();
@@ -535,7 +549,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                 pipeline: crate::pipeline::pipeline_of(settings).to_string(),
                 language: crate::pipeline::language_of(settings).map(|l| l.name().to_owned()),
                 jobs: settings.jobs,
-                parallel: settings.parallel.to_string(),
+                parallel: settings.parallel_mode().to_string(),
                 split_factor: settings.split_factor.to_string(),
                 stage_count: crate::pipeline::Stages::len(
                     &crate::pipeline::PipelineStages::from_settings(settings),
@@ -931,8 +945,8 @@ mod tests {
         let Subcommand::Reduce(args) = cli.subcommand else {
             panic!("a reduce command");
         };
-        assert_eq!(args.order, ReduceOrder::ComplementsOnly);
+        assert_eq!(args.order, Some(ReduceOrder::ComplementsOnly));
         assert_eq!(args.cache, CacheKind::Config);
-        assert_eq!(args.parallel, ParallelMode::Stable, "the default");
+        assert_eq!(args.parallel, None, "the default: by the pipeline");
     }
 }

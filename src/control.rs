@@ -19,6 +19,10 @@ pub enum Stop {
     Requested,
     /// The user switched algorithm or settings: the driver restarts from the current best.
     Switched,
+    /// A stage on probation failed too many tests in a row (see
+    /// [`crate::tester::Tester::set_failure_budget`]); the schedule that set the budget takes it
+    /// back and defers the stage.
+    Budget,
     /// whittle itself failed (it could not write a candidate into its scratch directory, say):
     /// nothing to do with the test.
     Failed(String),
@@ -38,6 +42,7 @@ impl std::fmt::Display for Stop {
             Stop::Limit(what) => write!(f, "stopped early: {what}"),
             Stop::Requested => f.write_str("stopped on request"),
             Stop::Switched => f.write_str("interrupted by a switch"),
+            Stop::Budget => f.write_str("out of failed tests on probation"),
             Stop::Failed(why) => write!(f, "stopped by an error of whittle's: {why}"),
         }
     }

@@ -8,7 +8,7 @@ use crate::cache::{CacheKind, CachePolicy};
 use crate::engine::{Session, SessionOptions};
 use crate::oracle::{Oracle, predicate};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::pipeline::{DEFAULT_TREE_PIPELINE, Pipeline, Settings};
+use crate::pipeline::{FAST_TREE_PIPELINE, Pipeline, Settings};
 use crate::reduce::Job;
 use crate::tree::Language;
 
@@ -54,7 +54,7 @@ fn table_4_1() -> Example {
                 evict_larger: true,
             },
             jobs: 1,
-            parallel: ParallelMode::Stable,
+            parallel: Some(ParallelMode::Stable),
             limits: Default::default(),
             algorithm: Some(Pipeline::ddmin()),
             ..Settings::default()
@@ -107,7 +107,7 @@ fn hello_hoist() -> Example {
             atoms: vec![AtomKind::Line],
             jobs: 1,
             // The default for C, named because the example shows it.
-            algorithm: DEFAULT_TREE_PIPELINE.parse().ok(),
+            algorithm: FAST_TREE_PIPELINE.parse().ok(),
             language: Some("c".into()),
             ..Settings::default()
         },

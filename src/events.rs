@@ -39,6 +39,9 @@ pub enum CandidateKind {
     Reshape,
     /// An edit proposed by the user.
     Manual,
+    /// An edit of a text stage (tokens, brackets, rename): candidate `index` of the `n` the
+    /// stage proposed for the current best.
+    Edit,
 }
 
 /// One candidate under consideration.
@@ -80,6 +83,7 @@ impl Candidate {
             CandidateKind::Lift => "lift".into(),
             CandidateKind::Reshape => "reshape".into(),
             CandidateKind::Manual => "manual edit".into(),
+            CandidateKind::Edit => format!("edit {}/{}", self.index + 1, self.n),
         }
     }
 }
@@ -120,6 +124,8 @@ pub enum Branch {
     Start,
     /// The user went back to an earlier state.
     Restart,
+    /// A text stage's edit.
+    Edit,
 }
 
 impl Branch {
@@ -138,6 +144,7 @@ impl Branch {
             Branch::Manual => "manual edit",
             Branch::Start => "input",
             Branch::Restart => "restart",
+            Branch::Edit => "text edit",
         }
     }
 }

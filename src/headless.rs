@@ -194,6 +194,15 @@ pub fn report(stats: &Stats) -> String {
             stats.wall_seconds, stats.test_seconds, stats.jobs, stats.parallel_mode
         ),
     ];
+    if let Some(timeout) = stats.timeout_seconds {
+        lines.push(if stats.timeout_derived {
+            format!(
+                "timeout: {timeout:.2}s per test (10x the input's check + 1s; --timeout sets one)"
+            )
+        } else {
+            format!("timeout: {timeout:.2}s per test")
+        });
+    }
     if stats.stages.len() > 1 {
         let removed: u64 = stats.stages.iter().map(|stage| stage.bytes_removed).sum();
         for stage in &stats.stages {

@@ -97,6 +97,18 @@ pub trait Oracle: Send + Sync {
     /// One line saying what the test is, for reports.
     fn describe(&self) -> String;
 
+    /// The time limit of one test, if there is one.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Told how long the input's own check took: an oracle that fits its timeout to the test
+    /// sets it now and returns it (see [`fitted_timeout`]); others return `None`.
+    fn fit_timeout(&self, check: Duration) -> Option<Duration> {
+        let _ = check;
+        None
+    }
+
     /// What went wrong around the tests since the last call, that the user should know (a run
     /// directory that could not be removed, say). The tester reports these as warnings.
     fn take_warnings(&self) -> Vec<String> {
@@ -243,6 +255,12 @@ impl Execution {
     }
 }
 
+/// The timeout fitted to a test whose check of the input took `check`: ten times that plus a
+/// second, so that a candidate that never ends costs little more than a good one.
+pub fn fitted_timeout(check: Duration) -> Duration {
+    check * 10 + Duration::from_secs(1)
+}
+
 /// A test function in the same process: tests, benchmarks and the demo use it.
 pub struct PredicateOracle<F> {
     predicate: F,
@@ -303,7 +321,9 @@ pub struct CommandOracle {
     program: OsString,
     args: Vec<OsString>,
     file_name: OsString,
-    timeout: Option<Duration>,
+    timeout: Mutex<Option<Duration>>,
+    /// Without a timeout of its own, take [`fitted_timeout`] of the input's check.
+    fits_timeout: bool,
     scratch: PathBuf,
     next_run: AtomicU64,
     /// Whether a run directory could not be removed (warned about once).
@@ -362,7 +382,8 @@ impl CommandOracle {
             program,
             args: args.to_vec(),
             file_name,
-            timeout,
+            timeout: Mutex::new(timeout),
+            fits_timeout: false,
             scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
@@ -380,6 +401,13 @@ impl CommandOracle {
     /// Runs the tests through `executor` instead of on this machine.
     pub fn with_executor(mut self, executor: Box<dyn Executor>) -> Self {
         self.executor = executor;
+        self
+    }
+
+    /// Without a timeout given to [`CommandOracle::new`], the timeout is fitted to the time the
+    /// input's check takes (see [`Oracle::fit_timeout`]).
+    pub fn fitting_timeout(mut self) -> Self {
+        self.fits_timeout = self.timeout().is_none();
         self
     }
 
@@ -471,7 +499,7 @@ impl CommandOracle {
         let run = Run {
             argv: &argv,
             dir,
-            timeout: self.timeout,
+            timeout: self.timeout(),
             index,
         };
         let execution = self.executor.execute(&run, cancel).map_err(scratch_error)?;
@@ -697,6 +725,19 @@ impl Oracle for CommandOracle {
         self.executor.max_jobs()
     }
 
+    fn timeout(&self) -> Option<Duration> {
+        *self.timeout.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn fit_timeout(&self, check: Duration) -> Option<Duration> {
+        if !self.fits_timeout {
+            return None;
+        }
+        let fitted = fitted_timeout(check);
+        *self.timeout.lock().unwrap_or_else(PoisonError::into_inner) = Some(fitted);
+        Some(fitted)
+    }
+
     fn take_warnings(&self) -> Vec<String> {
         std::mem::take(&mut *self.warnings.lock().unwrap_or_else(PoisonError::into_inner))
     }
@@ -768,6 +809,24 @@ mod tests {
             oracle.judge(b"", &CancelToken::new()).outcome,
             Outcome::Interesting
         );
+    }
+
+    #[test]
+    fn the_timeout_fits_the_input_check_unless_one_was_given() {
+        let check = Duration::from_millis(50);
+        let fitting = sh("exit 0", None).fitting_timeout();
+        assert_eq!(fitting.timeout(), None);
+        assert_eq!(
+            fitting.fit_timeout(check),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(fitting.timeout(), Some(Duration::from_millis(1500)));
+        let explicit = sh("exit 0", Some(Duration::from_secs(7))).fitting_timeout();
+        assert_eq!(explicit.fit_timeout(check), None);
+        assert_eq!(explicit.timeout(), Some(Duration::from_secs(7)));
+        let plain = sh("exit 0", None);
+        assert_eq!(plain.fit_timeout(check), None);
+        assert_eq!(plain.timeout(), None);
     }
 
     #[test]

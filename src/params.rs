@@ -156,6 +156,16 @@ impl Default for DdOptions {
     }
 }
 
+impl DdOptions {
+    /// The defaults inside a schedule: complements only.
+    pub fn scheduled() -> Self {
+        DdOptions {
+            order: ReduceOrder::ComplementsOnly,
+            ..DdOptions::default()
+        }
+    }
+}
+
 /// The most tests that run at once: four per CPU, at least 8 and at most 1024. More only adds
 /// threads and processes that compete for the same CPUs.
 pub fn max_jobs() -> usize {

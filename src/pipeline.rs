@@ -1,14 +1,15 @@
 //! Pipelines: stages joined with `+` and run in order on the current best (`hoist+hddh` is the
-//! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level; the sixteen
-//! combinations of Table 7.1; the default pipeline; the settings of a reduction
+//! dissertation's Hoist*+HDDH*), a trailing `ddmin` finishing at line/char level, text stages
+//! (`tokens`, `brackets`, `rename`, `indent`), and schedules `(a+b+c)*` that rerun their stages
+//! to a global fixed point; the sixteen combinations of Table 7.1; the default pipeline; the
+//! settings of a reduction
 //! ([`Settings`]), the stages a session runs ([`Stages`], [`PipelineStages`]), the stage runner
-//! and the ddmin pass over text units; pinned byte ranges ([`Pins`]).
+//! and the ddmin pass over text units; pinned byte ranges ([`Pins`], from `crate::pins`).
 
-mod pins;
 mod settings;
 mod stages;
 
-pub use pins::{Pins, line_range};
+pub use crate::pins::{Pins, line_range};
 pub use settings::Settings;
 pub use stages::{SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass};
 
@@ -22,7 +23,10 @@ use crate::atoms::{self, AtomKind};
 use crate::control::Stop;
 use crate::events::Event;
 use crate::hdd::{self, Algorithm, PinSource, TreeContext};
+use crate::params::ParallelMode;
+use crate::passes::{EditOptions, TextStage};
 use crate::rewrite::{self, Rewrite};
+use crate::schedule;
 use crate::stats::StageStats;
 use crate::tester::{CandidateGuard, Tester};
 use crate::tree::{Language, NodeId, SyntaxGuard, Tree};
@@ -34,13 +38,23 @@ pub enum Stage {
     Tree(Algorithm),
     /// ddmin passes over text units, each to its fixed point: the given atoms, or `--atoms`.
     Ddmin(Option<Vec<AtomKind>>),
+    /// A text stage over tokens (no parse tree needed).
+    Text(TextStage),
+    /// ddmin over characters when the tests are cheap enough (see [`schedule::polish_cost`]).
+    Polish,
+    /// `(a+b+c)*`: the stages rerun until none of them changes anything (see [`schedule`]).
+    Schedule(Vec<Stage>),
     /// A rewrite of the parse tree of the current best (`replace`, `lift`).
     Rewrite(Rewrite),
 }
 
 impl Stage {
     fn is_tree(&self) -> bool {
-        matches!(self, Stage::Tree(_) | Stage::Rewrite(_))
+        match self {
+            Stage::Tree(_) | Stage::Rewrite(_) => true,
+            Stage::Schedule(stages) => stages.iter().any(Stage::is_tree),
+            Stage::Ddmin(_) | Stage::Text(_) | Stage::Polish => false,
+        }
     }
 }
 
@@ -54,8 +68,43 @@ impl fmt::Display for Stage {
                 let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
                 write!(f, "ddmin:{}", names.join(","))
             }
+            Stage::Text(stage) => f.write_str(stage.name()),
+            Stage::Polish => f.write_str("polish"),
+            Stage::Schedule(stages) => write!(f, "({})*", join_stages(stages)),
         }
     }
+}
+
+fn join_stages(stages: &[Stage]) -> String {
+    let names: Vec<String> = stages.iter().map(Stage::to_string).collect();
+    names.join("+")
+}
+
+/// Splits `a+(b+c)*+d` at the `+` signs outside parentheses.
+fn split_stages(s: &str) -> Result<Vec<&str>, String> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("unbalanced `)` in `{s}`"))?;
+            }
+            '+' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err(format!("unbalanced `(` in `{s}`"));
+    }
+    parts.push(&s[start..]);
+    Ok(parts)
 }
 
 impl FromStr for Stage {
@@ -63,12 +112,35 @@ impl FromStr for Stage {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         // The papers write fixed points with a star (HDD*): every stage runs to its fixed point.
-        let name = s.trim().trim_end_matches('*').to_ascii_lowercase();
+        let trimmed = s.trim();
+        if let Some(inner) = trimmed.strip_prefix('(') {
+            let inner = inner
+                .strip_suffix(")*")
+                .ok_or_else(|| format!("a schedule is written `(a+b+...)*`, not `{trimmed}`"))?;
+            let stages = split_stages(inner)?
+                .into_iter()
+                .map(str::parse)
+                .collect::<Result<Vec<Stage>, String>>()?;
+            if stages
+                .iter()
+                .any(|stage| matches!(stage, Stage::Schedule(_)))
+            {
+                return Err(format!("schedules do not nest: `{trimmed}`"));
+            }
+            return Ok(Stage::Schedule(stages));
+        }
+        let name = trimmed.trim_end_matches('*').to_ascii_lowercase();
         if name == "ddmin" {
             return Ok(Stage::Ddmin(None));
         }
         if let Some(atoms) = name.strip_prefix("ddmin:") {
             return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
+        }
+        if let Ok(stage) = name.parse::<TextStage>() {
+            return Ok(Stage::Text(stage));
+        }
+        if name == "polish" {
+            return Ok(Stage::Polish);
         }
         if let Ok(rewrite) = name.parse() {
             return Ok(Stage::Rewrite(rewrite));
@@ -105,30 +177,41 @@ impl Pipeline {
         self.stages.iter().any(Stage::is_tree)
     }
 
+    /// Whether a stage is a schedule `(...)*`.
+    pub fn has_schedule(&self) -> bool {
+        self.stages
+            .iter()
+            .any(|stage| matches!(stage, Stage::Schedule(_)))
+    }
+
     /// The pipeline run when none is asked for: [`DEFAULT_TREE_PIPELINE`] when the input's
-    /// language is known and its grammar compiled in, else ddmin (lines, then characters).
-    pub fn default_for(language: Option<&Language>) -> Pipeline {
-        match language {
-            Some(language) if language.is_available() => DEFAULT_TREE_PIPELINE
-                .parse()
-                .unwrap_or_else(|_| Pipeline::ddmin()),
-            _ => Pipeline::ddmin(),
-        }
+    /// language is known and its grammar compiled in, else [`DEFAULT_TEXT_PIPELINE`]; with
+    /// `fast`, [`FAST_TREE_PIPELINE`] or ddmin (lines, then characters).
+    pub fn default_for(language: Option<&Language>, fast: bool) -> Pipeline {
+        let tree = language.is_some_and(Language::is_available);
+        let name = match (tree, fast) {
+            (true, false) => DEFAULT_TREE_PIPELINE,
+            (true, true) => FAST_TREE_PIPELINE,
+            (false, false) => DEFAULT_TEXT_PIPELINE,
+            (false, true) => return Pipeline::ddmin(),
+        };
+        name.parse().unwrap_or_else(|_| Pipeline::ddmin())
     }
 }
 
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
-pub const DEFAULT_TREE_PIPELINE: &str = "hddhr+ddmin:line";
+pub const DEFAULT_TREE_PIPELINE: &str = "(hddhr+replace+ddmin:line+brackets+tokens+rename+indent)*";
+
+/// The default for other inputs.
+pub const DEFAULT_TEXT_PIPELINE: &str = "(ddmin:line+brackets+tokens+rename+indent)*+polish";
+
+/// `--fast` for inputs in a known language: the tree, then lines, once each to their fixed
+/// points (the default before the text stages); for other inputs `--fast` runs `ddmin`.
+pub const FAST_TREE_PIPELINE: &str = "hddhr+ddmin:line";
 
 impl fmt::Display for Pipeline {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, stage) in self.stages.iter().enumerate() {
-            if i > 0 {
-                f.write_str("+")?;
-            }
-            write!(f, "{stage}")?;
-        }
-        Ok(())
+        f.write_str(&join_stages(&self.stages))
     }
 }
 
@@ -139,8 +222,8 @@ impl FromStr for Pipeline {
         if s.trim().is_empty() {
             return Err("the pipeline is empty (name an algorithm, e.g. `hdd` or `ddmin`)".into());
         }
-        let stages = s
-            .split('+')
+        let stages = split_stages(s)?
+            .into_iter()
             .map(str::parse)
             .collect::<Result<Vec<Stage>, String>>()?;
         Ok(Pipeline { stages })
@@ -200,7 +283,7 @@ pub fn pipeline_of(settings: &Settings) -> Pipeline {
     settings
         .algorithm
         .clone()
-        .unwrap_or_else(|| Pipeline::default_for(language_of(settings)))
+        .unwrap_or_else(|| Pipeline::default_for(language_of(settings), settings.fast))
 }
 
 /// Checks before a run that the pipeline can run on the settings' language.
@@ -243,12 +326,52 @@ impl CandidateGuard for TreeGuard {
     }
 }
 
-/// One stage as a session runs it: a tree algorithm, or one ddmin pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One stage as a session runs it: a tree algorithm, one ddmin pass, a text stage, or a
+/// schedule of such stages.
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
     Rewrite(Rewrite),
+    Text(TextStage),
+    Polish,
+    Schedule(Vec<Step>),
+}
+
+impl Step {
+    /// The steps of `stages`: a ddmin stage is one step per kind of atom.
+    fn of(stages: &[Stage], settings: &Settings) -> Vec<Step> {
+        stages
+            .iter()
+            .flat_map(|stage| match stage {
+                Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
+                Stage::Rewrite(rewrite) => vec![Step::Rewrite(*rewrite)],
+                Stage::Ddmin(atoms) => atoms
+                    .as_deref()
+                    .unwrap_or(&settings.atoms)
+                    .iter()
+                    .map(|&atom| Step::Ddmin(atom))
+                    .collect(),
+                Stage::Text(stage) => vec![Step::Text(*stage)],
+                Stage::Polish => vec![Step::Polish],
+                Stage::Schedule(stages) => vec![Step::Schedule(Step::of(stages, settings))],
+            })
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Step::Tree(algorithm) => algorithm.name().to_owned(),
+            Step::Rewrite(rewrite) => rewrite.name().to_owned(),
+            Step::Ddmin(atom) => format!("ddmin {atom}"),
+            Step::Text(stage) => stage.name().to_owned(),
+            Step::Polish => "polish".to_owned(),
+            Step::Schedule(steps) => {
+                let names: Vec<String> = steps.iter().map(Step::name).collect();
+                format!("({})*", names.join("+"))
+            }
+        }
+    }
 }
 
 /// The stages of a pipeline as a session runs them: each tree algorithm is a stage, and a ddmin
@@ -261,20 +384,7 @@ pub struct PipelineStages {
 
 impl PipelineStages {
     pub fn new(pipeline: Pipeline, settings: Settings) -> PipelineStages {
-        let steps = pipeline
-            .stages()
-            .iter()
-            .flat_map(|stage| match stage {
-                Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
-                Stage::Rewrite(rewrite) => vec![Step::Rewrite(*rewrite)],
-                Stage::Ddmin(atoms) => atoms
-                    .as_deref()
-                    .unwrap_or(&settings.atoms)
-                    .iter()
-                    .map(|&atom| Step::Ddmin(atom))
-                    .collect(),
-            })
-            .collect();
+        let steps = Step::of(pipeline.stages(), &settings);
         PipelineStages {
             pipeline,
             settings,
@@ -293,6 +403,7 @@ impl PipelineStages {
         name: &str,
         tester: &mut Tester,
         context: &StageContext,
+        settings: &Settings,
         stage: impl FnOnce(&mut Tester, &TreeContext<'_>) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
         let Some(language) = language_of(&self.settings) else {
@@ -305,11 +416,104 @@ impl PipelineStages {
         let pins = StagePins(context);
         let tree_context = TreeContext {
             language,
-            dd: &self.settings.dd,
-            fixpoint: self.settings.fixpoint,
+            dd: &settings.dd,
+            fixpoint: settings.fixpoint,
             pins: &pins,
         };
         stage(tester, &tree_context)
+    }
+
+    /// Runs one step (the session's stage `index`, or a stage of the schedule that is stage
+    /// `index`), recording its statistics. In a schedule (`scheduled`) ddmin runs with
+    /// [`Settings::scheduled_dd`].
+    fn run_step(
+        &self,
+        step: &Step,
+        index: usize,
+        tester: &mut Tester,
+        context: &StageContext,
+        scheduled: bool,
+    ) -> Result<(), Stop> {
+        if let Step::Schedule(steps) = step {
+            return schedule::run(steps.len(), tester, |inner, tester| {
+                let step = &steps[inner];
+                tester.emit(Event::StageStarted {
+                    stage: step.name(),
+                    index,
+                });
+                self.run_step(step, index, tester, context, true)
+            })
+            .map(|_| ());
+        }
+        let settings = Settings {
+            dd: if scheduled {
+                self.settings.scheduled_dd
+            } else {
+                self.settings.dd
+            },
+            ..self.settings.clone()
+        };
+        let started = tester.running_time();
+        let tests = tester.stats().tests;
+        let before = tester.best().to_vec();
+        // Text stages judge what the parser would reject: compilers accept more than the
+        // grammars do (C's implicit int, say), and their edits are few and small.
+        let guard = if matches!(step, Step::Text(_)) {
+            None
+        } else {
+            self.guard(tester.best())
+        };
+        let guarded = guard.is_some();
+        tester.set_guard(guard);
+        let result = match step {
+            Step::Tree(algorithm) => {
+                let (algorithm, name) = (*algorithm, algorithm.name());
+                self.run_tree(name, tester, context, &settings, |tester, tree| {
+                    hdd::run(tester, algorithm, tree, name)
+                })
+            }
+            Step::Rewrite(stage) => {
+                let (stage, name) = (*stage, stage.name());
+                self.run_tree(name, tester, context, &settings, |tester, tree| {
+                    rewrite::run(tester, stage, tree, name)
+                })
+            }
+            Step::Ddmin(atom) => run_ddmin_pass(tester, &settings, *atom, &context.current_pins()),
+            Step::Text(stage) => stage.run(
+                tester,
+                language_of(&self.settings),
+                &|| context.current_pins(),
+                EditOptions {
+                    fixpoint: settings.fixpoint,
+                    greedy: tester.control().parallel_mode() == ParallelMode::Greedy,
+                },
+            ),
+            Step::Polish => match schedule::polish_cost(tester) {
+                Ok(_) => run_ddmin_pass(tester, &settings, AtomKind::Char, &context.current_pins()),
+                Err(reason) => {
+                    tester.emit(Event::StageSkipped {
+                        stage: step.name(),
+                        reason,
+                    });
+                    Ok(())
+                }
+            },
+            Step::Schedule(_) => Ok(()),
+        };
+        if guarded {
+            tester.set_guard(None);
+        }
+        let run = StageStats {
+            tests: tester.stats().tests - tests,
+            bytes_removed: before.len().saturating_sub(tester.best().len()) as u64,
+            nonws_removed: atoms::non_whitespace_chars(&before)
+                .saturating_sub(atoms::non_whitespace_chars(tester.best()))
+                as u64,
+            seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
+            ..StageStats::default()
+        };
+        tester.stats_mut().record_stage(&step.name(), run);
+        result
     }
 
     /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
@@ -333,51 +537,11 @@ impl Stages for PipelineStages {
     }
 
     fn name(&self, index: usize) -> String {
-        match self.steps[index] {
-            Step::Tree(algorithm) => algorithm.name().to_owned(),
-            Step::Rewrite(rewrite) => rewrite.name().to_owned(),
-            Step::Ddmin(atom) => format!("ddmin {atom}"),
-        }
+        self.steps[index].name()
     }
 
     fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
-        let started = tester.running_time();
-        let tests = tester.stats().tests;
-        let before = tester.best().to_vec();
-        let guard = self.guard(tester.best());
-        let guarded = guard.is_some();
-        tester.set_guard(guard);
-        let result = match self.steps[index] {
-            Step::Tree(algorithm) => {
-                let name = algorithm.name();
-                self.run_tree(name, tester, context, |tester, tree| {
-                    hdd::run(tester, algorithm, tree, name)
-                })
-            }
-            Step::Rewrite(stage) => {
-                let name = stage.name();
-                self.run_tree(name, tester, context, |tester, tree| {
-                    rewrite::run(tester, stage, tree, name)
-                })
-            }
-            Step::Ddmin(atom) => {
-                run_ddmin_pass(tester, &self.settings, atom, &context.current_pins())
-            }
-        };
-        if guarded {
-            tester.set_guard(None);
-        }
-        let run = StageStats {
-            tests: tester.stats().tests - tests,
-            bytes_removed: before.len().saturating_sub(tester.best().len()) as u64,
-            nonws_removed: atoms::non_whitespace_chars(&before)
-                .saturating_sub(atoms::non_whitespace_chars(tester.best()))
-                as u64,
-            seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
-            ..StageStats::default()
-        };
-        tester.stats_mut().record_stage(&self.name(index), run);
-        result
+        self.run_step(&self.steps[index], index, tester, context, false)
     }
 }
 
@@ -457,12 +621,31 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         description: description.into(),
     })
     .collect();
+    let text_default = PipelineInfo {
+        name: DEFAULT_TEXT_PIPELINE.into(),
+        description: "the default for other inputs: lines and the text stages to a fixed point"
+            .into(),
+    };
+    entries.push(text_default);
+    for stage in TextStage::ALL {
+        entries.push(PipelineInfo {
+            name: stage.name().into(),
+            description: stage.description().into(),
+        });
+    }
     if tree {
         entries.insert(
             0,
             PipelineInfo {
                 name: DEFAULT_TREE_PIPELINE.into(),
                 description: "the default for known languages (see docs/benchmarks.md)".into(),
+            },
+        );
+        entries.insert(
+            1,
+            PipelineInfo {
+                name: FAST_TREE_PIPELINE.into(),
+                description: "--fast: the tree, then lines (a fraction of the tests)".into(),
             },
         );
         for algorithm in Algorithm::all() {
@@ -524,9 +707,20 @@ pub fn algorithms_listing() -> String {
             rewrite.description()
         ));
     }
+    out.push_str("\nText stages (over tokens; no grammar needed, each to its fixed point):\n");
+    for stage in TextStage::ALL {
+        out.push_str(&format!("  {:<14} {}\n", stage.name(), stage.description()));
+    }
+    out.push_str(&format!(
+        "  {:<14} {}\n",
+        "polish", "ddmin over characters, skipped when the tests are too slow for it"
+    ));
     out.push_str(
         "\nPipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
-         `ddmin:line,char`, ...)\nmay finish at text level. The sixteen of Table 7.1:\n",
+         `ddmin:line,char`, ...)\nmay finish at text level. `(a+b+c)*` reruns its stages until \
+         none changes anything (the most\nproductive per test first; a stage that changed \
+         nothing last time is deferred after 25 failed tests\nin a row). The sixteen of Table \
+         7.1:\n",
     );
     for row in TABLE_7_1 {
         for (column, pipeline) in TABLE_7_1_COLUMNS.iter().zip(row) {
@@ -539,8 +733,9 @@ pub fn algorithms_listing() -> String {
         }
     }
     out.push_str(&format!(
-        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else `ddmin` \
-         (lines, then characters).\n"
+        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else \
+         `{DEFAULT_TEXT_PIPELINE}`.\nWith --fast: `{FAST_TREE_PIPELINE}`, else `ddmin` (lines, \
+         then characters).\n"
     ));
     out
 }
@@ -557,6 +752,7 @@ fn paper_name(pipeline: &str) -> String {
             Stage::Tree(algorithm) => algorithm.title().to_owned(),
             Stage::Rewrite(rewrite) => rewrite.title().to_owned(),
             Stage::Ddmin(_) => "DDMIN*".to_owned(),
+            other => other.to_string(),
         })
         .collect();
     titles.join(" + ")
@@ -583,6 +779,17 @@ mod tests {
                 .contains("bogus")
         );
         assert!(!Pipeline::ddmin().needs_tree());
+        let schedule: Pipeline = "hdd + (hddhr+ddmin:line + tokens)* + polish"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            schedule.to_string(),
+            "hdd+(hddhr+ddmin:line+tokens)*+polish"
+        );
+        assert!(schedule.needs_tree());
+        assert!("(tokens+(rename)*)*".parse::<Pipeline>().is_err());
+        assert!("(tokens+rename".parse::<Pipeline>().is_err());
+        assert!("(tokens)".parse::<Pipeline>().is_err());
     }
 
     #[test]
@@ -592,7 +799,11 @@ mod tests {
         for entry in with_trees {
             assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
         }
-        assert!(catalogue(false).iter().all(|e| e.name.starts_with("ddmin")));
+        assert!(
+            catalogue(false)
+                .iter()
+                .all(|e| !e.name.parse::<Pipeline>().unwrap().needs_tree())
+        );
     }
 
     #[test]
@@ -620,7 +831,20 @@ mod tests {
             assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");
             assert!(a.needs_tree());
         }
-        assert!(DEFAULT_TREE_PIPELINE.parse::<Pipeline>().is_ok());
+        for default in [
+            DEFAULT_TREE_PIPELINE,
+            DEFAULT_TEXT_PIPELINE,
+            FAST_TREE_PIPELINE,
+        ] {
+            let pipeline = default.parse::<Pipeline>().unwrap();
+            assert_eq!(pipeline.to_string(), default);
+        }
+        assert!(
+            !DEFAULT_TEXT_PIPELINE
+                .parse::<Pipeline>()
+                .unwrap()
+                .needs_tree()
+        );
         let listing = algorithms_listing();
         for name in TABLE_7_1.iter().flatten() {
             assert!(listing.contains(name), "{name} missing");

@@ -105,7 +105,7 @@ impl Job {
         tester.set_cache_memory(self.settings.cache_memory);
         tester.adopt_jobs()?;
         tester.set_limits(self.settings.limits);
-        tester.stats_mut().parallel_mode = self.settings.parallel.to_string();
+        tester.stats_mut().parallel_mode = self.settings.parallel_mode().to_string();
         tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
         if let Some(output) = &self.output {
             let output = output.clone();
@@ -140,6 +140,11 @@ impl Job {
                 verdict: Box::new(verdict),
             });
         }
+        if let Some(verdict) = &verdict {
+            let derived = tester.oracle().fit_timeout(verdict.duration).is_some();
+            tester.stats_mut().timeout_derived = derived;
+        }
+        tester.stats_mut().timeout_seconds = tester.oracle().timeout().map(|t| t.as_secs_f64());
         tester.set_best(start.to_vec());
         if self.start.is_none() {
             // A resumed result is on disk already.

@@ -59,6 +59,10 @@ pub struct Stats {
     pub jobs: usize,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
+    /// The test command's timeout in seconds, if it had one.
+    pub timeout_seconds: Option<f64>,
+    /// The timeout was derived from the time of the input's own check (no `--timeout`).
+    pub timeout_derived: bool,
     /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
     /// it removed.
     pub stages: Vec<StageStats>,

@@ -111,6 +111,9 @@ pub struct Tester {
     best: Vec<u8>,
     stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
     last_published: Instant,
+    /// Tests that may fail in a row before the checkpoint stops with [`Stop::Budget`].
+    failure_budget: Option<u64>,
+    failures_in_a_row: u64,
     /// Dropping it disarms the timer of the time limit.
     time_limit_timer: Option<Sender<()>>,
 }
@@ -177,8 +180,18 @@ impl Tester {
             best: Vec::new(),
             stats_out: None,
             last_published: Instant::now(),
+            failure_budget: None,
+            failures_in_a_row: 0,
             time_limit_timer: None,
         }
+    }
+
+    /// With `Some(n)`, the next candidate after `n` tests in a row that were not interesting
+    /// stops with [`Stop::Budget`] (cache hits and guard skips do not count); `None` lifts it.
+    /// The count starts again at zero.
+    pub fn set_failure_budget(&mut self, budget: Option<u64>) {
+        self.failure_budget = budget;
+        self.failures_in_a_row = 0;
     }
 
     /// Adopts the control's testing window now: windows of up to that many tests run at once
@@ -370,6 +383,11 @@ impl Tester {
     }
 
     fn checkpoint(&mut self) -> Result<(), Stop> {
+        if let Some(budget) = self.failure_budget
+            && self.failures_in_a_row >= budget
+        {
+            return Err(Stop::Budget);
+        }
         if let Some(max) = self.limits.tests
             && self.stats.tests >= max
         {
@@ -569,6 +587,7 @@ impl Tester {
             config: config.unwrap_or(&[]),
             content: Some(&content),
         });
+        self.failures_in_a_row = 0;
         if let Some(guard) = &self.guard {
             guard.rebase(&content);
         }
@@ -693,8 +712,14 @@ impl Tester {
             Outcome::Unresolved => self.stats.unresolved += 1,
             Outcome::Interesting | Outcome::NotInteresting => {}
         }
-        // A lost run says nothing of the candidate: it is tested again when it comes up again.
+        // A lost run says nothing of the candidate: it is tested again when it comes up again,
+        // and it is no failure of the stage.
         if !matches!(verdict.status, TestStatus::Lost(_)) {
+            if verdict.outcome.is_interesting() {
+                self.failures_in_a_row = 0;
+            } else {
+                self.failures_in_a_row += 1;
+            }
             let config = source.config(i);
             self.cache.store(
                 CacheKey {

@@ -113,15 +113,7 @@ pub struct Delta {
 
 impl Delta {
     pub fn between(old: &[u8], new: &[u8]) -> Delta {
-        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let room = old.len().min(new.len()) - prefix;
-        let suffix = old
-            .iter()
-            .rev()
-            .zip(new.iter().rev())
-            .take(room)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (prefix, suffix) = crate::atoms::common_ends(old, new);
         Delta {
             prefix,
             suffix,

@@ -269,6 +269,51 @@ fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
 }
 
 #[test]
+fn without_a_timeout_a_hanging_candidate_costs_about_a_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "keep\nstop\na\nb\n").unwrap();
+    let stats = dir.path().join("stats.json");
+    // Candidates without `stop` never end.
+    let test = write_script(
+        dir.path(),
+        "t.sh",
+        "grep -q keep \"$1\" || exit 1\ngrep -q stop \"$1\" || sleep 600\nexit 0",
+    );
+    let start = Instant::now();
+    let output = whittle()
+        .arg("reduce")
+        .arg(&input)
+        .args([
+            "--fast",
+            "--atoms",
+            "line",
+            "-j",
+            "1",
+            "--no-tui",
+            "--stats-json",
+        ])
+        .arg(&stats)
+        .arg("--")
+        .arg(&test)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap(),
+        "keep\nstop\n"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("10x the input's check"), "{stdout}");
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
+    assert_eq!(stats["timeout_derived"], true);
+    let timeout = stats["timeout_seconds"].as_f64().unwrap();
+    assert!((1.0..5.0).contains(&timeout), "{stats}");
+}
+
+#[test]
 fn empty_interesting_file_warns() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
@@ -402,6 +447,7 @@ fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
         .arg("reduce")
         .arg(&input)
         .args([
+            "--fast",
             "--atoms",
             "line",
             "--parallel",
@@ -457,6 +503,7 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
         .arg("reduce")
         .arg(&input)
         .args([
+            "--fast",
             "--atoms",
             "line",
             "--timeout",

@@ -447,11 +447,17 @@ fn pinned_nodes_are_kept() {
     }
 }
 
-/// The default pipeline without a known language: ddmin.
+/// The default pipeline without a known language: the text schedule (with `--fast`, ddmin).
 #[test]
-fn the_default_without_a_language_is_ddmin() {
-    let unknown = Settings::default();
-    assert_eq!(whittle::pipeline::pipeline_of(&unknown), Pipeline::ddmin());
+fn the_default_without_a_language_is_the_text_schedule() {
+    let fast = Settings {
+        fast: true,
+        ..Settings::default()
+    };
+    assert_eq!(whittle::pipeline::pipeline_of(&fast), Pipeline::ddmin());
+    let text = whittle::pipeline::pipeline_of(&Settings::default());
+    assert_eq!(text.to_string(), whittle::pipeline::DEFAULT_TEXT_PIPELINE);
+    assert!(!text.needs_tree());
 }
 
 /// The default pipeline for a known language: a tree pipeline.

@@ -93,7 +93,7 @@ fn bad_pipelines_and_languages_are_usage_errors() {
     not(feature = "lang-json"),
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
-fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
+fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("in.json"),
@@ -118,11 +118,8 @@ fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             std::fs::read_to_string(dir.path().join("in.whittled.json")).unwrap(),
         )
     };
-    let (guarded, result) = run(&[], "guarded.json");
-    assert_eq!(
-        guarded["algorithm"],
-        whittle::pipeline::DEFAULT_TREE_PIPELINE
-    );
+    let (guarded, result) = run(&["--fast"], "guarded.json");
+    assert_eq!(guarded["algorithm"], whittle::pipeline::FAST_TREE_PIPELINE);
     assert!(guarded["guard_skips"].as_u64().unwrap() > 0, "{guarded}");
     assert_eq!(
         result.split_whitespace().collect::<String>(),
@@ -130,13 +127,40 @@ fn the_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         "{result}"
     );
 
-    let (unguarded, _) = run(&["--no-syntax-guard"], "unguarded.json");
+    let (unguarded, _) = run(&["--fast", "--no-syntax-guard"], "unguarded.json");
     assert_eq!(unguarded["guard_skips"], 0);
     assert!(unguarded["tests"].as_u64() > guarded["tests"].as_u64());
 
     let (ddmin, _) = run(&["-a", "ddmin"], "ddmin.json");
     assert_eq!(ddmin["algorithm"], "ddmin");
     assert_eq!(ddmin["guard_skips"], 0);
+
+    // The default reruns the tree, lines and the text stages to a global fixed point: the
+    // test only greps, so the braces and the colon go too.
+    let (default, result) = run(&[], "default.json");
+    assert_eq!(
+        default["algorithm"],
+        whittle::pipeline::DEFAULT_TREE_PIPELINE
+    );
+    assert_eq!(result.split_whitespace().collect::<String>(), r#""baz"87"#);
+    let stages: Vec<&str> = default["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|stage| stage["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "hddhr",
+            "replace",
+            "ddmin line",
+            "brackets",
+            "tokens",
+            "rename",
+            "indent"
+        ]
+    );
 
     std::fs::rename(dir.path().join("in.json"), dir.path().join("in.data")).unwrap();
     let output = whittle(

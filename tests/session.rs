@@ -16,10 +16,12 @@ use whittle::reduce::Job;
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 
+/// Settings whose pipeline is ddmin over `atoms` (the fast default for text).
 fn settings(atoms: &[AtomKind]) -> Settings {
     Settings {
         atoms: atoms.to_vec(),
         jobs: 1,
+        fast: true,
         ..Settings::default()
     }
 }

@@ -151,7 +151,15 @@ fn limits_of_zero_or_one_test_exit_0_and_say_what_is_on_disk() {
     let test = work.script("t.sh", "grep -q 'line 3$' \"$1\"");
     let run = |limit: &[&str]| {
         let _ = std::fs::remove_file(work.path("in.whittled.txt"));
-        let mut args = vec!["reduce", input.to_str().unwrap(), "--no-tui", "-j", "1"];
+        // ddmin over lines, then characters: the fast default for text.
+        let mut args = vec![
+            "reduce",
+            input.to_str().unwrap(),
+            "--no-tui",
+            "-j",
+            "1",
+            "--fast",
+        ];
         args.extend(limit);
         args.extend(["--", test.to_str().unwrap()]);
         run_within(&mut work.whittle(&args), MINUTE)

@@ -18,6 +18,10 @@ pub struct Settings {
     /// starts).
     pub split_factor: SplitFactor,
     pub dd: DdOptions,
+    /// ddmin's options inside a schedule `(...)*` (tree levels, lines, characters): by default
+    /// complements only. A schedule reruns its stages to a fixed point, so most of ddmin's work
+    /// there is showing that nothing more goes, where subsets never help.
+    pub scheduled_dd: DdOptions,
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
     pub fixpoint: bool,
     pub cache: CachePolicy,
@@ -26,12 +30,16 @@ pub struct Settings {
     pub cache_memory: usize,
     /// The testing window to start with (a [knob](Knobs)).
     pub jobs: usize,
-    /// The parallel mode to start with (a [knob](Knobs)).
-    pub parallel: ParallelMode,
+    /// The parallel mode to start with (a [knob](Knobs)); `None`: greedy when the pipeline has a
+    /// schedule (several interesting edits of a window go together: fewer tests at the same
+    /// sizes), else stable.
+    pub parallel: Option<ParallelMode>,
     #[serde(skip)]
     pub limits: Limits,
     /// The pipeline (`-a`); `None`: the default for the language.
     pub algorithm: Option<Pipeline>,
+    /// Without a pipeline: the fast default (no text stages, no schedule).
+    pub fast: bool,
     /// The input's language (a name `whittle languages` lists); `None`: unknown.
     pub language: Option<String>,
     /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
@@ -44,13 +52,15 @@ impl Default for Settings {
             atoms: vec![AtomKind::Line, AtomKind::Char],
             split_factor: SplitFactor::Finite(2),
             dd: DdOptions::default(),
+            scheduled_dd: DdOptions::scheduled(),
             fixpoint: true,
             cache: CachePolicy::recommended(),
             cache_memory: crate::cache::DEFAULT_MEMORY_LIMIT,
             jobs: 1,
-            parallel: ParallelMode::Stable,
+            parallel: None,
             limits: Limits::default(),
             algorithm: None,
+            fast: false,
             language: None,
             syntax_guard: true,
         }
@@ -63,7 +73,19 @@ impl Settings {
         Knobs {
             split_factor: self.split_factor,
             jobs: self.jobs,
-            parallel: self.parallel,
+            parallel: self.parallel_mode(),
         }
+    }
+
+    /// The parallel mode a run starts with: the one asked for, else greedy for a pipeline with a
+    /// schedule and stable for the others.
+    pub fn parallel_mode(&self) -> ParallelMode {
+        self.parallel.unwrap_or_else(|| {
+            if super::pipeline_of(self).has_schedule() {
+                ParallelMode::Greedy
+            } else {
+                ParallelMode::Stable
+            }
+        })
     }
 }

@@ -1,0 +1,414 @@
+//! The text stages (tokens, brackets, rename) and schedules on small inputs per language: exact
+//! results, still interesting, and 1-minimal for the stage (no single edit the stage proposes on
+//! the result is interesting); pins are never edited; parallel windows give the sequential
+//! result. Tests that read a language's strings or keywords need its grammar (cargo feature).
+
+use std::sync::Arc;
+
+use whittle::cache::CachePolicy;
+use whittle::control::Control;
+use whittle::oracle::predicate;
+use whittle::params::Knobs;
+use whittle::passes::brackets::BalancedRegions;
+use whittle::passes::rename::Rename;
+use whittle::passes::tokens::TokenWindows;
+use whittle::passes::{EditOptions, EditStage, Syntax, TextStage};
+use whittle::pins::Pins;
+use whittle::pipeline::{Settings, run_pipeline};
+use whittle::stats::Stats;
+use whittle::tester::Tester;
+use whittle::tree::Language;
+
+type Predicate = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// Runs `pipeline` on `input` with an in-process test; returns the result and the statistics.
+fn reduce(
+    input: &str,
+    pipeline: &str,
+    language: Option<&str>,
+    jobs: usize,
+    interesting: Predicate,
+) -> (String, Stats) {
+    let check = interesting.clone();
+    let oracle = predicate("test", move |c: &[u8]| {
+        std::str::from_utf8(c).is_ok_and(|text| check(text))
+    });
+    let mut tester = Tester::new(
+        Arc::new(oracle),
+        CachePolicy::recommended(),
+        Arc::new(Control::new(Knobs {
+            jobs,
+            ..Knobs::default()
+        })),
+    );
+    tester.adopt_jobs().unwrap();
+    tester.set_inline_below(None);
+    assert!(interesting(input), "the input must be interesting");
+    tester.set_best(input.as_bytes().to_vec());
+    let settings = Settings {
+        algorithm: Some(pipeline.parse().unwrap()),
+        language: language.map(str::to_owned),
+        jobs,
+        ..Settings::default()
+    };
+    run_pipeline(
+        &mut tester,
+        &settings,
+        Arc::new(|_: &Arc<whittle::tree::Tree>| Vec::new()),
+    )
+    .unwrap();
+    let result = String::from_utf8(tester.best().to_vec()).unwrap();
+    assert!(
+        interesting(&result),
+        "the result must be interesting: {result:?}"
+    );
+    (result, tester.stats())
+}
+
+/// Whether no single edit `stage` proposes on `text` is interesting.
+fn one_minimal(stage: &dyn EditStage, text: &str, interesting: &Predicate) -> bool {
+    stage.edits(text.as_bytes(), 0).iter().all(|edit| {
+        let mut out = Vec::new();
+        edit.apply(text.as_bytes(), &mut out);
+        out == text.as_bytes() || !std::str::from_utf8(&out).is_ok_and(|t| interesting(t))
+    })
+}
+
+fn language(name: &str) -> Option<&'static Language> {
+    Language::by_name(name).ok().filter(|l| l.is_available())
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn tokens_on_c() {
+    let input = "int add(int a, int b) {\n    return a + b;\n}\n";
+    let interesting: Predicate = Arc::new(|t: &str| t.contains("return") && t.contains('+'));
+    for jobs in [1, 2] {
+        let (result, stats) = reduce(input, "tokens", Some("c"), jobs, interesting.clone());
+        // The braces go only together (the `brackets` stage), never one alone.
+        assert_eq!(result, "{\n    return +\n}\n", "jobs {jobs}");
+        assert_eq!(stats.stages.len(), 1);
+        assert_eq!(stats.stages[0].name, "tokens");
+        assert_eq!(
+            stats.stages[0].bytes_removed,
+            (input.len() - result.len()) as u64
+        );
+    }
+    let (result, _) = reduce(input, "tokens", Some("c"), 1, interesting.clone());
+    assert!(one_minimal(
+        &TokenWindows::new(Syntax::CLike),
+        &result,
+        &interesting
+    ));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn tokens_keep_strings_and_comments_whole() {
+    // A comment and a string literal are single tokens: deleting a window never splits one.
+    let input = "x = \"a b c\"; /* keep me */ y = 1;\n";
+    let interesting: Predicate = Arc::new(|t: &str| {
+        t.matches('"').count().is_multiple_of(2)
+            && t.contains("/*") == t.contains("*/")
+            && t.contains('y')
+    });
+    let (result, _) = reduce(input, "tokens", Some("c"), 1, interesting.clone());
+    assert_eq!(result, "y\n");
+    assert!(one_minimal(
+        &TokenWindows::new(Syntax::CLike),
+        &result,
+        &interesting
+    ));
+}
+
+#[test]
+fn tokens_on_plain_text() {
+    let input = "the quick brown fox jumps over the lazy dog\n";
+    let interesting: Predicate = Arc::new(|t: &str| t.contains("fox") && t.contains("dog"));
+    let (result, _) = reduce(input, "tokens", None, 2, interesting.clone());
+    assert_eq!(result, "fox dog\n");
+    assert!(one_minimal(
+        &TokenWindows::new(Syntax::Plain),
+        &result,
+        &interesting
+    ));
+}
+
+/// Balanced brackets, as a test for the bracket stage: every `(`, `[`, `{` closed in order.
+fn balanced(text: &str) -> bool {
+    let mut stack = Vec::new();
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => stack.push(c),
+            ')' | ']' | '}' => {
+                let open = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                if stack.pop() != Some(open) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    stack.is_empty()
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-javascript"),
+    ignore = "needs the JavaScript grammar (cargo feature lang-javascript)"
+)]
+fn brackets_on_javascript() {
+    let input = "f({a: [1, 2], b: (3)}, g(4), \"(\")\n";
+    // The call of g must stay, inside the call of f, with its argument in parentheses.
+    let interesting: Predicate = Arc::new(|t: &str| {
+        let code: String = t.split('"').step_by(2).collect();
+        balanced(&code) && t.contains("f(") && t.contains("g(4)")
+    });
+    for jobs in [1, 2] {
+        let (result, _) = reduce(
+            input,
+            "brackets",
+            Some("javascript"),
+            jobs,
+            interesting.clone(),
+        );
+        assert_eq!(result, "f(, g(4), \"(\")\n", "jobs {jobs}");
+    }
+    let (result, _) = reduce(
+        input,
+        "brackets",
+        Some("javascript"),
+        1,
+        interesting.clone(),
+    );
+    let stage = BalancedRegions {
+        syntax: Syntax::CLike,
+    };
+    assert!(one_minimal(&stage, &result, &interesting));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn brackets_hollow_and_lift_on_json() {
+    let input = "{\"k\": [[1, 2], {\"x\": 3}], \"v\": 7}\n";
+    // A JSON-like shape test: an object holding 7, brackets balanced.
+    let interesting: Predicate =
+        Arc::new(|t: &str| balanced(t) && t.trim_start().starts_with('{') && t.contains('7'));
+    let (result, _) = reduce(input, "brackets", Some("json"), 1, interesting.clone());
+    assert_eq!(result, "{\"k\":, \"v\": 7}\n");
+    let stage = BalancedRegions {
+        syntax: Syntax::Json,
+    };
+    assert!(one_minimal(&stage, &result, &interesting));
+}
+
+/// The text with its words numbered by first occurrence (keywords kept), so that two texts
+/// compare equal when one is a consistent renaming of the other.
+fn alpha_shape(text: &str, keywords: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut shape = Vec::new();
+    let mut word = String::new();
+    let mut flush = |word: &mut String, shape: &mut Vec<String>| {
+        if word.is_empty() {
+            return;
+        }
+        if keywords.contains(&word.as_str()) || word.starts_with(|c: char| c.is_ascii_digit()) {
+            shape.push(word.clone());
+        } else {
+            let index = names.iter().position(|n| n == word).unwrap_or_else(|| {
+                names.push(word.clone());
+                names.len() - 1
+            });
+            shape.push(format!("#{index}"));
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut shape);
+            if !c.is_whitespace() {
+                shape.push(c.to_string());
+            }
+        }
+    }
+    flush(&mut word, &mut shape);
+    shape
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn rename_on_python_keeps_bindings_apart() {
+    let input = "def compute_total(values):\n    total = 10\n    for value in values:\n        total += value\n    return total\n";
+    let keywords = ["def", "for", "in", "return"];
+    let original = alpha_shape(input, &keywords);
+    // Interesting while the program is a consistent renaming of the input (numbers may change).
+    let interesting: Predicate = Arc::new(move |t: &str| {
+        let shape = alpha_shape(t, &keywords);
+        shape.len() == original.len()
+            && shape.iter().zip(&original).all(|(a, b)| {
+                a == b
+                    || (a.starts_with(|c: char| c.is_ascii_digit())
+                        && b.starts_with(|c: char| c.is_ascii_digit()))
+            })
+    });
+    let (result, _) = reduce(input, "rename", Some("python"), 2, interesting.clone());
+    assert_eq!(
+        result,
+        "def a(c):\n    b = 0\n    for d in c:\n        b += d\n    return b\n"
+    );
+    let stage = Rename {
+        syntax: Syntax::Python,
+        language: language("python"),
+    };
+    assert!(one_minimal(&stage, &result, &interesting));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn rename_merges_names_and_empties_strings() {
+    // Three lines: two assignments to names, then `print(` of a name.
+    let input = "alpha = 'some text'\nbeta = alpha\nprint(beta, 'some text', 42)\n";
+    let interesting: Predicate = Arc::new(|t: &str| {
+        let lines: Vec<&str> = t.lines().collect();
+        let named = |s: &str| s.starts_with(|c: char| c.is_ascii_alphabetic());
+        lines.len() == 3
+            && named(lines[0])
+            && named(lines[1])
+            && lines[2].strip_prefix("print(").is_some_and(named)
+    });
+    let (result, _) = reduce(input, "rename", Some("python"), 1, interesting.clone());
+    // `beta` merged into `alpha` (both renamed to one letter first), then the value of the
+    // second assignment became a constant.
+    assert_eq!(result, "a = ''\na = 0\nprint(a, '', 0)\n");
+    let stage = Rename {
+        syntax: Syntax::Python,
+        language: language("python"),
+    };
+    assert!(one_minimal(&stage, &result, &interesting));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn pinned_bytes_are_never_edited() {
+    let input = "if x:\n    keep_this_name(other_name, [12345]);\n";
+    for stage in TextStage::ALL {
+        let oracle = predicate("has a parenthesis", |c: &[u8]| c.contains(&b'('));
+        let mut tester = Tester::new(
+            Arc::new(oracle),
+            CachePolicy::recommended(),
+            Arc::new(Control::new(Knobs {
+                jobs: 2,
+                ..Knobs::default()
+            })),
+        );
+        tester.adopt_jobs().unwrap();
+        tester.set_inline_below(None);
+        tester.set_best(input.as_bytes().to_vec());
+        let mut pins = Pins::default();
+        pins.add(10..25);
+        stage
+            .run(
+                &mut tester,
+                language("c"),
+                &|| pins.clone(),
+                EditOptions {
+                    fixpoint: true,
+                    greedy: true,
+                },
+            )
+            .unwrap();
+        let result = String::from_utf8(tester.best().to_vec()).unwrap();
+        assert!(result.contains("keep_this_name("), "{stage}: {result}");
+        assert!(result.len() < input.len(), "{stage}: {result}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn a_schedule_ends_at_a_global_fixed_point() {
+    let input = "int main(void) {\n    int counter = (1 + 2);\n    if (counter) { return counter; }\n    return 0;\n}\n";
+    // Interesting while a `return` of a parenthesised-free name that is declared remains.
+    let interesting: Predicate =
+        Arc::new(|t: &str| balanced(t) && t.contains("return") && t.contains("if"));
+    let (result, stats) = reduce(
+        input,
+        "(brackets+tokens+rename)*",
+        Some("c"),
+        2,
+        interesting.clone(),
+    );
+    assert_eq!(result, "    if\n    return\n\n");
+    let c = language("c");
+    let stages: [Box<dyn EditStage>; 3] = [
+        Box::new(BalancedRegions {
+            syntax: Syntax::CLike,
+        }),
+        Box::new(TokenWindows::new(Syntax::CLike)),
+        Box::new(Rename {
+            syntax: Syntax::CLike,
+            language: c,
+        }),
+    ];
+    for stage in &stages {
+        assert!(
+            one_minimal(stage.as_ref(), &result, &interesting),
+            "{}",
+            stage.name()
+        );
+    }
+    let names: Vec<&str> = stats.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["brackets", "tokens", "rename"]);
+    let removed: u64 = stats.stages.iter().map(|s| s.bytes_removed).sum();
+    assert_eq!(removed, (input.len() - result.len()) as u64);
+}
+
+#[test]
+fn indent_lifts_python_blocks() {
+    let input = "def run():\n    if ready:\n        go()\n    else\n";
+    // An `if` with a deeper body, then a bare `else` at the `if`'s indentation.
+    let interesting: Predicate = Arc::new(|t: &str| {
+        let lines: Vec<&str> = t.lines().collect();
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        lines.iter().enumerate().any(|(i, l)| {
+            l.trim_start().starts_with("if ")
+                && lines.get(i + 1).is_some_and(|b| indent(b) > indent(l))
+                && lines
+                    .get(i + 2)
+                    .is_some_and(|e| e.trim() == "else" && indent(e) == indent(l))
+        })
+    });
+    let (result, _) = reduce(input, "indent", Some("python"), 1, interesting.clone());
+    assert_eq!(result, "if ready:\n    go()\nelse\n");
+    assert!(one_minimal(
+        &whittle::passes::indent::LiftBlocks,
+        &result,
+        &interesting
+    ));
+}
