@@ -4,7 +4,8 @@
 #
 #   scripts/slurm-local.sh start     # install (Debian: slurm-wlm, munge) if needed, then start
 #   scripts/slurm-local.sh status    # is it up? prints the SLURM_CONF to export
-#   scripts/slurm-local.sh stop      # stop the daemons (the state directory stays)
+#   scripts/slurm-local.sh stop      # stop the daemons, munged too when start started it (the state
+#                                    # directory stays; start clears its jobs)
 #   scripts/slurm-local.sh env       # prints `export SLURM_CONF=...` for eval
 #
 # The state lives in $WHITTLE_SLURM_DIR (default /tmp/whittle-slurm). The node offers every CPU
@@ -79,6 +80,8 @@ start_munge() {
     }
     mkdir -p /run/munge /var/log/munge /var/lib/munge
     chown munge:munge /run/munge /var/log/munge /var/lib/munge 2>/dev/null || true
+    # Started here, so stopped here too (`stop`).
+    touch "$dir/munged.started"
     if id munge >/dev/null 2>&1 && command -v runuser >/dev/null; then
         runuser -u munge -- /usr/sbin/munged
     else
@@ -105,7 +108,8 @@ start() {
         return
     fi
     export SLURM_CONF="$conf"
-    slurmctld -f "$conf"
+    # A fresh controller: jobs an earlier run left in the state directory would hold the node.
+    slurmctld -c -f "$conf"
     slurmd -f "$conf"
     for _ in $(seq 100); do
         if is_up; then
@@ -129,6 +133,10 @@ stop() {
         sleep 0.1
     done
     pkill -9 -f "slurm(ctld|d) -f $conf" 2>/dev/null || true
+    if [ -f "$dir/munged.started" ] && [ -f /run/munge/munged.pid ]; then
+        kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
+    fi
+    rm -f "$dir/munged.started"
     echo "slurm-local: stopped"
 }
 

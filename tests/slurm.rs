@@ -399,7 +399,16 @@ mod slurm {
         let mut command = reduce(
             &work,
             "in.txt",
-            &["-a", "ddmin", "-j", "2", "--executor", "slurm"],
+            &[
+                "-a",
+                "ddmin",
+                "-j",
+                "2",
+                "--executor",
+                "slurm",
+                "--timeout",
+                "600",
+            ],
             "./hang.sh",
         );
         allocation.enter(&mut command);
@@ -466,6 +475,8 @@ mod slurm {
                 "first",
                 "--executor",
                 "slurm",
+                "--timeout",
+                "600",
             ],
             "./t.sh",
         );
@@ -499,8 +510,8 @@ mod slurm {
         assert!(allocation.steps().is_empty(), "{:?}", allocation.steps());
     }
 
-    /// The time limit while every step hangs (no --timeout): whittle stops at the limit and no
-    /// step is left; the same with jobs of their own.
+    /// The time limit while every step hangs (a --timeout far beyond it): whittle stops at the
+    /// limit and no step is left; the same with jobs of their own.
     #[test]
     #[ignore = "needs a running Slurm (scripts/slurm-local.sh start)"]
     fn the_time_limit_leaves_no_step_running() {
@@ -517,6 +528,8 @@ mod slurm {
                 "2",
                 "--executor",
                 "slurm",
+                "--timeout",
+                "600",
                 "--limit-time",
                 "5",
             ],
@@ -548,6 +561,8 @@ mod slurm {
                     "2",
                     "--executor",
                     "slurm",
+                    "--timeout",
+                    "600",
                     "--limit-time",
                     "5",
                     "-o",
@@ -643,7 +658,8 @@ mod slurm {
                 marks = marks.display()
             ),
         );
-        let common = ["-a", "ddmin", "-j", "1"];
+        // A timeout far beyond the test's: the cancelled step is lost, never timed out.
+        let common = ["-a", "ddmin", "-j", "1", "--timeout", "600"];
         let local = run_within(
             &mut reduce(
                 &work,
