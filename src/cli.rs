@@ -121,9 +121,11 @@ pub struct ReduceArgs {
     #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
-    /// Iteration order of the complements.
-    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
-    pub complement_order: Direction,
+    /// Iteration order of the complements [default: forward; in a schedule `(...)*`, such as the
+    /// default pipeline's, backward: later parts go first, and what they used may go after
+    /// them in the same round].
+    #[arg(long, value_enum, value_name = "DIRECTION")]
+    pub complement_order: Option<Direction>,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
     #[arg(long)]
@@ -285,13 +287,13 @@ impl ReduceArgs {
             dd: DdOptions {
                 order: self.order.unwrap_or(ReduceOrder::SubsetsFirst),
                 subset_direction: self.subset_order,
-                complement_direction: self.complement_order,
+                complement_direction: self.complement_order.unwrap_or(Direction::Forward),
                 split: self.split,
             },
             scheduled_dd: DdOptions {
                 order: self.order.unwrap_or(ReduceOrder::ComplementsOnly),
                 subset_direction: self.subset_order,
-                complement_direction: self.complement_order,
+                complement_direction: self.complement_order.unwrap_or(Direction::Backward),
                 split: self.split,
             },
             fixpoint: !self.no_fixpoint,
