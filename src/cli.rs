@@ -858,4 +858,28 @@ mod tests {
         assert_eq!(args.cache, CacheKind::Config);
         assert_eq!(args.parallel, None, "the default: by the pipeline");
     }
+
+    #[test]
+    fn schedules_take_complements_last_first_unless_told() {
+        let settings_of = |extra: &[&str]| {
+            let mut argv = vec!["whittle", "reduce", "in.txt"];
+            argv.extend_from_slice(extra);
+            argv.extend(["--", "test.sh"]);
+            let Subcommand::Reduce(args) = Cli::try_parse_from(argv).unwrap().subcommand else {
+                panic!("a reduce command");
+            };
+            args.settings().unwrap()
+        };
+        let default = settings_of(&[]);
+        assert_eq!(default.dd.order, ReduceOrder::SubsetsFirst);
+        assert_eq!(default.dd.complement_direction, Direction::Forward);
+        assert_eq!(default.scheduled_dd.order, ReduceOrder::ComplementsOnly);
+        assert_eq!(
+            default.scheduled_dd.complement_direction,
+            Direction::Backward
+        );
+        let told = settings_of(&["--complement-order", "forward", "--order", "subsets-first"]);
+        assert_eq!(told.scheduled_dd.complement_direction, Direction::Forward);
+        assert_eq!(told.scheduled_dd.order, ReduceOrder::SubsetsFirst);
+    }
 }
