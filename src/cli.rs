@@ -139,9 +139,11 @@ pub struct ReduceArgs {
     #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
-    /// Iteration order of the complements.
-    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
-    pub complement_order: Direction,
+    /// Iteration order of the complements [default: forward; in a schedule `(...)*`, such as the
+    /// default pipeline's, backward: later parts go first, and what they used may go after
+    /// them in the same round].
+    #[arg(long, value_enum, value_name = "DIRECTION")]
+    pub complement_order: Option<Direction>,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
     #[arg(long)]
@@ -322,13 +324,13 @@ impl ReduceArgs {
             dd: DdOptions {
                 order: self.order.unwrap_or(ReduceOrder::SubsetsFirst),
                 subset_direction: self.subset_order,
-                complement_direction: self.complement_order,
+                complement_direction: self.complement_order.unwrap_or(Direction::Forward),
                 split: self.split,
             },
             scheduled_dd: DdOptions {
                 order: self.order.unwrap_or(ReduceOrder::ComplementsOnly),
                 subset_direction: self.subset_order,
-                complement_direction: self.complement_order,
+                complement_direction: self.complement_order.unwrap_or(Direction::Backward),
                 split: self.split,
             },
             fixpoint: !self.no_fixpoint,
@@ -948,5 +950,29 @@ mod tests {
         assert_eq!(args.order, Some(ReduceOrder::ComplementsOnly));
         assert_eq!(args.cache, CacheKind::Config);
         assert_eq!(args.parallel, None, "the default: by the pipeline");
+    }
+
+    #[test]
+    fn schedules_take_complements_last_first_unless_told() {
+        let settings_of = |extra: &[&str]| {
+            let mut argv = vec!["whittle", "reduce", "in.txt"];
+            argv.extend_from_slice(extra);
+            argv.extend(["--", "test.sh"]);
+            let Subcommand::Reduce(args) = Cli::try_parse_from(argv).unwrap().subcommand else {
+                panic!("a reduce command");
+            };
+            args.settings().unwrap()
+        };
+        let default = settings_of(&[]);
+        assert_eq!(default.dd.order, ReduceOrder::SubsetsFirst);
+        assert_eq!(default.dd.complement_direction, Direction::Forward);
+        assert_eq!(default.scheduled_dd.order, ReduceOrder::ComplementsOnly);
+        assert_eq!(
+            default.scheduled_dd.complement_direction,
+            Direction::Backward
+        );
+        let told = settings_of(&["--complement-order", "forward", "--order", "subsets-first"]);
+        assert_eq!(told.scheduled_dd.complement_direction, Direction::Forward);
+        assert_eq!(told.scheduled_dd.order, ReduceOrder::SubsetsFirst);
     }
 }
