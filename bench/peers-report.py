@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The Markdown tables of docs/benchmarks.md section 7 from bench/peers.sh's CSV and the
+"""The Markdown tables of docs/benchmarks.md section 8 from bench/peers.sh's CSV and the
 statistics it kept (KEEP directory).
 
     bench/peers-report.py [CSV [KEEP-DIR]]
 
-Defaults: bench/results/peers.csv and bench/results/peers-outputs.
+Defaults: bench/results/peers.csv and bench/results/outputs/peers (run bench/peers.sh with
+KEEP=bench/results/outputs/peers to make it; git ignores it).
 Table 1: per task, shrinkray, whittle's default and --fast: non-whitespace characters / oracle
 runs / wall seconds. Table 2: per task and stage of the default, the bytes it removed, their
 share of all the bytes removed, and its tests.
@@ -17,7 +18,7 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 csv_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "bench/results/peers.csv")
-keep = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "bench/results/peers-outputs")
+keep = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "bench/results/outputs/peers")
 
 rows = list(csv.DictReader(open(csv_path)))
 tasks = []

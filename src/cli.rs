@@ -1,5 +1,6 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
+mod batch;
 mod demo;
 mod replay;
 mod tree;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser};
+use clap::{Args, Parser, ValueEnum};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
@@ -43,6 +44,9 @@ pub struct Cli {
 pub enum Subcommand {
     /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
     Reduce(ReduceArgs),
+    /// Reduce many inputs with one test (a directory of them, or a manifest of inputs and
+    /// tests): several at once here, or one per Slurm array task; a summary at the end.
+    Batch(batch::BatchArgs),
     /// Reduce a built-in example with a built-in test, showing each step.
     Demo(DemoArgs),
     /// Show a run recorded with `reduce --trace` again, step by step, forwards and backwards
@@ -54,6 +58,20 @@ pub enum Subcommand {
     Languages,
     /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
     Algorithms,
+    /// Runs one test on a Slurm node for `--executor slurm` (not for people).
+    #[command(hide = true)]
+    SlurmStep(crate::slurm::StepArgs),
+}
+
+/// Where the tests run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ExecutorKind {
+    /// On this machine, each test in its own process group.
+    #[default]
+    Local,
+    /// Each test a Slurm job step (`srun`): in the current allocation when SLURM_JOB_ID is set
+    /// (`salloc`, `sbatch`), else as a job of its own.
+    Slurm,
 }
 
 #[derive(Debug, Args)]
@@ -121,9 +139,11 @@ pub struct ReduceArgs {
     #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
-    /// Iteration order of the complements.
-    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
-    pub complement_order: Direction,
+    /// Iteration order of the complements [default: forward; in a schedule `(...)*`, such as the
+    /// default pipeline's, backward: later parts go first, and what they used may go after
+    /// them in the same round].
+    #[arg(long, value_enum, value_name = "DIRECTION")]
+    pub complement_order: Option<Direction>,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
     #[arg(long)]
@@ -147,9 +167,25 @@ pub struct ReduceArgs {
     pub cache_memory: u64,
 
     /// How many tests run at once (the testing window; at most 4 per CPU, at least 8, at most
-    /// 1024) [default: the number of CPUs].
+    /// 1024; with Slurm at most 1024) [default: the number of CPUs; with Slurm the allocation's
+    /// tasks].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+
+    /// Where the tests run: on this machine, or each as a Slurm job step.
+    #[arg(long, value_enum, default_value = "local", value_name = "local|slurm")]
+    pub executor: ExecutorKind,
+
+    /// Where candidates and run directories go (a private directory is made inside). With
+    /// Slurm it must be on a file system the nodes share (checked at the start) [default: the
+    /// system's temporary directory; with Slurm the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub scratch_dir: Option<PathBuf>,
+
+    /// An extra argument for every `srun` (a partition, an account, `--cpus-per-task=4`...);
+    /// repeat it for several.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub srun_arg: Vec<OsString>,
 
     /// How a window of parallel tests is decided [default: stable; greedy when the pipeline has
     /// a schedule `(...)*`, as the default pipeline does].
@@ -267,8 +303,11 @@ impl ReduceArgs {
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let jobs = match self.jobs {
             Some(0) => anyhow::bail!("--jobs must be at least 1"),
-            Some(jobs) => jobs.min(crate::params::max_jobs()),
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Some(jobs) => jobs.min(self.max_jobs()),
+            None => match self.executor {
+                ExecutorKind::Local => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                ExecutorKind::Slurm => crate::slurm::default_jobs(),
+            },
         };
         let language = match &self.language {
             Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
@@ -285,13 +324,13 @@ impl ReduceArgs {
             dd: DdOptions {
                 order: self.order.unwrap_or(ReduceOrder::SubsetsFirst),
                 subset_direction: self.subset_order,
-                complement_direction: self.complement_order,
+                complement_direction: self.complement_order.unwrap_or(Direction::Forward),
                 split: self.split,
             },
             scheduled_dd: DdOptions {
                 order: self.order.unwrap_or(ReduceOrder::ComplementsOnly),
                 subset_direction: self.subset_order,
-                complement_direction: self.complement_order,
+                complement_direction: self.complement_order.unwrap_or(Direction::Backward),
                 split: self.split,
             },
             fixpoint: !self.no_fixpoint,
@@ -322,6 +361,46 @@ impl ReduceArgs {
     }
 }
 
+impl ReduceArgs {
+    /// The largest testing window of the chosen executor.
+    fn max_jobs(&self) -> usize {
+        match self.executor {
+            ExecutorKind::Local => crate::params::max_jobs(),
+            ExecutorKind::Slurm => crate::slurm::MAX_STEPS,
+        }
+    }
+
+    /// The test command as an oracle running through the chosen executor.
+    fn oracle(&self, timeout: Option<Duration>) -> anyhow::Result<CommandOracle> {
+        match self.executor {
+            ExecutorKind::Local => CommandOracle::new_in(
+                &self.command,
+                &self.input,
+                timeout,
+                self.scratch_dir.as_deref(),
+            ),
+            ExecutorKind::Slurm => {
+                let root = match &self.scratch_dir {
+                    Some(dir) => dir.clone(),
+                    None => std::env::current_dir()?,
+                };
+                let oracle =
+                    CommandOracle::new_in(&self.command, &self.input, timeout, Some(&root))?;
+                let options = crate::slurm::SlurmOptions {
+                    srun_args: self.srun_arg.clone(),
+                };
+                eprintln!(
+                    "whittle: checking that a Slurm node sees the scratch directory {}",
+                    oracle.scratch_dir().display()
+                );
+                let executor =
+                    crate::slurm::SlurmExecutor::connect(&options, oracle.scratch_dir())?;
+                Ok(oracle.with_executor(Box::new(executor)))
+            }
+        }
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -337,6 +416,14 @@ pub fn main() -> i32 {
             print!("{}", crate::pipeline::algorithms_listing());
             Ok(0)
         }
+        Subcommand::SlurmStep(args) => {
+            let end = crate::slurm::run_step(args);
+            if let Some(message) = end.message {
+                eprintln!("whittle slurm-step: {message}");
+            }
+            Ok(end.code)
+        }
+        Subcommand::Batch(args) => batch::run(args),
     };
     match result {
         Ok(code) => code,
@@ -373,8 +460,12 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         && asked > settings.jobs
     {
         eprintln!(
-            "whittle: warning: -j {asked} is more than whittle runs at once on this machine; \
-             using -j {} (4 tests per CPU, at least 8, at most 1024)",
+            "whittle: warning: -j {asked} is more than whittle runs at once {}; using -j {}",
+            match args.executor {
+                ExecutorKind::Local =>
+                    "on this machine (4 tests per CPU, at least 8, at most 1024)",
+                ExecutorKind::Slurm => "as Slurm steps (1024)",
+            },
             settings.jobs
         );
     }
@@ -440,16 +531,18 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     }
     // Processes a test leaves behind (daemons) are adopted and killed (Linux).
     crate::processes::adopt_orphans();
-    let oracle = match CommandOracle::new(&args.command, &args.input, timeout) {
+    let oracle = match args.oracle(timeout) {
         Ok(oracle) => Arc::new(oracle.fitting_timeout()),
-        Err(error) => return usage_error(error),
+        Err(error) => return usage_error(format!("{error:#}")),
     };
+    let place = oracle.executor().describe();
     let result_file = Arc::new(result_file);
     let resumed = start.is_some();
     let mut job = Job::new(input, settings).writing_to(result_file.clone());
     job.start = start;
 
     let input_size = job.input.len();
+    let job_count = job.settings.jobs;
     let trace = match &args.trace {
         Some(path) => {
             let settings = &job.settings;
@@ -527,8 +620,10 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     };
     if completed.is_none() {
         eprintln!(
-            "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}",
-            args.input.display()
+            "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}; \
+             tests run {place}, {} at once",
+            args.input.display(),
+            job_count
         );
     }
     let report = session.wait()?;
@@ -855,5 +950,29 @@ mod tests {
         assert_eq!(args.order, Some(ReduceOrder::ComplementsOnly));
         assert_eq!(args.cache, CacheKind::Config);
         assert_eq!(args.parallel, None, "the default: by the pipeline");
+    }
+
+    #[test]
+    fn schedules_take_complements_last_first_unless_told() {
+        let settings_of = |extra: &[&str]| {
+            let mut argv = vec!["whittle", "reduce", "in.txt"];
+            argv.extend_from_slice(extra);
+            argv.extend(["--", "test.sh"]);
+            let Subcommand::Reduce(args) = Cli::try_parse_from(argv).unwrap().subcommand else {
+                panic!("a reduce command");
+            };
+            args.settings().unwrap()
+        };
+        let default = settings_of(&[]);
+        assert_eq!(default.dd.order, ReduceOrder::SubsetsFirst);
+        assert_eq!(default.dd.complement_direction, Direction::Forward);
+        assert_eq!(default.scheduled_dd.order, ReduceOrder::ComplementsOnly);
+        assert_eq!(
+            default.scheduled_dd.complement_direction,
+            Direction::Backward
+        );
+        let told = settings_of(&["--complement-order", "forward", "--order", "subsets-first"]);
+        assert_eq!(told.scheduled_dd.complement_direction, Direction::Forward);
+        assert_eq!(told.scheduled_dd.order, ReduceOrder::SubsetsFirst);
     }
 }

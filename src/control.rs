@@ -69,6 +69,9 @@ pub struct Control {
     wake: Condvar,
     /// The one live copy of the knobs: the settings gave their starting values.
     knobs: Mutex<Knobs>,
+    /// The largest testing window: what the tests' executor allows ([`max_jobs`] on this
+    /// machine).
+    max_jobs: usize,
     /// Cancelled by every stop but a switch: the tokens of all test runs are its children, so
     /// a stop kills the tests that run and keeps new ones from starting.
     stop_token: CancelToken,
@@ -77,13 +80,21 @@ pub struct Control {
 impl Control {
     /// A control whose knobs start at `start` (the testing window clamped to 1..=[`max_jobs`]).
     pub fn new(start: Knobs) -> Self {
+        Self::with_max_jobs(start, max_jobs())
+    }
+
+    /// A control whose testing window may go up to `max` (an executor's cap, see
+    /// [`crate::oracle::Oracle::max_jobs`]) instead of [`max_jobs`].
+    pub fn with_max_jobs(start: Knobs, max: usize) -> Self {
+        let max = max.max(1);
         Control {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
             knobs: Mutex::new(Knobs {
-                jobs: start.jobs.clamp(1, max_jobs()),
+                jobs: start.jobs.clamp(1, max),
                 ..start
             }),
+            max_jobs: max,
             stop_token: CancelToken::new(),
         }
     }
@@ -247,10 +258,15 @@ impl Control {
         self.knobs_now().jobs
     }
 
-    /// Changes the testing window (clamped to 1..=[`max_jobs`]); the tester adopts it at its
-    /// next window.
+    /// Changes the testing window (clamped to 1..=[`Control::max_jobs`]); the tester adopts
+    /// it at its next window.
     pub fn set_jobs(&self, jobs: usize) {
-        self.knobs_now().jobs = jobs.clamp(1, max_jobs());
+        self.knobs_now().jobs = jobs.clamp(1, self.max_jobs);
+    }
+
+    /// The largest testing window allowed.
+    pub fn max_jobs(&self) -> usize {
+        self.max_jobs
     }
 
     pub fn parallel_mode(&self) -> ParallelMode {

@@ -8,7 +8,7 @@ use crate::cache::{CacheKind, CachePolicy};
 use crate::engine::{Session, SessionOptions};
 use crate::oracle::{Oracle, predicate};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::pipeline::{FAST_TREE_PIPELINE, Pipeline, Settings};
+use crate::pipeline::{Pipeline, Settings};
 use crate::reduce::Job;
 use crate::tree::Language;
 
@@ -100,14 +100,14 @@ fn hello_hoist() -> Example {
     Example {
         name: "hello-hoist",
         description: "the dissertation's hoisting example (Fig 7.1): C that must parse and print \
-                      \"Hello world!\"; the default tree pipeline hoists the printf out of \
-                      the if; or select the if statement and press h",
+                      \"Hello world!\"; HDDH^r then lines hoists the printf out of the if; or \
+                      select the if statement and press h",
         input: HELLO_C,
         settings: Settings {
             atoms: vec![AtomKind::Line],
             jobs: 1,
-            // The default for C, named because the example shows it.
-            algorithm: FAST_TREE_PIPELINE.parse().ok(),
+            // The tree and then lines, once each with the papers' ddmin, as the lesson shows it.
+            algorithm: "hddhr+ddmin:line".parse().ok(),
             language: Some("c".into()),
             ..Settings::default()
         },

@@ -196,6 +196,9 @@ pub enum Event {
         outcome: Outcome,
         status: Option<TestStatus>,
         duration: Duration,
+        /// The machine the test ran on, when not this one (a Slurm node).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
     },
     /// A smaller interesting test case became the current best.
     Accepted {
@@ -211,6 +214,9 @@ pub enum Event {
         step: u64,
         status: TestStatus,
         tail: String,
+        /// The machine the test ran on, when not this one (a Slurm node).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
     },
     /// The re-test of the final result said it is not interesting: the test is flaky. When an
     /// earlier result passed its re-test it became the result (`fell_back`).

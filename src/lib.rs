@@ -26,6 +26,7 @@ pub mod replay;
 pub mod rewrite;
 pub mod schedule;
 pub mod signals;
+pub mod slurm;
 pub mod stats;
 pub mod tester;
 pub mod trace;

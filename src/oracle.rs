@@ -1,6 +1,7 @@
 //! The interestingness test: a trait with an in-process predicate and the user's command, which
 //! runs in a fresh private directory inside its own process group, killed whole on timeout or
-//! cancellation.
+//! cancellation. How the command runs is an [`Executor`]: on this machine ([`LocalExecutor`]) or
+//! as a Slurm job step ([`crate::slurm::SlurmExecutor`]).
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -13,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wait_timeout::ChildExt;
 
 use crate::outcome::Outcome;
@@ -24,7 +25,7 @@ pub use crate::processes::{CancelToken, kill_all_running};
 pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
 
 /// How a test run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TestStatus {
     /// The command exited with this code.
@@ -40,8 +41,25 @@ pub enum TestStatus {
     /// whittle could not prepare the run (write the candidate in its scratch directory): an
     /// error of whittle's environment, not of the test.
     ScratchFailed(String),
+    /// The run ended without a verdict for a reason outside the test: a job step the scheduler
+    /// killed (time limit, preemption), a node that failed, a launcher that could not start
+    /// the step. Unresolved, and never cached: the candidate is tested again when it comes up
+    /// again.
+    Lost(String),
     /// An in-process predicate decided.
     Predicate,
+}
+
+impl TestStatus {
+    /// What a run of the user's command that ended this way says about the candidate: exit
+    /// status 0 is interesting, any other exit status is not, the rest is unresolved.
+    pub fn command_outcome(&self) -> Outcome {
+        match self {
+            TestStatus::Exited(0) => Outcome::Interesting,
+            TestStatus::Exited(_) => Outcome::NotInteresting,
+            _ => Outcome::Unresolved,
+        }
+    }
 }
 
 impl std::fmt::Display for TestStatus {
@@ -53,6 +71,7 @@ impl std::fmt::Display for TestStatus {
             TestStatus::Cancelled => f.write_str("cancelled"),
             TestStatus::SpawnFailed(why) => write!(f, "could not start: {why}"),
             TestStatus::ScratchFailed(why) => f.write_str(why),
+            TestStatus::Lost(why) => write!(f, "lost ({why})"),
             TestStatus::Predicate => f.write_str("in-process predicate"),
         }
     }
@@ -66,6 +85,8 @@ pub struct Verdict {
     pub duration: Duration,
     /// The last [`OUTPUT_TAIL_BYTES`] of what the command printed (stdout and stderr together).
     pub output_tail: Option<String>,
+    /// The machine the test ran on, when it ran elsewhere (the Slurm node).
+    pub node: Option<String>,
 }
 
 /// The interestingness test. Implementations must be callable from several threads at once.
@@ -92,6 +113,145 @@ pub trait Oracle: Send + Sync {
     /// directory that could not be removed, say). The tester reports these as warnings.
     fn take_warnings(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The most tests that may run at once (the cap of the testing window).
+    fn max_jobs(&self) -> usize {
+        crate::params::max_jobs()
+    }
+}
+
+/// How the user's command runs once its candidate is in place: where, how it is stopped, and
+/// what is known of how it ended. Implementations must be callable from several threads at
+/// once.
+pub trait Executor: Send + Sync {
+    /// Runs `run.argv` in `run.dir` (it holds the candidate) until it ends, its timeout passes
+    /// or `cancel` is cancelled, and says how it ended. Every process the run starts is gone
+    /// when this returns. An error is whittle's own (no pipe, say), never the test's.
+    fn execute(&self, run: &Run<'_>, cancel: &CancelToken) -> std::io::Result<Execution>;
+
+    /// Where tests run, for reports (`on this machine`, `as Slurm job steps ...`).
+    fn describe(&self) -> String;
+
+    /// The most tests that may run at once through this executor.
+    fn max_jobs(&self) -> usize {
+        crate::params::max_jobs()
+    }
+
+    /// The oracle is done: nothing the executor started may be left running anywhere. Returns
+    /// what the user should know of it (what had to be cancelled).
+    fn close(&self) -> Option<String> {
+        None
+    }
+}
+
+/// One run of the test command, as an [`Executor`] gets it.
+pub struct Run<'a> {
+    /// The program and its arguments (the candidate's path among them).
+    pub argv: &'a [OsString],
+    /// The run directory: the working directory, holding the candidate.
+    pub dir: &'a Path,
+    /// Kill the run after this long; it is then [`TestStatus::TimedOut`].
+    pub timeout: Option<Duration>,
+    /// The run's number within the oracle (names it where the executor needs names).
+    pub index: u64,
+}
+
+/// How an [`Executor`]'s run ended.
+pub struct Execution {
+    pub status: TestStatus,
+    /// The last [`OUTPUT_TAIL_BYTES`] of what the command printed.
+    pub output_tail: Option<String>,
+    /// The machine it ran on, when that is not this one.
+    pub node: Option<String>,
+}
+
+/// Runs tests on this machine: each in its own process group, its output read through a pipe
+/// into a bounded tail, the group killed when the test ends, at the timeout and on
+/// cancellation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalExecutor;
+
+impl Executor for LocalExecutor {
+    fn execute(&self, run: &Run<'_>, cancel: &CancelToken) -> std::io::Result<Execution> {
+        let start = Instant::now();
+        let (program, args) = run
+            .argv
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("no program to run"))?;
+        let (mut output, writer) = std::io::pipe()?;
+        let stderr = writer.try_clone()?;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .current_dir(run.dir)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(stderr)
+            .process_group(0);
+
+        let spawned = cancel.spawn(&mut command);
+        // The command holds the pipe's writing ends: they must close here, or the pipe never
+        // ends.
+        drop(command);
+        let mut child = match spawned {
+            None => return Ok(Execution::without_output(TestStatus::Cancelled)),
+            Some(Ok(child)) => child,
+            Some(Err(error)) => {
+                return Ok(Execution::without_output(TestStatus::SpawnFailed(
+                    error.to_string(),
+                )));
+            }
+        };
+        let pgid = child.id() as i32;
+        let deadline = run.timeout.and_then(|limit| start.checked_add(limit));
+        let mut tail = OutputTail::default();
+        let waited = wait_reading(&mut child, &mut output, deadline, &mut tail);
+        let (status, timed_out) = match waited {
+            Ok(Some(status)) => (Ok(status), false),
+            Ok(None) => {
+                kill_group(pgid);
+                (child.wait(), true)
+            }
+            Err(error) => {
+                kill_group(pgid);
+                let _ = child.wait();
+                (Err(error), false)
+            }
+        };
+        // Whatever the test left running in its group goes too.
+        kill_group(pgid);
+        tail.drain(&mut output);
+        cancel.finished(pgid);
+        let status = status?;
+        let status = if cancel.is_cancelled() {
+            TestStatus::Cancelled
+        } else if timed_out {
+            TestStatus::TimedOut
+        } else if let Some(code) = status.code() {
+            TestStatus::Exited(code)
+        } else {
+            TestStatus::Signaled(status.signal().unwrap_or(0))
+        };
+        Ok(Execution {
+            status,
+            output_tail: Some(tail.text()),
+            node: None,
+        })
+    }
+
+    fn describe(&self) -> String {
+        "on this machine".into()
+    }
+}
+
+impl Execution {
+    fn without_output(status: TestStatus) -> Self {
+        Execution {
+            status,
+            output_tail: None,
+            node: None,
+        }
     }
 }
 
@@ -139,6 +299,7 @@ impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
             status: TestStatus::Predicate,
             duration: start.elapsed(),
             output_tail: None,
+            node: None,
         }
     }
 
@@ -154,7 +315,8 @@ impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
 /// command runs with that directory as its working directory and the candidate's absolute path
 /// as its last argument (or in place of an argument that is exactly `{}`). Exit status 0 means
 /// interesting. What the command prints (stdout and stderr) goes through a pipe of which only
-/// the last [`OUTPUT_TAIL_BYTES`] are kept.
+/// the last [`OUTPUT_TAIL_BYTES`] are kept. The command runs through an [`Executor`]
+/// ([`LocalExecutor`] unless [`CommandOracle::with_executor`] says otherwise).
 pub struct CommandOracle {
     program: OsString,
     args: Vec<OsString>,
@@ -166,6 +328,7 @@ pub struct CommandOracle {
     next_run: AtomicU64,
     /// Whether a run directory could not be removed (warned about once).
     cleanup_warned: AtomicBool,
+    executor: Box<dyn Executor>,
     /// Warnings not taken yet (see [`Oracle::take_warnings`]).
     warnings: Mutex<Vec<String>>,
     /// The scratch directory is gone (see [`CommandOracle::close`]).
@@ -180,6 +343,17 @@ impl CommandOracle {
         file_name: &Path,
         timeout: Option<Duration>,
     ) -> anyhow::Result<Self> {
+        Self::new_in(command, file_name, timeout, None)
+    }
+
+    /// Like [`CommandOracle::new`], with the private scratch directory made inside
+    /// `scratch_root` (default: the system's temporary directory).
+    pub fn new_in(
+        command: &[OsString],
+        file_name: &Path,
+        timeout: Option<Duration>,
+        scratch_root: Option<&Path>,
+    ) -> anyhow::Result<Self> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| anyhow::anyhow!("the test command is missing (give it after `--`)"))?;
@@ -191,14 +365,15 @@ impl CommandOracle {
             .file_name()
             .ok_or_else(|| anyhow::anyhow!("the input path has no file name"))?
             .to_os_string();
+        let root = scratch_root.map_or_else(std::env::temp_dir, Path::to_path_buf);
         let scratch = tempfile::Builder::new()
             .prefix("whittle-")
             .permissions(fs::Permissions::from_mode(PRIVATE_DIR))
-            .tempdir()
+            .tempdir_in(&root)
             .map_err(|e| {
                 anyhow::anyhow!(
                     "cannot create a scratch directory in {}: {e}",
-                    std::env::temp_dir().display()
+                    root.display()
                 )
             })?;
         // The umask may have taken bits away (even the owner's): set the mode exactly.
@@ -212,9 +387,21 @@ impl CommandOracle {
             scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
+            executor: Box::new(LocalExecutor),
             warnings: Mutex::new(Vec::new()),
             closed: AtomicBool::new(false),
         })
+    }
+
+    /// Where the tests run.
+    pub fn executor(&self) -> &dyn Executor {
+        self.executor.as_ref()
+    }
+
+    /// Runs the tests through `executor` instead of on this machine.
+    pub fn with_executor(mut self, executor: Box<dyn Executor>) -> Self {
+        self.executor = executor;
+        self
     }
 
     /// Without a timeout given to [`CommandOracle::new`], the timeout is fitted to the time the
@@ -232,7 +419,7 @@ impl CommandOracle {
     fn run(&self, candidate: &[u8], cancel: &CancelToken) -> Result<Verdict, ScratchError> {
         let run = self.next_run.fetch_add(1, Ordering::Relaxed);
         let dir = self.scratch.join(format!("run{run}"));
-        let result = self.run_in(&dir, candidate, cancel);
+        let result = self.run_in(&dir, run, candidate, cancel);
         if let Err(error) = remove_tree(&dir)
             && !self.cleanup_warned.swap(true, Ordering::Relaxed)
         {
@@ -251,21 +438,28 @@ impl CommandOracle {
             .push(message);
     }
 
-    /// Ends the oracle's work: kills what tests left running (they could still write into the
-    /// scratch directory) and removes the scratch directory. Returns why the directory could
-    /// not be removed. Runs after this fail (`ScratchFailed`). Dropping the oracle does the
+    /// Ends the oracle's work: makes the executor leave nothing running, kills what tests left
+    /// running (they could still write into the scratch directory) and removes the scratch
+    /// directory. Returns what the user should know: what the executor had to cancel, why the
+    /// directory could not be removed. Runs after this fail (`ScratchFailed`). Dropping the oracle does the
     /// same, without saying what failed.
     pub fn close(&self) -> Result<(), String> {
         if self.closed.swap(true, Ordering::SeqCst) {
             return Ok(());
         }
+        let executor_said = self.executor.close();
         crate::processes::kill_orphans();
-        remove_tree(&self.scratch).map_err(|error| {
+        let removed = remove_tree(&self.scratch).map_err(|error| {
             format!(
                 "cannot remove the scratch directory {}: {error}",
                 self.scratch.display()
             )
-        })
+        });
+        match (executor_said, removed) {
+            (None, removed) => removed,
+            (Some(said), Ok(())) => Err(said),
+            (Some(said), Err(error)) => Err(format!("{said}; {error}")),
+        }
     }
 
     /// Writes the candidate into a fresh run directory and returns its path.
@@ -286,6 +480,7 @@ impl CommandOracle {
     fn run_in(
         &self,
         dir: &Path,
+        index: u64,
         candidate: &[u8],
         cancel: &CancelToken,
     ) -> Result<Verdict, ScratchError> {
@@ -293,106 +488,52 @@ impl CommandOracle {
         if cancel.is_cancelled() {
             return Ok(cancelled(start));
         }
-        let candidate_path =
-            self.write_candidate(dir, candidate)
-                .map_err(|error| ScratchError {
-                    path: dir.to_path_buf(),
-                    error,
-                })?;
-        let (mut output, writer) = std::io::pipe().map_err(|error| ScratchError {
+        let scratch_error = |error| ScratchError {
             path: dir.to_path_buf(),
             error,
-        })?;
+        };
+        let candidate_path = self
+            .write_candidate(dir, candidate)
+            .map_err(scratch_error)?;
+        let argv = self.argv(&candidate_path);
+        let run = Run {
+            argv: &argv,
+            dir,
+            timeout: self.timeout(),
+            index,
+        };
+        let execution = self.executor.execute(&run, cancel).map_err(scratch_error)?;
+        let status = if cancel.is_cancelled() {
+            TestStatus::Cancelled
+        } else {
+            execution.status
+        };
+        Ok(Verdict {
+            outcome: status.command_outcome(),
+            status,
+            duration: start.elapsed(),
+            output_tail: execution.output_tail,
+            node: execution.node,
+        })
+    }
 
-        let mut command = Command::new(&self.program);
+    /// The program and its arguments for one run: the candidate's path replaces an argument
+    /// that is exactly `{}`, or comes last.
+    fn argv(&self, candidate_path: &Path) -> Vec<OsString> {
+        let mut argv = vec![self.program.clone()];
         let mut substituted = false;
         for arg in &self.args {
             if arg == "{}" {
-                command.arg(&candidate_path);
+                argv.push(candidate_path.as_os_str().to_owned());
                 substituted = true;
             } else {
-                command.arg(arg);
+                argv.push(arg.clone());
             }
         }
         if !substituted {
-            command.arg(&candidate_path);
+            argv.push(candidate_path.as_os_str().to_owned());
         }
-        let stderr = writer.try_clone().map_err(|error| ScratchError {
-            path: dir.to_path_buf(),
-            error,
-        })?;
-        command
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(writer)
-            .stderr(stderr)
-            .process_group(0);
-
-        let spawned = cancel.spawn(&mut command);
-        // The command holds the pipe's writing ends: they must close here, or the pipe never
-        // ends.
-        drop(command);
-        let mut child = match spawned {
-            None => return Ok(cancelled(start)),
-            Some(Ok(child)) => child,
-            Some(Err(error)) => {
-                return Ok(Verdict {
-                    outcome: Outcome::Unresolved,
-                    status: TestStatus::SpawnFailed(error.to_string()),
-                    duration: start.elapsed(),
-                    output_tail: None,
-                });
-            }
-        };
-        let pgid = child.id() as i32;
-        let deadline = self.timeout().and_then(|limit| start.checked_add(limit));
-        let mut tail = OutputTail::default();
-        let waited = wait_reading(&mut child, &mut output, deadline, &mut tail);
-        let (status, timed_out) = match waited {
-            Ok(Some(status)) => (Ok(status), false),
-            Ok(None) => {
-                kill_group(pgid);
-                (child.wait(), true)
-            }
-            Err(error) => {
-                kill_group(pgid);
-                let _ = child.wait();
-                (Err(error), false)
-            }
-        };
-        // Whatever the test left running in its group goes too.
-        kill_group(pgid);
-        tail.drain(&mut output);
-        cancel.finished(pgid);
-        let duration = start.elapsed();
-        let status = status.map_err(|error| ScratchError {
-            path: dir.to_path_buf(),
-            error,
-        })?;
-
-        let (outcome, status) = if cancel.is_cancelled() {
-            (Outcome::Unresolved, TestStatus::Cancelled)
-        } else if timed_out {
-            (Outcome::Unresolved, TestStatus::TimedOut)
-        } else if let Some(code) = status.code() {
-            let outcome = if code == 0 {
-                Outcome::Interesting
-            } else {
-                Outcome::NotInteresting
-            };
-            (outcome, TestStatus::Exited(code))
-        } else {
-            (
-                Outcome::Unresolved,
-                TestStatus::Signaled(status.signal().unwrap_or(0)),
-            )
-        };
-        Ok(Verdict {
-            outcome,
-            status,
-            duration,
-            output_tail: Some(tail.text()),
-        })
+        argv
     }
 }
 
@@ -451,12 +592,12 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
 
 /// The last [`OUTPUT_TAIL_BYTES`] of a test's output, without ever holding much more.
 #[derive(Default)]
-struct OutputTail {
+pub(crate) struct OutputTail {
     bytes: Vec<u8>,
 }
 
 impl OutputTail {
-    fn push(&mut self, data: &[u8]) {
+    pub(crate) fn push(&mut self, data: &[u8]) {
         let limit = OUTPUT_TAIL_BYTES as usize;
         if data.len() >= limit {
             self.bytes.clear();
@@ -471,7 +612,7 @@ impl OutputTail {
 
     /// Reads what is left in the pipe without waiting (the test has ended and its group was
     /// killed), for at most a moment.
-    fn drain(&mut self, pipe: &mut std::io::PipeReader) {
+    pub(crate) fn drain(&mut self, pipe: &mut std::io::PipeReader) {
         let until = Instant::now() + Duration::from_millis(100);
         let mut buffer = vec![0; READ_CHUNK];
         while Instant::now() < until && readable(pipe, Duration::ZERO) {
@@ -482,7 +623,7 @@ impl OutputTail {
         }
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let limit = OUTPUT_TAIL_BYTES as usize;
         let start = self.bytes.len().saturating_sub(limit);
         String::from_utf8_lossy(&self.bytes[start..]).into_owned()
@@ -509,7 +650,7 @@ fn readable(pipe: &std::io::PipeReader, wait: Duration) -> bool {
 /// The pipe ends when every process holding it has ended; until then the child is looked at
 /// between reads, at most 50 ms apart (sooner at first), since a background process of the test
 /// may keep the pipe open after the test itself has ended.
-fn wait_reading(
+pub(crate) fn wait_reading(
     child: &mut std::process::Child,
     pipe: &mut std::io::PipeReader,
     deadline: Option<Instant>,
@@ -559,6 +700,7 @@ fn cancelled(start: Instant) -> Verdict {
         status: TestStatus::Cancelled,
         duration: start.elapsed(),
         output_tail: None,
+        node: None,
     }
 }
 
@@ -575,7 +717,12 @@ impl Oracle for CommandOracle {
                 )),
                 duration: start.elapsed(),
                 output_tail: None,
+                node: None,
             })
+    }
+
+    fn max_jobs(&self) -> usize {
+        self.executor.max_jobs()
     }
 
     fn timeout(&self) -> Option<Duration> {

@@ -157,10 +157,13 @@ impl Default for DdOptions {
 }
 
 impl DdOptions {
-    /// The defaults inside a schedule: complements only.
+    /// The defaults inside a schedule: complements only, the last first (in most files a part
+    /// is used after it is defined, so removing the users first frees what they used within
+    /// the same round).
     pub fn scheduled() -> Self {
         DdOptions {
             order: ReduceOrder::ComplementsOnly,
+            complement_direction: Direction::Backward,
             ..DdOptions::default()
         }
     }

@@ -200,14 +200,16 @@ impl Pipeline {
 }
 
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
-pub const DEFAULT_TREE_PIPELINE: &str = "(hddhr+replace+ddmin:line+brackets+tokens+rename+indent)*";
+pub const DEFAULT_TREE_PIPELINE: &str =
+    "(hddhr+replace+inline+ddmin:line+brackets+tokens+rename+indent)*";
 
 /// The default for other inputs.
 pub const DEFAULT_TEXT_PIPELINE: &str = "(ddmin:line+brackets+tokens+rename+indent)*+polish";
 
-/// `--fast` for inputs in a known language: the tree, then lines, once each to their fixed
-/// points (the default before the text stages); for other inputs `--fast` runs `ddmin`.
-pub const FAST_TREE_PIPELINE: &str = "hddhr+ddmin:line";
+/// `--fast` for inputs in a known language: the tree, then lines, rerun while either removes
+/// something (a schedule, so with its ddmin: complements only, the last first, greedy windows);
+/// for other inputs `--fast` runs `ddmin`.
+pub const FAST_TREE_PIPELINE: &str = "(hddhr+ddmin:line)*";
 
 impl fmt::Display for Pipeline {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -627,7 +629,11 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
             .into(),
     };
     entries.push(text_default);
-    for stage in TextStage::ALL {
+    // `inline` reads the parse tree: only where there is one.
+    for stage in TextStage::ALL
+        .into_iter()
+        .filter(|&stage| tree || !stage.needs_grammar())
+    {
         entries.push(PipelineInfo {
             name: stage.name().into(),
             description: stage.description().into(),
@@ -645,7 +651,8 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
             1,
             PipelineInfo {
                 name: FAST_TREE_PIPELINE.into(),
-                description: "--fast: the tree, then lines (a fraction of the tests)".into(),
+                description:
+                    "--fast: the tree, then lines, no text stages (a fraction of the tests)".into(),
             },
         );
         for algorithm in Algorithm::all() {
@@ -707,7 +714,9 @@ pub fn algorithms_listing() -> String {
             rewrite.description()
         ));
     }
-    out.push_str("\nText stages (over tokens; no grammar needed, each to its fixed point):\n");
+    out.push_str(
+        "\nText stages (over tokens, each to its fixed point; only `inline` needs the grammar):\n",
+    );
     for stage in TextStage::ALL {
         out.push_str(&format!("  {:<14} {}\n", stage.name(), stage.description()));
     }

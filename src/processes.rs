@@ -11,7 +11,7 @@
 //! behind is re-parented to whittle when its parent dies, and is killed (and reaped) whenever no
 //! test is running, and once more at the end ([`kill_orphans`]).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::io;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,15 +21,15 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 
-/// The process groups of the test commands running right now.
+/// The process groups of the test commands running right now, with the signal that stops each.
 struct Registry {
-    groups: BTreeSet<i32>,
+    groups: BTreeMap<i32, Signal>,
     /// When orphans were last looked for, and how long that took.
     last_sweep: Option<(Instant, Duration)>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    groups: BTreeSet::new(),
+    groups: BTreeMap::new(),
     last_sweep: None,
 });
 
@@ -53,11 +53,18 @@ pub fn kill_group(pgid: i32) {
     let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
 }
 
-/// Kills the process groups of every test command that is running. Returns how many there were.
+/// Sends `signal` to a process group; a group that is already gone is no error.
+fn signal_group(pgid: i32, signal: Signal) {
+    let _ = killpg(Pid::from_raw(pgid), signal);
+}
+
+/// Stops the process groups of every test command that is running (each with its signal: a
+/// local test's group is killed, a launcher such as `srun` is asked to cancel what it
+/// launched). Returns how many there were.
 pub fn kill_all_running() -> usize {
     let registry = registry();
-    for &pgid in &registry.groups {
-        kill_group(pgid);
+    for (&pgid, &signal) in &registry.groups {
+        signal_group(pgid, signal);
     }
     registry.groups.len()
 }
@@ -77,7 +84,8 @@ struct TokenState {
 #[derive(Debug, Default)]
 struct TokenInner {
     cancelled: bool,
-    groups: Vec<i32>,
+    /// The process groups started through this token, with the signal that stops each.
+    groups: Vec<(i32, Signal)>,
     children: Vec<Weak<TokenState>>,
 }
 
@@ -112,8 +120,8 @@ impl CancelToken {
         let children = {
             let mut inner = self.0.lock();
             inner.cancelled = true;
-            for &pgid in &inner.groups {
-                kill_group(pgid);
+            for &(pgid, signal) in &inner.groups {
+                signal_group(pgid, signal);
             }
             std::mem::take(&mut inner.children)
         };
@@ -130,6 +138,18 @@ impl CancelToken {
     /// (then `None`). The group is registered before any lock is released, so a cancellation
     /// either prevents the start or finds the group.
     pub fn spawn(&self, command: &mut Command) -> Option<io::Result<Child>> {
+        self.spawn_stopped_by(command, Signal::SIGKILL)
+    }
+
+    /// Like [`CancelToken::spawn`], but a cancellation sends `signal` to the group instead of
+    /// killing it: for a launcher (`srun`) that must be asked to cancel what it launched
+    /// elsewhere, which a SIGKILL would leave running. Whoever waits for it sees the
+    /// cancellation and insists until it ends.
+    pub fn spawn_stopped_by(
+        &self,
+        command: &mut Command,
+        signal: Signal,
+    ) -> Option<io::Result<Child>> {
         let mut inner = self.0.lock();
         if inner.cancelled {
             return None;
@@ -138,8 +158,8 @@ impl CancelToken {
         let child = command.spawn();
         if let Ok(child) = &child {
             let pgid = child.id() as i32;
-            registry().groups.insert(pgid);
-            inner.groups.push(pgid);
+            registry().groups.insert(pgid, signal);
+            inner.groups.push((pgid, signal));
         }
         Some(child)
     }
@@ -148,7 +168,7 @@ impl CancelToken {
     /// left in it goes too) and forgotten. When no test runs any more, orphans are looked for.
     pub fn finished(&self, pgid: i32) {
         kill_group(pgid);
-        self.0.lock().groups.retain(|&g| g != pgid);
+        self.0.lock().groups.retain(|&(g, _)| g != pgid);
         let idle = {
             let mut registry = registry();
             registry.groups.remove(&pgid);
@@ -233,7 +253,7 @@ fn sweep_orphans(registry: &Registry) -> Sweep {
         else {
             continue;
         };
-        if registry.groups.contains(&pid) {
+        if registry.groups.contains_key(&pid) {
             continue;
         }
         let Some(stat) = ProcStat::read(pid) else {

@@ -97,7 +97,10 @@ impl Job {
     /// Builds the tester for this job, with a control whose knobs start at the settings'
     /// values; every accepted reduction is written to the output.
     pub fn tester(&self, oracle: Arc<dyn Oracle>) -> anyhow::Result<Tester> {
-        let control = Arc::new(Control::new(self.settings.knobs()));
+        let control = Arc::new(Control::with_max_jobs(
+            self.settings.knobs(),
+            oracle.max_jobs(),
+        ));
         let mut tester = Tester::new(oracle, self.settings.cache, control);
         tester.set_cache_memory(self.settings.cache_memory);
         tester.adopt_jobs()?;
@@ -130,6 +133,7 @@ impl Job {
                 status: crate::oracle::TestStatus::Predicate,
                 duration: Duration::ZERO,
                 output_tail: None,
+                node: None,
             });
             return Err(StartError::NotInteresting {
                 status: verdict.status.to_string(),

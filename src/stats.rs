@@ -26,7 +26,10 @@ pub struct Stats {
     /// Runs that crashed themselves (killed by a signal) or could not be started (unresolved;
     /// checks included).
     pub crashes: u64,
-    /// All unresolved outcomes of real runs (timeouts, crashes and checks included).
+    /// Runs that ended without a verdict for a reason outside the test (a job step the
+    /// scheduler killed, a failed node): unresolved and not cached.
+    pub lost: u64,
+    /// All unresolved outcomes of real runs (timeouts, crashes, lost runs and checks included).
     pub unresolved: u64,
     /// Tree candidates the syntax guard rejected without running the test.
     pub guard_skips: u64,

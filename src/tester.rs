@@ -118,6 +118,14 @@ pub struct Tester {
     time_limit_timer: Option<Sender<()>>,
 }
 
+/// How often a check of the input or the re-test of the result runs when its run is lost
+/// ([`TestStatus::Lost`]: a failed node, a job step the scheduler killed).
+const LOST_RUN_ATTEMPTS: usize = 3;
+
+fn is_lost(verdict: &Verdict) -> bool {
+    matches!(verdict.status, TestStatus::Lost(_))
+}
+
 /// Sends an event to whoever listens (nobody: it is dropped).
 fn send(events: &Option<Sender<Event>>, event: Event) {
     if let Some(events) = events {
@@ -457,7 +465,14 @@ impl Tester {
         content: &[u8],
     ) -> Result<(Outcome, Option<Verdict>), Stop> {
         self.preflight = true;
-        let result = self.judge_single(candidate, content);
+        let mut result = self.judge_single(candidate, content);
+        // A lost run says nothing; a check decides whether the reduction starts at all.
+        for _ in 1..LOST_RUN_ATTEMPTS {
+            if !matches!(&result, Ok((_, Some(verdict))) if is_lost(verdict)) {
+                break;
+            }
+            result = self.judge_single(candidate, content);
+        }
         self.preflight = false;
         result
     }
@@ -470,8 +485,18 @@ impl Tester {
         let passed = self.checkpoint();
         self.preflight = false;
         passed?;
-        let token = self.control.stop_token().child();
-        let verdict = self.oracle.judge(content, &token);
+        let mut verdict = self
+            .oracle
+            .judge(content, &self.control.stop_token().child());
+        // A lost run would pass for a flaky test: it says nothing, so it is repeated.
+        for _ in 1..LOST_RUN_ATTEMPTS {
+            if !is_lost(&verdict) {
+                break;
+            }
+            verdict = self
+                .oracle
+                .judge(content, &self.control.stop_token().child());
+        }
         self.report_oracle_warnings();
         match &verdict.status {
             TestStatus::ScratchFailed(why) => {
@@ -679,6 +704,7 @@ impl Tester {
         match verdict.status {
             TestStatus::TimedOut => self.stats.timeouts += 1,
             TestStatus::Signaled(_) | TestStatus::SpawnFailed(_) => self.stats.crashes += 1,
+            TestStatus::Lost(_) => self.stats.lost += 1,
             _ => {}
         }
         match verdict.outcome {
@@ -686,24 +712,29 @@ impl Tester {
             Outcome::Unresolved => self.stats.unresolved += 1,
             Outcome::Interesting | Outcome::NotInteresting => {}
         }
-        if verdict.outcome.is_interesting() {
-            self.failures_in_a_row = 0;
-        } else {
-            self.failures_in_a_row += 1;
+        // A lost run says nothing of the candidate: it is tested again when it comes up again,
+        // and it is no failure of the stage.
+        if !matches!(verdict.status, TestStatus::Lost(_)) {
+            if verdict.outcome.is_interesting() {
+                self.failures_in_a_row = 0;
+            } else {
+                self.failures_in_a_row += 1;
+            }
+            let config = source.config(i);
+            self.cache.store(
+                CacheKey {
+                    config: config.as_deref().unwrap_or(&[]),
+                    content: Some(content),
+                },
+                verdict.outcome,
+            );
         }
-        let config = source.config(i);
-        self.cache.store(
-            CacheKey {
-                config: config.as_deref().unwrap_or(&[]),
-                content: Some(content),
-            },
-            verdict.outcome,
-        );
         if let Some(tail) = &verdict.output_tail {
             self.emit(Event::TestOutput {
                 step,
                 status: verdict.status.clone(),
                 tail: tail.clone(),
+                node: verdict.node.clone(),
             });
         }
         self.publish_stats(false);
@@ -718,6 +749,7 @@ impl Tester {
                 status: Some(verdict.status.clone()),
                 duration: verdict.duration,
                 removed,
+                node: verdict.node.clone(),
             },
         );
     }
@@ -777,6 +809,7 @@ impl Tester {
             outcome: judgement.outcome,
             status: judgement.status,
             duration: judgement.duration,
+            node: judgement.node,
         });
     }
 
@@ -980,6 +1013,8 @@ struct Judgement {
     status: Option<TestStatus>,
     duration: Duration,
     removed: Vec<std::ops::Range<usize>>,
+    /// Where the test ran, when not on this machine.
+    node: Option<String>,
 }
 
 impl Judgement {
@@ -999,6 +1034,7 @@ impl Judgement {
             status: None,
             duration: Duration::ZERO,
             removed,
+            node: None,
         }
     }
 }
@@ -1057,6 +1093,7 @@ mod tests {
                 status: TestStatus::Predicate,
                 duration: Duration::ZERO,
                 output_tail: None,
+                node: None,
             }
         }
 

@@ -228,6 +228,7 @@ impl TracedCandidate {
             outcome: self.outcome,
             status: None,
             duration: Duration::from_secs_f64(self.duration.max(0.0)),
+            node: None,
         }
     }
 }
@@ -354,7 +355,12 @@ impl TraceWriter {
         };
         let event = match event {
             // The end of a test's output is enough to show it again (and keeps traces small).
-            Event::TestOutput { step, status, tail } if tail.len() > TRACE_CONTENT_LIMIT => {
+            Event::TestOutput {
+                step,
+                status,
+                tail,
+                node,
+            } if tail.len() > TRACE_CONTENT_LIMIT => {
                 let mut cut = tail.len() - TRACE_CONTENT_LIMIT;
                 while !tail.is_char_boundary(cut) {
                     cut += 1;
@@ -363,6 +369,7 @@ impl TraceWriter {
                     step: *step,
                     status: status.clone(),
                     tail: tail[cut..].to_string(),
+                    node: node.clone(),
                 }
             }
             other => other.clone(),

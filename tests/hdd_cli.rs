@@ -154,6 +154,7 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         [
             "hddhr",
             "replace",
+            "inline",
             "ddmin line",
             "brackets",
             "tokens",

@@ -164,7 +164,7 @@ fn daemons_a_test_leaves_behind_are_killed() {
              alive=$((alive+1)); done\necho $alive >> {a}\n\
              setsid sleep 600 > /dev/null 2>&1 < /dev/null &\necho $! >> {d}\n\
              (setsid sh -c 'echo $$ >> {d}; exec sleep 600' > /dev/null 2>&1 < /dev/null &)\n\
-             sleep 0.1\n\
+             sleep 0.5\n\
              grep -q 'line 5$' \"$1\"",
             d = daemons.display(),
             a = alive_counts.display()
@@ -185,7 +185,8 @@ fn daemons_a_test_leaves_behind_are_killed() {
         "daemons outlived whittle"
     );
     // While whittle ran, daemons did not pile up: they are swept between tests (no more often
-    // than their cost allows, so a loaded machine sweeps less often), not only at the end.
+    // than their cost allows, so a loaded machine sweeps less often: each test here takes half
+    // a second, fifty sweeps of 10 ms), not only at the end.
     let most_alive = pids_in(&alive_counts).into_iter().max().unwrap_or(0);
     assert!(
         most_alive as usize <= (started.len() / 2).max(4),

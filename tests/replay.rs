@@ -172,7 +172,7 @@ fn the_trace_holds_the_run() {
         .iter()
         .filter(|e| !matches!(e, Event::TestStarted { .. }))
         .map(|e| match e {
-            // The trace keeps no test status or duration of a candidate.
+            // The trace keeps no test status, duration or node of a candidate.
             Event::CandidateJudged {
                 step,
                 candidate,
@@ -195,6 +195,7 @@ fn the_trace_holds_the_run() {
                     outcome: *outcome,
                     status: None,
                     duration: Duration::from_secs_f64(duration.as_secs_f64()),
+                    node: None,
                 }
             ),
             other => counts(other).unwrap_or_else(|| format!("{other:?}")),

@@ -363,7 +363,11 @@ fn rename_merges_names_and_empties_strings() {
 )]
 fn pinned_bytes_are_never_edited() {
     let input = "if x:\n    keep_this_name(other_name, [12345]);\n";
-    for stage in TextStage::ALL {
+    // `inline` has no function to inline here: it has its own test below.
+    for stage in TextStage::ALL
+        .into_iter()
+        .filter(|&stage| stage != TextStage::Inline)
+    {
         let oracle = predicate("has a parenthesis", |c: &[u8]| c.contains(&b'('));
         let mut tester = Tester::new(
             Arc::new(oracle),
@@ -460,4 +464,70 @@ fn indent_lifts_python_blocks() {
         &result,
         &interesting
     ));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn inline_on_c() {
+    // Two helpers that only return an expression; `square` is also taken by address, so it
+    // must stay; `mul` goes into both of its calls.
+    let input = "int mul(int a, int b) { return a * b; }\nint square(int x) { return x * x; }\n\
+                 int (*f)(int) = square;\nint main() {\n    int p = mul(2, 3);\n    return mul(p, square(p)) + 1;\n}\n";
+    let interesting: Predicate =
+        Arc::new(|t: &str| t.contains("main") && t.contains("+ 1") && t.contains("square"));
+    let (result, stats) = reduce(input, "inline", Some("c"), 1, interesting.clone());
+    assert_eq!(
+        result,
+        "int square(int x) { return x * x; }\nint (*f)(int) = square;\nint main() {\n    int p = (2 * 3);\n    return (p * (square(p))) + 1;\n}\n"
+    );
+    assert_eq!(stats.stages[0].name, "inline");
+    assert_eq!(
+        stats.tests, 1,
+        "one edit for all the calls and the definition"
+    );
+    let Some(c) = language("c") else {
+        return;
+    };
+    assert!(one_minimal(
+        &whittle::passes::inline::InlineCalls { language: c },
+        &result,
+        &interesting
+    ));
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn inline_leaves_pinned_calls_alone() {
+    let input = "int f(int a) { return a + 1; }\nint x = f(1);\nint y = f(2);\n";
+    let run = |pins: Pins| {
+        let mut tester = Tester::new(
+            Arc::new(predicate("has a plus", |c: &[u8]| c.contains(&b'+'))),
+            CachePolicy::recommended(),
+            Arc::new(Control::new(Knobs::default())),
+        );
+        tester.set_best(input.as_bytes().to_vec());
+        TextStage::Inline
+            .run(
+                &mut tester,
+                language("c"),
+                &|| pins.clone(),
+                EditOptions {
+                    fixpoint: true,
+                    greedy: false,
+                },
+            )
+            .unwrap();
+        String::from_utf8(tester.best().to_vec()).unwrap()
+    };
+    assert_eq!(run(Pins::default()), "int x = (1 + 1);\nint y = (2 + 1);\n");
+    let mut pins = Pins::default();
+    let call = input.find("f(2)").unwrap();
+    pins.add(call..call + 4);
+    assert_eq!(run(pins), input, "a pinned call keeps its function");
 }

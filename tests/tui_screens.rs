@@ -503,6 +503,30 @@ fn mouse_focuses_selects_and_scrolls() {
     assert!(!screen.contains("\"foo\": \"bar\","), "{screen}");
 }
 
+/// A test that ran elsewhere (a Slurm node) says where in the output pane, on wide screens and
+/// in the deck of small ones.
+#[test]
+fn the_output_pane_names_the_node_a_test_ran_on() {
+    for (width, height) in SIZES {
+        let mut h = harness("table-4.1", width, height);
+        h.feed(Event::TestOutput {
+            step: 1,
+            status: whittle::oracle::TestStatus::Exited(0),
+            tail: "printed on the node\n".into(),
+            node: Some("node17".into()),
+        });
+        if width < 100 {
+            // Small screens show the output in the deck.
+            h.key(KeyCode::Char('6'));
+        }
+        let screen = h.screen();
+        // The wide screen's pane is narrow: its first line wraps after the status.
+        assert!(screen.contains("step 1 · exit status 0 · on"), "{screen}");
+        assert!(screen.contains("node17"), "{screen}");
+        assert!(screen.contains("printed on the node"), "{screen}");
+    }
+}
+
 /// A tree stage marks its candidate: what it removes is struck through in the test case, the
 /// tree pane marks the node `[test]` and its parent `[part]`, and the cursor follows it.
 #[test]

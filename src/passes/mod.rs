@@ -6,6 +6,7 @@
 pub mod brackets;
 pub mod edit;
 pub mod indent;
+pub mod inline;
 pub mod lexer;
 pub mod rename;
 pub mod tokens;
@@ -33,14 +34,17 @@ pub enum TextStage {
     Rename,
     /// Delete a line and move the block indented under it left (Python's hoisting).
     Indent,
+    /// Inline a function that only returns an expression into its calls (needs the grammar).
+    Inline,
 }
 
 impl TextStage {
-    pub const ALL: [TextStage; 4] = [
+    pub const ALL: [TextStage; 5] = [
         TextStage::Tokens,
         TextStage::Brackets,
         TextStage::Rename,
         TextStage::Indent,
+        TextStage::Inline,
     ];
 
     pub fn name(self) -> &'static str {
@@ -49,7 +53,13 @@ impl TextStage {
             TextStage::Brackets => "brackets",
             TextStage::Rename => "rename",
             TextStage::Indent => "indent",
+            TextStage::Inline => "inline",
         }
+    }
+
+    /// Whether the stage reads the parse tree (it does nothing without the language's grammar).
+    pub fn needs_grammar(self) -> bool {
+        self == TextStage::Inline
     }
 
     /// One line for `whittle algorithms` and the UI's catalogue.
@@ -68,6 +78,10 @@ impl TextStage {
             }
             TextStage::Indent => {
                 "delete a line and move the block indented under it to its indentation"
+            }
+            TextStage::Inline => {
+                "a function that only returns an expression goes into every call of it, and its \
+                 definition away (needs the language's grammar)"
             }
         }
     }
@@ -96,6 +110,12 @@ impl TextStage {
                 run_edit_stage(&stage, tester, pins, options)
             }
             TextStage::Indent => run_edit_stage(&indent::LiftBlocks, tester, pins, options),
+            TextStage::Inline => match language {
+                Some(language) => {
+                    run_edit_stage(&inline::InlineCalls { language }, tester, pins, options)
+                }
+                None => Ok(()),
+            },
         }
     }
 }

@@ -19,7 +19,7 @@ pub struct Settings {
     pub split_factor: SplitFactor,
     pub dd: DdOptions,
     /// ddmin's options inside a schedule `(...)*` (tree levels, lines, characters): by default
-    /// complements only. A schedule reruns its stages to a fixed point, so most of ddmin's work
+    /// complements only, the last first. A schedule reruns its stages to a fixed point, so most of ddmin's work
     /// there is showing that nothing more goes, where subsets never help.
     pub scheduled_dd: DdOptions,
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.

@@ -192,6 +192,8 @@ pub struct RunModel {
     /// How many times the best changed (reductions, restarts, undos): the best's version.
     pub version: u64,
     pub last_output: Option<(u64, TestStatus, String)>,
+    /// The machine the last test with output ran on, when not this one (a Slurm node).
+    pub last_output_node: Option<String>,
     pub ending: Option<Ending>,
     pub notice: Option<Notice>,
     /// When the last reduction was accepted (by the UI's clock).
@@ -223,6 +225,7 @@ impl RunModel {
             accepted: 0,
             version: 0,
             last_output: None,
+            last_output_node: None,
             ending: None,
             notice: None,
             last_reduction: None,
@@ -454,6 +457,7 @@ impl RunModel {
                 outcome,
                 status,
                 duration,
+                ..
             } => {
                 self.last_step = self.last_step.max(step);
                 self.count(candidate, action, outcome, status.as_ref(), duration);
@@ -518,8 +522,14 @@ impl RunModel {
                 candidate: None,
                 n: Some(n),
             }),
-            Event::TestOutput { step, status, tail } => {
+            Event::TestOutput {
+                step,
+                status,
+                tail,
+                node,
+            } => {
                 self.last_output = Some((step, status, tail));
+                self.last_output_node = node;
             }
             Event::Done { stats } => {
                 self.close_stage(running);

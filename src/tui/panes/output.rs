@@ -1,4 +1,5 @@
-//! The test output pane: the end of what the last test command printed, scrollable.
+//! The test output pane: the end of what the last test command printed (and the node it ran
+//! on, when elsewhere), scrollable.
 
 use ratatui::Frame;
 use ratatui::crossterm::event::KeyCode;
@@ -39,8 +40,13 @@ impl OutputPane {
                 let all: Vec<&str> = tail.lines().collect();
                 let end = all.len().saturating_sub(self.scroll.min(all.len()));
                 let start = end.saturating_sub(height);
+                let place = view
+                    .run
+                    .last_output_node
+                    .as_ref()
+                    .map_or_else(String::new, |node| format!(" · on {node}"));
                 let mut body = vec![Line::styled(
-                    format!("step {step} · {status}"),
+                    format!("step {step} · {status}{place}"),
                     theme.accent,
                 )];
                 body.extend(
