@@ -300,6 +300,18 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
 
 impl ReduceArgs {
     /// The engine settings these arguments ask for.
+    /// ddmin's options: what the command line says, else `defaults`.
+    fn dd_options(&self, defaults: DdOptions) -> DdOptions {
+        DdOptions {
+            order: self.order.unwrap_or(defaults.order),
+            subset_direction: self.subset_order,
+            complement_direction: self
+                .complement_order
+                .unwrap_or(defaults.complement_direction),
+            split: self.split,
+        }
+    }
+
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let jobs = match self.jobs {
             Some(0) => anyhow::bail!("--jobs must be at least 1"),
@@ -321,18 +333,8 @@ impl ReduceArgs {
                 .clone()
                 .unwrap_or_else(|| Settings::default().atoms),
             split_factor: self.split_factor,
-            dd: DdOptions {
-                order: self.order.unwrap_or(ReduceOrder::SubsetsFirst),
-                subset_direction: self.subset_order,
-                complement_direction: self.complement_order.unwrap_or(Direction::Forward),
-                split: self.split,
-            },
-            scheduled_dd: DdOptions {
-                order: self.order.unwrap_or(ReduceOrder::ComplementsOnly),
-                subset_direction: self.subset_order,
-                complement_direction: self.complement_order.unwrap_or(Direction::Backward),
-                split: self.split,
-            },
+            dd: self.dd_options(DdOptions::default()),
+            scheduled_dd: self.dd_options(DdOptions::scheduled()),
             fixpoint: !self.no_fixpoint,
             cache: CachePolicy {
                 kind: self.cache,

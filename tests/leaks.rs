@@ -66,7 +66,7 @@ fn directories_a_test_made_unreadable_are_removed() {
         "lock-up.sh",
         "mkdir -p locked/inner && echo secret > locked/inner/file && chmod 000 locked/inner \
          && chmod 000 locked\n\
-         mkdir -p ../shared-junk/deep && chmod 000 ../shared-junk\n\
+         mkdir -p ../sibling-junk/deep && chmod 000 ../sibling-junk\n\
          chmod 500 .\n\
          grep -q 'line 3$' \"$1\"",
     );

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use whittle::cache::CachePolicy;
 use whittle::control::Control;
-use whittle::oracle::predicate;
+use whittle::oracle::{Oracle, predicate};
 use whittle::params::Knobs;
 use whittle::passes::brackets::BalancedRegions;
 use whittle::passes::rename::Rename;
@@ -33,18 +33,8 @@ fn reduce(
     let oracle = predicate("test", move |c: &[u8]| {
         std::str::from_utf8(c).is_ok_and(|text| check(text))
     });
-    let mut tester = Tester::new(
-        Arc::new(oracle),
-        CachePolicy::recommended(),
-        Arc::new(Control::new(Knobs {
-            jobs,
-            ..Knobs::default()
-        })),
-    );
-    tester.adopt_jobs().unwrap();
-    tester.set_inline_below(None);
     assert!(interesting(input), "the input must be interesting");
-    tester.set_best(input.as_bytes().to_vec());
+    let mut tester = tester_on(input, oracle, jobs);
     let settings = Settings {
         algorithm: Some(pipeline.parse().unwrap()),
         language: language.map(str::to_owned),
@@ -63,6 +53,22 @@ fn reduce(
         "the result must be interesting: {result:?}"
     );
     (result, tester.stats())
+}
+
+/// A tester whose best is `input`, judging with `oracle`, `jobs` tests at once.
+fn tester_on(input: &str, oracle: impl Oracle + 'static, jobs: usize) -> Tester {
+    let mut tester = Tester::new(
+        Arc::new(oracle),
+        CachePolicy::recommended(),
+        Arc::new(Control::new(Knobs {
+            jobs,
+            ..Knobs::default()
+        })),
+    );
+    tester.adopt_jobs().unwrap();
+    tester.set_inline_below(None);
+    tester.set_best(input.as_bytes().to_vec());
+    tester
 }
 
 /// Whether no single edit `stage` proposes on `text` is interesting.
@@ -369,17 +375,7 @@ fn pinned_bytes_are_never_edited() {
         .filter(|&stage| stage != TextStage::Inline)
     {
         let oracle = predicate("has a parenthesis", |c: &[u8]| c.contains(&b'('));
-        let mut tester = Tester::new(
-            Arc::new(oracle),
-            CachePolicy::recommended(),
-            Arc::new(Control::new(Knobs {
-                jobs: 2,
-                ..Knobs::default()
-            })),
-        );
-        tester.adopt_jobs().unwrap();
-        tester.set_inline_below(None);
-        tester.set_best(input.as_bytes().to_vec());
+        let mut tester = tester_on(input, oracle, 2);
         let mut pins = Pins::default();
         pins.add(10..25);
         stage
@@ -506,12 +502,8 @@ fn inline_on_c() {
 fn inline_leaves_pinned_calls_alone() {
     let input = "int f(int a) { return a + 1; }\nint x = f(1);\nint y = f(2);\n";
     let run = |pins: Pins| {
-        let mut tester = Tester::new(
-            Arc::new(predicate("has a plus", |c: &[u8]| c.contains(&b'+'))),
-            CachePolicy::recommended(),
-            Arc::new(Control::new(Knobs::default())),
-        );
-        tester.set_best(input.as_bytes().to_vec());
+        let oracle = predicate("has a plus", |c: &[u8]| c.contains(&b'+'));
+        let mut tester = tester_on(input, oracle, 1);
         TextStage::Inline
             .run(
                 &mut tester,

@@ -50,19 +50,8 @@ pub fn run(
             iteration,
         });
         let before = tester.best().len();
-        let tree = match tree::parse(
-            context.language,
-            tester.best().to_vec(),
-            Preprocess::default(),
-        ) {
-            Ok(tree) => tree,
-            Err(error) => {
-                tester.emit(Event::StageSkipped {
-                    stage: stage.to_owned(),
-                    reason: format!("{error:#}"),
-                });
-                return Ok(());
-            }
+        let Some(tree) = parse_best(tester, context.language, Preprocess::default(), stage) else {
+            return Ok(());
         };
         let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
         let state = TreeState::new(Arc::clone(&tree));
@@ -81,4 +70,24 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// The parse of the tester's current best for a tree stage; when it cannot be parsed, the stage
+/// is reported skipped (with why) and `None` returned.
+pub(crate) fn parse_best(
+    tester: &Tester,
+    language: &'static Language,
+    preprocess: Preprocess,
+    stage: &str,
+) -> Option<Arc<tree::Tree>> {
+    match tree::parse(language, tester.best().to_vec(), preprocess) {
+        Ok(tree) => Some(tree),
+        Err(error) => {
+            tester.emit(Event::StageSkipped {
+                stage: stage.to_owned(),
+                reason: format!("{error:#}"),
+            });
+            None
+        }
+    }
 }

@@ -10,9 +10,10 @@
 
 use std::ops::Range;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::edit::{Edit, EditStage, deletion, position_order};
+use super::{parse_syntax, preorder};
 use crate::tree::Language;
 
 /// The inline stage for one language (it needs the parse tree).
@@ -36,14 +37,7 @@ impl EditStage for InlineCalls<'_> {
     }
 
     fn edits(&self, text: &[u8], from: u64) -> Vec<Edit> {
-        let Ok(grammar) = self.language.grammar() else {
-            return Vec::new();
-        };
-        let mut parser = Parser::new();
-        if parser.set_language(&grammar).is_err() {
-            return Vec::new();
-        }
-        let Some(tree) = parser.parse(text, None) else {
+        let Some(tree) = parse_syntax(self.language, text) else {
             return Vec::new();
         };
         let root = tree.root_node();
@@ -63,25 +57,6 @@ impl EditStage for InlineCalls<'_> {
             }
         }
         edits
-    }
-}
-
-/// Every node of the tree in document order.
-fn preorder<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let mut cursor = root.walk();
-    loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
     }
 }
 

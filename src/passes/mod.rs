@@ -145,40 +145,48 @@ impl FromStr for TextStage {
 /// Empty when the language is unknown or its grammar is not compiled in.
 pub fn reserved_words(language: Option<&Language>, text: &[u8]) -> HashSet<Vec<u8>> {
     let mut reserved = HashSet::new();
-    let Some(grammar) = language.and_then(|language| language.grammar().ok()) else {
+    let Some(tree) = language.and_then(|language| parse_syntax(language, text)) else {
         return reserved;
     };
-    let mut parser = tree_sitter::Parser::new();
-    if parser.set_language(&grammar).is_err() {
-        return reserved;
-    }
-    let Some(tree) = parser.parse(text, None) else {
-        return reserved;
-    };
-    let mut cursor = tree.walk();
-    loop {
-        let node = cursor.node();
-        if node.child_count() == 0 {
-            let leaf = &text[node.byte_range()];
-            let keyword = !node.is_named()
-                || node.kind() == "primitive_type"
-                || node.kind().as_bytes() == leaf;
-            if keyword
-                && leaf.first().is_some_and(|&b| lexer::starts_word(b))
-                && leaf.iter().all(|&b| lexer::is_word_byte(b))
-            {
-                reserved.insert(leaf.to_vec());
-            }
+    let mut nodes = Vec::new();
+    preorder(tree.root_node(), &mut nodes);
+    for node in nodes.into_iter().filter(|node| node.child_count() == 0) {
+        let leaf = &text[node.byte_range()];
+        let keyword =
+            !node.is_named() || node.kind() == "primitive_type" || node.kind().as_bytes() == leaf;
+        if keyword
+            && leaf.first().is_some_and(|&b| lexer::starts_word(b))
+            && leaf.iter().all(|&b| lexer::is_word_byte(b))
+        {
+            reserved.insert(leaf.to_vec());
         }
-        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+    }
+    reserved
+}
+
+/// tree-sitter's parse of `text` in `language`, as the grammar gives it (for the text stages
+/// that read syntax); `None` when the grammar is not compiled in.
+fn parse_syntax(language: &Language, text: &[u8]) -> Option<tree_sitter::Tree> {
+    let grammar = language.grammar().ok()?;
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&grammar).ok()?;
+    parser.parse(text, None)
+}
+
+/// Every node under `root` (itself included) in document order.
+fn preorder<'t>(root: tree_sitter::Node<'t>, out: &mut Vec<tree_sitter::Node<'t>>) {
+    let mut cursor = root.walk();
+    loop {
+        out.push(cursor.node());
+        if cursor.goto_first_child() {
             continue;
         }
         loop {
-            if !cursor.goto_parent() {
-                return reserved;
-            }
             if cursor.goto_next_sibling() {
                 break;
+            }
+            if !cursor.goto_parent() {
+                return;
             }
         }
     }

@@ -31,9 +31,9 @@ pub use splice::{Splice, SpliceText};
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate as Probe, CandidateKind, Event, TreePhase};
-use crate::hdd::{PinnedNodes, TreeContext};
+use crate::hdd::{PinnedNodes, TreeContext, parse_best};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
-use crate::tree::{self, NodeId, Preprocess, Tree};
+use crate::tree::{NodeId, Preprocess, Tree};
 
 /// A rewrite stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -331,15 +331,8 @@ pub fn run(
             stage: stage.to_owned(),
             iteration,
         });
-        let tree = match tree::parse(context.language, tester.best().to_vec(), Preprocess::none()) {
-            Ok(tree) => tree,
-            Err(error) => {
-                tester.emit(Event::StageSkipped {
-                    stage: stage.to_owned(),
-                    reason: format!("{error:#}"),
-                });
-                return Ok(());
-            }
+        let Some(tree) = parse_best(tester, context.language, Preprocess::none(), stage) else {
+            return Ok(());
         };
         let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
         let round = Round::new(Arc::clone(&tree), pins);
