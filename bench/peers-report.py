@@ -6,8 +6,8 @@ statistics it kept (KEEP directory).
 
 Defaults: bench/results/peers.csv and bench/results/outputs/peers (run bench/peers.sh with
 KEEP=bench/results/outputs/peers to make it; git ignores it).
-Table 1: per task, shrinkray, whittle's default and --fast: non-whitespace characters / oracle
-runs / wall seconds. Table 2: per task and stage of the default, the bytes it removed, their
+Table 1: per task, shrinkray, whittle's default and --fast (and treereduce where it ran):
+non-whitespace characters / oracle runs / wall seconds. Table 2: per task and stage of the default, the bytes it removed, their
 share of all the bytes removed, and its tests.
 """
 import csv
@@ -39,11 +39,18 @@ def cell(row):
     return f"{row['output_nonws']} / {row['oracle_runs']} / {row['wall_s']}{capped}"
 
 
-print("| task | shrinkray | whittle default | whittle --fast |")
-print("| --- | ---: | ---: | ---: |")
+def treereduce(task):
+    return find(task, "treereduce", "treereduce-c") or find(task, "treereduce", "treereduce-java")
+
+
+with_treereduce = any(treereduce(task) for task in tasks)
+print("| task | shrinkray | whittle default | whittle --fast |"
+      + (" treereduce |" if with_treereduce else ""))
+print("| --- | ---: | ---: | ---: |" + (" ---: |" if with_treereduce else ""))
 for task in tasks:
     print(f"| {task} | {cell(find(task, 'shrinkray', 'shrinkray'))} | "
-          f"{cell(find(task, 'whittle', 'default'))} | {cell(find(task, 'whittle', '--fast'))} |")
+          f"{cell(find(task, 'whittle', 'default'))} | {cell(find(task, 'whittle', '--fast'))} |"
+          + (f" {cell(treereduce(task))} |" if with_treereduce else ""))
 
 stats = {}
 for task in tasks:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs shrinkray and whittle pipelines on the same tasks one after another and appends one CSV
+# Runs shrinkray, treereduce and whittle pipelines on the same tasks one after another and appends one CSV
 # line per run to OUT (default bench/results/peers.csv): task, reducer, pipeline, output
 # non-whitespace characters, output bytes, oracle runs (counted by a wrapper around the task's
 # oracle, the same for every reducer), wall seconds, whittle's own test count and timeouts,
@@ -9,7 +9,8 @@
 # directory (an executable oracle.sh beside one input file) is accepted.
 # Environment: REDUCERS (default "shrinkray whittle"), PIPELINES (whittle's, one a line;
 # `default` is whittle's default, a line starting with `--` is options, e.g. `--fast`;
-# default "default"), CAP (seconds per run, default 300: a capped run is killed and its best
+# default "default"), TREEREDUCE (a directory with treereduce-c and treereduce-java, default
+# /opt/treereduce/bin; treereduce runs only on .c and .java inputs, with its defaults), CAP (seconds per run, default 300: a capped run is killed and its best
 # file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray),
 # OUT, KEEP (a directory that receives every output as TASK.REDUCER.PIPELINE.out, and whittle's
 # statistics as .json beside it), TASKS, WHITTLE, WHITTLE_BENCH_DIR (see tasks.sh). Runs
@@ -20,6 +21,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cap=${CAP:-300}
 jobs=${JOBS:-2}
 shrinkray=${SHRINKRAY:-/opt/shrinkray/bin/shrinkray}
+treereduce_dir=${TREEREDUCE:-/opt/treereduce/bin}
 out_csv=${OUT:-$ROOT/bench/results/peers.csv}
 reducers=${REDUCERS:-shrinkray whittle}
 if [ $# -gt 0 ]; then
@@ -72,6 +74,12 @@ for dir in "${task_list[@]}"; do
     for reducer in $reducers; do
         if [ "$reducer" = shrinkray ]; then
             mapfile -t pipelines <<<shrinkray
+        elif [ "$reducer" = treereduce ]; then
+            case "$input" in
+            *.c) pipelines=(treereduce-c) ;;
+            *.java) pipelines=(treereduce-java) ;;
+            *) continue ;;
+            esac
         else
             mapfile -t pipelines <<<"${PIPELINES:-default}"
         fi
@@ -89,6 +97,22 @@ for dir in "${task_list[@]}"; do
                     --no-restart --parallelism "$jobs" "$work/test.sh" "$work/$input" \
                     </dev/null >"$work/log" 2>&1) || status=$?
                 result=$work/$input
+                tests=""
+                timeouts=""
+            elif [ "$reducer" = treereduce ]; then
+                # treereduce's candidate files have names of their own; the test gets a copy
+                # named as the input (javac wants a public class in a file of its name).
+                cat >"$work/named.sh" <<EOF
+#!/bin/bash
+d=\$(mktemp -d "$work/named.XXXXXX") && cp "\$1" "\$d/$input" && "$work/test.sh" "\$d/$input"
+status=\$?; rm -rf "\$d"; exit \$status
+EOF
+                chmod +x "$work/named.sh"
+                (cd "$work" && timeout --kill-after=10 "$cap" "$treereduce_dir/$pipeline" \
+                    --source "$work/$input" -o "$work/result" -j "$jobs" --temp-dir "$work" \
+                    -- "$work/named.sh" @@ </dev/null >"$work/log" 2>&1) || status=$?
+                result=$work/result
+                [ -f "$result" ] || cp "$work/$input" "$result"
                 tests=""
                 timeouts=""
             else

@@ -193,7 +193,7 @@ pub struct ReduceArgs {
     pub parallel: Option<ParallelMode>,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
-    /// unresolved [default: ten times the input's own check, plus a second].
+    /// unresolved [default: five times the input's own check, plus half a second].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
 
@@ -298,6 +298,17 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
         .transpose()
 }
 
+/// The first line of a file (at most 256 bytes; empty when it cannot be read: the input's
+/// checks say why later), for what a `#!` line tells of its language.
+fn first_line(path: &std::path::Path) -> Vec<u8> {
+    use std::io::Read as _;
+    let mut head = Vec::new();
+    if let Ok(file) = std::fs::File::open(path) {
+        let _ = file.take(256).read_to_end(&mut head);
+    }
+    head
+}
+
 impl ReduceArgs {
     /// The engine settings these arguments ask for.
     /// ddmin's options: what the command line says, else `defaults`.
@@ -323,7 +334,7 @@ impl ReduceArgs {
         };
         let language = match &self.language {
             Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
-            None => crate::tree::Language::for_path(&self.input)
+            None => crate::tree::Language::for_file(&self.input, &first_line(&self.input))
                 .ok()
                 .map(|language| language.name().to_owned()),
         };

@@ -197,7 +197,7 @@ pub fn report(stats: &Stats) -> String {
     if let Some(timeout) = stats.timeout_seconds {
         lines.push(if stats.timeout_derived {
             format!(
-                "timeout: {timeout:.2}s per test (10x the input's check + 1s; --timeout sets one)"
+                "timeout: {timeout:.2}s per test (5x the input's check + 0.5s; --timeout sets one)"
             )
         } else {
             format!("timeout: {timeout:.2}s per test")

@@ -255,10 +255,12 @@ impl Execution {
     }
 }
 
-/// The timeout fitted to a test whose check of the input took `check`: ten times that plus a
-/// second, so that a candidate that never ends costs little more than a good one.
+/// The timeout fitted to a test whose check of the input took `check`: five times that plus half
+/// a second, so that a candidate that never ends costs little more than a good one (the half
+/// second covers the start-up jitter of short tests, the factor parallel tests slowing each
+/// other and the spread of long ones).
 pub fn fitted_timeout(check: Duration) -> Duration {
-    check * 10 + Duration::from_secs(1)
+    check * 5 + Duration::from_millis(500)
 }
 
 /// A test function in the same process: tests, benchmarks and the demo use it.
@@ -816,11 +818,8 @@ mod tests {
         let check = Duration::from_millis(50);
         let fitting = sh("exit 0", None).fitting_timeout();
         assert_eq!(fitting.timeout(), None);
-        assert_eq!(
-            fitting.fit_timeout(check),
-            Some(Duration::from_millis(1500))
-        );
-        assert_eq!(fitting.timeout(), Some(Duration::from_millis(1500)));
+        assert_eq!(fitting.fit_timeout(check), Some(Duration::from_millis(750)));
+        assert_eq!(fitting.timeout(), Some(Duration::from_millis(750)));
         let explicit = sh("exit 0", Some(Duration::from_secs(7))).fitting_timeout();
         assert_eq!(explicit.fit_timeout(check), None);
         assert_eq!(explicit.timeout(), Some(Duration::from_secs(7)));

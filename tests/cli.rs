@@ -269,7 +269,7 @@ fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
 }
 
 #[test]
-fn without_a_timeout_a_hanging_candidate_costs_about_a_second() {
+fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
     std::fs::write(&input, "keep\nstop\na\nb\n").unwrap();
@@ -305,12 +305,12 @@ fn without_a_timeout_a_hanging_candidate_costs_about_a_second() {
         "keep\nstop\n"
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("10x the input's check"), "{stdout}");
+    assert!(stdout.contains("5x the input's check"), "{stdout}");
     let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     assert_eq!(stats["timeout_derived"], true);
     let timeout = stats["timeout_seconds"].as_f64().unwrap();
-    assert!((1.0..5.0).contains(&timeout), "{stats}");
+    assert!((0.5..5.0).contains(&timeout), "{stats}");
 }
 
 #[test]

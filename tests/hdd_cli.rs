@@ -152,6 +152,7 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
     assert_eq!(
         stages,
         [
+            "coarse-hddhr",
             "hddhr",
             "replace",
             "inline",

@@ -41,14 +41,41 @@ fn languages_are_found_by_name_and_extension() {
         Language::for_path(Path::new("x.tsx")).unwrap().name(),
         "tsx"
     );
+    assert_eq!(Language::by_name("JSON").unwrap().name(), "json");
     assert_eq!(
-        Language::select(Path::new("x.txt"), Some("JSON"))
-            .unwrap()
-            .name(),
-        "json"
+        Language::for_path(Path::new("bug.i")).unwrap().name(),
+        "c",
+        "preprocessed C"
+    );
+    assert_eq!(
+        Language::for_path(Path::new("bug.ii")).unwrap().name(),
+        "cpp"
     );
     assert!(Language::for_path(Path::new("x.unknown")).is_err());
     assert!(Language::for_path(Path::new("Makefile")).is_err());
+    // Without a known extension, the `#!` line tells.
+    let by_shebang = |text: &str| {
+        Language::for_file(Path::new("script"), text.as_bytes()).map(|l| l.name().to_owned())
+    };
+    assert_eq!(
+        by_shebang("#!/usr/bin/env python3\nprint(1)\n").unwrap(),
+        "python"
+    );
+    assert_eq!(by_shebang("#!/usr/bin/python3.12 -u\n").unwrap(), "python");
+    assert_eq!(
+        by_shebang("#!/usr/bin/env -S node --stack-size=99\n").unwrap(),
+        "javascript"
+    );
+    assert_eq!(
+        Language::for_file(Path::new("t.js"), b"#!/usr/bin/env python\n")
+            .unwrap()
+            .name(),
+        "javascript",
+        "the extension comes first"
+    );
+    assert!(by_shebang("#!/bin/sh\necho\n").is_err());
+    assert!(by_shebang("print(1)\n").is_err());
+    assert!(by_shebang("#!\n").is_err());
     assert!(Language::by_name("cobol").is_err());
     for language in languages() {
         for extension in language.extensions() {

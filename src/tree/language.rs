@@ -97,6 +97,22 @@ impl std::fmt::Debug for Language {
     }
 }
 
+/// The program a `#!` line at the start of `text` runs, without its directory and trailing
+/// version (`#!/usr/bin/env -S python3.12 -u` gives `python`), lower case.
+fn shebang_interpreter(text: &[u8]) -> Option<String> {
+    let line = text.strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+    let line = std::str::from_utf8(line).ok()?;
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?;
+    if program.rsplit('/').next() == Some("env") {
+        program = words.find(|word| !word.starts_with('-') && !word.contains('='))?;
+    }
+    let name = program.rsplit('/').next()?;
+    let name = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    (!name.is_empty()).then(|| name.to_ascii_lowercase())
+}
+
 /// All known languages, in a fixed order.
 pub fn languages() -> &'static [Language] {
     static LANGUAGES: OnceLock<Vec<Language>> = OnceLock::new();
@@ -158,12 +174,21 @@ impl Language {
             })
     }
 
-    /// The language named by `name`, else the one of `path`'s extension.
-    pub fn select(path: &Path, name: Option<&str>) -> anyhow::Result<&'static Language> {
-        match name {
-            Some(name) => Language::by_name(name),
-            None => Language::for_path(path),
-        }
+    /// Finds the language of a file by its extension, else (no known extension) by the
+    /// interpreter its `#!` line runs (`#!/usr/bin/env python3` is Python). `text` is the file.
+    pub fn for_file(path: &Path, text: &[u8]) -> anyhow::Result<&'static Language> {
+        Language::for_path(path).or_else(|by_extension| {
+            let interpreter = shebang_interpreter(text).ok_or(by_extension)?;
+            languages()
+                .iter()
+                .find(|language| language.profile.interpreters.contains(&interpreter))
+                .with_context(|| {
+                    format!(
+                        "no language for the interpreter `{interpreter}` of {}; use --language",
+                        path.display()
+                    )
+                })
+        })
     }
 
     pub fn name(&self) -> &str {

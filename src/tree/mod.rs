@@ -55,14 +55,18 @@ pub fn parse(
     build::parse(language, source, preprocess).map(Arc::new)
 }
 
-/// Reads and parses a file; the language comes from `language` or the file's extension.
+/// Reads and parses a file; the language comes from `language`, else the file's extension or
+/// `#!` line.
 pub fn parse_file(
     path: &Path,
     language: Option<&str>,
     preprocess: Preprocess,
 ) -> anyhow::Result<Arc<Tree>> {
     use anyhow::Context as _;
-    let language = Language::select(path, language)?;
     let source = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let language = match language {
+        Some(name) => Language::by_name(name)?,
+        None => Language::for_file(path, &source)?,
+    };
     parse(language, source, preprocess)
 }

@@ -20,6 +20,10 @@ pub struct Profile {
     pub title: String,
     /// File extensions (without the dot) that select this language.
     pub extensions: Vec<String>,
+    /// Interpreters (the program a `#!` line runs, version digits left out) whose scripts are
+    /// in this language, for files without a known extension.
+    #[serde(default)]
+    pub interpreters: Vec<String>,
     /// The syntax name used for highlighting (a Sublime/syntect syntax name).
     pub syntect: String,
     /// The grammar crate the language comes from and, for crates holding several grammars, the

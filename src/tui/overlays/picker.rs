@@ -13,6 +13,9 @@ use crate::pipeline::{Pipeline, PipelineInfo};
 use crate::tui::panes::View;
 use crate::tui::widgets::{block, centered, first_visible_row, overlay_area};
 
+/// The widest the pipelines' name column gets; longer names are cut there.
+const NAME_COLUMN: usize = 28;
+
 /// What the picker knows besides the highlighted entry.
 #[derive(Clone, Debug, Default)]
 pub struct Picker {
@@ -132,21 +135,27 @@ impl Picker {
     pub fn draw(&self, view: &View, selected: usize, frame: &mut Frame) {
         let theme = view.theme;
         let matching = self.matching();
-        let wanted = matching.len() as u16 + 7;
+        let name_width = matching
+            .iter()
+            .map(|p| p.name.chars().count())
+            .max()
+            .unwrap_or(8)
+            .min(NAME_COLUMN);
+        // A name cut to fit the column is shown whole under the list when highlighted.
+        let cut_name = matching
+            .get(selected)
+            .filter(|pipeline| pipeline.name.chars().count() > name_width)
+            .map(|pipeline| pipeline.name.as_str());
+        let footer = 7 + u16::from(cut_name.is_some());
+        let wanted = matching.len() as u16 + footer;
         let area = centered(
             overlay_area(frame.area()),
             100,
             wanted.min(frame.area().height.saturating_sub(4)),
         );
         let width = area.width.saturating_sub(2) as usize;
-        let rows = area.height.saturating_sub(7) as usize;
+        let rows = area.height.saturating_sub(footer) as usize;
         let first = first_visible_row(selected, matching.len(), rows);
-        let name_width = matching
-            .iter()
-            .map(|p| p.name.chars().count())
-            .max()
-            .unwrap_or(8)
-            .min(28);
         let mut lines = vec![Line::from(vec![
             Span::styled("type: ", theme.muted),
             Span::styled(format!("{}▏", self.input), theme.accent),
@@ -160,7 +169,10 @@ impl Picker {
             let marker = if index == selected { "▶ " } else { "  " };
             lines.push(Line::from(vec![
                 Span::styled(marker, theme.accent),
-                Span::styled(format!("{:<name_width$}  ", pipeline.name), style),
+                Span::styled(
+                    format!("{:<name_width$}  ", ellipsize(&pipeline.name, name_width)),
+                    style,
+                ),
                 Span::styled(
                     ellipsize(&pipeline.description, width.saturating_sub(name_width + 4)),
                     theme.muted,
@@ -174,6 +186,9 @@ impl Picker {
             ));
         }
         lines.push(Line::raw(""));
+        if let Some(name) = cut_name {
+            lines.push(Line::styled(ellipsize(name, width), theme.accent));
+        }
         match &self.error {
             Some(error) => lines.push(Line::styled(ellipsize(error, width), theme.warning)),
             None => lines.push(Line::styled(
