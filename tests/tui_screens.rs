@@ -279,6 +279,15 @@ fn algorithm_picker() {
     let screen = h.screen();
     assert!(screen.contains("ddmin:line"), "{screen}");
     insta::assert_snapshot!("picker", screen);
+    // The text default's name is longer than the name column: cut there, whole when highlighted.
+    let long = whittle::pipeline::DEFAULT_TEXT_PIPELINE;
+    assert!(!screen.contains(long), "{screen}");
+    for _ in 0..3 {
+        h.key(KeyCode::Down);
+    }
+    let screen = h.screen();
+    assert!(screen.contains(&format!("▶ {}…", &long[..27])), "{screen}");
+    assert!(screen.contains(long), "{screen}");
     h.key(KeyCode::Esc);
     assert!(h.app.overlay().is_none());
 }
