@@ -2,6 +2,7 @@
 //! MISSING nodes) that the current best input does not have, so the interestingness test is not
 //! run on text that cannot be what the user wants.
 
+use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -85,11 +86,18 @@ impl ParserPool {
     }
 }
 
+/// How many of the latest admitted candidates the guard remembers with their syntax errors: a
+/// candidate that is accepted is one of them (the ones of its window), so the new best needs no
+/// parse of its own.
+const REMEMBERED_CANDIDATES: usize = 8;
+
 /// Rejects candidates with more syntax errors than the current best. `Send + Sync`: one guard
 /// serves all the threads testing candidates.
 pub struct SyntaxGuard {
     parsers: ParserPool,
     best_errors: AtomicUsize,
+    /// The latest admitted candidates and their syntax errors, newest last.
+    admitted: Mutex<VecDeque<(Vec<u8>, usize)>>,
 }
 
 impl SyntaxGuard {
@@ -98,15 +106,24 @@ impl SyntaxGuard {
         let guard = SyntaxGuard {
             parsers: ParserPool::new(language)?,
             best_errors: AtomicUsize::new(usize::MAX),
+            admitted: Mutex::new(VecDeque::with_capacity(REMEMBERED_CANDIDATES)),
         };
         guard.rebase(best);
         Ok(guard)
     }
 
-    /// Makes `best` the reference: its syntax errors are the ones candidates may keep.
+    /// Makes `best` the reference: its syntax errors are the ones candidates may keep. A best
+    /// that is a candidate admitted lately is not parsed again.
     pub fn rebase(&self, best: &[u8]) {
-        self.best_errors
-            .store(self.parsers.syntax_errors(best), Ordering::Relaxed);
+        let known = self.admitted.lock().ok().and_then(|admitted| {
+            admitted
+                .iter()
+                .rev()
+                .find(|(text, _)| text.as_slice() == best)
+                .map(|&(_, errors)| errors)
+        });
+        let errors = known.unwrap_or_else(|| self.parsers.syntax_errors(best));
+        self.best_errors.store(errors, Ordering::Relaxed);
     }
 
     /// Syntax errors of the current best.
@@ -117,11 +134,41 @@ impl SyntaxGuard {
     /// Whether `candidate` is worth testing: its parse has no more ERROR/MISSING nodes than the
     /// current best's.
     pub fn admits(&self, candidate: &[u8]) -> bool {
-        self.parsers.syntax_errors(candidate) <= self.best_errors()
+        let errors = self.parsers.syntax_errors(candidate);
+        let admitted = errors <= self.best_errors();
+        if admitted && let Ok(mut remembered) = self.admitted.lock() {
+            if remembered.len() == REMEMBERED_CANDIDATES {
+                remembered.pop_front();
+            }
+            remembered.push_back((candidate.to_vec(), errors));
+        }
+        admitted
     }
 
     /// ERROR and MISSING nodes in the parse of `text`.
     pub fn syntax_errors(&self, text: &[u8]) -> usize {
         self.parsers.syntax_errors(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_best_taken_from_the_admitted_candidates_keeps_its_own_errors() {
+        let json = Language::by_name("json").expect("json is compiled in");
+        let guard = SyntaxGuard::new(json, br#"{"a": [1, 2,], "b": 3}"#).expect("guard");
+        assert_eq!(guard.best_errors(), 1);
+        let fixed = br#"{"a": [1, 2], "b": 3}"#;
+        assert!(guard.admits(fixed));
+        guard.rebase(fixed);
+        assert_eq!(guard.best_errors(), 0);
+        let broken = br#"{"a": [1, 2], "b": }"#;
+        assert!(!guard.admits(broken));
+        // A text the guard has not admitted is parsed: its errors are its own.
+        guard.rebase(broken);
+        assert_eq!(guard.best_errors(), guard.syntax_errors(broken));
+        assert!(guard.best_errors() > 0);
     }
 }
