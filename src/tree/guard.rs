@@ -3,8 +3,8 @@
 //! run on text that cannot be what the user wants.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
@@ -63,6 +63,16 @@ impl ParserPool {
 
     /// Parses `text`, `None` when tree-sitter gives up.
     pub fn parse(&self, text: &[u8]) -> Option<tree_sitter::Tree> {
+        self.parse_reusing(text, None)
+    }
+
+    /// Parses `text`, reusing what it can of `old`, the tree of an earlier text already edited
+    /// to match `text` (`Tree::edit`); `None` when tree-sitter gives up.
+    pub fn parse_reusing(
+        &self,
+        text: &[u8],
+        old: Option<&tree_sitter::Tree>,
+    ) -> Option<tree_sitter::Tree> {
         let parser = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let mut parser = match parser {
             Some(parser) => parser,
@@ -72,7 +82,7 @@ impl ParserPool {
                 parser
             }
         };
-        let tree = parser.parse(text, None);
+        let tree = parser.parse(text, old);
         if let Ok(mut idle) = self.idle.lock() {
             idle.push(parser);
         }
@@ -86,30 +96,86 @@ impl ParserPool {
     }
 }
 
-/// How many of the latest admitted candidates the guard remembers with their syntax errors: a
+/// How many of the latest admitted candidates the guard remembers with their parse: a
 /// candidate that is accepted is one of them (the ones of its window), so the new best needs no
 /// parse of its own.
 const REMEMBERED_CANDIDATES: usize = 8;
 
+/// A text with its parse and the number of syntax errors in it.
+#[derive(Clone)]
+struct Parsed {
+    text: Arc<Vec<u8>>,
+    tree: Option<tree_sitter::Tree>,
+    errors: usize,
+}
+
+impl Parsed {
+    fn new(text: &[u8], tree: Option<tree_sitter::Tree>) -> Parsed {
+        let errors = tree.as_ref().map_or(usize::MAX, count_syntax_errors);
+        Parsed {
+            text: Arc::new(text.to_vec()),
+            tree,
+            errors,
+        }
+    }
+}
+
+/// The one edit that turns `old` into `new`: the bytes between their common prefix and their
+/// common suffix.
+fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let old_end_byte = old.len() - suffix;
+    let new_end_byte = new.len() - suffix;
+    tree_sitter::InputEdit {
+        start_byte: prefix,
+        old_end_byte,
+        new_end_byte,
+        start_position: point_at(old, prefix),
+        old_end_position: point_at(old, old_end_byte),
+        new_end_position: point_at(new, new_end_byte),
+    }
+}
+
+/// Row and byte column of byte `at` of `text`, as tree-sitter counts them.
+fn point_at(text: &[u8], at: usize) -> tree_sitter::Point {
+    let before = &text[..at];
+    let row = before.iter().filter(|&&byte| byte == b'\n').count();
+    let column = before
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(at, |newline| at - newline - 1);
+    tree_sitter::Point { row, column }
+}
+
 /// Rejects candidates with more syntax errors than the current best. `Send + Sync`: one guard
-/// serves all the threads testing candidates.
+/// serves all the threads testing candidates. A candidate is parsed incrementally from the
+/// best's tree (tree-sitter reuses the subtrees outside the bytes it changes), which gives the
+/// tree a parse from scratch gives, at a fraction of its cost.
 pub struct SyntaxGuard {
     parsers: ParserPool,
+    best: Mutex<Parsed>,
     best_errors: AtomicUsize,
-    /// The latest admitted candidates and their syntax errors, newest last.
-    admitted: Mutex<VecDeque<(Vec<u8>, usize)>>,
+    /// The latest admitted candidates and their parses, newest last.
+    admitted: Mutex<VecDeque<Parsed>>,
 }
 
 impl SyntaxGuard {
     /// A guard for `language` whose current best is `best`.
     pub fn new(language: &'static Language, best: &[u8]) -> anyhow::Result<SyntaxGuard> {
-        let guard = SyntaxGuard {
-            parsers: ParserPool::new(language)?,
-            best_errors: AtomicUsize::new(usize::MAX),
+        let parsers = ParserPool::new(language)?;
+        let parsed = Parsed::new(best, parsers.parse(best));
+        Ok(SyntaxGuard {
+            parsers,
+            best_errors: AtomicUsize::new(parsed.errors),
+            best: Mutex::new(parsed),
             admitted: Mutex::new(VecDeque::with_capacity(REMEMBERED_CANDIDATES)),
-        };
-        guard.rebase(best);
-        Ok(guard)
+        })
     }
 
     /// Makes `best` the reference: its syntax errors are the ones candidates may keep. A best
@@ -119,11 +185,14 @@ impl SyntaxGuard {
             admitted
                 .iter()
                 .rev()
-                .find(|(text, _)| text.as_slice() == best)
-                .map(|&(_, errors)| errors)
+                .find(|parsed| parsed.text.as_slice() == best)
+                .cloned()
         });
-        let errors = known.unwrap_or_else(|| self.parsers.syntax_errors(best));
-        self.best_errors.store(errors, Ordering::Relaxed);
+        let parsed = known.unwrap_or_else(|| self.parse(best));
+        self.best_errors.store(parsed.errors, Ordering::Relaxed);
+        if let Ok(mut current) = self.best.lock() {
+            *current = parsed;
+        }
     }
 
     /// Syntax errors of the current best.
@@ -131,16 +200,40 @@ impl SyntaxGuard {
         self.best_errors.load(Ordering::Relaxed)
     }
 
+    /// Parses `text`, from the current best's tree when there is one.
+    fn parse(&self, text: &[u8]) -> Parsed {
+        let best = self.best.lock().ok().map(|best| best.clone());
+        let tree = match best {
+            Some(Parsed {
+                text: best_text,
+                tree: Some(mut tree),
+                ..
+            }) => {
+                tree.edit(&edit_between(&best_text, text));
+                self.parsers.parse_reusing(text, Some(&tree))
+            }
+            _ => self.parsers.parse(text),
+        };
+        let parsed = Parsed::new(text, tree);
+        debug_assert_eq!(
+            parsed.errors,
+            self.parsers.syntax_errors(text),
+            "the incremental parse counts other syntax errors than a parse from scratch: {:?}",
+            String::from_utf8_lossy(text)
+        );
+        parsed
+    }
+
     /// Whether `candidate` is worth testing: its parse has no more ERROR/MISSING nodes than the
     /// current best's.
     pub fn admits(&self, candidate: &[u8]) -> bool {
-        let errors = self.parsers.syntax_errors(candidate);
-        let admitted = errors <= self.best_errors();
+        let parsed = self.parse(candidate);
+        let admitted = parsed.errors <= self.best_errors();
         if admitted && let Ok(mut remembered) = self.admitted.lock() {
             if remembered.len() == REMEMBERED_CANDIDATES {
                 remembered.pop_front();
             }
-            remembered.push_back((candidate.to_vec(), errors));
+            remembered.push_back(parsed);
         }
         admitted
     }
@@ -170,5 +263,60 @@ mod tests {
         guard.rebase(broken);
         assert_eq!(guard.best_errors(), guard.syntax_errors(broken));
         assert!(guard.best_errors() > 0);
+    }
+
+    #[test]
+    fn the_edit_between_two_texts_spans_what_differs() {
+        let edit = edit_between(b"ab\ncdef\ngh", b"ab\ncXf\ngh");
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (4, 6, 5)
+        );
+        assert_eq!(
+            (
+                edit.start_position,
+                edit.old_end_position,
+                edit.new_end_position
+            ),
+            (
+                tree_sitter::Point { row: 1, column: 1 },
+                tree_sitter::Point { row: 1, column: 3 },
+                tree_sitter::Point { row: 1, column: 2 },
+            )
+        );
+        let same = edit_between(b"abc", b"abc");
+        assert_eq!(
+            (same.start_byte, same.old_end_byte, same.new_end_byte),
+            (3, 3, 3)
+        );
+        // A repeated byte at the seam belongs to the prefix, never to both.
+        let cut = edit_between(b"aaa", b"aa");
+        assert_eq!(
+            (cut.start_byte, cut.old_end_byte, cut.new_end_byte),
+            (2, 3, 2)
+        );
+    }
+
+    #[test]
+    fn incremental_parses_count_the_errors_a_parse_from_scratch_counts() {
+        let json = Language::by_name("json").expect("json is compiled in");
+        let best = br#"{"a": [1, 2, 3], "b": {"c": null}, "d": "e"}"#;
+        let guard = SyntaxGuard::new(json, best).expect("guard");
+        let fresh = ParserPool::new(json).expect("parser");
+        for candidate in [
+            &br#"{"a": [1, 3], "b": {"c": null}, "d": "e"}"#[..],
+            br#"{"a": [1, 2, 3], "b": {"c": }, "d": "e"}"#,
+            br#"{"a": [1, 2, 3], "b": {"c": null}, "d": "e""#,
+            br#"{"a": [1, 2, 3] "d": "e"}"#,
+            br#"{"b": {"c": null}}"#,
+            b"",
+        ] {
+            assert_eq!(
+                guard.parse(candidate).errors,
+                fresh.syntax_errors(candidate),
+                "{}",
+                String::from_utf8_lossy(candidate)
+            );
+        }
     }
 }
