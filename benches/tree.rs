@@ -1,12 +1,16 @@
 //! Benchmarks of the tree layer: parse + tree build + preprocessing of about 1 MB of C and of
-//! JSON, the arena's memory per node, and the unparse of one candidate.
+//! JSON, the arena's memory per node, the unparse of one candidate, and the syntax guard's
+//! judgement of a candidate (an incremental parse from the best's tree, beside a parse from
+//! scratch).
 
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use whittle::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
+use whittle::tree::{
+    Language, NodeId, ParserPool, Preprocess, SyntaxGuard, Tree, TreeEdits, TreeState,
+};
 
 const TARGET_BYTES: usize = 1 << 20;
 
@@ -133,5 +137,30 @@ fn bench_render(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_build, bench_render);
+fn bench_guard(c: &mut Criterion) {
+    for (name, language, source) in one_megabyte_inputs() {
+        let tree = parse(language, &source);
+        let state = TreeState::new(tree.clone());
+        let level = busy_level(&state);
+        let mut candidate = Vec::with_capacity(source.len());
+        state.render_into(
+            &TreeEdits::removing(level.get(level.len() / 2).copied()),
+            &mut candidate,
+        );
+        let guard = SyntaxGuard::new(language, &source).unwrap();
+        let parsers = ParserPool::new(language).unwrap();
+        let mut group = c.benchmark_group(format!("guard_{name}_1mb"));
+        group.sample_size(10);
+        group.throughput(Throughput::Bytes(source.len() as u64));
+        group.bench_function("admits_one_node_removed", |b| {
+            b.iter(|| guard.admits(black_box(&candidate)))
+        });
+        group.bench_function("parse_from_scratch", |b| {
+            b.iter(|| parsers.syntax_errors(black_box(&candidate)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_build, bench_render, bench_guard);
 criterion_main!(benches);
