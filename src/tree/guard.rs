@@ -249,6 +249,10 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(
+        not(feature = "lang-json"),
+        ignore = "needs the JSON grammar (cargo feature lang-json)"
+    )]
     fn a_best_taken_from_the_admitted_candidates_keeps_its_own_errors() {
         let json = Language::by_name("json").expect("json is compiled in");
         let guard = SyntaxGuard::new(json, br#"{"a": [1, 2,], "b": 3}"#).expect("guard");
@@ -298,6 +302,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "lang-json"),
+        ignore = "needs the JSON grammar (cargo feature lang-json)"
+    )]
     fn incremental_parses_count_the_errors_a_parse_from_scratch_counts() {
         let json = Language::by_name("json").expect("json is compiled in");
         let best = br#"{"a": [1, 2, 3], "b": {"c": null}, "d": "e"}"#;
