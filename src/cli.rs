@@ -298,9 +298,9 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
         .transpose()
 }
 
-/// The first line of a file (at most 256 bytes; empty when it cannot be read: the input's
-/// checks say why later), for what a `#!` line tells of its language.
-fn first_line(path: &std::path::Path) -> Vec<u8> {
+/// The first 256 bytes of a file (empty when it cannot be read: the input's checks say why
+/// later), for what a `#!` line tells of its language.
+fn file_head(path: &std::path::Path) -> Vec<u8> {
     use std::io::Read as _;
     let mut head = Vec::new();
     if let Ok(file) = std::fs::File::open(path) {
@@ -310,7 +310,6 @@ fn first_line(path: &std::path::Path) -> Vec<u8> {
 }
 
 impl ReduceArgs {
-    /// The engine settings these arguments ask for.
     /// ddmin's options: what the command line says, else `defaults`.
     fn dd_options(&self, defaults: DdOptions) -> DdOptions {
         DdOptions {
@@ -323,6 +322,7 @@ impl ReduceArgs {
         }
     }
 
+    /// The engine settings these arguments ask for.
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let jobs = match self.jobs {
             Some(0) => anyhow::bail!("--jobs must be at least 1"),
@@ -334,7 +334,7 @@ impl ReduceArgs {
         };
         let language = match &self.language {
             Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
-            None => crate::tree::Language::for_file(&self.input, &first_line(&self.input))
+            None => crate::tree::Language::for_file(&self.input, &file_head(&self.input))
                 .ok()
                 .map(|language| language.name().to_owned()),
         };

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
-use super::edit::{Edit, EditStage, deletion, position_order};
+use super::edit::{Changes, Edit, EditStage, deletion, position_order};
 use super::lexer::{BracketPair, Syntax, Token, TokenKind, bracket_pairs, lex};
 
 /// The balanced-region stage.
@@ -66,9 +66,6 @@ impl EditStage for BalancedRegions<'_> {
         edits
     }
 }
-
-/// The changes of one edit: byte ranges and their new texts.
-type Changes = Vec<(Range<usize>, Vec<u8>)>;
 
 /// The elements of a parenthesised list: the token ranges between its top-level commas (none
 /// for an empty list), and the commas' token indices.

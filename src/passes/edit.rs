@@ -14,11 +14,14 @@ use crate::events::{Branch, Candidate, CandidateKind, Event};
 use crate::pins::Pins;
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
 
+/// Byte ranges of a text, each with the text that replaces it.
+pub type Changes = Vec<(Range<usize>, Vec<u8>)>;
+
 /// One candidate of a text stage: byte ranges of the current best replaced by new text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {
     /// The replaced ranges, sorted and disjoint, each with its new text.
-    pub changes: Vec<(Range<usize>, Vec<u8>)>,
+    pub changes: Changes,
     /// Where the edit falls in its stage's order within a round (non-decreasing in the order
     /// the stage lists its edits).
     pub order: u64,
@@ -37,7 +40,7 @@ impl Edit {
     }
 
     /// Replaces ranges (sorted, disjoint) by new texts.
-    pub fn replace(changes: Vec<(Range<usize>, Vec<u8>)>, order: u64) -> Edit {
+    pub fn replace(changes: Changes, order: u64) -> Edit {
         Edit {
             changes,
             order,
@@ -212,7 +215,7 @@ pub fn run_edit_stage(
 
 /// The union of `edits` as one edit, when their changes do not overlap.
 fn union(edits: &[&Edit]) -> Option<Edit> {
-    let mut changes: Vec<(Range<usize>, Vec<u8>)> = edits
+    let mut changes: Changes = edits
         .iter()
         .flat_map(|edit| edit.changes.iter().cloned())
         .collect();

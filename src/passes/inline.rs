@@ -8,11 +8,9 @@
 //! TypeScript, Python, Rust, Go, Java's static calls). A function is inlined only when every
 //! other mention of its name is a call with as many arguments as it has parameters.
 
-use std::ops::Range;
-
 use tree_sitter::Node;
 
-use super::edit::{Edit, EditStage, deletion, position_order};
+use super::edit::{Changes, Edit, EditStage, deletion, position_order};
 use super::{parse_syntax, preorder};
 use crate::tree::Language;
 
@@ -148,11 +146,7 @@ fn inlinable<'t>(node: Node<'t>, text: &[u8]) -> Option<Inlinable<'t>> {
 
 /// The edit that puts the function's expression in place of each of its calls and deletes its
 /// definition, when every other mention of its name is such a call.
-fn inline_everywhere(
-    function: &Inlinable<'_>,
-    nodes: &[Node<'_>],
-    text: &[u8],
-) -> Option<Vec<(Range<usize>, Vec<u8>)>> {
+fn inline_everywhere(function: &Inlinable<'_>, nodes: &[Node<'_>], text: &[u8]) -> Option<Changes> {
     let definition = function.definition.byte_range();
     let mut mentions = 0;
     let mut calls = Vec::new();

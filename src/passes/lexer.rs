@@ -67,6 +67,11 @@ impl Syntax {
             _ => Syntax::Plain,
         }
     }
+
+    /// Whether the syntax has C's strings and comments.
+    fn is_c_like(self) -> bool {
+        matches!(self, Syntax::CLike | Syntax::JavaScript | Syntax::Rust)
+    }
 }
 
 /// Whether a byte continues a word or number.
@@ -136,13 +141,6 @@ fn number_end(text: &[u8], mut i: usize) -> usize {
             return i;
         }
         i += 1;
-    }
-}
-
-impl Syntax {
-    /// Whether the syntax has C's strings and comments.
-    fn is_c_like(self) -> bool {
-        matches!(self, Syntax::CLike | Syntax::JavaScript | Syntax::Rust)
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
-use super::edit::{Edit, EditStage};
+use super::edit::{Changes, Edit, EditStage};
 use super::lexer::{Syntax, TokenKind, is_word_byte, lex, starts_word};
 
 /// Names at most this long take part in merges (fresh renaming makes every binding it can
@@ -99,7 +99,7 @@ impl EditStage for Rename<'_> {
         // (saving, sequence, edit): sorted by saving, then by the order they were made.
         let mut ranked: Vec<(isize, usize, Edit)> = Vec::new();
         let mut push = |target: Target<'_>, occurrences: &[Range<usize>], new: &[u8]| {
-            let changes: Vec<(Range<usize>, Vec<u8>)> = occurrences
+            let changes: Changes = occurrences
                 .iter()
                 .map(|range| (range.clone(), new.to_vec()))
                 .collect();

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use super::arena::{NodeId, Tree};
 use super::edit::{TreeEdits, TreeState};
-use super::guard::count_syntax_errors;
+use super::guard::{count_syntax_errors, edit_between};
 use super::language::needs_space;
 use super::render::write_indented;
 
@@ -18,17 +18,6 @@ pub struct Reparser {
     base: tree_sitter::Tree,
     base_text: Vec<u8>,
     base_errors: usize,
-}
-
-fn point_at(text: &[u8], offset: usize) -> tree_sitter::Point {
-    let before = &text[..offset];
-    let row = before.iter().filter(|&&byte| byte == b'\n').count();
-    let column = before
-        .iter()
-        .rev()
-        .take_while(|&&byte| byte != b'\n')
-        .count();
-    tree_sitter::Point { row, column }
 }
 
 impl Reparser {
@@ -58,26 +47,8 @@ impl Reparser {
 
     /// Syntax errors of `text`, an edit of the base text.
     pub fn errors(&mut self, text: &[u8]) -> usize {
-        let old = &self.base_text;
-        let prefix = old.iter().zip(text).take_while(|(a, b)| a == b).count();
-        let max_suffix = old.len().min(text.len()) - prefix;
-        let suffix = old
-            .iter()
-            .rev()
-            .zip(text.iter().rev())
-            .take(max_suffix)
-            .take_while(|(a, b)| a == b)
-            .count();
-        let edit = tree_sitter::InputEdit {
-            start_byte: prefix,
-            old_end_byte: old.len() - suffix,
-            new_end_byte: text.len() - suffix,
-            start_position: point_at(old, prefix),
-            old_end_position: point_at(old, old.len() - suffix),
-            new_end_position: point_at(text, text.len() - suffix),
-        };
         let mut edited = self.base.clone();
-        edited.edit(&edit);
+        edited.edit(&edit_between(&self.base_text, text));
         match self.parser.parse(text, Some(&edited)) {
             Some(tree) => count_syntax_errors(&tree),
             None => usize::MAX,

@@ -3,7 +3,6 @@
 //! run on text that cannot be what the user wants.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
@@ -104,25 +103,14 @@ const REMEMBERED_CANDIDATES: usize = 8;
 /// A text with its parse and the number of syntax errors in it.
 #[derive(Clone)]
 struct Parsed {
-    text: Arc<Vec<u8>>,
+    text: Arc<[u8]>,
     tree: Option<tree_sitter::Tree>,
     errors: usize,
 }
 
-impl Parsed {
-    fn new(text: &[u8], tree: Option<tree_sitter::Tree>) -> Parsed {
-        let errors = tree.as_ref().map_or(usize::MAX, count_syntax_errors);
-        Parsed {
-            text: Arc::new(text.to_vec()),
-            tree,
-            errors,
-        }
-    }
-}
-
 /// The one edit that turns `old` into `new`: the bytes between their common prefix and their
-/// common suffix.
-fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
+/// common suffix (for incremental parses: `Tree::edit`, then a parse with the edited tree).
+pub(super) fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let suffix = old[prefix..]
         .iter()
@@ -160,7 +148,6 @@ fn point_at(text: &[u8], at: usize) -> tree_sitter::Point {
 pub struct SyntaxGuard {
     parsers: ParserPool,
     best: Mutex<Parsed>,
-    best_errors: AtomicUsize,
     /// The latest admitted candidates and their parses, newest last.
     admitted: Mutex<VecDeque<Parsed>>,
 }
@@ -169,10 +156,14 @@ impl SyntaxGuard {
     /// A guard for `language` whose current best is `best`.
     pub fn new(language: &'static Language, best: &[u8]) -> anyhow::Result<SyntaxGuard> {
         let parsers = ParserPool::new(language)?;
-        let parsed = Parsed::new(best, parsers.parse(best));
+        let tree = parsers.parse(best);
+        let parsed = Parsed {
+            text: best.into(),
+            errors: tree.as_ref().map_or(usize::MAX, count_syntax_errors),
+            tree,
+        };
         Ok(SyntaxGuard {
             parsers,
-            best_errors: AtomicUsize::new(parsed.errors),
             best: Mutex::new(parsed),
             admitted: Mutex::new(VecDeque::with_capacity(REMEMBERED_CANDIDATES)),
         })
@@ -185,11 +176,17 @@ impl SyntaxGuard {
             admitted
                 .iter()
                 .rev()
-                .find(|parsed| parsed.text.as_slice() == best)
+                .find(|parsed| &*parsed.text == best)
                 .cloned()
         });
-        let parsed = known.unwrap_or_else(|| self.parse(best));
-        self.best_errors.store(parsed.errors, Ordering::Relaxed);
+        let parsed = known.unwrap_or_else(|| {
+            let (tree, errors) = self.parse(best);
+            Parsed {
+                text: best.into(),
+                tree,
+                errors,
+            }
+        });
         if let Ok(mut current) = self.best.lock() {
             *current = parsed;
         }
@@ -197,11 +194,12 @@ impl SyntaxGuard {
 
     /// Syntax errors of the current best.
     pub fn best_errors(&self) -> usize {
-        self.best_errors.load(Ordering::Relaxed)
+        self.best.lock().map_or(usize::MAX, |best| best.errors)
     }
 
-    /// Parses `text`, from the current best's tree when there is one.
-    fn parse(&self, text: &[u8]) -> Parsed {
+    /// The parse of `text` (from the current best's tree when there is one) and its syntax
+    /// errors.
+    fn parse(&self, text: &[u8]) -> (Option<tree_sitter::Tree>, usize) {
         let best = self.best.lock().ok().map(|best| best.clone());
         let tree = match best {
             Some(Parsed {
@@ -214,26 +212,30 @@ impl SyntaxGuard {
             }
             _ => self.parsers.parse(text),
         };
-        let parsed = Parsed::new(text, tree);
+        let errors = tree.as_ref().map_or(usize::MAX, count_syntax_errors);
         debug_assert_eq!(
-            parsed.errors,
+            errors,
             self.parsers.syntax_errors(text),
             "the incremental parse counts other syntax errors than a parse from scratch: {:?}",
             String::from_utf8_lossy(text)
         );
-        parsed
+        (tree, errors)
     }
 
     /// Whether `candidate` is worth testing: its parse has no more ERROR/MISSING nodes than the
-    /// current best's.
+    /// current best's. Only an admitted candidate is remembered (its text copied).
     pub fn admits(&self, candidate: &[u8]) -> bool {
-        let parsed = self.parse(candidate);
-        let admitted = parsed.errors <= self.best_errors();
+        let (tree, errors) = self.parse(candidate);
+        let admitted = errors <= self.best_errors();
         if admitted && let Ok(mut remembered) = self.admitted.lock() {
             if remembered.len() == REMEMBERED_CANDIDATES {
                 remembered.pop_front();
             }
-            remembered.push_back(parsed);
+            remembered.push_back(Parsed {
+                text: candidate.into(),
+                tree,
+                errors,
+            });
         }
         admitted
     }
@@ -248,14 +250,22 @@ impl SyntaxGuard {
 mod tests {
     use super::*;
 
+    fn json() -> &'static Language {
+        Language::by_name("json").expect("json is compiled in")
+    }
+
+    /// A guard on JSON whose current best is `best`.
+    fn json_guard(best: &[u8]) -> SyntaxGuard {
+        SyntaxGuard::new(json(), best).expect("guard")
+    }
+
     #[test]
     #[cfg_attr(
         not(feature = "lang-json"),
         ignore = "needs the JSON grammar (cargo feature lang-json)"
     )]
     fn a_best_taken_from_the_admitted_candidates_keeps_its_own_errors() {
-        let json = Language::by_name("json").expect("json is compiled in");
-        let guard = SyntaxGuard::new(json, br#"{"a": [1, 2,], "b": 3}"#).expect("guard");
+        let guard = json_guard(br#"{"a": [1, 2,], "b": 3}"#);
         assert_eq!(guard.best_errors(), 1);
         let fixed = br#"{"a": [1, 2], "b": 3}"#;
         assert!(guard.admits(fixed));
@@ -307,10 +317,8 @@ mod tests {
         ignore = "needs the JSON grammar (cargo feature lang-json)"
     )]
     fn incremental_parses_count_the_errors_a_parse_from_scratch_counts() {
-        let json = Language::by_name("json").expect("json is compiled in");
-        let best = br#"{"a": [1, 2, 3], "b": {"c": null}, "d": "e"}"#;
-        let guard = SyntaxGuard::new(json, best).expect("guard");
-        let fresh = ParserPool::new(json).expect("parser");
+        let guard = json_guard(br#"{"a": [1, 2, 3], "b": {"c": null}, "d": "e"}"#);
+        let fresh = ParserPool::new(json()).expect("parser");
         for candidate in [
             &br#"{"a": [1, 3], "b": {"c": null}, "d": "e"}"#[..],
             br#"{"a": [1, 2, 3], "b": {"c": }, "d": "e"}"#,
@@ -320,7 +328,7 @@ mod tests {
             b"",
         ] {
             assert_eq!(
-                guard.parse(candidate).errors,
+                guard.parse(candidate).1,
                 fresh.syntax_errors(candidate),
                 "{}",
                 String::from_utf8_lossy(candidate)
