@@ -7,8 +7,40 @@ mod safety_support;
 
 use std::time::Duration;
 
-use batch_support::{batch_inputs, check_batch_summary};
-use safety_support::{Work, run_within, text, wait_until};
+use std::path::PathBuf;
+use std::process::Child;
+
+use batch_support::{batch_args, batch_inputs, check_batch_summary, statuses, summary};
+use safety_support::{Work, all_ended, pids_in, run_within, text, wait_until};
+
+/// The input every hanging batch reduces; `hang.sh` finds it (and only it) interesting.
+const FOUR_LINES: &str = "a\nb\nc\nd\n";
+
+/// Starts `whittle batch` over `count` inputs in `in/`, two reductions at once, with a test
+/// that hangs on every candidate smaller than the input and records the process ids of its
+/// sleeps (returned); returns once both reductions are testing.
+fn start_hanging_batch(work: &Work, count: usize) -> (Child, PathBuf) {
+    std::fs::create_dir(work.path("in")).unwrap();
+    for i in 0..count {
+        work.file(&format!("in/c{i}.txt"), FOUR_LINES);
+    }
+    let pids = work.path("pids");
+    work.script(
+        "hang.sh",
+        &format!(
+            "[ \"$(wc -l < \"$1\")\" -ge 4 ] && exit 0\nsleep 3000 & echo $! >> {}\nwait",
+            pids.display()
+        ),
+    );
+    let child = safety_support::spawn_piped(
+        &mut work.whittle(&batch_args(&["--reductions", "2"], "./hang.sh")),
+    );
+    assert!(
+        wait_until(Duration::from_secs(60), || pids_in(&pids).len() >= 2),
+        "the reductions did not start testing"
+    );
+    (child, pids)
+}
 
 /// 20 inputs, 5 of them not interesting, 4 reductions at once: every input gets its line in
 /// the summary (table and JSON), the results are right, the inputs untouched; exit 1 because
@@ -18,27 +50,17 @@ fn a_batch_of_twenty_inputs_gives_the_right_summary() {
     let work = Work::new();
     let inputs = batch_inputs(&work);
     let out = run_within(
-        &mut work.whittle(&[
-            "batch",
-            "in",
-            "-o",
-            "out",
-            "--work-dir",
-            "campaign",
-            "--reductions",
-            "4",
-            "--summary-json",
-            "summary.json",
-            "--",
+        &mut work.whittle(&batch_args(
+            &["--reductions", "4", "--summary-json", "summary.json"],
             "./needle.sh",
-        ]),
+        )),
         Duration::from_secs(300),
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     check_batch_summary(&work, &inputs, "local");
     assert_eq!(
-        std::fs::read(work.path("summary.json")).unwrap(),
-        std::fs::read(work.path("campaign/summary.json")).unwrap()
+        work.read("summary.json"),
+        work.read("campaign/summary.json")
     );
     let table = text(&out.stdout);
     assert!(table.starts_with("input "), "{table}");
@@ -53,7 +75,7 @@ fn a_batch_of_twenty_inputs_gives_the_right_summary() {
     assert!(stderr.contains("[20/20]"), "{stderr}");
     // Each reduction's log is kept.
     assert!(
-        text(&std::fs::read(work.path("campaign/0.log")).unwrap()).contains("result: "),
+        work.read_string("campaign/0.log").contains("result: "),
         "the log of a reduction"
     );
 }
@@ -94,29 +116,15 @@ fn a_manifest_mixes_tests_and_a_refused_reduction_does_not_stop_the_others() {
         Duration::from_secs(120),
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(work.read_string("cases/one.whittled.txt"), "keep");
+    assert_eq!(work.read_string("cases/two-reduced.txt"), "q");
     assert_eq!(
-        std::fs::read_to_string(work.path("cases/one.whittled.txt")).unwrap(),
-        "keep"
-    );
-    assert_eq!(
-        std::fs::read_to_string(work.path("cases/two-reduced.txt")).unwrap(),
-        "q"
-    );
-    assert_eq!(
-        std::fs::read_to_string(work.path("cases/three.whittled.txt")).unwrap(),
+        work.read_string("cases/three.whittled.txt"),
         "n\n",
         "the existing result is left as it was"
     );
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(work.path("campaign/summary.json")).unwrap())
-            .unwrap();
-    let statuses: Vec<&str> = summary["reductions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(statuses, ["reduced", "reduced", "refused"]);
+    let summary = summary(&work);
+    assert_eq!(statuses(&summary), ["reduced", "reduced", "refused"]);
     let refused = &summary["reductions"][2];
     assert!(
         refused["detail"].as_str().unwrap().contains("--resume"),
@@ -179,8 +187,8 @@ fn colliding_outputs_are_refused_before_anything_runs() {
         "{}",
         text(&out.stderr)
     );
-    assert_eq!(std::fs::read(work.path("a/x.txt")).unwrap(), b"1\n");
-    assert_eq!(std::fs::read(work.path("b/x.txt")).unwrap(), b"2\n");
+    assert_eq!(work.read("a/x.txt"), b"1\n");
+    assert_eq!(work.read("b/x.txt"), b"2\n");
     assert!(!work.path("out/x.txt").exists());
 }
 
@@ -189,36 +197,7 @@ fn colliding_outputs_are_refused_before_anything_runs() {
 #[test]
 fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
     let work = Work::new();
-    std::fs::create_dir(work.path("in")).unwrap();
-    for i in 0..4 {
-        work.file(&format!("in/c{i}.txt"), "a\nb\nc\nd\n");
-    }
-    let pids = work.path("pids");
-    work.script(
-        "hang.sh",
-        &format!(
-            "[ \"$(wc -l < \"$1\")\" -ge 4 ] && exit 0\nsleep 3000 & echo $! >> {}\nwait",
-            pids.display()
-        ),
-    );
-    let mut child = safety_support::spawn_piped(&mut work.whittle(&[
-        "batch",
-        "in",
-        "-o",
-        "out",
-        "--work-dir",
-        "campaign",
-        "--reductions",
-        "2",
-        "--",
-        "./hang.sh",
-    ]));
-    assert!(
-        wait_until(Duration::from_secs(60), || {
-            safety_support::pids_in(&pids).len() >= 2
-        }),
-        "the reductions did not start testing"
-    );
+    let (mut child, pids) = start_hanging_batch(&work, 4);
     safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGTERM);
     assert!(
         safety_support::wait_within(&mut child, Duration::from_secs(30)).is_some(),
@@ -226,31 +205,16 @@ fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
     );
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(work.path("campaign/summary.json")).unwrap())
-            .unwrap();
-    let statuses: Vec<&str> = summary["reductions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["status"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        statuses,
+        statuses(&summary(&work)),
         ["stopped", "stopped", "not_started", "not_started"]
     );
     for i in 0..2 {
         // Stopped after the input was checked: the output holds it, complete.
-        assert_eq!(
-            std::fs::read_to_string(work.path(&format!("out/c{i}.txt"))).unwrap(),
-            "a\nb\nc\nd\n"
-        );
+        assert_eq!(work.read_string(&format!("out/c{i}.txt")), FOUR_LINES);
     }
-    let started = safety_support::pids_in(&pids);
     assert!(
-        wait_until(Duration::from_secs(10), || started
-            .iter()
-            .all(|&pid| !safety_support::pid_alive(pid))),
+        all_ended(&pids_in(&pids), Duration::from_secs(10)),
         "tests left running"
     );
 }
@@ -260,43 +224,11 @@ fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
 #[test]
 fn the_reductions_of_a_killed_batch_stop_too() {
     let work = Work::new();
-    std::fs::create_dir(work.path("in")).unwrap();
-    for i in 0..2 {
-        work.file(&format!("in/c{i}.txt"), "a\nb\nc\nd\n");
-    }
-    let pids = work.path("pids");
-    work.script(
-        "hang.sh",
-        &format!(
-            "[ \"$(wc -l < \"$1\")\" -ge 4 ] && exit 0\nsleep 3000 & echo $! >> {}\nwait",
-            pids.display()
-        ),
-    );
-    let mut child = safety_support::spawn_piped(&mut work.whittle(&[
-        "batch",
-        "in",
-        "-o",
-        "out",
-        "--work-dir",
-        "campaign",
-        "--reductions",
-        "2",
-        "--",
-        "./hang.sh",
-    ]));
-    assert!(
-        wait_until(Duration::from_secs(60), || {
-            safety_support::pids_in(&pids).len() >= 2
-        }),
-        "the reductions did not start testing"
-    );
+    let (mut child, pids) = start_hanging_batch(&work, 2);
     safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGKILL);
     let _ = child.wait();
-    let started = safety_support::pids_in(&pids);
     assert!(
-        wait_until(Duration::from_secs(20), || started
-            .iter()
-            .all(|&pid| !safety_support::pid_alive(pid))),
+        all_ended(&pids_in(&pids), Duration::from_secs(20)),
         "tests left running"
     );
     for i in 0..2 {
@@ -306,9 +238,6 @@ fn the_reductions_of_a_killed_batch_stop_too() {
                 .exists()),
             "reduction {i} did not end"
         );
-        assert_eq!(
-            std::fs::read_to_string(work.path(&format!("out/c{i}.txt"))).unwrap(),
-            "a\nb\nc\nd\n"
-        );
+        assert_eq!(work.read_string(&format!("out/c{i}.txt")), FOUR_LINES);
     }
 }

@@ -35,13 +35,35 @@ pub fn batch_inputs(work: &Work) -> Vec<Input> {
         .collect()
 }
 
+/// `batch in -o out --work-dir campaign OPTIONS -- TEST`: the inputs of `in/` reduced into
+/// `out/`.
+pub fn batch_args<'a>(options: &[&'a str], test: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["batch", "in", "-o", "out", "--work-dir", "campaign"];
+    args.extend(options);
+    args.extend(["--", test]);
+    args
+}
+
+/// The campaign's `campaign/summary.json`.
+pub fn summary(work: &Work) -> serde_json::Value {
+    work.json("campaign/summary.json")
+}
+
+/// The status of each reduction of a summary, in order.
+pub fn statuses(summary: &serde_json::Value) -> Vec<&str> {
+    summary["reductions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect()
+}
+
 /// Checks `campaign/summary.json` against what the inputs are: each interesting input reduced
 /// to `needle` in `out/`, the others not interesting with nothing written; the inputs as they
 /// were.
 pub fn check_batch_summary(work: &Work, inputs: &[Input], executor: &str) {
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(work.path("campaign/summary.json")).unwrap())
-            .unwrap();
+    let summary = summary(work);
     assert_eq!(summary["executor"], executor);
     let reductions = summary["reductions"].as_array().unwrap();
     assert_eq!(reductions.len(), inputs.len());

@@ -40,6 +40,36 @@ impl Work {
         path
     }
 
+    /// The bytes of a file of this directory.
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.path(name)).unwrap()
+    }
+
+    /// The text of a file of this directory.
+    pub fn read_string(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path(name)).unwrap()
+    }
+
+    /// A JSON file of this directory (`--stats-json`, a batch summary).
+    pub fn json(&self, name: &str) -> serde_json::Value {
+        serde_json::from_slice(&self.read(name)).unwrap()
+    }
+
+    /// Copies the files of a folder of the repository's `examples/` into this directory.
+    pub fn copy_example(&self, name: &str) {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name);
+        for entry in std::fs::read_dir(&source).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(
+                entry.path(),
+                self.path(&entry.file_name().to_string_lossy()),
+            )
+            .unwrap();
+        }
+    }
+
     /// whittle's scratch root for this test.
     pub fn tmp(&self) -> PathBuf {
         self.path("tmp")
@@ -193,6 +223,11 @@ pub fn pids_in(file: &Path) -> Vec<i32> {
 pub fn survivors(pids: &[i32]) -> Vec<i32> {
     std::thread::sleep(Duration::from_millis(100));
     pids.iter().copied().filter(|&pid| pid_alive(pid)).collect()
+}
+
+/// Whether every process of `pids` has ended within `limit` (polling).
+pub fn all_ended(pids: &[i32], limit: Duration) -> bool {
+    wait_until(limit, || pids.iter().all(|&pid| !pid_alive(pid)))
 }
 
 /// Waits until `ready` holds (polling), up to `limit`.
