@@ -14,8 +14,23 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use batch_support::{batch_inputs, check_batch_summary};
-use safety_support::{Work, pid_alive, pids_in, run_within, signal, text, wait_until};
+use batch_support::{batch_args, batch_inputs, check_batch_summary};
+use safety_support::{Work, all_ended, pid_alive, pids_in, run_within, signal, text, wait_until};
+
+/// The input of the tests that hang or cancel steps: eight lines.
+const EIGHT_LINES: &str = "a\nb\nc\nd\ne\nf\ng\nh\n";
+
+/// ddmin as Slurm steps, two at once, with a test timeout far beyond any test's.
+const DDMIN_AS_STEPS: [&str; 8] = [
+    "-a",
+    "ddmin",
+    "-j",
+    "2",
+    "--executor",
+    "slurm",
+    "--timeout",
+    "600",
+];
 
 /// The `SLURM_CONF` of a running Slurm: the environment's when `sinfo` answers with it, else
 /// the one of `scripts/slurm-local.sh`, started when it is down.
@@ -112,6 +127,20 @@ impl Allocation {
     fn steps(&self) -> Vec<String> {
         squeue(&["--steps", &format!("--jobs={}", self.job)])
     }
+
+    /// Slurm knows no step of this allocation now.
+    fn assert_no_step_left(&self) {
+        assert!(self.steps().is_empty(), "{:?}", self.steps());
+    }
+
+    /// Slurm knows no step of this allocation within 10 s.
+    fn assert_steps_end(&self) {
+        assert!(
+            wait_until(Duration::from_secs(10), || self.steps().is_empty()),
+            "steps left: {:?}",
+            self.steps()
+        );
+    }
 }
 
 impl Drop for Allocation {
@@ -158,19 +187,17 @@ fn left_of_run(stderr: &str) -> Vec<String> {
         .collect()
 }
 
-/// Copies a folder of the repository's `examples/` into `work`.
-fn copy_example(work: &Work, name: &str) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(name);
-    for entry in std::fs::read_dir(&source).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(
-            entry.path(),
-            work.path(&entry.file_name().to_string_lossy()),
-        )
-        .unwrap();
-    }
+/// Slurm knows no step or job of the run that wrote `stderr`.
+fn assert_nothing_left_of_run(stderr: &str) {
+    assert!(left_of_run(stderr).is_empty(), "{:?}", left_of_run(stderr));
+}
+
+/// The test processes a test recorded in `pids` all end within 10 s.
+fn assert_test_processes_end(pids: &Path) {
+    assert!(
+        all_ended(&pids_in(pids), Duration::from_secs(10)),
+        "test processes left"
+    );
 }
 
 /// `whittle reduce INPUT --no-tui OPTIONS -- TEST` in `work`, with this Slurm.
@@ -179,10 +206,6 @@ fn reduce(work: &Work, input: &str, options: &[&str], test: &str) -> Command {
     command.args(options).args(["--", test]);
     with_slurm(&mut command);
     command
-}
-
-fn stats(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
 fn assert_success(out: &Output) {
@@ -207,20 +230,20 @@ mod slurm {
     #[ignore = "needs a running Slurm (scripts/slurm-local.sh start)"]
     fn sumprod_through_slurm_steps_is_the_local_stable_result() {
         let work = Work::new();
-        copy_example(&work, "sumprod-c");
+        work.copy_example("sumprod-c");
         let common = ["--atoms", "line", "-j", "2", "--parallel", "stable"];
         let local = run_within(
-            with_slurm(&mut work.whittle(&["reduce", "sumprod.c", "--no-tui", "-o", "local.c"]))
-                .args(common)
-                .args(["--", "./oracle.sh"]),
+            &mut reduce(
+                &work,
+                "sumprod.c",
+                &[&["-o", "local.c"], &common[..]].concat(),
+                "./oracle.sh",
+            ),
             Duration::from_secs(600),
         );
         assert_success(&local);
         let allocation = Allocation::new(2);
-        let mut command = work.whittle(&[
-            "reduce",
-            "sumprod.c",
-            "--no-tui",
+        let slurm_options = [
             "-o",
             "slurm.c",
             "--executor",
@@ -229,12 +252,14 @@ mod slurm {
             "slurm.json",
             "--trace",
             "trace.jsonl",
-        ]);
-        with_slurm(&mut command);
-        allocation
-            .enter(&mut command)
-            .args(common)
-            .args(["--", "./oracle.sh"]);
+        ];
+        let mut command = reduce(
+            &work,
+            "sumprod.c",
+            &[&slurm_options, &common[..]].concat(),
+            "./oracle.sh",
+        );
+        allocation.enter(&mut command);
         let slurm = run_within(&mut command, Duration::from_secs(900));
         assert_success(&slurm);
         let stderr = text(&slurm.stderr);
@@ -246,23 +271,16 @@ mod slurm {
             "{stderr}"
         );
         assert_eq!(
-            std::fs::read(work.path("slurm.c")).unwrap(),
-            std::fs::read(work.path("local.c")).unwrap(),
+            work.read("slurm.c"),
+            work.read("local.c"),
             "the Slurm run's result is the local one"
         );
-        assert_eq!(
-            std::fs::read(work.path("slurm.c")).unwrap(),
-            std::fs::read(work.path("expected-ddmin-star.c")).unwrap()
-        );
-        let stats = stats(&work.path("slurm.json"));
+        assert_eq!(work.read("slurm.c"), work.read("expected-ddmin-star.c"));
+        let stats = work.json("slurm.json");
         assert_eq!(stats["lost"], 0);
         assert!(stats["tests"].as_u64().unwrap() > 20, "{stats}");
-        assert!(
-            left_of_run(&stderr).is_empty(),
-            "{:?}",
-            left_of_run(&stderr)
-        );
-        assert!(allocation.steps().is_empty(), "{:?}", allocation.steps());
+        assert_nothing_left_of_run(&stderr);
+        allocation.assert_no_step_left();
     }
 
     /// Without an allocation every test is a job of its own: hoisting on hello.c gives the local
@@ -278,40 +296,34 @@ mod slurm {
     )]
     fn hello_hoist_as_slurm_jobs_of_their_own_is_the_local_result() {
         let work = Work::new();
-        copy_example(&work, "hello-hoist-c");
+        work.copy_example("hello-hoist-c");
         let common = ["-a", "hoist+hddh", "-j", "2", "--parallel", "stable"];
         let local = run_within(
-            with_slurm(&mut work.whittle(&["reduce", "hello.c", "--no-tui", "-o", "local.c"]))
-                .args(common)
-                .args(["--", "./oracle.sh"]),
+            &mut reduce(
+                &work,
+                "hello.c",
+                &[&["-o", "local.c"], &common[..]].concat(),
+                "./oracle.sh",
+            ),
             Duration::from_secs(600),
         );
         assert_success(&local);
         let slurm = run_within(
-            with_slurm(&mut work.whittle(&[
-                "reduce",
+            &mut reduce(
+                &work,
                 "hello.c",
-                "--no-tui",
-                "-o",
-                "slurm.c",
-                "--executor",
-                "slurm",
-            ]))
-            .args(common)
-            .args(["--", "./oracle.sh"]),
+                &[&["-o", "slurm.c", "--executor", "slurm"], &common[..]].concat(),
+                "./oracle.sh",
+            ),
             Duration::from_secs(900),
         );
         assert_success(&slurm);
         let stderr = text(&slurm.stderr);
         assert!(stderr.contains("as Slurm jobs of their own"), "{stderr}");
-        let result = std::fs::read(work.path("slurm.c")).unwrap();
-        assert_eq!(result, std::fs::read(work.path("local.c")).unwrap());
+        let result = work.read("slurm.c");
+        assert_eq!(result, work.read("local.c"));
         assert!(!text(&result).contains("if"), "{}", text(&result));
-        assert!(
-            left_of_run(&stderr).is_empty(),
-            "{:?}",
-            left_of_run(&stderr)
-        );
+        assert_nothing_left_of_run(&stderr);
     }
 
     /// A benchmark task (WHITTLE_BENCH_DIR): a JSON input reduced by its default tree pipeline
@@ -337,47 +349,34 @@ mod slurm {
         let oracle = oracle.to_str().unwrap();
         let common = ["-j", "2", "--parallel", "stable"];
         let local = run_within(
-            with_slurm(&mut work.whittle(&[
-                "reduce",
+            &mut reduce(
+                &work,
                 "json8.json",
-                "--no-tui",
-                "-o",
-                "local.json",
-            ]))
-            .args(common)
-            .args(["--", oracle]),
+                &[&["-o", "local.json"], &common[..]].concat(),
+                oracle,
+            ),
             Duration::from_secs(900),
         );
         assert_success(&local);
         let allocation = Allocation::new(2);
-        let mut command = work.whittle(&[
-            "reduce",
+        let mut command = reduce(
+            &work,
             "json8.json",
-            "--no-tui",
-            "-o",
-            "slurm.json",
-            "--executor",
-            "slurm",
-        ]);
-        with_slurm(&mut command);
-        allocation
-            .enter(&mut command)
-            .args(common)
-            .args(["--", oracle]);
+            &[&["-o", "slurm.json", "--executor", "slurm"], &common[..]].concat(),
+            oracle,
+        );
+        allocation.enter(&mut command);
         let slurm = run_within(&mut command, Duration::from_secs(900));
         assert_success(&slurm);
-        assert_eq!(
-            std::fs::read(work.path("slurm.json")).unwrap(),
-            std::fs::read(work.path("local.json")).unwrap()
-        );
-        assert!(allocation.steps().is_empty(), "{:?}", allocation.steps());
+        assert_eq!(work.read("slurm.json"), work.read("local.json"));
+        allocation.assert_no_step_left();
     }
 
     /// A test that hangs on every candidate smaller than the input but the empty one, and records
     /// its process ids.
     fn hanging_test(work: &Work) -> PathBuf {
         let pids = work.path("pids");
-        work.file("in.txt", "a\nb\nc\nd\ne\nf\ng\nh\n");
+        work.file("in.txt", EIGHT_LINES);
         work.script(
         "hang.sh",
         &format!(
@@ -396,21 +395,7 @@ mod slurm {
         let work = Work::new();
         let pids = hanging_test(&work);
         let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "in.txt",
-            &[
-                "-a",
-                "ddmin",
-                "-j",
-                "2",
-                "--executor",
-                "slurm",
-                "--timeout",
-                "600",
-            ],
-            "./hang.sh",
-        );
+        let mut command = reduce(&work, "in.txt", &DDMIN_AS_STEPS, "./hang.sh");
         allocation.enter(&mut command);
         let mut child = safety_support::spawn_piped(&mut command);
         // Both tests of the first window hang as steps (after the two checks, each test writes
@@ -426,22 +411,9 @@ mod slurm {
             .expect("whittle ends soon after Ctrl-C");
         let out = child.wait_with_output().unwrap();
         assert_eq!(status.code(), Some(130), "{}", text(&out.stderr));
-        assert!(
-            wait_until(Duration::from_secs(10), || allocation.steps().is_empty()),
-            "steps left: {:?}",
-            allocation.steps()
-        );
-        let started = pids_in(&pids);
-        assert!(
-            wait_until(Duration::from_secs(10), || started
-                .iter()
-                .all(|&p| !pid_alive(p))),
-            "test processes left"
-        );
-        assert_eq!(
-            std::fs::read(work.path("in.txt")).unwrap(),
-            b"a\nb\nc\nd\ne\nf\ng\nh\n"
-        );
+        allocation.assert_steps_end();
+        assert_test_processes_end(&pids);
+        assert_eq!(work.read("in.txt"), EIGHT_LINES.as_bytes());
     }
 
     /// `first` mode: the tests that lose a window are cancelled at once, steps and processes,
@@ -450,7 +422,7 @@ mod slurm {
     #[ignore = "needs a running Slurm (scripts/slurm-local.sh start)"]
     fn first_mode_cancels_the_losing_steps_while_the_run_goes_on() {
         let work = Work::new();
-        work.file("in.txt", "a\nb\nc\nd\ne\nf\ng\nh\n");
+        work.file("in.txt", EIGHT_LINES);
         let hung = work.path("hung");
         // Candidates with `a` are interesting after a second; the others hang (but the empty one).
         work.script(
@@ -502,12 +474,12 @@ mod slurm {
         }
         let out = child.wait_with_output().unwrap();
         assert_success(&out);
-        assert_eq!(std::fs::read(work.path("in.whittled.txt")).unwrap(), b"a\n");
+        assert_eq!(work.read("in.whittled.txt"), b"a\n");
         assert!(
             cancelled_while_running >= 2,
             "{cancelled_while_running} losing tests seen cancelled"
         );
-        assert!(allocation.steps().is_empty(), "{:?}", allocation.steps());
+        allocation.assert_no_step_left();
     }
 
     /// The time limit while every step hangs (a --timeout far beyond it): whittle stops at the
@@ -521,18 +493,7 @@ mod slurm {
         let mut command = reduce(
             &work,
             "in.txt",
-            &[
-                "-a",
-                "ddmin",
-                "-j",
-                "2",
-                "--executor",
-                "slurm",
-                "--timeout",
-                "600",
-                "--limit-time",
-                "5",
-            ],
+            &[&DDMIN_AS_STEPS[..], &["--limit-time", "5"]].concat(),
             "./hang.sh",
         );
         allocation.enter(&mut command);
@@ -543,31 +504,14 @@ mod slurm {
             "{}",
             text(&out.stdout)
         );
-        assert!(
-            wait_until(Duration::from_secs(10), || allocation.steps().is_empty()),
-            "steps left: {:?}",
-            allocation.steps()
-        );
+        allocation.assert_steps_end();
         drop(allocation);
         // Jobs of their own.
         let out = run_within(
             &mut reduce(
                 &work,
                 "in.txt",
-                &[
-                    "-a",
-                    "ddmin",
-                    "-j",
-                    "2",
-                    "--executor",
-                    "slurm",
-                    "--timeout",
-                    "600",
-                    "--limit-time",
-                    "5",
-                    "-o",
-                    "own.txt",
-                ],
+                &[&DDMIN_AS_STEPS[..], &["--limit-time", "5", "-o", "own.txt"]].concat(),
                 "./hang.sh",
             ),
             Duration::from_secs(60),
@@ -579,13 +523,7 @@ mod slurm {
             "jobs left: {:?}",
             left_of_run(&stderr)
         );
-        let started = pids_in(&pids);
-        assert!(
-            wait_until(Duration::from_secs(10), || started
-                .iter()
-                .all(|&p| !pid_alive(p))),
-            "test processes left"
-        );
+        assert_test_processes_end(&pids);
     }
 
     /// A test that outlives --timeout is killed on the node: timed out (unresolved), counted as
@@ -618,23 +556,14 @@ mod slurm {
         allocation.enter(&mut command);
         let out = run_within(&mut command, Duration::from_secs(300));
         assert_success(&out);
-        let stats = stats(&work.path("stats.json"));
+        let stats = work.json("stats.json");
         assert!(stats["timeouts"].as_u64().unwrap() >= 2, "{stats}");
         assert_eq!(stats["lost"], 0, "{stats}");
         assert_eq!(stats["timeouts"], stats["unresolved"], "{stats}");
         // Nothing smaller ever passes: the result is the input.
-        assert_eq!(
-            std::fs::read(work.path("in.whittled.txt")).unwrap(),
-            b"a\nb\nc\nd\ne\nf\ng\nh\n"
-        );
-        assert!(allocation.steps().is_empty(), "{:?}", allocation.steps());
-        let started = pids_in(&pids);
-        assert!(
-            wait_until(Duration::from_secs(10), || started
-                .iter()
-                .all(|&p| !pid_alive(p))),
-            "test processes left"
-        );
+        assert_eq!(work.read("in.whittled.txt"), EIGHT_LINES.as_bytes());
+        allocation.assert_no_step_left();
+        assert_test_processes_end(&pids);
     }
 
     /// A step that Slurm cancels (here the test cancels its own step, the first time it sees a
@@ -644,7 +573,7 @@ mod slurm {
     #[ignore = "needs a running Slurm (scripts/slurm-local.sh start)"]
     fn a_step_slurm_cancels_is_lost_and_tested_again() {
         let work = Work::new();
-        work.file("in.txt", "a\nb\nc\nd\ne\nf\ng\nh\n");
+        work.file("in.txt", EIGHT_LINES);
         let marks = work.path("marks");
         std::fs::create_dir(&marks).unwrap();
         work.script(
@@ -691,12 +620,9 @@ mod slurm {
         allocation.enter(&mut command);
         let out = run_within(&mut command, Duration::from_secs(600));
         assert_success(&out);
-        assert_eq!(
-            std::fs::read(work.path("slurm.txt")).unwrap(),
-            std::fs::read(work.path("local.txt")).unwrap()
-        );
-        assert_eq!(std::fs::read(work.path("slurm.txt")).unwrap(), b"af");
-        let stats = stats(&work.path("stats.json"));
+        assert_eq!(work.read("slurm.txt"), work.read("local.txt"));
+        assert_eq!(work.read("slurm.txt"), b"af");
+        let stats = work.json("stats.json");
         let lost = stats["lost"].as_u64().unwrap();
         assert!(lost >= 3, "{stats}");
         // The first run of every candidate was lost, and only the first: a lost outcome is never
@@ -704,7 +630,7 @@ mod slurm {
         let distinct = std::fs::read_dir(&marks).unwrap().count() as u64;
         assert_eq!(lost, distinct, "{stats}");
         assert_eq!(stats["unresolved"], stats["lost"], "{stats}");
-        assert!(allocation.steps().is_empty(), "{:?}", allocation.steps());
+        allocation.assert_no_step_left();
     }
 
     /// A scratch directory the nodes do not see is refused before the first test, with the
@@ -759,18 +685,7 @@ mod slurm {
         let work = Work::new();
         let inputs = batch_inputs(&work);
         let out = run_within(
-            with_slurm(&mut work.whittle(&[
-                "batch",
-                "in",
-                "-o",
-                "out",
-                "--work-dir",
-                "campaign",
-                "--executor",
-                "slurm",
-                "--",
-                "./needle.sh",
-            ])),
+            with_slurm(&mut work.whittle(&batch_args(&["--executor", "slurm"], "./needle.sh"))),
             Duration::from_secs(900),
         );
         // Some inputs are not interesting: exit 1, after all of them ran.
