@@ -1,85 +1,63 @@
 //! End-to-end tests through the `whittle` binary: real test commands, files on disk, processes.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod safety_support;
+
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-fn whittle() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
+use safety_support::{Work, lines, pids_in, survivors, text};
+
+/// `whittle reduce ARGS` in `work`, run to its end.
+fn reduce(work: &Work, args: &[&str]) -> Output {
+    work.whittle(&[&["reduce"], args].concat())
+        .output()
+        .unwrap()
 }
 
-/// Copies a folder of the repository's `examples/` into a fresh directory.
-fn example(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(name);
-    for entry in std::fs::read_dir(&source).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
-    dir
+/// A work directory holding the papers' sumprod example (`sumprod.c`, `oracle.sh` and the
+/// expected results).
+fn sumprod() -> Work {
+    let work = Work::new();
+    work.copy_example("sumprod-c");
+    work
 }
 
-fn write_script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-fn pid_alive(pid: i32) -> bool {
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
-        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|stat| stat.split_whitespace().nth(2) == Some("Z"))
-}
-
-fn pids_in(file: &Path) -> Vec<i32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| line.trim().parse().ok())
-        .collect()
+/// No process whose id a test recorded in the file `pids` is alive a moment later.
+fn assert_none_alive(work: &Work, pids: &str, what: &str) {
+    let alive = survivors(&pids_in(&work.path(pids)));
+    assert!(alive.is_empty(), "processes {alive:?} {what}");
 }
 
 #[test]
 fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
-    let dir = example("sumprod-c");
-    let input = dir.path().join("sumprod.c");
-    let original = std::fs::read(&input).unwrap();
+    let work = sumprod();
+    let original = work.read("sumprod.c");
     for (extra, expected) in [
-        (Some("--no-fixpoint"), "expected-ddmin.c"),
-        (None, "expected-ddmin-star.c"),
+        (&["--no-fixpoint"][..], "expected-ddmin.c"),
+        (&[], "expected-ddmin-star.c"),
     ] {
-        let output = dir.path().join(format!("out-{expected}"));
-        let status = whittle()
-            .arg("reduce")
-            .arg(&input)
-            .args([
-                "-a",
-                "ddmin",
-                "--atoms",
-                "line",
-                "--order",
-                "subsets-first",
-                "-o",
-            ])
-            .arg(&output)
-            .args(extra)
-            .args(["--", "./oracle.sh"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
+        let output = format!("out-{expected}");
+        let options = ["-a", "ddmin", "--atoms", "line", "--order", "subsets-first"];
+        let status = reduce(
+            &work,
+            &[
+                &["sumprod.c"][..],
+                &options,
+                &["-o", &output],
+                extra,
+                &["--", "./oracle.sh"],
+            ]
+            .concat(),
+        );
         assert!(status.status.success(), "{status:?}");
         assert_eq!(
-            std::fs::read_to_string(&output).unwrap(),
-            std::fs::read_to_string(dir.path().join(expected)).unwrap(),
+            work.read_string(&output),
+            work.read_string(expected),
             "{expected}"
         );
     }
     assert_eq!(
-        std::fs::read(&input).unwrap(),
+        work.read("sumprod.c"),
         original,
         "the input is never modified"
     );
@@ -90,31 +68,29 @@ fn sumprod_gives_the_papers_ddmin_and_ddmin_star_results() {
 /// (DDMIN's with `--no-fixpoint`).
 #[test]
 fn atoms_without_an_algorithm_give_the_papers_ddmin_results_on_sumprod() {
-    let dir = example("sumprod-c");
+    let work = sumprod();
     for (extra, expected) in [
-        (None, "expected-ddmin-star.c"),
-        (Some("--no-fixpoint"), "expected-ddmin.c"),
+        (&[][..], "expected-ddmin-star.c"),
+        (&["--no-fixpoint"], "expected-ddmin.c"),
     ] {
-        let output = dir.path().join(format!("out-{expected}"));
-        let stats = dir.path().join(format!("{expected}.json"));
-        let status = whittle()
-            .args(["reduce", "sumprod.c", "--atoms", "line", "-o"])
-            .arg(&output)
-            .args(extra)
-            .arg("--stats-json")
-            .arg(&stats)
-            .args(["--", "./oracle.sh"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
+        let output = format!("out-{expected}");
+        let stats = format!("{expected}.json");
+        let status = reduce(
+            &work,
+            &[
+                &["sumprod.c", "--atoms", "line", "-o", &output][..],
+                extra,
+                &["--stats-json", &stats, "--", "./oracle.sh"],
+            ]
+            .concat(),
+        );
         assert!(status.status.success(), "{status:?}");
         assert_eq!(
-            std::fs::read_to_string(&output).unwrap(),
-            std::fs::read_to_string(dir.path().join(expected)).unwrap(),
+            work.read_string(&output),
+            work.read_string(expected),
             "{expected}"
         );
-        let stats: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+        let stats = work.json(&stats);
         assert_eq!(stats["algorithm"], "ddmin", "{stats}");
         assert_eq!(stats["guard_skips"], 0, "{stats}");
     }
@@ -155,13 +131,12 @@ fn mock_examples_give_the_published_test_counts_through_the_cli() {
             [(472, 3237, 57), (422, 16, 57), (276, 0, 57)],
         ),
     ];
-    let dir = tempfile::tempdir().unwrap();
+    let work = Work::new();
     for (name, input, condition, counts) in examples {
-        let input_path = dir.path().join(format!("{name}.txt"));
-        let text: String = input.iter().map(|v| format!("{v}\n")).collect();
-        std::fs::write(&input_path, &text).unwrap();
-        let test = write_script(
-            dir.path(),
+        let input_name = format!("{name}.txt");
+        let content: String = input.iter().map(|v| format!("{v}\n")).collect();
+        work.file(&input_name, &content);
+        let test = work.script(
             &format!("{name}.sh"),
             &format!("exec awk '{{ s[$0] = 1 }} END {{ {condition} }}' \"$1\""),
         );
@@ -170,25 +145,40 @@ fn mock_examples_give_the_published_test_counts_through_the_cli() {
                 .into_iter()
                 .zip(counts)
         {
-            let stats_path = dir.path().join(format!("{name}-{order}.json"));
-            let output_path = dir.path().join(format!("{name}-{order}.out"));
-            let output = whittle()
-                .arg("reduce")
-                .arg(&input_path)
-                .args(["-a", "ddmin", "--atoms", "line", "--no-fixpoint"])
-                .args(["--order", order, "--split-factor", "2", "--split", "zeller"])
-                .args(["--cache", "config", "--cache-fail", "--no-cache-evict"])
-                .args(["-j", "1", "--no-tui", "-o"])
-                .arg(&output_path)
-                .arg("--stats-json")
-                .arg(&stats_path)
-                .arg("--")
-                .arg(&test)
-                .output()
-                .unwrap();
+            let stats_name = format!("{name}-{order}.json");
+            let output_name = format!("{name}-{order}.out");
+            let output = reduce(
+                &work,
+                &[
+                    &input_name,
+                    "-a",
+                    "ddmin",
+                    "--atoms",
+                    "line",
+                    "--no-fixpoint",
+                    "--order",
+                    order,
+                    "--split-factor",
+                    "2",
+                    "--split",
+                    "zeller",
+                    "--cache",
+                    "config",
+                    "--cache-fail",
+                    "--no-cache-evict",
+                    "-j",
+                    "1",
+                    "--no-tui",
+                    "-o",
+                    &output_name,
+                    "--stats-json",
+                    &stats_name,
+                    "--",
+                    test.to_str().unwrap(),
+                ],
+            );
             assert!(output.status.success(), "{name} {order}: {output:?}");
-            let stats: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+            let stats = work.json(&stats_name);
             let count = |key: &str| stats[key].as_u64().unwrap();
             assert_eq!(
                 (count("tests"), count("cache_hits"), count("iterations")),
@@ -197,7 +187,7 @@ fn mock_examples_give_the_published_test_counts_through_the_cli() {
             );
             assert_eq!(count("checks"), 2, "{name} {order}: {stats}");
             assert_eq!(count("oracle_runs"), tests + 2, "{name} {order}: {stats}");
-            let report = String::from_utf8_lossy(&output.stdout);
+            let report = text(&output.stdout);
             assert!(
                 report.contains(&format!("tests: {tests} (")),
                 "{name} {order}: {report}"
@@ -212,79 +202,60 @@ fn mock_examples_give_the_published_test_counts_through_the_cli() {
 
 #[test]
 fn an_input_that_is_not_interesting_exits_2_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "hello\n").unwrap();
-    let test = write_script(dir.path(), "test.sh", "echo 'no such bug here' >&2; exit 3");
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .arg("--")
-        .arg(&test)
-        .output()
-        .unwrap();
+    let work = Work::new();
+    work.file("in.txt", "hello\n");
+    work.script("test.sh", "echo 'no such bug here' >&2; exit 3");
+    let output = reduce(&work, &["in.txt", "--", "./test.sh"]);
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = text(&output.stderr);
     assert!(stderr.contains("exit status 3"), "{stderr}");
     assert!(stderr.contains("no such bug here"), "{stderr}");
-    assert!(!dir.path().join("in.whittled.txt").exists());
-    assert_eq!(std::fs::read(&input).unwrap(), b"hello\n");
+    assert!(!work.path("in.whittled.txt").exists());
+    assert_eq!(work.read("in.txt"), b"hello\n");
 }
 
 #[test]
 fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "a\nb\n").unwrap();
-    let pids = dir.path().join("pids");
-    let test = write_script(
-        dir.path(),
+    let work = Work::new();
+    work.file("in.txt", "a\nb\n");
+    work.script(
         "hang.sh",
         &format!(
             "echo $$ >> {p}\nsleep 60 &\necho $! >> {p}\nsleep 60",
-            p = pids.display()
+            p = work.path("pids").display()
         ),
     );
     let start = Instant::now();
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args(["--timeout", "0.5", "--"])
-        .arg(&test)
-        .output()
-        .unwrap();
+    let output = reduce(&work, &["in.txt", "--timeout", "0.5", "--", "./hang.sh"]);
     assert!(start.elapsed() < Duration::from_secs(20));
     assert_eq!(
         output.status.code(),
         Some(2),
         "a timed-out input is not interesting"
     );
-    assert!(String::from_utf8_lossy(&output.stderr).contains("timed out"));
-    let pids = pids_in(&pids);
-    assert_eq!(pids.len(), 2, "the test and its child ran");
-    std::thread::sleep(Duration::from_millis(100));
-    for pid in pids {
-        assert!(!pid_alive(pid), "process {pid} survived the timeout");
-    }
+    assert!(text(&output.stderr).contains("timed out"));
+    assert_eq!(
+        pids_in(&work.path("pids")).len(),
+        2,
+        "the test and its child ran"
+    );
+    assert_none_alive(&work, "pids", "survived the timeout");
 }
 
 #[test]
 fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "keep\nstop\na\nb\n").unwrap();
-    let stats = dir.path().join("stats.json");
+    let work = Work::new();
+    work.file("in.txt", "keep\nstop\na\nb\n");
     // Candidates without `stop` never end.
-    let test = write_script(
-        dir.path(),
+    work.script(
         "t.sh",
         "grep -q keep \"$1\" || exit 1\ngrep -q stop \"$1\" || sleep 600\nexit 0",
     );
     let start = Instant::now();
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args([
+    let output = reduce(
+        &work,
+        &[
+            "in.txt",
             "--fast",
             "--atoms",
             "line",
@@ -292,21 +263,17 @@ fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
             "1",
             "--no-tui",
             "--stats-json",
-        ])
-        .arg(&stats)
-        .arg("--")
-        .arg(&test)
-        .output()
-        .unwrap();
+            "stats.json",
+            "--",
+            "./t.sh",
+        ],
+    );
     assert!(output.status.success(), "{output:?}");
     assert!(start.elapsed() < Duration::from_secs(60));
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap(),
-        "keep\nstop\n"
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(work.read_string("in.whittled.txt"), "keep\nstop\n");
+    let stdout = text(&output.stdout);
     assert!(stdout.contains("5x the input's check"), "{stdout}");
-    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    let stats = work.json("stats.json");
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     assert_eq!(stats["timeout_derived"], true);
     let timeout = stats["timeout_seconds"].as_f64().unwrap();
@@ -315,46 +282,37 @@ fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
 
 #[test]
 fn empty_interesting_file_warns() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "a\nb\n").unwrap();
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args(["--", "true"])
-        .output()
-        .unwrap();
+    let work = Work::new();
+    work.file("in.txt", "a\nb\n");
+    let output = reduce(&work, &["in.txt", "--", "true"]);
     assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("too permissive"));
-    assert_eq!(
-        std::fs::read(dir.path().join("in.whittled.txt")).unwrap(),
-        b""
-    );
+    assert!(text(&output.stderr).contains("too permissive"));
+    assert_eq!(work.read("in.whittled.txt"), b"");
 }
 
 #[test]
 fn statistics_and_trace_are_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "a\nkeep\nb\nc\n").unwrap();
-    let stats = dir.path().join("stats.json");
-    let trace = dir.path().join("trace.jsonl");
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .arg("--stats-json")
-        .arg(&stats)
-        .arg("--trace")
-        .arg(&trace)
-        .args(["-j", "1", "--", "grep", "-q", "keep"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    assert_eq!(
-        std::fs::read(dir.path().join("in.whittled.txt")).unwrap(),
-        b"keep"
+    let work = Work::new();
+    work.file("in.txt", "a\nkeep\nb\nc\n");
+    let output = reduce(
+        &work,
+        &[
+            "in.txt",
+            "--stats-json",
+            "stats.json",
+            "--trace",
+            "trace.jsonl",
+            "-j",
+            "1",
+            "--",
+            "grep",
+            "-q",
+            "keep",
+        ],
     );
-    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(work.read("in.whittled.txt"), b"keep");
+    let stats = work.json("stats.json");
     for key in [
         "tests",
         "checks",
@@ -373,8 +331,8 @@ fn statistics_and_trace_are_written() {
     }
     assert_eq!(stats["output_bytes"], 4);
     assert_eq!(stats["input_bytes"], 11);
-    let lines = std::fs::read_to_string(&trace).unwrap();
-    let judged: Vec<serde_json::Value> = lines
+    let judged: Vec<serde_json::Value> = work
+        .read_string("trace.jsonl")
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -401,14 +359,13 @@ fn statistics_and_trace_are_written() {
 
 #[test]
 fn limits_stop_early_and_keep_the_best_result() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    let text: String = (0..200).map(|i| format!("line {i}\n")).collect();
-    std::fs::write(&input, &text).unwrap();
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args([
+    let work = Work::new();
+    let input = lines(200);
+    work.file("in.txt", &input);
+    let output = reduce(
+        &work,
+        &[
+            "in.txt",
             "--limit-tests",
             "10",
             "-j",
@@ -417,36 +374,30 @@ fn limits_stop_early_and_keep_the_best_result() {
             "grep",
             "-q",
             "line 17$",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(output.status.success(), "{output:?}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = text(&output.stdout);
     assert!(stdout.contains("limit of 10 tests"), "{stdout}");
-    let result = std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap();
-    assert!(result.contains("line 17\n") && result.len() < text.len());
+    let result = work.read_string("in.whittled.txt");
+    assert!(result.contains("line 17\n") && result.len() < input.len());
 }
 
 #[test]
 fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
-    let dir = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "a\nb\nc\nkeep\nd\ne\nf\ng\n").unwrap();
-    let pids = dir.path().join("pids");
-    let stats = dir.path().join("stats.json");
-    let test = write_script(
-        dir.path(),
+    let work = Work::new();
+    work.file("in.txt", "a\nb\nc\nkeep\nd\ne\nf\ng\n");
+    work.script(
         "slow.sh",
         &format!(
             "sleep 60 &\necho $! >> {p}\ngrep -q keep \"$1\" && exit 0\nsleep 3\nexit 1",
-            p = pids.display()
+            p = work.path("pids").display()
         ),
     );
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args([
+    let output = reduce(
+        &work,
+        &[
+            "in.txt",
             "--fast",
             "--atoms",
             "line",
@@ -455,28 +406,19 @@ fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
             "-j",
             "4",
             "--stats-json",
-        ])
-        .arg(&stats)
-        .arg("--")
-        .arg(&test)
-        .env("TMPDIR", scratch.path())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    assert_eq!(
-        std::fs::read(dir.path().join("in.whittled.txt")).unwrap(),
-        b"keep\n"
+            "stats.json",
+            "--",
+            "./slow.sh",
+        ],
     );
-    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(work.read("in.whittled.txt"), b"keep\n");
+    let stats = work.json("stats.json");
     assert!(stats["cancelled"].as_u64().unwrap() > 0, "{stats}");
-    std::thread::sleep(Duration::from_millis(100));
-    let pids = pids_in(&pids);
-    assert!(!pids.is_empty());
-    for pid in pids {
-        assert!(!pid_alive(pid), "process {pid} outlived its test");
-    }
+    assert!(!pids_in(&work.path("pids")).is_empty());
+    assert_none_alive(&work, "pids", "outlived their test");
     assert_eq!(
-        std::fs::read_dir(scratch.path()).unwrap().count(),
+        work.scratch_left().len(),
         0,
         "the scratch directory is removed"
     );
@@ -484,14 +426,11 @@ fn first_mode_cancels_losing_tests_and_leaves_nothing_behind() {
 
 #[test]
 fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "keep\na\nb\nc\nd\ne\n").unwrap();
-    let stats = dir.path().join("stats.json");
+    let work = Work::new();
+    work.file("in.txt", "keep\na\nb\nc\nd\ne\n");
     // Interesting while `keep` is there, except that three-line candidates die by a signal and
     // two-line ones hang: both happen in the first windows.
-    let test = write_script(
-        dir.path(),
+    work.script(
         "t.sh",
         "lines=$(wc -l < \"$1\")\n\
          [ \"$lines\" -eq 3 ] && kill -9 $$\n\
@@ -499,10 +438,10 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
          grep -q keep \"$1\"",
     );
     let start = Instant::now();
-    let output = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args([
+    let output = reduce(
+        &work,
+        &[
+            "in.txt",
             "--fast",
             "--atoms",
             "line",
@@ -511,17 +450,15 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
             "-j",
             "3",
             "--stats-json",
-        ])
-        .arg(&stats)
-        .arg("--")
-        .arg(&test)
-        .output()
-        .unwrap();
+            "stats.json",
+            "--",
+            "./t.sh",
+        ],
+    );
     assert!(output.status.success(), "{output:?}");
     assert!(start.elapsed() < Duration::from_secs(30));
-    let result = std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap();
-    assert_eq!(result, "keep\n");
-    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert_eq!(work.read_string("in.whittled.txt"), "keep\n");
+    let stats = work.json("stats.json");
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     assert!(stats["crashes"].as_u64().unwrap() > 0, "{stats}");
     assert_eq!(
@@ -532,24 +469,19 @@ fn crashes_and_timeouts_in_a_parallel_window_are_unresolved() {
 
 #[test]
 fn sigterm_kills_the_running_tests_and_leaves_a_complete_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    let text: String = (0..64).map(|i| format!("line {i}\n")).collect();
-    std::fs::write(&input, &text).unwrap();
-    let pids = dir.path().join("pids");
-    let test = write_script(
-        dir.path(),
+    let work = Work::new();
+    let input = lines(64);
+    work.file("in.txt", &input);
+    let pids = work.path("pids");
+    work.script(
         "slow.sh",
         &format!(
             "echo $$ >> {p}\nsleep 30 &\necho $! >> {p}\nsleep 0.2\ngrep -q 'line 42$' \"$1\"",
             p = pids.display()
         ),
     );
-    let mut child = whittle()
-        .arg("reduce")
-        .arg(&input)
-        .args(["-j", "2", "--"])
-        .arg(&test)
+    let mut child = work
+        .whittle(&["reduce", "in.txt", "-j", "2", "--", "./slow.sh"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -566,14 +498,11 @@ fn sigterm_kills_the_running_tests_and_leaves_a_complete_output() {
     .unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    std::thread::sleep(Duration::from_millis(100));
-    for pid in pids_in(&pids) {
-        assert!(!pid_alive(pid), "process {pid} survived SIGTERM");
-    }
-    let output = std::fs::read_to_string(dir.path().join("in.whittled.txt")).unwrap();
+    assert_none_alive(&work, "pids", "survived SIGTERM");
+    let output = work.read_string("in.whittled.txt");
     assert!(
         output.contains("line 42\n"),
         "the output is an interesting test case"
     );
-    assert!(output.len() <= text.len());
+    assert!(output.len() <= input.len());
 }
