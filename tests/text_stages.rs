@@ -80,8 +80,36 @@ fn one_minimal(stage: &dyn EditStage, text: &str, interesting: &Predicate) -> bo
     })
 }
 
+/// Reduces `input` with `pipeline` and checks that the result is `expected` and 1-minimal for
+/// `stage`; returns the statistics.
+fn assert_reduces_to(
+    input: &str,
+    pipeline: &str,
+    language: Option<&str>,
+    jobs: usize,
+    interesting: &Predicate,
+    stage: &dyn EditStage,
+    expected: &str,
+) -> Stats {
+    let (result, stats) = reduce(input, pipeline, language, jobs, interesting.clone());
+    assert_eq!(result, expected, "{pipeline} with {jobs} jobs");
+    assert!(
+        one_minimal(stage, &result, interesting),
+        "{pipeline} with {jobs} jobs: {result:?}"
+    );
+    stats
+}
+
 fn language(name: &str) -> Option<&'static Language> {
     Language::by_name(name).ok().filter(|l| l.is_available())
+}
+
+/// The rename stage for Python.
+fn python_rename() -> Rename<'static> {
+    Rename {
+        syntax: Syntax::Python,
+        language: language("python"),
+    }
 }
 
 #[test]
@@ -92,10 +120,18 @@ fn language(name: &str) -> Option<&'static Language> {
 fn tokens_on_c() {
     let input = "int add(int a, int b) {\n    return a + b;\n}\n";
     let interesting: Predicate = Arc::new(|t: &str| t.contains("return") && t.contains('+'));
+    // The braces go only together (the `brackets` stage), never one alone.
+    let result = "{\n    return +\n}\n";
     for jobs in [1, 2] {
-        let (result, stats) = reduce(input, "tokens", Some("c"), jobs, interesting.clone());
-        // The braces go only together (the `brackets` stage), never one alone.
-        assert_eq!(result, "{\n    return +\n}\n", "jobs {jobs}");
+        let stats = assert_reduces_to(
+            input,
+            "tokens",
+            Some("c"),
+            jobs,
+            &interesting,
+            &TokenWindows::new(Syntax::CLike),
+            result,
+        );
         assert_eq!(stats.stages.len(), 1);
         assert_eq!(stats.stages[0].name, "tokens");
         assert_eq!(
@@ -103,12 +139,6 @@ fn tokens_on_c() {
             (input.len() - result.len()) as u64
         );
     }
-    let (result, _) = reduce(input, "tokens", Some("c"), 1, interesting.clone());
-    assert!(one_minimal(
-        &TokenWindows::new(Syntax::CLike),
-        &result,
-        &interesting
-    ));
 }
 
 #[test]
@@ -124,26 +154,30 @@ fn tokens_keep_strings_and_comments_whole() {
             && t.contains("/*") == t.contains("*/")
             && t.contains('y')
     });
-    let (result, _) = reduce(input, "tokens", Some("c"), 1, interesting.clone());
-    assert_eq!(result, "y\n");
-    assert!(one_minimal(
+    assert_reduces_to(
+        input,
+        "tokens",
+        Some("c"),
+        1,
+        &interesting,
         &TokenWindows::new(Syntax::CLike),
-        &result,
-        &interesting
-    ));
+        "y\n",
+    );
 }
 
 #[test]
 fn tokens_on_plain_text() {
     let input = "the quick brown fox jumps over the lazy dog\n";
     let interesting: Predicate = Arc::new(|t: &str| t.contains("fox") && t.contains("dog"));
-    let (result, _) = reduce(input, "tokens", None, 2, interesting.clone());
-    assert_eq!(result, "fox dog\n");
-    assert!(one_minimal(
+    assert_reduces_to(
+        input,
+        "tokens",
+        None,
+        2,
+        &interesting,
         &TokenWindows::new(Syntax::Plain),
-        &result,
-        &interesting
-    ));
+        "fox dog\n",
+    );
 }
 
 /// Balanced brackets, as a test for the bracket stage: every `(`, `[`, `{` closed in order.
@@ -180,28 +214,21 @@ fn brackets_on_javascript() {
         let code: String = t.split('"').step_by(2).collect();
         balanced(&code) && t.contains("f(") && t.contains("g(4)")
     });
-    for jobs in [1, 2] {
-        let (result, _) = reduce(
-            input,
-            "brackets",
-            Some("javascript"),
-            jobs,
-            interesting.clone(),
-        );
-        assert_eq!(result, "f(, g(4), \"(\")\n", "jobs {jobs}");
-    }
-    let (result, _) = reduce(
-        input,
-        "brackets",
-        Some("javascript"),
-        1,
-        interesting.clone(),
-    );
     let stage = BalancedRegions {
         syntax: Syntax::JavaScript,
         language: None,
     };
-    assert!(one_minimal(&stage, &result, &interesting));
+    for jobs in [1, 2] {
+        assert_reduces_to(
+            input,
+            "brackets",
+            Some("javascript"),
+            jobs,
+            &interesting,
+            &stage,
+            "f(, g(4), \"(\")\n",
+        );
+    }
 }
 
 #[test]
@@ -214,13 +241,19 @@ fn brackets_hollow_and_lift_on_json() {
     // A JSON-like shape test: an object holding 7, brackets balanced.
     let interesting: Predicate =
         Arc::new(|t: &str| balanced(t) && t.trim_start().starts_with('{') && t.contains('7'));
-    let (result, _) = reduce(input, "brackets", Some("json"), 1, interesting.clone());
-    assert_eq!(result, "{\"k\":, \"v\": 7}\n");
     let stage = BalancedRegions {
         syntax: Syntax::Json,
         language: None,
     };
-    assert!(one_minimal(&stage, &result, &interesting));
+    assert_reduces_to(
+        input,
+        "brackets",
+        Some("json"),
+        1,
+        &interesting,
+        &stage,
+        "{\"k\":, \"v\": 7}\n",
+    );
 }
 
 /// The comma-separated elements of the first `(...)` after `name(` in `text` (no nesting).
@@ -257,16 +290,19 @@ fn brackets_delete_a_parameter_with_its_arguments() {
             && t.contains("return w * h")
     });
     // As text (no language): the stage needs no grammar.
-    let (result, _) = reduce(input, "brackets", None, 1, interesting.clone());
-    assert_eq!(
-        result,
-        "def area(w, h):\n    return w * h\nprint(area(2, 3))\nprint(area(4, 5))\n"
-    );
     let stage = BalancedRegions {
         syntax: Syntax::Plain,
         language: None,
     };
-    assert!(one_minimal(&stage, &result, &interesting));
+    assert_reduces_to(
+        input,
+        "brackets",
+        None,
+        1,
+        &interesting,
+        &stage,
+        "def area(w, h):\n    return w * h\nprint(area(2, 3))\nprint(area(4, 5))\n",
+    );
 }
 
 /// The text with its words numbered by first occurrence (keywords kept), so that two texts
@@ -323,16 +359,15 @@ fn rename_on_python_keeps_bindings_apart() {
                         && b.starts_with(|c: char| c.is_ascii_digit()))
             })
     });
-    let (result, _) = reduce(input, "rename", Some("python"), 2, interesting.clone());
-    assert_eq!(
-        result,
-        "def a(c):\n    b = 0\n    for d in c:\n        b += d\n    return b\n"
+    assert_reduces_to(
+        input,
+        "rename",
+        Some("python"),
+        2,
+        &interesting,
+        &python_rename(),
+        "def a(c):\n    b = 0\n    for d in c:\n        b += d\n    return b\n",
     );
-    let stage = Rename {
-        syntax: Syntax::Python,
-        language: language("python"),
-    };
-    assert!(one_minimal(&stage, &result, &interesting));
 }
 
 #[test]
@@ -351,15 +386,17 @@ fn rename_merges_names_and_empties_strings() {
             && named(lines[1])
             && lines[2].strip_prefix("print(").is_some_and(named)
     });
-    let (result, _) = reduce(input, "rename", Some("python"), 1, interesting.clone());
     // `beta` merged into `alpha` (both renamed to one letter first), then the value of the
     // second assignment became a constant.
-    assert_eq!(result, "a = ''\na = 0\nprint(a, '', 0)\n");
-    let stage = Rename {
-        syntax: Syntax::Python,
-        language: language("python"),
-    };
-    assert!(one_minimal(&stage, &result, &interesting));
+    assert_reduces_to(
+        input,
+        "rename",
+        Some("python"),
+        1,
+        &interesting,
+        &python_rename(),
+        "a = ''\na = 0\nprint(a, '', 0)\n",
+    );
 }
 
 #[test]
@@ -453,13 +490,15 @@ fn indent_lifts_python_blocks() {
                     .is_some_and(|e| e.trim() == "else" && indent(e) == indent(l))
         })
     });
-    let (result, _) = reduce(input, "indent", Some("python"), 1, interesting.clone());
-    assert_eq!(result, "if ready:\n    go()\nelse\n");
-    assert!(one_minimal(
+    assert_reduces_to(
+        input,
+        "indent",
+        Some("python"),
+        1,
+        &interesting,
         &whittle::passes::indent::LiftBlocks,
-        &result,
-        &interesting
-    ));
+        "if ready:\n    go()\nelse\n",
+    );
 }
 
 #[test]
