@@ -4,18 +4,45 @@
 //! terminal is restored. Needs tmux, so it is ignored by default: `cargo test -- --ignored` runs
 //! it (the CI script does where tmux is installed).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Generous waits: the machine may be loaded.
 const PATIENCE: Duration = Duration::from_secs(90);
 
+/// Prints the terminal's line discipline settings that matter (`icanon`, `echo`, or their
+/// negations), one a line: a shell runs it after whittle to show the terminal was restored.
+const PRINT_TERMINAL_SETTINGS: &str =
+    "stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo";
+
 struct Tmux {
     socket: String,
 }
 
 impl Tmux {
+    /// A tmux server of its own (socket `NAME-PID`) with a 120x36 session `whittle` running
+    /// `script` in `sh`.
+    fn start(name: &str, script: &str) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("{name}-{}", std::process::id()),
+        };
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "whittle",
+            "-x",
+            "120",
+            "-y",
+            "36",
+            "sh",
+            "-c",
+            script,
+        ]);
+        tmux
+    }
+
     fn run(&self, args: &[&str]) -> String {
         let output = Command::new("tmux")
             .arg("-L")
@@ -49,6 +76,15 @@ impl Tmux {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+
+    fn assert_alternate_screen_left(&self) {
+        assert_eq!(
+            self.run(&["display-message", "-p", "-t", "whittle", "#{alternate_on}"])
+                .trim(),
+            "0",
+            "the alternate screen was left"
+        );
+    }
 }
 
 impl Drop for Tmux {
@@ -66,8 +102,31 @@ fn available(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-fn example_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sumprod-c")
+/// Fails unless tmux and gcc (the sumprod example's test compiles C) are installed.
+fn require_tmux_and_gcc() {
+    assert!(available("tmux"), "tmux is not installed");
+    assert!(
+        available("gcc"),
+        "gcc is not installed (the sumprod example's test compiles C)"
+    );
+}
+
+/// A fresh directory with the sumprod example's input and test.
+fn sumprod_dir() -> tempfile::TempDir {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sumprod-c");
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["sumprod.c", "oracle.sh"] {
+        std::fs::copy(example.join(file), dir.path().join(file)).unwrap();
+    }
+    dir
+}
+
+/// Asserts that raw mode is off in the terminal settings printed on `screen`.
+fn assert_raw_mode_off(screen: &str) {
+    assert!(
+        screen.contains("icanon") && !screen.contains("-icanon"),
+        "raw mode is off\n{screen}"
+    );
 }
 
 /// The number after "tests" in the statistics pane.
@@ -92,40 +151,16 @@ fn step_shown(screen: &str) -> Option<u64> {
 #[test]
 #[ignore = "needs tmux"]
 fn reduce_in_a_real_terminal() {
-    assert!(available("tmux"), "tmux is not installed");
-    assert!(
-        available("gcc"),
-        "gcc is not installed (the sumprod example's test compiles C)"
-    );
-    let example = example_dir();
-    let dir = tempfile::tempdir().unwrap();
-    for file in ["sumprod.c", "oracle.sh"] {
-        std::fs::copy(example.join(file), dir.path().join(file)).unwrap();
-    }
+    require_tmux_and_gcc();
+    let dir = sumprod_dir();
     let output = dir.path().join("result.c");
     let script = format!(
         "cd '{dir}' && '{bin}' reduce sumprod.c -o result.c -j 2 -- sh '{dir}/oracle.sh'; \
-         echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo; \
-         sleep 600",
+         echo EXIT=$?; {PRINT_TERMINAL_SETTINGS}; sleep 600",
         dir = dir.path().display(),
         bin = env!("CARGO_BIN_EXE_whittle"),
     );
-    let tmux = Tmux {
-        socket: format!("whittle-test-{}", std::process::id()),
-    };
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "whittle",
-        "-x",
-        "120",
-        "-y",
-        "36",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    let tmux = Tmux::start("whittle-test", &script);
 
     // The panes appear and tests run.
     let screen = tmux.wait_for("the panes and a first test", |s| {
@@ -189,20 +224,12 @@ fn reduce_in_a_real_terminal() {
     eprintln!("q to exit: {quit_after:?}");
     assert!(screen.contains("EXIT=130"), "a stop on request\n{screen}");
     assert!(screen.contains("the best result so far is in"), "{screen}");
-    assert!(
-        screen.contains("icanon") && !screen.contains("-icanon"),
-        "raw mode is off\n{screen}"
-    );
+    assert_raw_mode_off(&screen);
     assert!(
         screen.contains("echo") && !screen.contains("-echo"),
         "echo is on\n{screen}"
     );
-    assert_eq!(
-        tmux.run(&["display-message", "-p", "-t", "whittle", "#{alternate_on}"])
-            .trim(),
-        "0",
-        "the alternate screen was left"
-    );
+    tmux.assert_alternate_screen_left();
     let result = std::fs::read(&output).unwrap();
     let input = std::fs::read(dir.path().join("sumprod.c")).unwrap();
     assert!(result.len() <= input.len());
@@ -221,38 +248,17 @@ fn reduce_in_a_real_terminal() {
 #[test]
 #[ignore = "needs tmux"]
 fn record_and_replay_backwards_in_a_real_terminal() {
-    assert!(available("tmux"), "tmux is not installed");
-    assert!(available("gcc"), "gcc is not installed");
-    let example = example_dir();
-    let dir = tempfile::tempdir().unwrap();
-    for file in ["sumprod.c", "oracle.sh"] {
-        std::fs::copy(example.join(file), dir.path().join(file)).unwrap();
-    }
+    require_tmux_and_gcc();
+    let dir = sumprod_dir();
     let trace = dir.path().join("run.jsonl");
     let script = format!(
         "cd '{dir}' && '{bin}' reduce sumprod.c -o result.c -j 1 --trace run.jsonl \
          --limit-tests 30 --exit-when-done -- sh '{dir}/oracle.sh'; echo RECORDED=$?; \
-         '{bin}' replay run.jsonl; echo REPLAYED=$?; \
-         stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo; sleep 600",
+         '{bin}' replay run.jsonl; echo REPLAYED=$?; {PRINT_TERMINAL_SETTINGS}; sleep 600",
         dir = dir.path().display(),
         bin = env!("CARGO_BIN_EXE_whittle"),
     );
-    let tmux = Tmux {
-        socket: format!("whittle-replay-{}", std::process::id()),
-    };
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "whittle",
-        "-x",
-        "120",
-        "-y",
-        "36",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    let tmux = Tmux::start("whittle-replay", &script);
     // The run is recorded, then the replay opens at its start.
     let screen = tmux.wait_for("the replay", |s| s.contains("REPLAY"));
     assert!(
@@ -313,14 +319,6 @@ fn record_and_replay_backwards_in_a_real_terminal() {
         "a run stopped at its limit\n{screen}"
     );
     assert!(screen.contains("REPLAYED=0"), "{screen}");
-    assert!(
-        screen.contains("icanon") && !screen.contains("-icanon"),
-        "raw mode is off\n{screen}"
-    );
-    assert_eq!(
-        tmux.run(&["display-message", "-p", "-t", "whittle", "#{alternate_on}"])
-            .trim(),
-        "0",
-        "the alternate screen was left"
-    );
+    assert_raw_mode_off(&screen);
+    tmux.assert_alternate_screen_left();
 }
