@@ -2,6 +2,8 @@
 //! shows every step as the live run showed it, forwards and backwards, goes to a step and
 //! plays at a chosen speed; `whittle replay` opens it (or prints its steps).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -10,23 +12,21 @@ use std::time::{Duration, Instant};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use whittle::demo::examples;
-use whittle::engine::{Session, SessionOptions};
+use whittle::engine::Session;
 use whittle::events::Event;
 use whittle::reduce::Job;
 use whittle::replay::Replay;
 use whittle::trace::{TraceHeader, TraceWriter};
 use whittle::tui::{App, AppOptions, ManualClock, Theme};
 
+use common::{demo_example, session_options};
+
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Runs the built-in example `name` to its end with a replayable trace in `dir`; returns the
 /// trace's path and the events of the run.
 fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
-    let example = examples()
-        .into_iter()
-        .find(|e| e.name == name)
-        .expect("the example exists");
+    let example = demo_example(name);
     let path = dir.join(format!("{name}.jsonl"));
     let settings = &example.settings;
     let header = TraceHeader {
@@ -39,11 +39,7 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
     };
     let trace = TraceWriter::for_run(&path, header, example.input).unwrap();
     let job = Job::new(example.input.to_vec(), example.settings.clone());
-    let options = SessionOptions {
-        exit_when_done: true,
-        start_in_step_mode: false,
-        start_paused: false,
-    };
+    let options = session_options(true, false);
     let session = Session::start_with(job, (example.oracle)(), options, move |t| {
         t.set_trace(Some(trace))
     })
@@ -51,6 +47,21 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
     let events: Vec<Event> = session.events().iter().collect();
     session.wait().unwrap();
     (path, events)
+}
+
+/// The options of the screens of these tests: dark, named `replay`, on `clock`.
+fn app_options(
+    clock: &ManualClock,
+    language: Option<&'static whittle::tree::Language>,
+) -> AppOptions {
+    AppOptions {
+        theme: Theme::named("dark", false).unwrap(),
+        input_name: "replay".into(),
+        clock: Arc::new(clock.clone()),
+        exit_when_done: false,
+        language,
+        extension: None,
+    }
 }
 
 struct Screen {
@@ -62,17 +73,7 @@ impl Screen {
     fn open(trace: &Path, width: u16, height: u16, clock: &ManualClock) -> Screen {
         let replay = Replay::open(trace).unwrap();
         let language = replay.language();
-        let app = App::replay(
-            replay,
-            AppOptions {
-                theme: Theme::named("dark", false).unwrap(),
-                input_name: "replay".into(),
-                clock: Arc::new(clock.clone()),
-                exit_when_done: false,
-                language,
-                extension: None,
-            },
-        );
+        let app = App::replay(replay, app_options(clock, language));
         Screen {
             app,
             terminal: Terminal::new(TestBackend::new(width, height)).unwrap(),
@@ -263,28 +264,10 @@ fn the_live_run_and_its_replay_show_the_same_configuration() {
     let clock = ManualClock::new();
     let mut replay = Screen::open(&path, 120, 36, &clock);
     // The same example live, in step mode.
-    let example = examples()
-        .into_iter()
-        .find(|e| e.name == "table-4.1")
+    let session = demo_example("table-4.1")
+        .start(session_options(false, true))
         .unwrap();
-    let session = example
-        .start(SessionOptions {
-            exit_when_done: false,
-            start_in_step_mode: true,
-            start_paused: false,
-        })
-        .unwrap();
-    let mut live = App::new(
-        session.commands(),
-        AppOptions {
-            theme: Theme::named("dark", false).unwrap(),
-            input_name: "replay".into(),
-            clock: Arc::new(clock.clone()),
-            exit_when_done: false,
-            language: None,
-            extension: None,
-        },
-    );
+    let mut live = App::new(session.commands(), app_options(&clock, None));
     let mut terminal = Terminal::new(TestBackend::new(120, 36)).unwrap();
     let settle = |live: &mut App, step: u64| {
         let deadline = Instant::now() + PATIENCE;

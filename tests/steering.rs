@@ -3,6 +3,8 @@
 //! described in words, one step with two jobs judges one candidate, and tree stages tell what
 //! their candidates remove.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,9 +12,12 @@ use std::time::{Duration, Instant};
 use whittle::atoms::AtomKind;
 use whittle::engine::{Command, Edit, RunState, Session, SessionOptions};
 use whittle::events::{CandidateKind, Event};
-use whittle::oracle::predicate;
+use whittle::oracle::{Oracle, predicate};
 use whittle::pipeline::Settings;
 use whittle::reduce::Job;
+use whittle::tree::{Language, Tree};
+
+use common::{demo_example, session_options};
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -24,23 +29,46 @@ fn text_settings(jobs: usize) -> Settings {
     }
 }
 
+/// The test of the sessions on lines: interesting while lines 3 and 7 are there.
+fn lines_3_and_7() -> impl Oracle {
+    predicate("lines 3 and 7", |candidate: &[u8]| {
+        let text = String::from_utf8_lossy(candidate);
+        text.contains("line 3\n") && text.contains("line 7\n")
+    })
+}
+
 /// A session on `input` (lines) whose test wants lines 3 and 7, writing to `output`.
 fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> Session {
     let settings = text_settings(jobs);
-    let oracle = predicate("lines 3 and 7", |candidate: &[u8]| {
-        let text = String::from_utf8_lossy(candidate);
-        text.contains("line 3\n") && text.contains("line 7\n")
-    });
     let mut job = Job::new(input.to_vec(), settings);
     if let Some(output) = output {
         job = job.writing_to(Arc::new(whittle::output::ResultFile::new(output, None)));
     }
-    let options = SessionOptions {
-        exit_when_done: false,
-        start_in_step_mode: step_mode,
-        start_paused: false,
+    let options = session_options(false, step_mode);
+    Session::start_with(job, Arc::new(lines_3_and_7()), options, |t| {
+        t.set_inline_below(None)
+    })
+    .unwrap()
+}
+
+/// The tree of the session's best test case now, and the version it belongs to.
+fn best_tree(session: &Session, language: Option<&'static Language>) -> (Arc<Tree>, u64) {
+    let snapshot = session.snapshot();
+    let tree = whittle::tree::parse(
+        language.unwrap(),
+        snapshot.best.to_vec(),
+        whittle::tree::Preprocess::default(),
+    )
+    .unwrap();
+    (tree, snapshot.version)
+}
+
+/// The description of the manual edit the last of `events` reports.
+fn manual_edit_description(events: &[Event]) -> &str {
+    let Some(Event::ManualEdit { description, .. }) = events.last() else {
+        unreachable!()
     };
-    Session::start_with(job, Arc::new(oracle), options, |t| t.set_inline_below(None)).unwrap()
+    description
 }
 
 fn lines(n: usize) -> Vec<u8> {
@@ -176,64 +204,41 @@ fn a_kept_manual_edit_can_be_undone_and_is_described_in_words() {
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
 fn node_edits_are_named_by_kind_text_and_place() {
-    let example = whittle::demo::examples()
-        .into_iter()
-        .find(|e| e.name == "json-87")
-        .unwrap();
-    let session = example
-        .start(SessionOptions {
-            exit_when_done: false,
-            start_in_step_mode: true,
-            start_paused: false,
-        })
+    let session = demo_example("json-87")
+        .start(session_options(false, true))
         .unwrap();
     let language = session.language();
     until_parked(&session);
-    let snapshot = session.snapshot();
-    let tree = whittle::tree::parse(
-        language.unwrap(),
-        snapshot.best.to_vec(),
-        whittle::tree::Preprocess::default(),
-    )
-    .unwrap();
+    let (tree, version) = best_tree(&session, language);
     let pair = tree
         .ids()
         .find(|&id| tree.kind(id) == "pair" && tree.text(id).starts_with(b"\"foo\""))
         .unwrap();
     session.send(Command::Propose(Edit::RemoveNode {
-        version: snapshot.version,
+        version,
         node: pair,
     }));
     let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
-    let Some(Event::ManualEdit { description, .. }) = events.last() else {
-        unreachable!()
-    };
-    assert_eq!(description, "remove pair `\"foo\": \"bar\"` at 2:3");
+    assert_eq!(
+        manual_edit_description(&events),
+        "remove pair `\"foo\": \"bar\"` at 2:3"
+    );
     // The pair went (the rest still mentions 87): hoist the array's 87 in the new best.
     until_parked(&session);
-    let snapshot = session.snapshot();
-    let tree = whittle::tree::parse(
-        language.unwrap(),
-        snapshot.best.to_vec(),
-        whittle::tree::Preprocess::default(),
-    )
-    .unwrap();
+    let (tree, version) = best_tree(&session, language);
     let array = tree.ids().find(|&id| tree.kind(id) == "array").unwrap();
     let number = tree
         .ids()
         .find(|&id| tree.kind(id) == "number" && tree.text(id) == b"87")
         .unwrap();
     session.send(Command::Propose(Edit::Hoist {
-        version: snapshot.version,
+        version,
         node: array,
         descendant: number,
     }));
     let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
-    let Some(Event::ManualEdit { description, .. }) = events.last() else {
-        unreachable!()
-    };
     assert_eq!(
-        description,
+        manual_edit_description(&events),
         "hoist `[ 6, 7, 12, 31, 77, 87 ]` → `87` at 2:10"
     );
     for event in &events {
@@ -276,17 +281,8 @@ fn one_step_with_two_jobs_is_one_candidate_judged() {
     ignore = "needs the C grammar (cargo feature lang-c)"
 )]
 fn tree_candidates_report_what_they_remove() {
-    let example = whittle::demo::examples()
-        .into_iter()
-        .find(|e| e.name == "hello-hoist")
-        .unwrap();
-    let session = example
-        .start(SessionOptions {
-            exit_when_done: true,
-            start_in_step_mode: false,
-            start_paused: false,
-        })
-        .unwrap();
+    let example = demo_example("hello-hoist");
+    let session = example.start(session_options(true, false)).unwrap();
     let events: Vec<Event> = session.events().iter().collect();
     let report = session.wait().unwrap();
     assert_eq!(
@@ -417,14 +413,9 @@ fn step_and_paused_need_the_terminal_ui() {
 /// `--paused`: the input is checked, then nothing is tested until a step or a resume.
 #[test]
 fn a_session_started_paused_checks_the_input_then_waits() {
-    let settings = text_settings(1);
-    let oracle = predicate("lines 3 and 7", |candidate: &[u8]| {
-        let text = String::from_utf8_lossy(candidate);
-        text.contains("line 3\n") && text.contains("line 7\n")
-    });
     let session = Session::start(
-        Job::new(lines(10), settings),
-        Arc::new(oracle),
+        Job::new(lines(10), text_settings(1)),
+        Arc::new(lines_3_and_7()),
         SessionOptions {
             exit_when_done: false,
             start_in_step_mode: false,

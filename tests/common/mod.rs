@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: in-process reductions of integer configurations.
+//! Helpers shared by the integration tests: in-process reductions of integer configurations,
+//! and the built-in examples as sessions.
 #![allow(dead_code)]
 
 use std::sync::Arc;
@@ -7,6 +8,8 @@ use whittle::atoms::{self, AtomKind};
 use whittle::cache::{CachePolicy, UnitId};
 use whittle::control::Control;
 use whittle::dd::{self, TextDomain};
+use whittle::demo::{Example, examples};
+use whittle::engine::SessionOptions;
 use whittle::oracle::predicate;
 use whittle::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
 use whittle::stats::Stats;
@@ -130,5 +133,23 @@ pub fn knobs(split_factor: SplitFactor, jobs: usize, parallel: ParallelMode) -> 
         split_factor,
         jobs,
         parallel,
+    }
+}
+
+/// The built-in example `name` (`whittle demo`).
+pub fn demo_example(name: &str) -> Example {
+    examples()
+        .into_iter()
+        .find(|e| e.name == name)
+        .expect("the example exists")
+}
+
+/// How a session runs: to its end or waiting for commands, in step mode or not (never started
+/// paused).
+pub fn session_options(exit_when_done: bool, start_in_step_mode: bool) -> SessionOptions {
+    SessionOptions {
+        exit_when_done,
+        start_in_step_mode,
+        start_paused: false,
     }
 }
