@@ -23,6 +23,36 @@ fn stats(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
+/// Writes `in.json` (an object with a string and an array of numbers) and its test `t.sh`:
+/// interesting while `87` and `baz` are there.
+fn json_task(dir: &Path) {
+    std::fs::write(
+        dir.join("in.json"),
+        "{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n",
+    )
+    .unwrap();
+    write_script(dir, "t.sh", "grep -q 87 \"$1\" && grep -q baz \"$1\"");
+}
+
+/// `whittle reduce in.json --no-tui -j 1 OPTIONS --stats-json STATS -- ./t.sh`, which must
+/// succeed: its statistics and the text of `output`.
+fn reduce_json(
+    dir: &Path,
+    options: &[&str],
+    stats_name: &str,
+    output: &str,
+) -> (serde_json::Value, String) {
+    let mut args = vec!["reduce", "in.json", "--no-tui", "-j", "1"];
+    args.extend_from_slice(options);
+    args.extend_from_slice(&["--stats-json", stats_name, "--", "./t.sh"]);
+    let run = whittle(&args, dir);
+    assert!(run.status.success(), "{run:?}");
+    (
+        stats(&dir.join(stats_name)),
+        std::fs::read_to_string(dir.join(output)).unwrap(),
+    )
+}
+
 #[test]
 fn algorithms_lists_every_algorithm_and_table_7_1() {
     let dir = tempfile::tempdir().unwrap();
@@ -95,28 +125,11 @@ fn bad_pipelines_and_languages_are_usage_errors() {
 )]
 fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("in.json"),
-        "{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n",
-    )
-    .unwrap();
-    write_script(
-        dir.path(),
-        "t.sh",
-        "grep -q 87 \"$1\" && grep -q baz \"$1\"",
-    );
+    json_task(dir.path());
     let run = |extra: &[&str], stats_name: &str| {
         // Each run starts afresh (whittle refuses to start over an earlier result).
         let _ = std::fs::remove_file(dir.path().join("in.whittled.json"));
-        let mut args = vec!["reduce", "in.json", "--no-tui", "-j", "1"];
-        args.extend_from_slice(extra);
-        args.extend_from_slice(&["--stats-json", stats_name, "--", "./t.sh"]);
-        let output = whittle(&args, dir.path());
-        assert!(output.status.success(), "{output:?}");
-        (
-            stats(&dir.path().join(stats_name)),
-            std::fs::read_to_string(dir.path().join("in.whittled.json")).unwrap(),
-        )
+        reduce_json(dir.path(), extra, stats_name, "in.whittled.json")
     };
     let (guarded, result) = run(&["--fast"], "guarded.json");
     assert_eq!(guarded["algorithm"], whittle::pipeline::FAST_TREE_PIPELINE);
@@ -201,35 +214,15 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
 )]
 fn atoms_without_an_algorithm_mean_ddmin_over_them() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("in.json"),
-        "{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n",
-    )
-    .unwrap();
-    write_script(
-        dir.path(),
-        "t.sh",
-        "grep -q 87 \"$1\" && grep -q baz \"$1\"",
-    );
+    json_task(dir.path());
     let run = |extra: &[&str], name: &str| {
-        let stats_name = format!("{name}.stats.json");
         let output_name = format!("{name}.out");
-        let mut args = vec![
-            "reduce",
-            "in.json",
-            "--no-tui",
-            "-j",
-            "1",
-            "-o",
+        let options = [&["-o", &output_name][..], extra].concat();
+        reduce_json(
+            dir.path(),
+            &options,
+            &format!("{name}.stats.json"),
             &output_name,
-        ];
-        args.extend_from_slice(extra);
-        args.extend_from_slice(&["--stats-json", &stats_name, "--", "./t.sh"]);
-        let output = whittle(&args, dir.path());
-        assert!(output.status.success(), "{output:?}");
-        (
-            stats(&dir.path().join(&stats_name)),
-            std::fs::read_to_string(dir.path().join(&output_name)).unwrap(),
         )
     };
     let (lines, result) = run(&["--atoms", "line"], "lines");
