@@ -6,6 +6,7 @@
 mod safety_support;
 
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use safety_support::{Work, lines, run_within, spawn_piped, text, wait_until};
@@ -13,7 +14,7 @@ use safety_support::{Work, lines, run_within, spawn_piped, text, wait_until};
 const MINUTE: Duration = Duration::from_secs(60);
 
 /// An input of 40 lines of which the test wants `line 17`, and a test that counts its runs.
-fn needle_task(work: &Work) -> (std::path::PathBuf, std::path::PathBuf) {
+fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
     let input = work.file("in.txt", lines(40));
     let test = work.script(
         "test.sh",
@@ -24,6 +25,46 @@ fn needle_task(work: &Work) -> (std::path::PathBuf, std::path::PathBuf) {
         ),
     );
     (input, test)
+}
+
+/// An input of 40 lines in `in.txt`, an empty directory `out`, and a test that wants `line 17`
+/// and first, at the runs of `chmods`, gives `out` the modes there: `(run, mode)`.
+fn task_that_changes_out(work: &Work, chmods: &[(usize, &str)]) -> (PathBuf, PathBuf) {
+    let input = work.file("in.txt", lines(40));
+    let out_dir = work.path("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let runs = work.path("runs");
+    let mut script = format!(
+        "echo run >> {runs}\nn=$(wc -l < {runs})\n",
+        runs = runs.display()
+    );
+    for (run, mode) in chmods {
+        script += &format!(
+            "[ \"$n\" -eq {run} ] && chmod {mode} {}\n",
+            out_dir.display()
+        );
+    }
+    script += "grep -q 'line 17$' \"$1\"";
+    (input, work.script("test.sh", &script))
+}
+
+/// An input of 40 lines in `in.txt`, and a test that takes `seconds`, wants `line 17` and
+/// records its process id (a line per run) in `runs`.
+fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
+    let input = work.file("in.txt", lines(40));
+    let test = work.script(
+        "slow.sh",
+        &format!(
+            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
+            runs = work.path("runs").display()
+        ),
+    );
+    (input, test)
+}
+
+/// `whittle reduce in.txt --no-tui OPTIONS -- TEST` in `work`, run to its end (a minute at most).
+fn reduce_in_txt(work: &Work, options: &[&str], test: &Path) -> std::process::Output {
+    run_within(&mut work.reduce(Path::new("in.txt"), options, test), MINUTE)
 }
 
 fn runs(work: &Work) -> usize {
@@ -50,10 +91,7 @@ fn unwritable_output_paths_are_refused_before_the_first_test() {
         (vec!["--trace", "a-directory"], "trace"),
     ];
     for (extra, says) in cases {
-        let mut args = vec!["reduce", "in.txt", "--no-tui"];
-        args.extend(&extra);
-        args.extend(["--", test.to_str().unwrap()]);
-        let output = run_within(&mut work.whittle(&args), MINUTE);
+        let output = reduce_in_txt(&work, &extra, &test);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
         assert!(stderr.contains(says), "{extra:?}: {stderr}");
@@ -75,10 +113,10 @@ fn an_output_directory_without_write_permission_is_refused_before_the_first_test
     std::fs::create_dir(&locked).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
     for extra in [["-o", "locked/out.txt"], ["--stats-json", "locked/s.json"]] {
-        let mut args = vec!["reduce", "in.txt", "--no-tui"];
-        args.extend(extra);
-        args.extend(["--", test.to_str().unwrap()]);
-        let output = run_within(&mut work.whittle_unprivileged(&args), MINUTE);
+        let output = run_within(
+            &mut work.reduce_unprivileged(Path::new("in.txt"), &extra, &test),
+            MINUTE,
+        );
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
         assert!(stderr.contains("cannot write in"), "{extra:?}: {stderr}");
@@ -90,22 +128,9 @@ fn an_output_directory_without_write_permission_is_refused_before_the_first_test
 #[test]
 fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
     let work = Work::new();
-    let input = work.file("in.txt", lines(40));
-    let out_dir = work.path("out");
-    std::fs::create_dir(&out_dir).unwrap();
     // From its 3rd run the test makes the output's directory read-only, from its 12th writable
     // again: the improvements in between cannot be written.
-    let test = work.script(
-        "test.sh",
-        &format!(
-            "echo run >> {runs}\nn=$(wc -l < {runs})\n\
-             [ \"$n\" -eq 3 ] && chmod 555 {out}\n\
-             [ \"$n\" -eq 12 ] && chmod 755 {out}\n\
-             grep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display(),
-            out = out_dir.display()
-        ),
-    );
+    let (input, test) = task_that_changes_out(&work, &[(3, "555"), (12, "755")]);
     let output = run_within(
         &mut work.reduce_unprivileged(&input, &["-j", "1", "-o", "out/result.txt"], &test),
         MINUTE,
@@ -115,29 +140,16 @@ fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
     assert!(stderr.contains("cannot write"), "{stderr}");
     assert!(stderr.contains("kept in memory"), "{stderr}");
     assert!(stderr.contains("written again"), "{stderr}");
-    assert_eq!(
-        std::fs::read_to_string(work.path("out/result.txt")).unwrap(),
-        "line 17"
-    );
+    assert_eq!(work.read_string("out/result.txt"), "line 17");
     assert!(text(&output.stdout).contains("result: out/result.txt"));
 }
 
 #[test]
 fn a_result_that_cannot_be_written_at_the_end_is_saved_elsewhere_and_no_false_result_line() {
     let work = Work::new();
-    let input = work.file("in.txt", lines(40));
-    let out_dir = work.path("out");
-    std::fs::create_dir(&out_dir).unwrap();
     // After the input check the output's directory stays read-only.
-    let test = work.script(
-        "test.sh",
-        &format!(
-            "echo run >> {runs}\n[ \"$(wc -l < {runs})\" -eq 2 ] && chmod 555 {out}\n\
-             grep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display(),
-            out = out_dir.display()
-        ),
-    );
+    let (input, test) = task_that_changes_out(&work, &[(2, "555")]);
+    let out_dir = work.path("out");
     let output = run_within(
         &mut work.reduce_unprivileged(&input, &["-j", "1", "-o", "out/result.txt"], &test),
         MINUTE,
@@ -152,10 +164,7 @@ fn a_result_that_cannot_be_written_at_the_end_is_saved_elsewhere_and_no_false_re
     );
     assert!(stderr.contains("cannot write the result"), "{stderr}");
     // The input is what the output holds; the result went elsewhere and says where.
-    assert_eq!(
-        std::fs::read(work.path("out/result.txt")).unwrap(),
-        std::fs::read(&input).unwrap()
-    );
+    assert_eq!(work.read("out/result.txt"), std::fs::read(&input).unwrap());
     let saved = stderr
         .lines()
         .find_map(|line| line.split(" was saved to ").nth(1))
@@ -187,10 +196,7 @@ fn paths_naming_the_same_file_are_refused_and_the_input_is_untouched() {
         vec!["--stats-json", "s.json", "--trace", "s.json"],
     ];
     for extra in cases {
-        let mut args = vec!["reduce", "in.txt", "--no-tui"];
-        args.extend(&extra);
-        args.extend(["--", test.to_str().unwrap()]);
-        let output = run_within(&mut work.whittle(&args), MINUTE);
+        let output = reduce_in_txt(&work, &extra, &test);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
         assert!(stderr.contains("the same file"), "{extra:?}: {stderr}");
@@ -208,12 +214,7 @@ fn paths_naming_the_same_file_are_refused_and_the_input_is_untouched() {
 fn an_existing_result_is_refused_resumed_or_forced_but_never_replaced_by_the_input() {
     let work = Work::new();
     let (input, test) = needle_task(&work);
-    let reduce = |extra: &[&str]| {
-        let mut args = vec!["reduce", "in.txt", "--no-tui", "-j", "1"];
-        args.extend(extra);
-        args.extend(["--", test.to_str().unwrap()]);
-        run_within(&mut work.whittle(&args), MINUTE)
-    };
+    let reduce = |extra: &[&str]| reduce_in_txt(&work, &[&["-j", "1"][..], extra].concat(), &test);
     let first = reduce(&[]);
     assert!(first.status.success(), "{}", text(&first.stderr));
     let result = work.path("in.whittled.txt");
@@ -257,16 +258,9 @@ fn an_existing_result_is_refused_resumed_or_forced_but_never_replaced_by_the_inp
 #[test]
 fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() {
     let work = Work::new();
-    let input = work.file("in.txt", lines(40));
-    let result = work.file("in.whittled.txt", "line 17");
     // Each test takes a while, so the stop comes in the middle of the first tests.
-    let test = work.script(
-        "slow.sh",
-        &format!(
-            "echo $$ >> {runs}\nsleep 0.3\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
+    let (input, test) = slow_needle_task(&work, "0.3");
+    let result = work.file("in.whittled.txt", "line 17");
     for flag in ["--force", "--resume"] {
         let _ = std::fs::remove_file(work.path("runs"));
         let mut child = spawn_piped(&mut work.reduce(&input, &["-j", "2", flag], &test));
@@ -287,14 +281,7 @@ fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() 
 #[test]
 fn a_second_run_on_the_same_output_is_refused_while_the_first_runs() {
     let work = Work::new();
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "slow.sh",
-        &format!(
-            "echo $$ >> {runs}\nsleep 0.2\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
+    let (input, test) = slow_needle_task(&work, "0.2");
     let args = [
         "reduce",
         input.to_str().unwrap(),
@@ -321,10 +308,7 @@ fn a_second_run_on_the_same_output_is_refused_while_the_first_runs() {
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");
     let status = safety_support::wait_within(&mut first, MINUTE).expect("the first run ends");
     assert!(status.success());
-    assert_eq!(
-        std::fs::read_to_string(work.path("shared.txt")).unwrap(),
-        "line 17"
-    );
+    assert_eq!(work.read_string("shared.txt"), "line 17");
     assert!(
         !work.path(".shared.txt.whittle.lock").exists(),
         "the lock file is removed at the end"
@@ -348,16 +332,7 @@ fn special_files_at_the_output_are_refused_and_left_alone() {
     std::os::unix::fs::symlink("/dev/null", work.path("null-link")).unwrap();
     for target in ["fifo", "null-link"] {
         for option in ["-o", "--stats-json"] {
-            let args = [
-                "reduce",
-                "in.txt",
-                "--no-tui",
-                option,
-                target,
-                "--",
-                test.to_str().unwrap(),
-            ];
-            let output = run_within(&mut work.whittle(&args), MINUTE);
+            let output = reduce_in_txt(&work, &[option, target], &test);
             let stderr = text(&output.stderr);
             assert_eq!(output.status.code(), Some(2), "{option} {target}: {stderr}");
             assert!(stderr.contains("not a regular file"), "{stderr}");
