@@ -203,6 +203,16 @@ impl OutcomeCache {
         found
     }
 
+    /// Whether a content cache holds an outcome for `content` (not counted as a lookup; a
+    /// configuration cache cannot tell).
+    pub fn knows(&self, content: &[u8]) -> bool {
+        match &self.store {
+            Store::None | Store::Config(_) => false,
+            Store::Content(store) => store.lookup(content).is_some(),
+            Store::Hash(store) => store.lookup(content).is_some(),
+        }
+    }
+
     /// Stores the outcome of a test, unless the policy says not to (Proposal 1). Room is made
     /// first when the entry would take the cache past its memory limit (an entry larger than
     /// the whole limit is not stored).

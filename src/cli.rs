@@ -117,6 +117,11 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_syntax_guard: bool,
 
+    /// Workers a window leaves idle do not test ahead the candidates a tree stage judges
+    /// next (tests ahead change no result; a few are wasted).
+    #[arg(long)]
+    pub no_lookahead: bool,
+
     /// Units of the ddmin passes, run in order, each to its fixed point: line, char, token
     /// [default: line,char]. Without `-a`, ddmin runs over them (whatever the language).
     #[arg(long, value_parser = AtomKind::parse_list, value_name = "LIST")]
@@ -368,6 +373,7 @@ impl ReduceArgs {
             fast: self.fast,
             language,
             syntax_guard: !self.no_syntax_guard,
+            lookahead: !self.no_lookahead,
         };
         crate::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
         Ok(settings)

@@ -217,10 +217,10 @@ pub fn report(stats: &Stats) -> String {
             ));
         }
     }
-    if stats.guard_skips > 0 || stats.cancelled > 0 {
+    if stats.guard_skips > 0 || stats.cancelled > 0 || stats.ahead > 0 {
         lines.push(format!(
-            "guard skips: {}, cancelled: {}, wasted: {}",
-            stats.guard_skips, stats.cancelled, stats.wasted
+            "guard skips: {}, cancelled: {}, run ahead: {}, wasted: {}",
+            stats.guard_skips, stats.cancelled, stats.ahead, stats.wasted
         ));
     }
     lines.join("\n")

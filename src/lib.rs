@@ -2,6 +2,7 @@
 //!
 //! The crate is organised as layers; `ARCHITECTURE.md` has the code map.
 
+pub mod ahead;
 pub mod atoms;
 pub mod cache;
 pub mod cli;

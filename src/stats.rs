@@ -35,8 +35,12 @@ pub struct Stats {
     pub guard_skips: u64,
     /// Tests killed before they finished because another candidate won the window.
     pub cancelled: u64,
-    /// Tests that finished but whose outcome the algorithm did not need.
+    /// Tests that finished but whose outcome the algorithm did not need (tests run ahead whose
+    /// candidate never came included).
     pub wasted: u64,
+    /// Tests run ahead by idle workers, on candidates the algorithm expected to judge next
+    /// (among `tests`; those it then judged count once, as tests of their own step).
+    pub ahead: u64,
     /// Sum of the durations of every run (checks included), in seconds.
     pub test_seconds: f64,
     /// Reductions accepted.

@@ -1,12 +1,13 @@
 //! The one path every candidate takes: the control checkpoint, the cache, the syntax guard and
 //! the oracle, with statistics, trace and events recorded on the way. Windows of candidates run
-//! on a rayon pool.
+//! on a rayon pool; workers a window leaves idle test ahead (see [`crate::ahead`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
+use crate::ahead::{Lookahead, RunAhead};
 use crate::cache::{CacheKey, CachePolicy, OutcomeCache, UnitId};
 use crate::control::{Control, Stop};
 use crate::events::{Action, Branch, Candidate, Event, PREVIEW_LIMIT};
@@ -116,6 +117,9 @@ pub struct Tester {
     failures_in_a_row: u64,
     /// Dropping it disarms the timer of the time limit.
     time_limit_timer: Option<Sender<()>>,
+    /// Whether idle workers test ahead what an algorithm expects next.
+    lookahead_enabled: bool,
+    ahead: RunAhead,
 }
 
 /// How often a check of the input or the re-test of the result runs when its run is lost
@@ -183,7 +187,40 @@ impl Tester {
             failure_budget: None,
             failures_in_a_row: 0,
             time_limit_timer: None,
+            lookahead_enabled: true,
+            ahead: RunAhead::default(),
         }
+    }
+
+    /// Whether workers a window leaves idle may test ahead (on by default).
+    pub fn set_lookahead_enabled(&mut self, enabled: bool) {
+        self.lookahead_enabled = enabled;
+        if !enabled {
+            self.drop_run_ahead();
+        }
+    }
+
+    /// Whether a lookahead would be used now: tests ahead are on, several run at once and
+    /// they are not so fast that windows run inline. Algorithms need not compute one otherwise.
+    pub fn wants_lookahead(&self) -> bool {
+        self.lookahead_enabled && self.control.jobs() > 1 && !self.tests_are_trivial()
+    }
+
+    /// The candidates the algorithm expects to judge next, should the ones it judges before
+    /// them all fail: the workers that the coming windows leave idle test them ahead. The
+    /// lookahead holds until the next one is set or a reduction is accepted.
+    /// `None` ends it: the tests under way are cancelled and the verdicts not claimed dropped.
+    pub fn set_lookahead(&mut self, lookahead: Option<Box<dyn Lookahead>>) {
+        match lookahead.filter(|_| self.lookahead_enabled && !self.preflight) {
+            Some(lookahead) => self.ahead.set(Some(lookahead)),
+            None => self.drop_run_ahead(),
+        }
+    }
+
+    /// Forgets the lookahead and the verdicts not claimed (counted as wasted); cancels the
+    /// tests run ahead that are under way.
+    fn drop_run_ahead(&mut self) {
+        self.stats.wasted += self.ahead.clear() as u64;
     }
 
     /// With `Some(n)`, the next candidate after `n` tests in a row that were not interesting
@@ -280,6 +317,7 @@ impl Tester {
         stats.cache_hits = cache.hits();
         stats.cache_peak_entries = cache.peak_entries;
         stats.cache_peak_bytes = cache.peak_bytes;
+        stats.wasted += self.ahead.unclaimed() as u64;
         stats.wall_seconds = self.started.elapsed().as_secs_f64();
         if stats.wall_seconds > 0.0 {
             stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
@@ -442,6 +480,25 @@ impl Tester {
         Ok((outcome, verdict))
     }
 
+    /// Whether a candidate that stands alone is interesting, judged as a window of its own
+    /// (workers it leaves idle test ahead); `removed` as for
+    /// [`Tester::judge_single_removing`].
+    pub fn judge_in_window(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Result<bool, Stop> {
+        let source = SingleCandidate {
+            candidate,
+            content,
+            removed,
+        };
+        Ok(!self
+            .run_window(&source, WindowPolicy::FirstInOrder)?
+            .is_empty())
+    }
+
     /// Judges an edit the user proposed (which removes or replaces `removed` of the current
     /// best): it runs even while the session is paused.
     pub fn judge_manual(
@@ -526,7 +583,8 @@ impl Tester {
             });
         }
         self.publish_stats(false);
-        if self.jobs == 1 || source.len() <= 1 || self.tests_are_trivial() {
+        let lookahead = self.ahead.has_next() && !self.control.is_paused();
+        if self.jobs == 1 || (source.len() <= 1 && !lookahead) || self.tests_are_trivial() {
             for i in 0..source.len() {
                 if self.consider(source, i, &mut None)?.is_interesting() {
                     return Ok(vec![i]);
@@ -588,6 +646,7 @@ impl Tester {
             content: Some(&content),
         });
         self.failures_in_a_row = 0;
+        self.drop_run_ahead();
         if let Some(guard) = &self.guard {
             guard.rebase(&content);
         }
@@ -682,6 +741,18 @@ impl Tester {
             removed,
             size: content.len(),
         });
+        if self.ahead.is_in_flight(&content) {
+            return Ok(Prepared::InFlight {
+                step,
+                candidate,
+                content,
+            });
+        }
+        if let Some(verdict) = self.ahead.claim(&content) {
+            // Tested ahead: the test is reported now, where it belongs.
+            self.conclude(source, i, step, candidate, &content, &verdict);
+            return Ok(Prepared::Known(verdict.outcome));
+        }
         Ok(Prepared::Test {
             step,
             candidate,
@@ -699,6 +770,12 @@ impl Tester {
         content: &[u8],
         verdict: &Verdict,
     ) {
+        self.count_verdict(verdict);
+        self.conclude(source, i, step, candidate, content, verdict);
+    }
+
+    /// Counts a finished run and how it ended.
+    fn count_verdict(&mut self, verdict: &Verdict) {
         self.count_run();
         self.stats.test_seconds += verdict.duration.as_secs_f64();
         match verdict.status {
@@ -707,6 +784,19 @@ impl Tester {
             TestStatus::Lost(_) => self.stats.lost += 1,
             _ => {}
         }
+    }
+
+    /// Records what a finished test says of candidate `i`: outcome statistics, cache, trace
+    /// and events (its run is counted by [`Tester::count_verdict`]).
+    fn conclude(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        step: u64,
+        candidate: Candidate,
+        content: &[u8],
+        verdict: &Verdict,
+    ) {
         match verdict.outcome {
             Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
             Outcome::Unresolved => self.stats.unresolved += 1,
@@ -819,25 +909,80 @@ impl Tester {
         i: usize,
         verdict_out: &mut Option<Verdict>,
     ) -> Result<Outcome, Stop> {
-        match self.prepare(source, i)? {
-            Prepared::Known(outcome) => Ok(outcome),
-            Prepared::Test {
+        let (step, candidate, content) = match self.prepare(source, i)? {
+            Prepared::Known(outcome) => return Ok(outcome),
+            Prepared::InFlight {
                 step,
                 candidate,
                 content,
             } => {
-                let token = self.control.stop_token().child();
-                let verdict = self.oracle.judge(&content, &token);
-                self.report_oracle_warnings();
-                if let Some(stop) = self.interrupted(&verdict) {
-                    return Err(stop);
+                if let Some(verdict) = self.await_ahead(&content)? {
+                    self.conclude(source, i, step, candidate, &content, &verdict);
+                    let outcome = verdict.outcome;
+                    *verdict_out = Some(verdict);
+                    return Ok(outcome);
                 }
-                self.finish(source, i, step, candidate, &content, &verdict);
-                let outcome = verdict.outcome;
-                *verdict_out = Some(verdict);
-                Ok(outcome)
+                (step, candidate, content)
+            }
+            Prepared::Test {
+                step,
+                candidate,
+                content,
+            } => (step, candidate, content),
+        };
+        let token = self.control.stop_token().child();
+        let verdict = self.oracle.judge(&content, &token);
+        self.report_oracle_warnings();
+        if let Some(stop) = self.interrupted(&verdict) {
+            return Err(stop);
+        }
+        self.finish(source, i, step, candidate, &content, &verdict);
+        let outcome = verdict.outcome;
+        *verdict_out = Some(verdict);
+        Ok(outcome)
+    }
+
+    /// Waits for the test run ahead on `content` and takes its verdict (`None`: it ended
+    /// without one, and the candidate is to be tested).
+    fn await_ahead(&mut self, content: &[u8]) -> Result<Option<Verdict>, Stop> {
+        let results = self.ahead.results();
+        while self.ahead.is_in_flight(content) {
+            let Ok(result) = results.recv() else {
+                break;
+            };
+            if let Some(stop) = self.take_ahead_result(result) {
+                return Err(stop);
             }
         }
+        Ok(self.ahead.claim(content))
+    }
+
+    /// Books a test run ahead that ended; returns why the reduction must stop, if it must.
+    fn take_ahead_result(&mut self, (content, verdict): (Vec<u8>, Verdict)) -> Option<Stop> {
+        self.report_oracle_warnings();
+        if matches!(
+            verdict.status,
+            TestStatus::Cancelled | TestStatus::ScratchFailed(_)
+        ) {
+            self.ahead.finished(content, None);
+            return self.interrupted(&verdict);
+        }
+        self.count_verdict(&verdict);
+        self.stats.ahead += 1;
+        let keep = !is_lost(&verdict);
+        self.ahead.finished(content, keep.then_some(verdict));
+        None
+    }
+
+    /// Starts a test of a candidate of the lookahead; it runs on after the window.
+    fn launch_ahead(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
+        let token = self.control.stop_token().child();
+        let done = self.ahead.started(content.clone(), token.clone());
+        let oracle = Arc::clone(&self.oracle);
+        pool.spawn(move || {
+            let verdict = oracle.judge(&content, &token);
+            let _ = done.send((content, verdict));
+        });
     }
 
     /// A run that says nothing about the candidate: cancelled by a stop, or whittle could not
@@ -870,34 +1015,59 @@ impl Tester {
         let Some(pool) = self.pool.take() else {
             return Ok(Vec::new());
         };
-        let result = pool.in_place_scope(|scope| self.drive_window(scope, source, policy));
+        let result = pool.in_place_scope(|scope| self.drive_window(&pool, scope, source, policy));
         self.pool = Some(pool);
         result
     }
 
     fn drive_window<'scope>(
         &mut self,
+        pool: &rayon::ThreadPool,
         scope: &rayon::Scope<'scope>,
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        type FinishedTest = (usize, u64, Candidate, Vec<u8>, Verdict);
-        let (done_tx, done_rx) = crossbeam_channel::unbounded::<FinishedTest>();
+        type Finished = (usize, u64, Candidate, Vec<u8>, Verdict);
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Finished>();
+        let ahead_results = self.ahead.results();
         let mut running: Vec<(usize, CancelToken)> = Vec::new();
+        // Candidates whose test runs ahead already: (index, step, candidate, content).
+        let mut waiting: Vec<(usize, u64, Candidate, Vec<u8>)> = Vec::new();
         let mut interesting: Vec<usize> = Vec::new();
         let mut finished_after: Vec<usize> = Vec::new();
         let mut next = 0;
         let mut stop = None;
+        let spawn = |i: usize, step: u64, candidate: Candidate, content: Vec<u8>, tester: &Self| {
+            let token = tester.control.stop_token().child();
+            let oracle = Arc::clone(&tester.oracle);
+            let done = done_tx.clone();
+            let cancel = token.clone();
+            scope.spawn(move |_| {
+                let verdict = oracle.judge(&content, &token);
+                let _ = done.send((i, step, candidate, content, verdict));
+            });
+            (i, cancel)
+        };
 
         loop {
             // Paused or stepping, the tests under way finish and are reported before the next
             // candidate waits at the checkpoint: one step is one candidate judged and shown.
             while stop.is_none()
                 && interesting.is_empty()
-                && running.len() < self.jobs
-                && next < source.len()
+                && running.len() + self.ahead.in_flight() < self.jobs
                 && (running.is_empty() || !self.control.is_paused())
             {
+                if next >= source.len() {
+                    // The window's candidates are all under way: an idle worker tests ahead.
+                    if running.is_empty() && waiting.is_empty() {
+                        break;
+                    }
+                    match self.next_ahead() {
+                        Some(content) => self.launch_ahead(pool, content),
+                        None => break,
+                    }
+                    continue;
+                }
                 let i = next;
                 next += 1;
                 match self.prepare(source, i) {
@@ -906,53 +1076,78 @@ impl Tester {
                         if outcome.is_interesting() {
                             interesting.push(i);
                             if policy == WindowPolicy::FirstToFinish {
-                                for (_, token) in &running {
-                                    token.cancel();
-                                }
+                                cancel_all(&running);
                             }
                         }
                     }
+                    Ok(Prepared::InFlight {
+                        step,
+                        candidate,
+                        content,
+                    }) => waiting.push((i, step, candidate, content)),
                     Ok(Prepared::Test {
                         step,
                         candidate,
                         content,
-                    }) => {
-                        let token = self.control.stop_token().child();
-                        running.push((i, token.clone()));
-                        let oracle = Arc::clone(&self.oracle);
-                        let done = done_tx.clone();
-                        scope.spawn(move |_| {
-                            let verdict = oracle.judge(&content, &token);
-                            let _ = done.send((i, step, candidate, content, verdict));
-                        });
+                    }) => running.push(spawn(i, step, candidate, content, self)),
+                }
+            }
+            if running.is_empty() && waiting.is_empty() {
+                break;
+            }
+            let mut decided: Vec<(usize, Outcome)> = Vec::new();
+            crossbeam_channel::select! {
+                recv(done_rx) -> finished => {
+                    let Ok((i, step, candidate, content, verdict)) = finished else {
+                        break;
+                    };
+                    running.retain(|(index, _)| *index != i);
+                    self.report_oracle_warnings();
+                    let no_verdict = matches!(
+                        verdict.status,
+                        TestStatus::Cancelled | TestStatus::ScratchFailed(_)
+                    );
+                    if no_verdict {
+                        if let Some(why) = self.interrupted(&verdict) {
+                            stop.get_or_insert(why);
+                        }
+                    } else {
+                        self.finish(source, i, step, candidate, &content, &verdict);
+                        decided.push((i, verdict.outcome));
+                    }
+                }
+                recv(ahead_results) -> result => {
+                    let Ok(result) = result else {
+                        break;
+                    };
+                    if let Some(why) = self.take_ahead_result(result) {
+                        stop.get_or_insert(why);
+                    }
+                    let (ended, still): (Vec<_>, Vec<_>) = waiting
+                        .drain(..)
+                        .partition(|(_, _, _, content)| !self.ahead.is_in_flight(content));
+                    waiting = still;
+                    for (i, step, candidate, content) in ended {
+                        match self.ahead.claim(&content) {
+                            Some(verdict) => {
+                                self.conclude(source, i, step, candidate, &content, &verdict);
+                                decided.push((i, verdict.outcome));
+                            }
+                            // Ended without a verdict: the candidate is tested after all.
+                            None if stop.is_none() => {
+                                running.push(spawn(i, step, candidate, content, self));
+                            }
+                            None => {}
+                        }
                     }
                 }
             }
-            if running.is_empty() {
-                break;
-            }
-            let Ok((i, step, candidate, content, verdict)) = done_rx.recv() else {
-                break;
-            };
-            running.retain(|(index, _)| *index != i);
-            self.report_oracle_warnings();
-            let no_verdict = matches!(
-                verdict.status,
-                TestStatus::Cancelled | TestStatus::ScratchFailed(_)
-            );
-            if no_verdict {
-                if let Some(why) = self.interrupted(&verdict) {
-                    stop.get_or_insert(why);
-                }
-            } else {
-                self.finish(source, i, step, candidate, &content, &verdict);
+            for (i, outcome) in decided {
                 finished_after.push(i);
-                if verdict.outcome.is_interesting() {
+                if outcome.is_interesting() {
                     interesting.push(i);
                     if policy == WindowPolicy::FirstToFinish {
-                        for (_, token) in &running {
-                            token.cancel();
-                        }
+                        cancel_all(&running);
                     }
                 }
             }
@@ -962,9 +1157,8 @@ impl Tester {
                 stop = Some(why);
             }
             if stop.is_some() {
-                for (_, token) in &running {
-                    token.cancel();
-                }
+                cancel_all(&running);
+                self.drop_run_ahead();
             }
         }
         if let Some(why) = stop {
@@ -988,11 +1182,38 @@ impl Tester {
         }
         Ok(chosen)
     }
+
+    /// The next candidate of the lookahead worth a test ahead: not known to the cache, admitted
+    /// by the guard, within the test limit, and not while paused or stepping.
+    fn next_ahead(&mut self) -> Option<Vec<u8>> {
+        if !self.ahead.has_next() || self.control.is_paused() {
+            return None;
+        }
+        if let Some(max) = self.limits.tests
+            && self.stats.tests + self.jobs as u64 >= max
+        {
+            return None;
+        }
+        let cache = &self.cache;
+        let guard = &self.guard;
+        self.ahead.take_next(|content| {
+            !cache.knows(content) && guard.as_ref().is_none_or(|guard| guard.admits(content))
+        })
+    }
+}
+
+/// Cancels the tests of a window that are under way.
+fn cancel_all(running: &[(usize, CancelToken)]) {
+    for (_, token) in running {
+        token.cancel();
+    }
 }
 
 impl Drop for Tester {
     /// Ends a replayable trace with the events after the last candidate.
     fn drop(&mut self) {
+        // Tests run ahead that are under way are of no use any more.
+        self.ahead.clear();
         let running = self.running_time();
         if let Some(trace) = self.trace.take()
             && let Err(error) = trace.into_inner().finish(running, &self.best)
@@ -1041,6 +1262,12 @@ impl Judgement {
 
 enum Prepared {
     Known(Outcome),
+    /// Its test runs ahead already: its verdict is awaited.
+    InFlight {
+        step: u64,
+        candidate: Candidate,
+        content: Vec<u8>,
+    },
     Test {
         step: u64,
         candidate: Candidate,

@@ -237,3 +237,73 @@ fn atoms_without_an_algorithm_mean_ddmin_over_them() {
     let (hdd, _) = run(&["-a", "hdd", "--atoms", "line"], "hdd");
     assert_eq!(hdd["algorithm"], "hdd", "{hdd}");
 }
+
+/// The reductions a trace records, in order: size, branch and candidate of each.
+fn reductions(trace: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(trace).unwrap();
+    text.lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .flat_map(|record| record["events"].as_array().cloned().unwrap_or_default())
+        .filter(|event| event["event"] == "accepted")
+        .map(|event| serde_json::json!([event["size"], event["branch"], event["candidate"]]))
+        .collect()
+}
+
+/// Idle workers test ahead what the walk judges next: with two workers and tests ahead, the
+/// run makes the reductions the sequential run makes, in the same order, to the same result.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn tests_run_ahead_change_no_reduction() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/json/sample.json");
+    std::fs::copy(sample, dir.path().join("in.json")).unwrap();
+    // A test slow enough that a window of one candidate leaves the other worker idle.
+    write_script(
+        dir.path(),
+        "t.sh",
+        "sleep 0.02; grep -q Turing \"$1\" && grep -q matrix \"$1\"",
+    );
+    let run = |name: &str, jobs: &str| {
+        let (output, stats, trace) = (
+            format!("{name}.out"),
+            format!("{name}.stats.json"),
+            format!("{name}.trace"),
+        );
+        let run = whittle(
+            &[
+                "reduce",
+                "in.json",
+                "--no-tui",
+                "-a",
+                "hddhr",
+                "-j",
+                jobs,
+                "-o",
+                &output,
+                "--trace",
+                &trace,
+                "--stats-json",
+                &stats,
+                "--",
+                "./t.sh",
+            ],
+            dir.path(),
+        );
+        assert!(run.status.success(), "{run:?}");
+        (
+            self::stats(&dir.path().join(&stats)),
+            std::fs::read_to_string(dir.path().join(&output)).unwrap(),
+            reductions(&dir.path().join(&trace)),
+        )
+    };
+    let (sequential, sequential_result, sequential_reductions) = run("sequential", "1");
+    let (ahead, ahead_result, ahead_reductions) = run("ahead", "2");
+    assert_eq!(sequential["ahead"], 0, "{sequential}");
+    assert!(ahead["ahead"].as_u64().unwrap() > 0, "{ahead}");
+    assert!(sequential_reductions.len() > 3, "{sequential_reductions:?}");
+    assert_eq!(ahead_reductions, sequential_reductions);
+    assert_eq!(ahead_result, sequential_result);
+}

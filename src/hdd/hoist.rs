@@ -9,6 +9,7 @@
 //! `--jobs` and stays deterministic (the first interesting one in order wins).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::cache::UnitId;
 use crate::control::Stop;
@@ -91,7 +92,7 @@ pub(super) fn hoists_of(
 /// tells where the nodes are in the best, when known already (for displays).
 pub(super) fn tmin(
     tester: &mut Tester,
-    state: &mut TreeState,
+    shared: &mut Arc<TreeState>,
     nodes: &[NodeId],
     pins: &PinnedNodes,
     layout: Option<&Layout>,
@@ -102,6 +103,7 @@ pub(super) fn tmin(
     let mut known = layout.cloned();
     let mut start = 0;
     loop {
+        let state: &TreeState = shared;
         let mut hoists = Vec::new();
         for k in 0..nodes.len() {
             let slot = (start + k) % nodes.len();
@@ -135,8 +137,9 @@ pub(super) fn tmin(
         let mut content = Vec::new();
         window.render(i, &mut content);
         tester.accept(content, None, Branch::Hoist, probe);
-        state.commit(&TreeEdits::hoisting(node, target));
-        debug_assert_eq!(state.text(), tester.best(), "the tree follows the best");
+        drop(window);
+        Arc::make_mut(shared).commit(&TreeEdits::hoisting(node, target));
+        debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
         start = slot;
     }
 }

@@ -6,6 +6,7 @@
 //! became equal to their replacement Φ get their unremovable marks and the levels follow the
 //! current text. Within an iteration the edits are committed to one [`TreeState`].
 
+mod ahead;
 mod algorithm;
 mod hoist;
 mod pins;
@@ -54,7 +55,7 @@ pub fn run(
             return Ok(());
         };
         let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
-        let state = TreeState::new(Arc::clone(&tree));
+        let state = Arc::new(TreeState::new(Arc::clone(&tree)));
         let mut walk = walk::Walk {
             tester: &mut *tester,
             state,

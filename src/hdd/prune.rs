@@ -3,7 +3,7 @@
 //! empty configuration is tried too (ddmin assumes it is not interesting and never tests it).
 
 use std::ops::Range;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::cache::UnitId;
 use crate::control::Stop;
@@ -86,7 +86,7 @@ impl Domain for NodesDomain<'_> {
 /// `layout` tells where the nodes are in the best, when known already (for displays).
 pub(super) fn prune(
     tester: &mut Tester,
-    state: &mut TreeState,
+    shared: &mut Arc<TreeState>,
     config: &[NodeId],
     options: &DdOptions,
     layout: Option<&Layout>,
@@ -95,6 +95,7 @@ pub(super) fn prune(
         return Ok(());
     }
     tester.begin_universe();
+    let state: &TreeState = shared;
     let domain = NodesDomain {
         state,
         nodes: config,
@@ -121,15 +122,14 @@ pub(super) fn prune(
         } else {
             Vec::new()
         };
-        let (outcome, _) = tester.judge_single_removing(probe, &content, removed)?;
-        if outcome.is_interesting() {
+        if tester.judge_in_window(probe, &content, removed)? {
             tester.accept(content, None, Branch::EmptyConfig, probe);
             removal = all;
         }
     }
     if !removal.is_empty() {
-        state.commit(&removal);
+        Arc::make_mut(shared).commit(&removal);
     }
-    debug_assert_eq!(state.text(), tester.best(), "the tree follows the best");
+    debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! HDDH and their coarse forms) and the breadth-first walk over children (the `^r` variants).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use crate::control::Stop;
 use crate::events::{Event, TreePhase};
@@ -9,13 +10,16 @@ use crate::params::DdOptions;
 use crate::tester::Tester;
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
+use super::ahead::TreeLookahead;
 use super::algorithm::{Algorithm, Traversal};
 use super::pins::PinnedNodes;
 use super::{hoist, prune};
 
 pub(super) struct Walk<'a> {
     pub tester: &'a mut Tester,
-    pub state: TreeState,
+    /// Shared with the lookahead while it lasts (a commit follows an acceptance, which ends
+    /// the lookahead: the state is then the walk's alone again).
+    pub state: Arc<TreeState>,
     pub algorithm: Algorithm,
     pub dd: &'a DdOptions,
     pub pins: PinnedNodes,
@@ -27,10 +31,12 @@ pub(super) struct Walk<'a> {
 
 impl Walk<'_> {
     pub fn run(&mut self) -> Result<(), Stop> {
-        match self.algorithm.traversal {
+        let walked = match self.algorithm.traversal {
             Traversal::Levels => self.levels(),
             Traversal::Recursive => self.recursive(),
-        }
+        };
+        self.tester.set_lookahead(None);
+        walked
     }
 
     /// Fig. 2.2a, 2.3a, 7.7a, 7.7c, 7.8: each level of the current tree in turn, from the root.
@@ -63,6 +69,7 @@ impl Walk<'_> {
             if children.is_empty() {
                 continue;
             }
+            self.look_ahead(&children, &queue);
             self.reduce_set(&children, Some(node), depth + 1)?;
             queue.extend(
                 self.state
@@ -79,6 +86,60 @@ impl Walk<'_> {
         !self.algorithm.coarse || self.state.is_phi_empty(node)
     }
 
+    /// The nodes of a set that pruning tries to remove.
+    fn prune_config(&self, nodes: &[NodeId]) -> Vec<NodeId> {
+        nodes
+            .iter()
+            .copied()
+            .filter(|&node| {
+                self.state.is_removable(node) && self.considered(node) && !self.pins.protects(node)
+            })
+            .collect()
+    }
+
+    /// The nodes at the places of a set that hoisting tries to replace.
+    fn hoist_set(&self, nodes: &[NodeId]) -> Vec<NodeId> {
+        nodes
+            .iter()
+            .filter_map(|&node| self.state.visible(node))
+            .filter(|&node| self.considered(node))
+            .collect()
+    }
+
+    /// Tells the tester what the walk judges after the pruning of `current` (the children of
+    /// the node just taken from `queue`) should nothing go: the hoists of `current`, then the
+    /// first candidates of the sets the queue holds and of `current`'s own children.
+    fn look_ahead(&mut self, current: &[NodeId], queue: &VecDeque<(NodeId, usize)>) {
+        if !self.tester.wants_lookahead() {
+            return;
+        }
+        let nu = self.tester.control().split_factor();
+        let mut lookahead = TreeLookahead::new(Arc::clone(&self.state));
+        if self.algorithm.hoist {
+            lookahead.hoists(&self.hoist_set(current), &self.pins);
+        }
+        for node in queue
+            .iter()
+            .map(|&(node, _)| node)
+            .chain(current.iter().copied())
+        {
+            if lookahead.is_full() {
+                break;
+            }
+            if self.state.visible(node) != Some(node) {
+                continue;
+            }
+            let children = self.state.children(node);
+            if self.algorithm.prune {
+                lookahead.first_window(&self.prune_config(&children), nu, self.dd);
+            }
+            if self.algorithm.hoist {
+                lookahead.hoists(&self.hoist_set(&children), &self.pins);
+            }
+        }
+        self.tester.set_lookahead(Some(Box::new(lookahead)));
+    }
+
     /// Prunes and/or hoists one set of sibling or same-level nodes.
     fn reduce_set(
         &mut self,
@@ -87,15 +148,7 @@ impl Walk<'_> {
         depth: usize,
     ) -> Result<(), Stop> {
         if self.algorithm.prune {
-            let config: Vec<NodeId> = nodes
-                .iter()
-                .copied()
-                .filter(|&node| {
-                    self.state.is_removable(node)
-                        && self.considered(node)
-                        && !self.pins.protects(node)
-                })
-                .collect();
+            let config = self.prune_config(nodes);
             if !config.is_empty() {
                 self.report(TreePhase::Prune, &config, parent, depth);
                 let layout = self.layout.as_ref().map(|(_, layout)| layout);
@@ -103,11 +156,7 @@ impl Walk<'_> {
             }
         }
         if self.algorithm.hoist {
-            let kept: Vec<NodeId> = nodes
-                .iter()
-                .filter_map(|&node| self.state.visible(node))
-                .filter(|&node| self.considered(node))
-                .collect();
+            let kept = self.hoist_set(nodes);
             if kept
                 .iter()
                 .any(|&node| !hoist::hoists_of(&self.state, &self.pins, node).is_empty())

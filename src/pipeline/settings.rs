@@ -44,6 +44,8 @@ pub struct Settings {
     pub language: Option<String>,
     /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
     pub syntax_guard: bool,
+    /// Idle workers test ahead what a tree stage judges next (see [`crate::ahead`]).
+    pub lookahead: bool,
 }
 
 impl Default for Settings {
@@ -63,6 +65,7 @@ impl Default for Settings {
             fast: false,
             language: None,
             syntax_guard: true,
+            lookahead: true,
         }
     }
 }

@@ -105,9 +105,15 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
         Line::from(vec![
             label("parallel"),
             value(format!(
-                "cancelled {} · wasted {}",
+                "cancelled {} · wasted {}{}",
                 unknown(stats.cancelled),
-                unknown(stats.wasted)
+                unknown(stats.wasted),
+                // Tests run ahead (last: a narrow pane cuts them first).
+                if stats.ahead > 0 {
+                    format!(" · ahead {}", stats.ahead)
+                } else {
+                    String::new()
+                }
             )),
         ]),
         Line::from(vec![
