@@ -120,6 +120,32 @@ pub struct Tester {
     /// Whether idle workers test ahead what an algorithm expects next.
     lookahead_enabled: bool,
     ahead: RunAhead,
+    /// The engine's own time per candidate: checkpoint to test (render, cache, guard).
+    preparing: MeanTime,
+}
+
+/// Whether preparing a candidate for each of `jobs` workers (`preparing` seconds each) takes
+/// under a quarter of the time a test takes (`test` seconds).
+fn engine_keeps_up(preparing: f64, test: f64, jobs: usize) -> bool {
+    preparing * jobs as f64 * 4.0 < test
+}
+
+/// A running mean of durations.
+#[derive(Default)]
+struct MeanTime {
+    total: Duration,
+    count: u32,
+}
+
+impl MeanTime {
+    fn add(&mut self, duration: Duration) {
+        self.total += duration;
+        self.count = self.count.saturating_add(1);
+    }
+
+    fn mean(&self) -> Option<Duration> {
+        (self.count > 0).then(|| self.total / self.count)
+    }
 }
 
 /// How often a check of the input or the re-test of the result runs when its run is lost
@@ -189,6 +215,7 @@ impl Tester {
             time_limit_timer: None,
             lookahead_enabled: true,
             ahead: RunAhead::default(),
+            preparing: MeanTime::default(),
         }
     }
 
@@ -200,10 +227,20 @@ impl Tester {
         }
     }
 
-    /// Whether a lookahead would be used now: tests ahead are on, several run at once and
-    /// they are not so fast that windows run inline. Algorithms need not compute one otherwise.
+    /// Whether a lookahead would be used now: tests ahead are on, several run at once, and
+    /// the tests take long enough that the engine keeps up with the workers (preparing a
+    /// candidate for each worker, render, cache and guard, takes under a quarter of a test's
+    /// time; otherwise a test ahead only adds to the engine's work). Algorithms need not
+    /// compute one otherwise.
     pub fn wants_lookahead(&self) -> bool {
-        self.lookahead_enabled && self.control.jobs() > 1 && !self.tests_are_trivial()
+        if !self.lookahead_enabled || self.control.jobs() < 2 || self.tests_are_trivial() {
+            return false;
+        }
+        let (Some(preparing), true) = (self.preparing.mean(), self.stats.oracle_runs > 0) else {
+            return true;
+        };
+        let test = self.stats.test_seconds / self.stats.oracle_runs as f64;
+        engine_keeps_up(preparing.as_secs_f64(), test, self.control.jobs())
     }
 
     /// The candidates the algorithm expects to judge next, should the ones it judges before
@@ -679,6 +716,17 @@ impl Tester {
     /// Returns the outcome when it is known without a test, or the rendered candidate.
     fn prepare(&mut self, source: &dyn CandidateSource, i: usize) -> Result<Prepared, Stop> {
         self.checkpoint()?;
+        let started = Instant::now();
+        let prepared = self.prepare_after_checkpoint(source, i);
+        self.preparing.add(started.elapsed());
+        prepared
+    }
+
+    fn prepare_after_checkpoint(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+    ) -> Result<Prepared, Stop> {
         let step = if self.preflight {
             0
         } else {
@@ -1331,6 +1379,22 @@ mod tests {
         fn take_warnings(&self) -> Vec<String> {
             vec!["a run left a mess".into()]
         }
+    }
+
+    #[test]
+    fn tests_run_ahead_only_while_the_engine_keeps_up() {
+        // gcc on a C file: 0.15 ms to prepare, 13 ms a test.
+        assert!(engine_keeps_up(0.000_15, 0.013, 2));
+        // grep on half a megabyte: 0.8 ms to prepare, 1.6 ms a test.
+        assert!(!engine_keeps_up(0.000_8, 0.001_6, 2));
+        // The more workers, the more the engine prepares.
+        assert!(engine_keeps_up(0.001, 0.010, 2));
+        assert!(!engine_keeps_up(0.001, 0.010, 4));
+        let mut mean = MeanTime::default();
+        assert_eq!(mean.mean(), None);
+        mean.add(Duration::from_millis(1));
+        mean.add(Duration::from_millis(3));
+        assert_eq!(mean.mean(), Some(Duration::from_millis(2)));
     }
 
     #[test]
