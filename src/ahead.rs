@@ -13,6 +13,10 @@ use crossbeam_channel::{Receiver, Sender};
 
 use crate::oracle::{CancelToken, Verdict};
 
+/// At most this many verdicts wait to be claimed (each holds a whole candidate): past it, the
+/// older ones, of lookaheads the algorithm did not follow, go.
+const MAX_UNCLAIMED: usize = 32;
+
 /// Candidates an algorithm expects to judge after the current ones, in the order it would judge
 /// them if none of the current ones is interesting. Rendered only when a worker is free.
 pub trait Lookahead: Send + Sync {
@@ -105,8 +109,9 @@ impl RunAhead {
         self.in_flight.iter().any(|(running, _)| running == content)
     }
 
-    /// A test ended: with a verdict to keep, or without (`None`: cancelled, lost).
-    pub fn finished(&mut self, content: Vec<u8>, verdict: Option<Verdict>) {
+    /// A test ended: with a verdict to keep, or without (`None`: cancelled, lost). Returns how
+    /// many unclaimed verdicts were dropped to make room (see [`MAX_UNCLAIMED`]).
+    pub fn finished(&mut self, content: Vec<u8>, verdict: Option<Verdict>) -> usize {
         if let Some(at) = self
             .in_flight
             .iter()
@@ -114,9 +119,16 @@ impl RunAhead {
         {
             self.in_flight.swap_remove(at);
         }
-        if let Some(verdict) = verdict {
-            self.verdicts.insert(content, verdict);
-        }
+        let Some(verdict) = verdict else {
+            return 0;
+        };
+        let dropped = if self.verdicts.len() >= MAX_UNCLAIMED {
+            std::mem::take(&mut self.verdicts).len()
+        } else {
+            0
+        };
+        self.verdicts.insert(content, verdict);
+        dropped
     }
 
     /// The verdict of a test run ahead on `content`, which is no longer kept.
@@ -209,5 +221,22 @@ mod tests {
         assert!(running.is_cancelled());
         assert!(ahead.claim(b"d").is_none());
         assert!(!ahead.has_next());
+    }
+
+    #[test]
+    fn unclaimed_verdicts_are_bounded() {
+        let mut ahead = RunAhead::default();
+        let verdicts = (0..MAX_UNCLAIMED).map(|i| i.to_string().into_bytes());
+        for content in verdicts {
+            assert_eq!(
+                ahead.finished(content, Some(verdict(Outcome::NotInteresting))),
+                0
+            );
+        }
+        assert_eq!(ahead.unclaimed(), MAX_UNCLAIMED);
+        let dropped = ahead.finished(b"last".to_vec(), Some(verdict(Outcome::Interesting)));
+        assert_eq!(dropped, MAX_UNCLAIMED);
+        assert_eq!(ahead.unclaimed(), 1);
+        assert!(ahead.claim(b"last").is_some());
     }
 }

@@ -1018,7 +1018,7 @@ impl Tester {
         self.count_verdict(&verdict);
         self.stats.ahead += 1;
         let keep = !is_lost(&verdict);
-        self.ahead.finished(content, keep.then_some(verdict));
+        self.stats.wasted += self.ahead.finished(content, keep.then_some(verdict)) as u64;
         None
     }
 
