@@ -1140,7 +1140,9 @@ impl Tester {
                     }) => running.push(spawn(i, step, candidate, content, self)),
                 }
             }
-            if running.is_empty() && waiting.is_empty() {
+            // Candidates left while every worker runs a test ahead: wait for one of those.
+            let more = stop.is_none() && interesting.is_empty() && next < source.len();
+            if running.is_empty() && waiting.is_empty() && !more {
                 break;
             }
             let mut decided: Vec<(usize, Outcome)> = Vec::new();
