@@ -1383,6 +1383,101 @@ mod tests {
         }
     }
 
+    /// Finds interesting exactly the candidate `yes`; takes 20 ms on `quick`, else the time it
+    /// holds.
+    struct Sleepy(Duration);
+
+    impl Oracle for Sleepy {
+        fn judge(&self, candidate: &[u8], _: &CancelToken) -> Verdict {
+            let duration = if candidate == b"quick" {
+                Duration::from_millis(20)
+            } else {
+                self.0
+            };
+            std::thread::sleep(duration);
+            Verdict {
+                outcome: if candidate == b"yes" {
+                    Outcome::Interesting
+                } else {
+                    Outcome::NotInteresting
+                },
+                status: TestStatus::Exited(i32::from(candidate != b"yes")),
+                duration,
+                output_tail: None,
+                node: None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "sleepy".into()
+        }
+    }
+
+    impl Lookahead for Contents {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn render(&self, i: usize, out: &mut Vec<u8>) {
+            out.extend_from_slice(self.0[i].as_bytes());
+        }
+    }
+
+    /// Fixed candidates: a window of them, or a lookahead.
+    struct Contents(Vec<&'static str>);
+
+    impl CandidateSource for Contents {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn candidate(&self, i: usize) -> Candidate {
+            Candidate {
+                kind: CandidateKind::Complement,
+                index: i as u32,
+                n: self.0.len() as u32,
+            }
+        }
+
+        fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
+            None
+        }
+
+        fn render(&self, i: usize, out: &mut Vec<u8>) {
+            out.extend_from_slice(self.0[i].as_bytes());
+        }
+    }
+
+    #[test]
+    fn tests_ahead_are_claimed_and_a_smaller_window_waits_for_them() {
+        let knobs = Knobs {
+            jobs: 3,
+            ..Knobs::default()
+        };
+        let control = Arc::new(Control::new(knobs));
+        let oracle = Arc::new(Sleepy(Duration::from_millis(300)));
+        let mut tester = Tester::new(oracle, CachePolicy::recommended(), control.clone());
+        tester.adopt_jobs().unwrap();
+        tester.set_lookahead(Some(Box::new(Contents(vec!["no 1", "yes"]))));
+        // A window of one candidate: the two idle workers test both candidates ahead.
+        let found = tester
+            .run_window(&Contents(vec!["quick"]), WindowPolicy::FirstInOrder)
+            .unwrap();
+        assert!(found.is_empty());
+        assert_eq!(tester.ahead.in_flight(), 2);
+        // Fewer workers than tests under way: the window waits for them, takes their verdicts
+        // and finds the interesting one.
+        control.set_jobs(2);
+        let found = tester
+            .run_window(&Contents(vec!["no 1", "yes"]), WindowPolicy::FirstInOrder)
+            .unwrap();
+        assert_eq!(found, [1]);
+        let stats = tester.stats();
+        assert_eq!(stats.tests, 3, "{stats:?}");
+        assert_eq!(stats.ahead, 2, "{stats:?}");
+        assert_eq!(stats.wasted, 0, "{stats:?}");
+    }
+
     #[test]
     fn tests_run_ahead_only_while_the_engine_keeps_up() {
         // gcc on a C file: 0.15 ms to prepare, 13 ms a test.
