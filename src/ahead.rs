@@ -7,8 +7,6 @@
 //! changes is the count of tests: a test run ahead whose candidate never comes (because a
 //! reduction came first) is wasted.
 
-use std::collections::HashMap;
-
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::oracle::{CancelToken, Verdict};
@@ -36,8 +34,10 @@ pub(crate) struct RunAhead {
     source: Option<Box<dyn Lookahead>>,
     /// The next candidate of `source` to consider.
     next: usize,
-    /// Verdicts by candidate content (a handful at a time: a window's idle workers).
-    verdicts: HashMap<Vec<u8>, Verdict>,
+    /// Verdicts with their candidates (a handful at a time: a window's idle workers). Found by
+    /// comparing: every candidate the tester judges is looked up, and a comparison stops at
+    /// the length where hashing would read the whole candidate.
+    verdicts: Vec<(Vec<u8>, Verdict)>,
     /// Tests under way: their candidates and how to cancel them.
     in_flight: Vec<(Vec<u8>, CancelToken)>,
     done_tx: Sender<(Vec<u8>, Verdict)>,
@@ -50,7 +50,7 @@ impl Default for RunAhead {
         RunAhead {
             source: None,
             next: 0,
-            verdicts: HashMap::new(),
+            verdicts: Vec::new(),
             in_flight: Vec::new(),
             done_tx,
             done_rx,
@@ -79,7 +79,7 @@ impl RunAhead {
             let mut content = Vec::new();
             source.render(self.next, &mut content);
             self.next += 1;
-            if !self.verdicts.contains_key(&content)
+            if !self.verdicts.iter().any(|(tested, _)| *tested == content)
                 && !self.is_in_flight(&content)
                 && worth(&content)
             {
@@ -127,16 +127,17 @@ impl RunAhead {
         } else {
             0
         };
-        self.verdicts.insert(content, verdict);
+        self.verdicts.push((content, verdict));
         dropped
     }
 
     /// The verdict of a test run ahead on `content`, which is no longer kept.
     pub fn claim(&mut self, content: &[u8]) -> Option<Verdict> {
-        if self.verdicts.is_empty() {
-            return None;
-        }
-        self.verdicts.remove(content)
+        let at = self
+            .verdicts
+            .iter()
+            .position(|(tested, _)| tested == content)?;
+        Some(self.verdicts.swap_remove(at).1)
     }
 
     /// Verdicts waiting to be claimed.
@@ -155,6 +156,13 @@ impl RunAhead {
         let unclaimed = self.verdicts.len();
         self.verdicts.clear();
         unclaimed
+    }
+}
+
+impl Drop for RunAhead {
+    /// Tests run ahead that are under way are of no use any more.
+    fn drop(&mut self) {
+        self.clear();
     }
 }
 

@@ -190,12 +190,10 @@ impl OutcomeCache {
 
     /// Looks a candidate up. Counts the lookup and, on a hit, the hit by outcome.
     pub fn lookup(&mut self, key: CacheKey<'_>) -> Option<Outcome> {
-        let found = match &self.store {
-            Store::None => return None,
-            Store::Config(trie) => trie.lookup(key.config),
-            Store::Content(store) => key.content.and_then(|c| store.lookup(c)),
-            Store::Hash(store) => key.content.and_then(|c| store.lookup(c)),
-        };
+        if matches!(self.store, Store::None) {
+            return None;
+        }
+        let found = self.find(key);
         self.stats.lookups += 1;
         if let Some(outcome) = found {
             self.stats.count_hit(outcome);
@@ -206,10 +204,19 @@ impl OutcomeCache {
     /// Whether a content cache holds an outcome for `content` (not counted as a lookup; a
     /// configuration cache cannot tell).
     pub fn knows(&self, content: &[u8]) -> bool {
+        let key = CacheKey {
+            config: &[],
+            content: Some(content),
+        };
+        !matches!(self.store, Store::Config(_)) && self.find(key).is_some()
+    }
+
+    fn find(&self, key: CacheKey<'_>) -> Option<Outcome> {
         match &self.store {
-            Store::None | Store::Config(_) => false,
-            Store::Content(store) => store.lookup(content).is_some(),
-            Store::Hash(store) => store.lookup(content).is_some(),
+            Store::None => None,
+            Store::Config(trie) => trie.lookup(key.config),
+            Store::Content(store) => key.content.and_then(|c| store.lookup(c)),
+            Store::Hash(store) => key.content.and_then(|c| store.lookup(c)),
         }
     }
 

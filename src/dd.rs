@@ -9,7 +9,7 @@ use std::ops::Range;
 use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::events::{Branch, Candidate, CandidateKind};
-use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitStyle};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
 use crate::tester::{CandidateSource, Tester, WindowPolicy};
 
 /// What the units are: renders configurations into test cases.
@@ -91,6 +91,38 @@ enum Probe {
     Complement(usize),
 }
 
+impl Probe {
+    /// The positions of the units this candidate keeps, as ranges in order (a complement's
+    /// two may be empty), for a partition of `len` units at `bounds`.
+    fn kept(self, bounds: &[usize], len: usize) -> Vec<Range<usize>> {
+        match self {
+            Probe::Subset(k) => std::iter::once(bounds[k]..bounds[k + 1]).collect(),
+            Probe::Complement(k) => vec![0..bounds[k], bounds[k + 1]..len],
+        }
+    }
+}
+
+/// The candidates of ddmin's first window on `len` units (the first phase of its first round):
+/// for each, the positions of the units it keeps. None below two units, where ddmin judges
+/// nothing. Lets an algorithm that runs ddmin on a configuration foresee its first tests.
+pub fn first_window(len: usize, nu: SplitFactor, options: &DdOptions) -> Vec<Vec<Range<usize>>> {
+    if len < 2 {
+        return Vec::new();
+    }
+    let bounds = split_bounds(len, nu.grow(1, len), options.split);
+    let n = bounds.len() - 1;
+    let probes = match options.order {
+        ReduceOrder::SubsetsFirst => subset_probes(n, options.subset_direction),
+        ReduceOrder::ComplementsFirst | ReduceOrder::ComplementsOnly => {
+            complement_probes(n, options.complement_direction, Offset::ZERO)
+        }
+    };
+    probes
+        .into_iter()
+        .map(|probe| probe.kept(&bounds, len))
+        .collect()
+}
+
 /// The candidates of one window of a round.
 struct RoundWindow<'a> {
     domain: &'a dyn Domain,
@@ -106,18 +138,12 @@ impl RoundWindow<'_> {
         self.bounds.len() - 1
     }
 
-    fn chunk(&self, k: usize) -> &[UnitId] {
-        &self.config[self.bounds[k]..self.bounds[k + 1]]
-    }
-
     fn parts(&self, probe: Probe) -> Vec<&[UnitId]> {
-        match probe {
-            Probe::Subset(k) => vec![self.chunk(k)],
-            Probe::Complement(k) => vec![
-                &self.config[..self.bounds[k]],
-                &self.config[self.bounds[k + 1]..],
-            ],
-        }
+        probe
+            .kept(self.bounds, self.config.len())
+            .into_iter()
+            .map(|range| &self.config[range])
+            .collect()
     }
 }
 
@@ -608,6 +634,25 @@ mod tests {
         let sizes: Vec<usize> = balanced.windows(2).map(|w| w[1] - w[0]).collect();
         assert_eq!(sizes, [7, 8, 7, 8]);
         assert_eq!(split_bounds(5, 4, SplitStyle::Zeller), [0, 1, 2, 3, 5]);
+    }
+
+    #[test]
+    fn the_first_window_is_the_first_phase_of_the_first_round() {
+        let nu = SplitFactor::Finite(2);
+        let subsets_first = DdOptions::default();
+        // A subset keeps one range of units.
+        let one = |range: Range<usize>| std::iter::once(range).collect::<Vec<_>>();
+        assert_eq!(first_window(5, nu, &subsets_first), [one(0..2), one(2..5)]);
+        let complements_backward = DdOptions {
+            order: ReduceOrder::ComplementsOnly,
+            complement_direction: Direction::Backward,
+            ..DdOptions::default()
+        };
+        assert_eq!(
+            first_window(5, SplitFactor::Finite(3), &complements_backward),
+            [vec![0..3, 5..5], vec![0..1, 3..5], vec![0..0, 1..5]]
+        );
+        assert!(first_window(1, nu, &subsets_first).is_empty());
     }
 
     #[test]

@@ -467,7 +467,6 @@ impl PipelineStages {
         };
         let guarded = guard.is_some();
         tester.set_guard(guard);
-        tester.set_lookahead_enabled(self.settings.lookahead);
         let result = match step {
             Step::Tree(algorithm) => {
                 let (algorithm, name) = (*algorithm, algorithm.name());

@@ -103,6 +103,7 @@ impl Job {
         ));
         let mut tester = Tester::new(oracle, self.settings.cache, control);
         tester.set_cache_memory(self.settings.cache_memory);
+        tester.set_lookahead_enabled(self.settings.lookahead);
         tester.adopt_jobs()?;
         tester.set_limits(self.settings.limits);
         tester.stats_mut().parallel_mode = self.settings.parallel_mode().to_string();

@@ -789,23 +789,20 @@ impl Tester {
             removed,
             size: content.len(),
         });
-        if self.ahead.is_in_flight(&content) {
-            return Ok(Prepared::InFlight {
-                step,
-                candidate,
-                content,
-            });
-        }
-        if let Some(verdict) = self.ahead.claim(&content) {
-            // Tested ahead: the test is reported now, where it belongs.
-            self.conclude(source, i, step, candidate, &content, &verdict);
-            return Ok(Prepared::Known(verdict.outcome));
-        }
-        Ok(Prepared::Test {
+        let judging = Judging {
             step,
             candidate,
             content,
-        })
+        };
+        if self.ahead.is_in_flight(&judging.content) {
+            return Ok(Prepared::InFlight(judging));
+        }
+        if let Some(verdict) = self.ahead.claim(&judging.content) {
+            // Tested ahead: the test is reported now, where it belongs.
+            self.conclude(source, i, &judging, &verdict);
+            return Ok(Prepared::Known(verdict.outcome));
+        }
+        Ok(Prepared::Test(judging))
     }
 
     /// Records a finished test: statistics, cache, trace and events.
@@ -813,13 +810,11 @@ impl Tester {
         &mut self,
         source: &dyn CandidateSource,
         i: usize,
-        step: u64,
-        candidate: Candidate,
-        content: &[u8],
+        judging: &Judging,
         verdict: &Verdict,
     ) {
         self.count_verdict(verdict);
-        self.conclude(source, i, step, candidate, content, verdict);
+        self.conclude(source, i, judging, verdict);
     }
 
     /// Counts a finished run and how it ended.
@@ -840,11 +835,14 @@ impl Tester {
         &mut self,
         source: &dyn CandidateSource,
         i: usize,
-        step: u64,
-        candidate: Candidate,
-        content: &[u8],
+        judging: &Judging,
         verdict: &Verdict,
     ) {
+        let Judging {
+            step,
+            candidate,
+            ref content,
+        } = *judging;
         match verdict.outcome {
             Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
             Outcome::Unresolved => self.stats.unresolved += 1,
@@ -957,34 +955,26 @@ impl Tester {
         i: usize,
         verdict_out: &mut Option<Verdict>,
     ) -> Result<Outcome, Stop> {
-        let (step, candidate, content) = match self.prepare(source, i)? {
+        let judging = match self.prepare(source, i)? {
             Prepared::Known(outcome) => return Ok(outcome),
-            Prepared::InFlight {
-                step,
-                candidate,
-                content,
-            } => {
-                if let Some(verdict) = self.await_ahead(&content)? {
-                    self.conclude(source, i, step, candidate, &content, &verdict);
+            Prepared::InFlight(judging) => {
+                if let Some(verdict) = self.await_ahead(&judging.content)? {
+                    self.conclude(source, i, &judging, &verdict);
                     let outcome = verdict.outcome;
                     *verdict_out = Some(verdict);
                     return Ok(outcome);
                 }
-                (step, candidate, content)
+                judging
             }
-            Prepared::Test {
-                step,
-                candidate,
-                content,
-            } => (step, candidate, content),
+            Prepared::Test(judging) => judging,
         };
         let token = self.control.stop_token().child();
-        let verdict = self.oracle.judge(&content, &token);
+        let verdict = self.oracle.judge(&judging.content, &token);
         self.report_oracle_warnings();
         if let Some(stop) = self.interrupted(&verdict) {
             return Err(stop);
         }
-        self.finish(source, i, step, candidate, &content, &verdict);
+        self.finish(source, i, &judging, &verdict);
         let outcome = verdict.outcome;
         *verdict_out = Some(verdict);
         Ok(outcome)
@@ -1075,24 +1065,23 @@ impl Tester {
         source: &dyn CandidateSource,
         policy: WindowPolicy,
     ) -> Result<Vec<usize>, Stop> {
-        type Finished = (usize, u64, Candidate, Vec<u8>, Verdict);
-        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Finished>();
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<(usize, Judging, Verdict)>();
         let ahead_results = self.ahead.results();
         let mut running: Vec<(usize, CancelToken)> = Vec::new();
-        // Candidates whose test runs ahead already: (index, step, candidate, content).
-        let mut waiting: Vec<(usize, u64, Candidate, Vec<u8>)> = Vec::new();
+        // Candidates whose test runs ahead already.
+        let mut waiting: Vec<(usize, Judging)> = Vec::new();
         let mut interesting: Vec<usize> = Vec::new();
         let mut finished_after: Vec<usize> = Vec::new();
         let mut next = 0;
         let mut stop = None;
-        let spawn = |i: usize, step: u64, candidate: Candidate, content: Vec<u8>, tester: &Self| {
+        let spawn = |i: usize, judging: Judging, tester: &Self| {
             let token = tester.control.stop_token().child();
             let oracle = Arc::clone(&tester.oracle);
             let done = done_tx.clone();
             let cancel = token.clone();
             scope.spawn(move |_| {
-                let verdict = oracle.judge(&content, &token);
-                let _ = done.send((i, step, candidate, content, verdict));
+                let verdict = oracle.judge(&judging.content, &token);
+                let _ = done.send((i, judging, verdict));
             });
             (i, cancel)
         };
@@ -1128,16 +1117,8 @@ impl Tester {
                             }
                         }
                     }
-                    Ok(Prepared::InFlight {
-                        step,
-                        candidate,
-                        content,
-                    }) => waiting.push((i, step, candidate, content)),
-                    Ok(Prepared::Test {
-                        step,
-                        candidate,
-                        content,
-                    }) => running.push(spawn(i, step, candidate, content, self)),
+                    Ok(Prepared::InFlight(judging)) => waiting.push((i, judging)),
+                    Ok(Prepared::Test(judging)) => running.push(spawn(i, judging, self)),
                 }
             }
             // Candidates left while every worker runs a test ahead: wait for one of those.
@@ -1148,7 +1129,7 @@ impl Tester {
             let mut decided: Vec<(usize, Outcome)> = Vec::new();
             crossbeam_channel::select! {
                 recv(done_rx) -> finished => {
-                    let Ok((i, step, candidate, content, verdict)) = finished else {
+                    let Ok((i, judging, verdict)) = finished else {
                         break;
                     };
                     running.retain(|(index, _)| *index != i);
@@ -1162,7 +1143,7 @@ impl Tester {
                             stop.get_or_insert(why);
                         }
                     } else {
-                        self.finish(source, i, step, candidate, &content, &verdict);
+                        self.finish(source, i, &judging, &verdict);
                         decided.push((i, verdict.outcome));
                     }
                 }
@@ -1175,18 +1156,16 @@ impl Tester {
                     }
                     let (ended, still): (Vec<_>, Vec<_>) = waiting
                         .drain(..)
-                        .partition(|(_, _, _, content)| !self.ahead.is_in_flight(content));
+                        .partition(|(_, judging)| !self.ahead.is_in_flight(&judging.content));
                     waiting = still;
-                    for (i, step, candidate, content) in ended {
-                        match self.ahead.claim(&content) {
+                    for (i, judging) in ended {
+                        match self.ahead.claim(&judging.content) {
                             Some(verdict) => {
-                                self.conclude(source, i, step, candidate, &content, &verdict);
+                                self.conclude(source, i, &judging, &verdict);
                                 decided.push((i, verdict.outcome));
                             }
                             // Ended without a verdict: the candidate is tested after all.
-                            None if stop.is_none() => {
-                                running.push(spawn(i, step, candidate, content, self));
-                            }
+                            None if stop.is_none() => running.push(spawn(i, judging, self)),
                             None => {}
                         }
                     }
@@ -1262,8 +1241,6 @@ fn cancel_all(running: &[(usize, CancelToken)]) {
 impl Drop for Tester {
     /// Ends a replayable trace with the events after the last candidate.
     fn drop(&mut self) {
-        // Tests run ahead that are under way are of no use any more.
-        self.ahead.clear();
         let running = self.running_time();
         if let Some(trace) = self.trace.take()
             && let Err(error) = trace.into_inner().finish(running, &self.best)
@@ -1313,16 +1290,15 @@ impl Judgement {
 enum Prepared {
     Known(Outcome),
     /// Its test runs ahead already: its verdict is awaited.
-    InFlight {
-        step: u64,
-        candidate: Candidate,
-        content: Vec<u8>,
-    },
-    Test {
-        step: u64,
-        candidate: Candidate,
-        content: Vec<u8>,
-    },
+    InFlight(Judging),
+    Test(Judging),
+}
+
+/// A candidate whose outcome takes a test: its step, what it is, its content.
+struct Judging {
+    step: u64,
+    candidate: Candidate,
+    content: Vec<u8>,
 }
 
 /// A window of one candidate with a fixed content.

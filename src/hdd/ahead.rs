@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::ahead::Lookahead;
-use crate::dd::split_bounds;
-use crate::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
+use crate::dd;
+use crate::params::{DdOptions, SplitFactor};
 use crate::tree::{NodeId, TreeEdits, TreeState};
 
 use super::hoist::hoists_of;
@@ -38,34 +38,18 @@ impl TreeLookahead {
         }
     }
 
-    /// The first window ddmin judges on `config`: the subsets (or the complements, as `dd`
-    /// orders them) of its first split; with one node, the empty configuration.
+    /// The first window ddmin judges on `config` ([`dd::first_window`]); with one node, the
+    /// empty configuration (which pruning tries after ddmin).
     pub fn first_window(&mut self, config: &[NodeId], nu: SplitFactor, dd: &DdOptions) {
         if let [only] = config {
             self.push(TreeEdits::removing([*only]));
             return;
         }
-        if config.len() < 2 {
-            return;
-        }
-        let bounds = split_bounds(config.len(), nu.grow(1, config.len()), dd.split);
-        let n = bounds.len() - 1;
-        let (subsets, direction) = match dd.order {
-            ReduceOrder::SubsetsFirst => (true, dd.subset_direction),
-            ReduceOrder::ComplementsFirst | ReduceOrder::ComplementsOnly => {
-                (false, dd.complement_direction)
-            }
-        };
-        let chunks: Vec<usize> = match direction {
-            Direction::Forward => (0..n).collect(),
-            Direction::Backward => (0..n).rev().collect(),
-        };
-        for k in chunks {
-            let chunk = bounds[k]..bounds[k + 1];
+        for kept in dd::first_window(config.len(), nu, dd) {
             let removed = config
                 .iter()
                 .enumerate()
-                .filter(|(unit, _)| chunk.contains(unit) != subsets)
+                .filter(|(unit, _)| !kept.iter().any(|range| range.contains(unit)))
                 .map(|(_, &node)| node);
             self.push(TreeEdits::removing(removed));
         }
