@@ -218,6 +218,7 @@ fn tree_run(text: &[u8], events: bool) -> u64 {
         dd: &DdOptions::default(),
         fixpoint: false,
         pins: &NoPins,
+        keep_loop_control: false,
     };
     hdd::run(&mut tester, "hddr".parse().expect("hddr"), &context, "hddr").expect("no stop");
     let tests = tester.stats().tests;

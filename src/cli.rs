@@ -17,7 +17,7 @@ use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
 use crate::control::Stop;
 use crate::engine::{Command, Session, SessionOptions};
-use crate::oracle::{CommandOracle, Oracle};
+use crate::oracle::{CommandOracle, Oracle, TimeoutFit};
 use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
 use crate::pipeline::Settings;
 use crate::reduce::{Job, StartError};
@@ -104,8 +104,9 @@ pub struct ReduceArgs {
     #[arg(short, long, value_name = "PIPELINE")]
     pub algorithm: Option<crate::pipeline::Pipeline>,
 
-    /// Without -a: the fast default (`hddhr+ddmin:line` for a known language, else `ddmin`):
-    /// the tree and lines only, a fraction of the tests for a larger result.
+    /// Without -a: the fast default (`(hddhr-sweep+ddmin:line)*` for a known language, else
+    /// `ddmin`): the tree and lines only, a fraction of the tests for a larger result; without
+    /// --timeout, a tighter one (see --timeout).
     #[arg(long, conflicts_with = "algorithm")]
     pub fast: bool,
 
@@ -198,7 +199,8 @@ pub struct ReduceArgs {
     pub parallel: Option<ParallelMode>,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
-    /// unresolved [default: five times the input's own check, plus half a second].
+    /// unresolved [default: five times the input's own check, plus half a second; with --fast
+    /// three times, plus a tenth].
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
 
@@ -551,7 +553,11 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // Processes a test leaves behind (daemons) are adopted and killed (Linux).
     crate::processes::adopt_orphans();
     let oracle = match args.oracle(timeout) {
-        Ok(oracle) => Arc::new(oracle.fitting_timeout()),
+        Ok(oracle) => Arc::new(oracle.fitting_timeout(if args.fast {
+            TimeoutFit::Tight
+        } else {
+            TimeoutFit::Generous
+        })),
         Err(error) => return usage_error(format!("{error:#}")),
     };
     let place = oracle.executor().describe();

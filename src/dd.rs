@@ -188,7 +188,7 @@ impl CandidateSource for RoundWindow<'_> {
 }
 
 /// Sorted spans with the adjacent ones joined and the empty ones left out.
-fn merged_spans<'a>(spans: impl Iterator<Item = &'a Range<usize>>) -> Vec<Range<usize>> {
+pub(crate) fn merged_spans<'a>(spans: impl Iterator<Item = &'a Range<usize>>) -> Vec<Range<usize>> {
     let mut merged: Vec<Range<usize>> = Vec::new();
     for span in spans.filter(|span| !span.is_empty()) {
         match merged.last_mut() {

@@ -42,6 +42,9 @@ pub enum CandidateKind {
     /// An edit of a text stage (tokens, brackets, rename): candidate `index` of the `n` the
     /// stage proposed for the current best.
     Edit,
+    /// A chunk sweep's removal of the `n` units from unit `index` (0-based) of its
+    /// configuration.
+    Sweep,
 }
 
 /// One candidate under consideration.
@@ -84,6 +87,7 @@ impl Candidate {
             CandidateKind::Reshape => "reshape".into(),
             CandidateKind::Manual => "manual edit".into(),
             CandidateKind::Edit => format!("edit {}/{}", self.index + 1, self.n),
+            CandidateKind::Sweep => format!("−{}@{}", self.n, self.index + 1),
         }
     }
 }
@@ -126,6 +130,8 @@ pub enum Branch {
     Restart,
     /// A text stage's edit.
     Edit,
+    /// A chunk sweep removed a run of units.
+    Sweep,
 }
 
 impl Branch {
@@ -145,6 +151,7 @@ impl Branch {
             Branch::Start => "input",
             Branch::Restart => "restart",
             Branch::Edit => "text edit",
+            Branch::Sweep => "remove a run",
         }
     }
 }

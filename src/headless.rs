@@ -195,12 +195,9 @@ pub fn report(stats: &Stats) -> String {
         ),
     ];
     if let Some(timeout) = stats.timeout_seconds {
-        lines.push(if stats.timeout_derived {
-            format!(
-                "timeout: {timeout:.2}s per test (5x the input's check + 0.5s; --timeout sets one)"
-            )
-        } else {
-            format!("timeout: {timeout:.2}s per test")
+        lines.push(match &stats.timeout_rule {
+            Some(rule) => format!("timeout: {timeout:.2}s per test ({rule}; --timeout sets one)"),
+            None => format!("timeout: {timeout:.2}s per test"),
         });
     }
     if stats.stages.len() > 1 {

@@ -29,6 +29,7 @@ pub mod schedule;
 pub mod signals;
 pub mod slurm;
 pub mod stats;
+pub mod sweep;
 pub mod tester;
 pub mod trace;
 pub mod tree;

@@ -103,8 +103,8 @@ pub trait Oracle: Send + Sync {
     }
 
     /// Told how long the input's own check took: an oracle that fits its timeout to the test
-    /// sets it now and returns it (see [`fitted_timeout`]); others return `None`.
-    fn fit_timeout(&self, check: Duration) -> Option<Duration> {
+    /// sets it now (see [`TimeoutFit`]) and returns how; others return `None`.
+    fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
         let _ = check;
         None
     }
@@ -255,12 +255,35 @@ impl Execution {
     }
 }
 
-/// The timeout fitted to a test whose check of the input took `check`: five times that plus half
-/// a second, so that a candidate that never ends costs little more than a good one (the half
-/// second covers the start-up jitter of short tests, the factor parallel tests slowing each
-/// other and the spread of long ones).
-pub fn fitted_timeout(check: Duration) -> Duration {
-    check * 5 + Duration::from_millis(500)
+/// How a timeout is fitted to the time the input's own check took, so that a candidate that
+/// never ends costs little more than a good one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutFit {
+    /// Five times the check plus half a second: the half second covers the start-up jitter of
+    /// short tests, the factor parallel tests slowing each other and the spread of long ones.
+    Generous,
+    /// Three times the check plus a tenth of a second (`--fast`): a candidate that is
+    /// interesting but much slower than the input may be taken for one that hangs, which costs
+    /// a reduction, never the result.
+    Tight,
+}
+
+impl TimeoutFit {
+    /// The timeout for a test whose check of the input took `check`.
+    pub fn fit(self, check: Duration) -> Duration {
+        match self {
+            TimeoutFit::Generous => check * 5 + Duration::from_millis(500),
+            TimeoutFit::Tight => check * 3 + Duration::from_millis(100),
+        }
+    }
+
+    /// The rule, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TimeoutFit::Generous => "5x the input's check + 0.5s",
+            TimeoutFit::Tight => "3x the input's check + 0.1s",
+        }
+    }
 }
 
 /// A test function in the same process: tests, benchmarks and the demo use it.
@@ -324,8 +347,8 @@ pub struct CommandOracle {
     args: Vec<OsString>,
     file_name: OsString,
     timeout: Mutex<Option<Duration>>,
-    /// Without a timeout of its own, take [`fitted_timeout`] of the input's check.
-    fits_timeout: bool,
+    /// Without a timeout of its own, fit one to the input's check this way.
+    fits_timeout: Option<TimeoutFit>,
     scratch: PathBuf,
     next_run: AtomicU64,
     /// Whether a run directory could not be removed (warned about once).
@@ -385,7 +408,7 @@ impl CommandOracle {
             args: args.to_vec(),
             file_name,
             timeout: Mutex::new(timeout),
-            fits_timeout: false,
+            fits_timeout: None,
             scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
@@ -407,9 +430,9 @@ impl CommandOracle {
     }
 
     /// Without a timeout given to [`CommandOracle::new`], the timeout is fitted to the time the
-    /// input's check takes (see [`Oracle::fit_timeout`]).
-    pub fn fitting_timeout(mut self) -> Self {
-        self.fits_timeout = self.timeout().is_none();
+    /// input's check takes (see [`Oracle::fit_timeout`]), the way `fit` says.
+    pub fn fitting_timeout(mut self, fit: TimeoutFit) -> Self {
+        self.fits_timeout = self.timeout().is_none().then_some(fit);
         self
     }
 
@@ -731,13 +754,10 @@ impl Oracle for CommandOracle {
         *self.timeout.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn fit_timeout(&self, check: Duration) -> Option<Duration> {
-        if !self.fits_timeout {
-            return None;
-        }
-        let fitted = fitted_timeout(check);
-        *self.timeout.lock().unwrap_or_else(PoisonError::into_inner) = Some(fitted);
-        Some(fitted)
+    fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
+        let fit = self.fits_timeout?;
+        *self.timeout.lock().unwrap_or_else(PoisonError::into_inner) = Some(fit.fit(check));
+        Some(fit)
     }
 
     fn take_warnings(&self) -> Vec<String> {
@@ -816,11 +836,15 @@ mod tests {
     #[test]
     fn the_timeout_fits_the_input_check_unless_one_was_given() {
         let check = Duration::from_millis(50);
-        let fitting = sh("exit 0", None).fitting_timeout();
+        let fitting = sh("exit 0", None).fitting_timeout(TimeoutFit::Generous);
         assert_eq!(fitting.timeout(), None);
-        assert_eq!(fitting.fit_timeout(check), Some(Duration::from_millis(750)));
+        assert_eq!(fitting.fit_timeout(check), Some(TimeoutFit::Generous));
         assert_eq!(fitting.timeout(), Some(Duration::from_millis(750)));
-        let explicit = sh("exit 0", Some(Duration::from_secs(7))).fitting_timeout();
+        let tight = sh("exit 0", None).fitting_timeout(TimeoutFit::Tight);
+        assert_eq!(tight.fit_timeout(check), Some(TimeoutFit::Tight));
+        assert_eq!(tight.timeout(), Some(Duration::from_millis(250)));
+        let explicit =
+            sh("exit 0", Some(Duration::from_secs(7))).fitting_timeout(TimeoutFit::Tight);
         assert_eq!(explicit.fit_timeout(check), None);
         assert_eq!(explicit.timeout(), Some(Duration::from_secs(7)));
         let plain = sh("exit 0", None);

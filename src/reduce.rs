@@ -142,8 +142,9 @@ impl Job {
             });
         }
         if let Some(verdict) = &verdict {
-            let derived = tester.oracle().fit_timeout(verdict.duration).is_some();
-            tester.stats_mut().timeout_derived = derived;
+            let fit = tester.oracle().fit_timeout(verdict.duration);
+            tester.stats_mut().timeout_derived = fit.is_some();
+            tester.stats_mut().timeout_rule = fit.map(|fit| fit.describe().to_owned());
         }
         tester.stats_mut().timeout_seconds = tester.oracle().timeout().map(|t| t.as_secs_f64());
         tester.set_best(start.to_vec());

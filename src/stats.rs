@@ -67,6 +67,9 @@ pub struct Stats {
     pub timeout_seconds: Option<f64>,
     /// The timeout was derived from the time of the input's own check (no `--timeout`).
     pub timeout_derived: bool,
+    /// How the timeout was derived, when it was (`5x the input's check + 0.5s`).
+    #[serde(default)]
+    pub timeout_rule: Option<String>,
     /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
     /// it removed.
     pub stages: Vec<StageStats>,

@@ -242,42 +242,54 @@ fn a_hanging_test_is_killed_at_the_timeout_with_its_children() {
     assert_none_alive(&work, "pids", "survived the timeout");
 }
 
-#[test]
-fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
+/// Reduces a file whose candidates without `stop` never end, with no `--timeout` and `mode`
+/// (`--fast`, or `-a ddmin`): the fitted timeout ends them; returns the timeout and the report.
+fn hanging_candidates_end_at_the_fitted_timeout(mode: &[&str]) -> (f64, String) {
     let work = Work::new();
     work.file("in.txt", "keep\nstop\na\nb\n");
-    // Candidates without `stop` never end.
     work.script(
         "t.sh",
         "grep -q keep \"$1\" || exit 1\ngrep -q stop \"$1\" || sleep 600\nexit 0",
     );
     let start = Instant::now();
-    let output = reduce(
-        &work,
-        &[
-            "in.txt",
-            "--fast",
-            "--atoms",
-            "line",
-            "-j",
-            "1",
-            "--no-tui",
-            "--stats-json",
-            "stats.json",
-            "--",
-            "./t.sh",
-        ],
-    );
+    let mut args = vec!["in.txt"];
+    args.extend_from_slice(mode);
+    args.extend_from_slice(&[
+        "--atoms",
+        "line",
+        "-j",
+        "1",
+        "--no-tui",
+        "--stats-json",
+        "stats.json",
+        "--",
+        "./t.sh",
+    ]);
+    let output = reduce(&work, &args);
     assert!(output.status.success(), "{output:?}");
     assert!(start.elapsed() < Duration::from_secs(60));
     assert_eq!(work.read_string("in.whittled.txt"), "keep\nstop\n");
-    let stdout = text(&output.stdout);
-    assert!(stdout.contains("5x the input's check"), "{stdout}");
     let stats = work.json("stats.json");
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     assert_eq!(stats["timeout_derived"], true);
-    let timeout = stats["timeout_seconds"].as_f64().unwrap();
-    assert!((0.5..5.0).contains(&timeout), "{stats}");
+    (
+        stats["timeout_seconds"].as_f64().unwrap(),
+        text(&output.stdout),
+    )
+}
+
+#[test]
+fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
+    let (timeout, stdout) = hanging_candidates_end_at_the_fitted_timeout(&["-a", "ddmin"]);
+    assert!(stdout.contains("5x the input's check + 0.5s"), "{stdout}");
+    assert!((0.5..5.0).contains(&timeout), "{timeout}");
+}
+
+#[test]
+fn with_fast_a_hanging_candidate_costs_a_tenth_of_a_second() {
+    let (timeout, stdout) = hanging_candidates_end_at_the_fitted_timeout(&["--fast"]);
+    assert!(stdout.contains("3x the input's check + 0.1s"), "{stdout}");
+    assert!((0.1..1.0).contains(&timeout), "{timeout}");
 }
 
 #[test]

@@ -307,3 +307,36 @@ fn tests_run_ahead_change_no_reduction() {
     assert_eq!(ahead_reductions, sequential_reductions);
     assert_eq!(ahead_result, sequential_result);
 }
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn the_fast_default_leaves_loop_control_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("in.c"),
+        "int main(void) {\n  int s = 0;\n  for (int i = 0; i < 10; i++) {\n    s += i;\n  }\n  return s;\n}\n",
+    )
+    .unwrap();
+    // The test wants a loop and its body's statement: the condition and the update could go.
+    write_script(
+        dir.path(),
+        "t.sh",
+        "grep -q for \"$1\" && grep -q 's += i' \"$1\"",
+    );
+    let run = |options: &[&str], output: &str| {
+        let mut args = vec!["reduce", "in.c", "--no-tui", "-j", "1", "-o", output];
+        args.extend_from_slice(options);
+        args.extend_from_slice(&["--", "./t.sh"]);
+        let run = whittle(&args, dir.path());
+        assert!(run.status.success(), "{run:?}");
+        std::fs::read_to_string(dir.path().join(output)).unwrap()
+    };
+    let fast = run(&["--fast"], "fast.c");
+    assert!(fast.contains("i < 10; i++"), "{fast}");
+    let sweeps = run(&["-a", "hddhr-sweep"], "sweeps.c");
+    assert!(!sweeps.contains("i < 10"), "{sweeps}");
+    assert!(!sweeps.contains("i++"), "{sweeps}");
+}

@@ -1,12 +1,13 @@
 //! Property tests: for random configurations and random monotone and non-monotone tests, ddmin
-//! returns an interesting, 1-minimal configuration, and every cache gives the same result as none.
+//! and the chunk sweep return an interesting, 1-minimal configuration, and every cache gives the
+//! same result as none.
 
 mod common;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use common::{ddmin_ints, is_one_minimal, knobs};
+use common::{ddmin_ints, is_one_minimal, knobs, sweep_ints};
 use proptest::prelude::*;
 use whittle::cache::{CacheKind, CachePolicy};
 use whittle::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor};
@@ -159,6 +160,22 @@ proptest! {
             prop_assert_eq!(&cached.result, &reference.result, "cache {:?}", cache);
             prop_assert!(cached.stats.tests <= reference.stats.tests);
         }
+    }
+
+    #[test]
+    fn sweeps_are_one_minimal_and_the_same_for_any_cache_and_number_of_jobs(
+        (input, test) in random_case(),
+        jobs in prop_oneof![Just(2usize), Just(3), Just(8)],
+    ) {
+        prop_assume!(test.is_interesting(&input));
+        let nu = SplitFactor::Finite(2);
+        let check = test.clone();
+        let reference = sweep_ints(&input, move |c| check.is_interesting(c), knobs(nu, 1, ParallelMode::Stable), NO_CACHE);
+        prop_assert!(test.is_interesting(&reference.result));
+        prop_assert!(is_one_minimal(&reference.result, &|c| test.is_interesting(c)));
+        let check = test.clone();
+        let parallel = sweep_ints(&input, move |c| check.is_interesting(c), knobs(nu, jobs, ParallelMode::Greedy), CachePolicy::recommended());
+        prop_assert_eq!(&parallel.result, &reference.result, "{} jobs", jobs);
     }
 
     #[test]

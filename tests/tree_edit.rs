@@ -569,3 +569,29 @@ fn layouts_find_nodes_in_the_edited_text() {
         assert_eq!(fresh.span_in(&layout, id), Some(tree.byte_range(id)));
     }
 }
+
+/// The outermost nodes `Tree::in_loop_control` marks, by their text.
+fn loop_controls(language: &str, text: &str) -> Vec<String> {
+    let tree = tree_of(language, text, Preprocess::default());
+    tree.ids()
+        .filter(|&id| {
+            tree.in_loop_control(id) && !tree.parent(id).is_some_and(|p| tree.in_loop_control(p))
+        })
+        .map(|id| String::from_utf8_lossy(tree.text(id)).into_owned())
+        .collect()
+}
+
+#[test]
+fn loop_control_is_a_loops_condition_and_update_not_its_initializer_body_or_an_if() {
+    let c = "int f(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; \
+             while (s > 3) s--; do s++; while (s < 2); if (s) return s; return 0; }";
+    assert_eq!(
+        loop_controls("c", c),
+        ["i < n", "i++", "(s > 3)", "(s < 2)"]
+    );
+    if tree_support::available("javascript") {
+        let js = "for (let i = 0; i < 3; i += 1) { f(i); } if (x) { y(); }";
+        // The grammar puts the condition's `;` in the condition's field.
+        assert_eq!(loop_controls("javascript", js), ["i < 3", ";", "i += 1"]);
+    }
+}

@@ -45,7 +45,17 @@ impl TreeLookahead {
             self.push(TreeEdits::removing([*only]));
             return;
         }
-        for kept in dd::first_window(config.len(), nu, dd) {
+        self.keeping(config, dd::first_window(config.len(), nu, dd));
+    }
+
+    /// The first window a chunk sweep judges on `config` ([`crate::sweep::first_window`]).
+    pub fn first_sweep(&mut self, config: &[NodeId]) {
+        self.keeping(config, crate::sweep::first_window(config.len()));
+    }
+
+    /// Removals of nodes of `config`: each candidate keeps the positions its ranges hold.
+    fn keeping(&mut self, config: &[NodeId], candidates: Vec<Vec<std::ops::Range<usize>>>) {
+        for kept in candidates {
             let removed = config
                 .iter()
                 .enumerate()

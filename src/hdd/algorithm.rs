@@ -23,6 +23,9 @@ pub struct Algorithm {
     pub prune: bool,
     /// TMIN^χ hoists the (kept) nodes of each configuration to compatible descendants.
     pub hoist: bool,
+    /// Pruning sweeps each configuration ([`crate::sweep`]) instead of running ddmin on it
+    /// (not an algorithm of the papers).
+    pub sweep: bool,
 }
 
 struct Entry {
@@ -39,12 +42,20 @@ const fn algorithm(traversal: Traversal, coarse: bool, prune: bool, hoist: bool)
         coarse,
         prune,
         hoist,
+        sweep: false,
+    }
+}
+
+const fn sweeping(algorithm: Algorithm) -> Algorithm {
+    Algorithm {
+        sweep: true,
+        ..algorithm
     }
 }
 
 use Traversal::{Levels, Recursive};
 
-const ENTRIES: [Entry; 12] = [
+const ENTRIES: [Entry; 14] = [
     Entry {
         name: "hdd",
         title: "HDD*",
@@ -129,6 +140,20 @@ const ENTRIES: [Entry; 12] = [
         algorithm: algorithm(Recursive, true, true, true),
         description: "HDDH^r on the Φ-empty children only",
     },
+    Entry {
+        name: "hddr-sweep",
+        title: "HDD^r* sweeps",
+        figure: "not in the papers",
+        algorithm: sweeping(algorithm(Recursive, false, true, false)),
+        description: "HDD^r pruning each node's children by chunk sweeps instead of ddmin",
+    },
+    Entry {
+        name: "hddhr-sweep",
+        title: "HDDH^r* sweeps",
+        figure: "not in the papers",
+        algorithm: sweeping(algorithm(Recursive, false, true, true)),
+        description: "HDDH^r pruning each node's children by chunk sweeps instead of ddmin",
+    },
 ];
 
 impl Algorithm {
@@ -144,6 +169,8 @@ impl Algorithm {
     pub const HDDHR: Algorithm = ENTRIES[9].algorithm;
     pub const COARSE_HDDH: Algorithm = ENTRIES[10].algorithm;
     pub const COARSE_HDDHR: Algorithm = ENTRIES[11].algorithm;
+    pub const HDDR_SWEEP: Algorithm = ENTRIES[12].algorithm;
+    pub const HDDHR_SWEEP: Algorithm = ENTRIES[13].algorithm;
 
     /// Every algorithm, in the order `whittle algorithms` lists them.
     pub fn all() -> impl Iterator<Item = Algorithm> {
@@ -209,7 +236,7 @@ mod tests {
     #[test]
     fn names_round_trip_and_are_distinct() {
         let all: Vec<Algorithm> = Algorithm::all().collect();
-        assert_eq!(all.len(), 12);
+        assert_eq!(all.len(), 14);
         for (i, a) in all.iter().enumerate() {
             assert_eq!(a.name().parse::<Algorithm>(), Ok(*a));
             assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");

@@ -35,6 +35,9 @@ pub struct TreeContext<'a> {
     pub fixpoint: bool,
     /// Nodes that must never be removed or hoisted away.
     pub pins: &'a dyn PinSource,
+    /// Leave loops' conditions and updates as they are (see [`tree::Tree::in_loop_control`]):
+    /// candidates that change them often never end, and each costs a timeout.
+    pub keep_loop_control: bool,
 }
 
 /// Runs `algorithm` on the tester's current best (to its fixed point unless the context says
@@ -62,6 +65,7 @@ pub fn run(
             algorithm,
             dd: context.dd,
             pins,
+            keep_loop_control: context.keep_loop_control,
             stage,
             layout: None,
         };

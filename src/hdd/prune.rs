@@ -82,13 +82,15 @@ impl Domain for NodesDomain<'_> {
 }
 
 /// ddmin over `config` (nodes of the current tree whose text is the tester's best), then the
-/// empty configuration if one node is left. Commits the removals to `state`.
+/// empty configuration if one node is left; or, with `sweep`, chunk sweeps over it (which try
+/// the empty configuration themselves). Commits the removals to `state`.
 /// `layout` tells where the nodes are in the best, when known already (for displays).
 pub(super) fn prune(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     config: &[NodeId],
     options: &DdOptions,
+    sweep: bool,
     layout: Option<&Layout>,
 ) -> Result<(), Stop> {
     if config.is_empty() {
@@ -103,6 +105,15 @@ pub(super) fn prune(
         spans: Mutex::new(None),
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
+    if sweep {
+        let kept = crate::sweep::sweep(&domain, units, tester)?;
+        let removal = domain.candidate(&[&kept]);
+        if !removal.is_empty() {
+            Arc::make_mut(shared).commit(&removal);
+        }
+        debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
+        return Ok(());
+    }
     let kept = dd::ddmin(&domain, units, tester, options)?;
     let mut removal = domain.candidate(&[&kept]);
     if let [only] = kept[..] {

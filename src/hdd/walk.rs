@@ -23,6 +23,8 @@ pub(super) struct Walk<'a> {
     pub algorithm: Algorithm,
     pub dd: &'a DdOptions,
     pub pins: PinnedNodes,
+    /// Loops' conditions and updates are neither pruned nor hoisted.
+    pub keep_loop_control: bool,
     pub stage: &'a str,
     /// Where the nodes of the state are in the best, for displays, with the number of
     /// reductions accepted when it was made (a reduction commits an edit: it is made again).
@@ -81,9 +83,11 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// What a coarse variant keeps of a set: the Φ-empty nodes (all nodes otherwise).
+    /// What a coarse variant keeps of a set: the Φ-empty nodes (all nodes otherwise); never a
+    /// part of a loop's control when it is kept.
     fn considered(&self, node: NodeId) -> bool {
-        !self.algorithm.coarse || self.state.is_phi_empty(node)
+        (!self.algorithm.coarse || self.state.is_phi_empty(node))
+            && !(self.keep_loop_control && self.state.tree().in_loop_control(node))
     }
 
     /// The nodes of a set that pruning tries to remove.
@@ -131,7 +135,12 @@ impl Walk<'_> {
             }
             let children = self.state.children(node);
             if self.algorithm.prune {
-                lookahead.first_window(&self.prune_config(&children), nu, self.dd);
+                let config = self.prune_config(&children);
+                if self.algorithm.sweep {
+                    lookahead.first_sweep(&config);
+                } else {
+                    lookahead.first_window(&config, nu, self.dd);
+                }
             }
             if self.algorithm.hoist {
                 lookahead.hoists(&self.hoist_set(&children), &self.pins);
@@ -152,7 +161,14 @@ impl Walk<'_> {
             if !config.is_empty() {
                 self.report(TreePhase::Prune, &config, parent, depth);
                 let layout = self.layout.as_ref().map(|(_, layout)| layout);
-                prune::prune(self.tester, &mut self.state, &config, self.dd, layout)?;
+                prune::prune(
+                    self.tester,
+                    &mut self.state,
+                    &config,
+                    self.dd,
+                    self.algorithm.sweep,
+                    layout,
+                )?;
             }
         }
         if self.algorithm.hoist {

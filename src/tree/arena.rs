@@ -264,6 +264,31 @@ impl Tree {
         &self.source[self.tail_start as usize..]
     }
 
+    /// The name of the field of its parent the node fills (`condition`), if any.
+    pub fn field_name(&self, id: NodeId) -> Option<&'static str> {
+        self.tables.grammar().field_name_for_id(self.node(id).field)
+    }
+
+    /// Whether the node is part of a loop's control: a loop's (`for`, `while`, `do`) condition,
+    /// update or increment, or inside one. A candidate without them, or with them shortened,
+    /// often never ends.
+    pub fn in_loop_control(&self, id: NodeId) -> bool {
+        let mut node = id;
+        while let Some(parent) = self.parent(node) {
+            if matches!(
+                self.field_name(node),
+                Some("condition" | "update" | "increment")
+            ) && ["for", "while", "do_"]
+                .iter()
+                .any(|keyword| self.kind(parent).starts_with(keyword))
+            {
+                return true;
+            }
+            node = parent;
+        }
+        false
+    }
+
     /// The parent in the unedited tree.
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
         let parent = self.node(id).parent;

@@ -50,6 +50,40 @@ pub fn ddmin_ints(
     knobs: Knobs,
     cache: CachePolicy,
 ) -> Run {
+    reduce_ints(
+        values,
+        interesting,
+        knobs,
+        cache,
+        |domain, units, tester| dd::ddmin(domain, units, tester, &options).map(drop),
+    )
+}
+
+/// Runs chunk sweeps (to their fixed point) over `values` like [`ddmin_ints`].
+pub fn sweep_ints(
+    values: &[i64],
+    interesting: impl Fn(&[i64]) -> bool + Send + Sync + 'static,
+    knobs: Knobs,
+    cache: CachePolicy,
+) -> Run {
+    reduce_ints(
+        values,
+        interesting,
+        knobs,
+        cache,
+        |domain, units, tester| whittle::sweep::sweep(domain, units, tester).map(drop),
+    )
+}
+
+/// Runs `reduce` over `values` with line units and an in-process predicate on the decoded
+/// integers.
+fn reduce_ints(
+    values: &[i64],
+    interesting: impl Fn(&[i64]) -> bool + Send + Sync + 'static,
+    knobs: Knobs,
+    cache: CachePolicy,
+    reduce: impl FnOnce(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<(), whittle::control::Stop>,
+) -> Run {
     let tested = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = tested.clone();
     let oracle = predicate("ints", move |content: &[u8]| {
@@ -65,7 +99,7 @@ pub fn ddmin_ints(
     tester.set_best(input.clone());
     let domain = TextDomain::new(&input, atoms::split(&input, AtomKind::Line));
     let units: Vec<UnitId> = (0..values.len() as UnitId).collect();
-    dd::ddmin(&domain, units, &mut tester, &options).expect("no stop requested");
+    reduce(&domain, units, &mut tester).expect("no stop requested");
     let result = decode(tester.best());
     let stats = tester.stats();
     let tested = tested.lock().unwrap().clone();

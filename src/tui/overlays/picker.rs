@@ -246,7 +246,8 @@ mod tests {
         picker.type_char('r');
         picker.complete();
         assert_eq!(picker.input, "hoist+hddhr");
-        assert_eq!(picker.error, None);
+        // A whole name that begins another: both are shown, the name stays as typed.
+        assert!(picker.error.as_deref().unwrap().contains("hddhr-sweep"));
         assert_eq!(picker.choice(0), Ok("hoist+hddhr".to_string()));
     }
 
