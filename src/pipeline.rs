@@ -201,7 +201,7 @@ impl Pipeline {
 
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
 pub const DEFAULT_TREE_PIPELINE: &str =
-    "(coarse-hddhr+hddhr+replace+inline+ddmin:line+brackets+tokens+rename+indent)*";
+    "(coarse-hddhr-sweep+hddhr-sweep+replace+inline+ddmin:line+brackets+tokens+rename+indent)*";
 
 /// The default for other inputs.
 pub const DEFAULT_TEXT_PIPELINE: &str = "(ddmin:line+brackets+tokens+rename+indent)*+polish";

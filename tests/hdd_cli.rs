@@ -165,8 +165,8 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
     assert_eq!(
         stages,
         [
-            "coarse-hddhr",
-            "hddhr",
+            "coarse-hddhr-sweep",
+            "hddhr-sweep",
             "replace",
             "inline",
             "ddmin line",

@@ -55,7 +55,7 @@ const fn sweeping(algorithm: Algorithm) -> Algorithm {
 
 use Traversal::{Levels, Recursive};
 
-const ENTRIES: [Entry; 14] = [
+const ENTRIES: [Entry; 16] = [
     Entry {
         name: "hdd",
         title: "HDD*",
@@ -154,6 +154,20 @@ const ENTRIES: [Entry; 14] = [
         algorithm: sweeping(algorithm(Recursive, false, true, true)),
         description: "HDDH^r pruning each node's children by chunk sweeps instead of ddmin",
     },
+    Entry {
+        name: "coarse-hddr-sweep",
+        title: "Coarse HDD^r* sweeps",
+        figure: "not in the papers",
+        algorithm: sweeping(algorithm(Recursive, true, true, false)),
+        description: "Coarse HDD^r pruning each node's children by chunk sweeps instead of ddmin",
+    },
+    Entry {
+        name: "coarse-hddhr-sweep",
+        title: "Coarse HDDH^r* sweeps",
+        figure: "not in the papers",
+        algorithm: sweeping(algorithm(Recursive, true, true, true)),
+        description: "Coarse HDDH^r pruning each node's children by chunk sweeps instead of ddmin",
+    },
 ];
 
 impl Algorithm {
@@ -171,6 +185,8 @@ impl Algorithm {
     pub const COARSE_HDDHR: Algorithm = ENTRIES[11].algorithm;
     pub const HDDR_SWEEP: Algorithm = ENTRIES[12].algorithm;
     pub const HDDHR_SWEEP: Algorithm = ENTRIES[13].algorithm;
+    pub const COARSE_HDDR_SWEEP: Algorithm = ENTRIES[14].algorithm;
+    pub const COARSE_HDDHR_SWEEP: Algorithm = ENTRIES[15].algorithm;
 
     /// Every algorithm, in the order `whittle algorithms` lists them.
     pub fn all() -> impl Iterator<Item = Algorithm> {
@@ -236,7 +252,7 @@ mod tests {
     #[test]
     fn names_round_trip_and_are_distinct() {
         let all: Vec<Algorithm> = Algorithm::all().collect();
-        assert_eq!(all.len(), 14);
+        assert_eq!(all.len(), 16);
         for (i, a) in all.iter().enumerate() {
             assert_eq!(a.name().parse::<Algorithm>(), Ok(*a));
             assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");
