@@ -582,6 +582,10 @@ fn loop_controls(language: &str, text: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
 fn loop_control_is_a_loops_condition_and_update_not_its_initializer_body_or_an_if() {
     let c = "int f(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; \
              while (s > 3) s--; do s++; while (s < 2); if (s) return s; return 0; }";
