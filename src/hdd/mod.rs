@@ -1,6 +1,7 @@
 //! Hierarchical reduction of parse trees: HDD, HDD^r and their coarse forms (pruning levels or
-//! children with ddmin), hoisting with TMIN^χ (Hoist, Hoist^r and their coarse forms), and HDDH,
-//! which interlaces both; every algorithm iterated to its fixed point.
+//! children with ddmin, or with chunk sweeps in the `-sweep` variants), hoisting with TMIN^χ
+//! (Hoist, Hoist^r and their coarse forms), and HDDH, which interlaces both; every algorithm
+//! iterated to its fixed point.
 //!
 //! Each fixed-point iteration parses the tester's current best afresh, so nodes whose text
 //! became equal to their replacement Φ get their unremovable marks and the levels follow the

@@ -1,6 +1,7 @@
-//! Pruning a configuration of tree nodes with ddmin: the configuration is a list of nodes, a
-//! candidate keeps some and replaces the others by their Φ. Where ddmin leaves one node, the
-//! empty configuration is tried too (ddmin assumes it is not interesting and never tests it).
+//! Pruning a configuration of tree nodes with ddmin (or a chunk sweep): the configuration is a
+//! list of nodes, a candidate keeps some and replaces the others by their Φ. Where ddmin leaves
+//! one node, the empty configuration is tried too (ddmin assumes it is not interesting and never
+//! tests it; a sweep tries it itself).
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
