@@ -52,7 +52,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-const HOISTING_PIPELINES: [&str; 12] = [
+const HOISTING_PIPELINES: [&str; 14] = [
     "hoist+hdd",
     "hddh",
     "hoist+hddh",
@@ -65,6 +65,8 @@ const HOISTING_PIPELINES: [&str; 12] = [
     "coarse-hoistr+coarse-hddhr",
     "hoist",
     "hoistr",
+    "hddhr-sweep",
+    "coarse-hddhr-sweep",
 ];
 
 /// Figures 7.1-7.2: HDD keeps the `if (1) { }` wrapper, every pipeline with hoisting drops it.
@@ -393,6 +395,8 @@ fn hdd_is_one_tree_minimal_and_hoist_one_maximal_on_random_json() {
             ("hoist", hoists_that_apply),
             ("hddh", removable_nodes_that_could_go),
             ("hddr", removable_nodes_that_could_go),
+            ("hddr-sweep", removable_nodes_that_could_go),
+            ("hddhr-sweep", removable_nodes_that_could_go),
         ] {
             let oracle = {
                 let test = test.clone();

@@ -266,7 +266,8 @@ fn tests_run_ahead_change_no_reduction() {
         "t.sh",
         "sleep 0.02; grep -q Turing \"$1\" && grep -q matrix \"$1\"",
     );
-    let run = |name: &str, jobs: &str| {
+    let run = |algorithm: &str, name: &str, jobs: &str| {
+        let name = format!("{algorithm}.{name}");
         let (output, stats, trace) = (
             format!("{name}.out"),
             format!("{name}.stats.json"),
@@ -278,7 +279,7 @@ fn tests_run_ahead_change_no_reduction() {
                 "in.json",
                 "--no-tui",
                 "-a",
-                "hddhr",
+                algorithm,
                 "-j",
                 jobs,
                 "-o",
@@ -299,13 +300,17 @@ fn tests_run_ahead_change_no_reduction() {
             reductions(&dir.path().join(&trace)),
         )
     };
-    let (sequential, sequential_result, sequential_reductions) = run("sequential", "1");
-    let (ahead, ahead_result, ahead_reductions) = run("ahead", "2");
-    assert_eq!(sequential["ahead"], 0, "{sequential}");
-    assert!(ahead["ahead"].as_u64().unwrap() > 0, "{ahead}");
-    assert!(sequential_reductions.len() > 3, "{sequential_reductions:?}");
-    assert_eq!(ahead_reductions, sequential_reductions);
-    assert_eq!(ahead_result, sequential_result);
+    // ddmin's windows, and a chunk sweep's.
+    for algorithm in ["hddhr", "hddhr-sweep"] {
+        let (sequential, sequential_result, sequential_reductions) =
+            run(algorithm, "sequential", "1");
+        let (ahead, ahead_result, ahead_reductions) = run(algorithm, "ahead", "2");
+        assert_eq!(sequential["ahead"], 0, "{algorithm}: {sequential}");
+        assert!(ahead["ahead"].as_u64().unwrap() > 0, "{algorithm}: {ahead}");
+        assert!(sequential_reductions.len() > 3, "{sequential_reductions:?}");
+        assert_eq!(ahead_reductions, sequential_reductions, "{algorithm}");
+        assert_eq!(ahead_result, sequential_result, "{algorithm}");
+    }
 }
 
 #[test]
@@ -339,4 +344,41 @@ fn the_fast_default_leaves_loop_control_alone() {
     let sweeps = run(&["-a", "hddhr-sweep"], "sweeps.c");
     assert!(!sweeps.contains("i < 10"), "{sweeps}");
     assert!(!sweeps.contains("i++"), "{sweeps}");
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn sweeps_reduce_the_json_example_as_ddmin_does_in_no_more_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    json_task(dir.path());
+    let run = |algorithm: &str| {
+        let output = format!("{algorithm}.json");
+        let stats_name = format!("{algorithm}.stats.json");
+        let (stats, result) = reduce_json(
+            dir.path(),
+            &["-a", algorithm, "-o", &output],
+            &stats_name,
+            &output,
+        );
+        (
+            stats["tests"].as_u64().unwrap(),
+            result.split_whitespace().collect::<String>(),
+        )
+    };
+    for (sweep, ddmin, expected) in [
+        ("hddr-sweep", "hddr", r#"{"baz":[87]}"#),
+        ("hddhr-sweep", "hddhr", r#"{"baz":87}"#),
+    ] {
+        let (sweep_tests, sweep_result) = run(sweep);
+        let (ddmin_tests, ddmin_result) = run(ddmin);
+        assert_eq!(sweep_result, expected, "{sweep}");
+        assert_eq!(ddmin_result, expected, "{ddmin}");
+        assert!(
+            sweep_tests <= ddmin_tests,
+            "{sweep} {sweep_tests}, {ddmin} {ddmin_tests}"
+        );
+    }
 }
