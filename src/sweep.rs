@@ -132,12 +132,13 @@ fn sweep_once(
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let Some(&first) = found.first() else {
-            // Every run and every single unit of the window stays.
-            let last = window
+            // Every run and every single unit of the window stays: go on before the lowest.
+            end = window
                 .removals
-                .last()
-                .map_or(end - 1, |removed| removed.start);
-            end = last;
+                .iter()
+                .map(|removed| removed.start)
+                .min()
+                .unwrap_or(0);
             run = 1;
             continue;
         };

@@ -1,11 +1,10 @@
 //! What a tree walk judges next, should the candidates before them all fail: the candidates of
 //! the next sets' first windows, on the current tree, for workers that would otherwise idle.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::ahead::Lookahead;
-use crate::dd;
-use crate::params::{DdOptions, SplitFactor};
 use crate::tree::{NodeId, TreeEdits, TreeState};
 
 use super::hoist::hoists_of;
@@ -38,23 +37,9 @@ impl TreeLookahead {
         }
     }
 
-    /// The first window ddmin judges on `config` ([`dd::first_window`]); with one node, the
-    /// empty configuration (which pruning tries after ddmin).
-    pub fn first_window(&mut self, config: &[NodeId], nu: SplitFactor, dd: &DdOptions) {
-        if let [only] = config {
-            self.push(TreeEdits::removing([*only]));
-            return;
-        }
-        self.keeping(config, dd::first_window(config.len(), nu, dd));
-    }
-
-    /// The first window a chunk sweep judges on `config` ([`crate::sweep::first_window`]).
-    pub fn first_sweep(&mut self, config: &[NodeId]) {
-        self.keeping(config, crate::sweep::first_window(config.len()));
-    }
-
-    /// Removals of nodes of `config`: each candidate keeps the positions its ranges hold.
-    fn keeping(&mut self, config: &[NodeId], candidates: Vec<Vec<std::ops::Range<usize>>>) {
+    /// Removals of nodes of `config`: each candidate keeps the nodes at the positions its
+    /// ranges hold (see [`super::prune::first_candidates`]).
+    pub fn keeping(&mut self, config: &[NodeId], candidates: Vec<Vec<Range<usize>>>) {
         for kept in candidates {
             let removed = config
                 .iter()

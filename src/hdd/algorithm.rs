@@ -183,10 +183,6 @@ impl Algorithm {
     pub const HDDHR: Algorithm = ENTRIES[9].algorithm;
     pub const COARSE_HDDH: Algorithm = ENTRIES[10].algorithm;
     pub const COARSE_HDDHR: Algorithm = ENTRIES[11].algorithm;
-    pub const HDDR_SWEEP: Algorithm = ENTRIES[12].algorithm;
-    pub const HDDHR_SWEEP: Algorithm = ENTRIES[13].algorithm;
-    pub const COARSE_HDDR_SWEEP: Algorithm = ENTRIES[14].algorithm;
-    pub const COARSE_HDDHR_SWEEP: Algorithm = ENTRIES[15].algorithm;
 
     /// Every algorithm, in the order `whittle algorithms` lists them.
     pub fn all() -> impl Iterator<Item = Algorithm> {

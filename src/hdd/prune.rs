@@ -10,7 +10,7 @@ use crate::cache::UnitId;
 use crate::control::Stop;
 use crate::dd::{self, Domain};
 use crate::events::{Branch, Candidate, CandidateKind};
-use crate::params::DdOptions;
+use crate::params::{DdOptions, SplitFactor};
 use crate::tester::Tester;
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
@@ -106,42 +106,67 @@ pub(super) fn prune(
         spans: Mutex::new(None),
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
-    if sweep {
+    let removal = if sweep {
         let kept = crate::sweep::sweep(&domain, units, tester)?;
-        let removal = domain.candidate(&[&kept]);
-        if !removal.is_empty() {
-            Arc::make_mut(shared).commit(&removal);
-        }
-        debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
-        return Ok(());
-    }
-    let kept = dd::ddmin(&domain, units, tester, options)?;
-    let mut removal = domain.candidate(&[&kept]);
-    if let [only] = kept[..] {
-        let node = config[only as usize];
-        let mut all = removal.clone();
-        all.remove_all([node]);
-        let mut content = Vec::new();
-        state.render_into(&all, &mut content);
-        let probe = Candidate {
-            kind: CandidateKind::EmptyConfig,
-            index: node.index() as u32,
-            n: 1,
-        };
-        // What goes: the last node, where it is in the current best.
-        let removed = if tester.wants_spans() {
-            domain.unit_spans(&[only]).unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        if tester.judge_in_window(probe, &content, removed)? {
-            tester.accept(content, None, Branch::EmptyConfig, probe);
-            removal = all;
-        }
-    }
+        domain.candidate(&[&kept])
+    } else {
+        let kept = dd::ddmin(&domain, units, tester, options)?;
+        empty_configuration(tester, &domain, &kept)?
+    };
     if !removal.is_empty() {
         Arc::make_mut(shared).commit(&removal);
     }
     debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
     Ok(())
+}
+
+/// The removal ddmin's result `kept` makes; where it is one node, the empty configuration is
+/// tried too (ddmin never tests it), and taken when interesting.
+fn empty_configuration(
+    tester: &mut Tester,
+    domain: &NodesDomain<'_>,
+    kept: &[UnitId],
+) -> Result<TreeEdits, Stop> {
+    let removal = domain.candidate(&[kept]);
+    let [only] = kept[..] else {
+        return Ok(removal);
+    };
+    let node = domain.nodes[only as usize];
+    let mut all = removal.clone();
+    all.remove_all([node]);
+    let mut content = Vec::new();
+    domain.state.render_into(&all, &mut content);
+    let probe = Candidate {
+        kind: CandidateKind::EmptyConfig,
+        index: node.index() as u32,
+        n: 1,
+    };
+    // What goes: the last node, where it is in the current best.
+    let removed = if tester.wants_spans() {
+        domain.unit_spans(&[only]).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    if tester.judge_in_window(probe, &content, removed)? {
+        tester.accept(content, None, Branch::EmptyConfig, probe);
+        return Ok(all);
+    }
+    Ok(removal)
+}
+
+/// The candidates pruning judges first on a configuration of `len` nodes, should the ones
+/// before all fail (for the walk's lookahead): for each, the positions of the nodes it keeps.
+/// A sweep's first window ([`crate::sweep::first_window`]); ddmin's ([`dd::first_window`]), or
+/// with one node the empty configuration, which pruning tries after ddmin.
+pub(super) fn first_candidates(
+    len: usize,
+    sweep: bool,
+    nu: SplitFactor,
+    options: &DdOptions,
+) -> Vec<Vec<Range<usize>>> {
+    match (sweep, len) {
+        (true, _) => crate::sweep::first_window(len),
+        (false, 1) => vec![Vec::new()],
+        (false, _) => dd::first_window(len, nu, options),
+    }
 }

@@ -136,11 +136,9 @@ impl Walk<'_> {
             let children = self.state.children(node);
             if self.algorithm.prune {
                 let config = self.prune_config(&children);
-                if self.algorithm.sweep {
-                    lookahead.first_sweep(&config);
-                } else {
-                    lookahead.first_window(&config, nu, self.dd);
-                }
+                let first =
+                    prune::first_candidates(config.len(), self.algorithm.sweep, nu, self.dd);
+                lookahead.keeping(&config, first);
             }
             if self.algorithm.hoist {
                 lookahead.hoists(&self.hoist_set(&children), &self.pins);
