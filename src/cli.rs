@@ -94,8 +94,9 @@ pub struct ReduceArgs {
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
 
-    /// When the output exists and differs from the input, start over from the input anyway; the
-    /// existing output is replaced only by a result no larger than it.
+    /// When the output exists and differs from the input, start over from the input anyway (the
+    /// existing output is replaced only by a result no larger than it); --trace and
+    /// --stats-json may then replace a file that is not a trace or statistics of whittle.
     #[arg(long)]
     pub force: bool,
 
@@ -305,15 +306,10 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
         .transpose()
 }
 
-/// The first 256 bytes of a file (empty when it cannot be read: the input's checks say why
-/// later), for what a `#!` line tells of its language.
+/// The first 256 bytes of a file (empty when it cannot be read or is no regular file: the
+/// input's checks say why later), for what a `#!` line tells of its language.
 fn file_head(path: &std::path::Path) -> Vec<u8> {
-    use std::io::Read as _;
-    let mut head = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(256).read_to_end(&mut head);
-    }
-    head
+    crate::output::regular_file_head(path, 256).unwrap_or_default()
 }
 
 impl ReduceArgs {
@@ -490,7 +486,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             settings.jobs
         );
     }
-    let input = match crate::reduce::read_input(&args.input) {
+    let input = match crate::reduce::read_input(&args.input, "the input") {
         Ok(input) => input,
         Err(error) => return usage_error(error),
     };
@@ -666,13 +662,22 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 }
 
 /// Refuses, before anything runs, output paths that cannot be written and two paths of a run
-/// that name the same file (through symbolic or hard links too).
+/// that name the same file (through symbolic or hard links too): no path whittle writes may be
+/// the input, a file of the test (its program or a file among its arguments), another run's
+/// output, or (without --force) a file that is not an earlier trace or statistics of whittle.
 fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String> {
     use crate::output::{check_output_path, same_file};
     check_output_path(output, "the output")?;
-    if let Some(stats) = &args.stats_json {
-        check_output_path(stats, "--stats-json")?;
+    let records = [
+        ("--stats-json", &args.stats_json, Record::Statistics),
+        ("--trace", &args.trace, Record::Trace),
+    ];
+    for (what, path, _) in records {
+        if let Some(path) = path {
+            check_output_path(path, what)?;
+        }
     }
+    let test_files = test_files(&args.command);
     let named: Vec<(&str, &std::path::Path)> = [
         ("the input", Some(args.input.as_path())),
         ("the output", Some(output)),
@@ -697,8 +702,112 @@ fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String
                 ));
             }
         }
+        // The input may be a file of the test (it is never written); nothing else may.
+        if i > 0
+            && let Some(file) = test_files.iter().find(|file| same_file(a, file))
+        {
+            return Err(format!(
+                "{first} ({}) is {} of the test command; whittle would overwrite it",
+                a.display(),
+                if file == &test_files[0] {
+                    format!("the program {}", file.display())
+                } else {
+                    format!("the file {}", file.display())
+                }
+            ));
+        }
+    }
+    for (what, path, kind) in records {
+        if let Some(path) = path {
+            check_record_path(path, what, kind, args.force)?;
+        }
     }
     Ok(())
+}
+
+/// What a `--trace` or `--stats-json` path may replace.
+#[derive(Clone, Copy)]
+enum Record {
+    Trace,
+    Statistics,
+}
+
+/// An existing `--trace` or `--stats-json` file is replaced only when it is empty or what an
+/// earlier run of whittle wrote there (or with `--force`), and never while another run writes it
+/// as its output.
+fn check_record_path(
+    path: &std::path::Path,
+    what: &str,
+    kind: Record,
+    force: bool,
+) -> Result<(), String> {
+    if let Some(pid) = crate::output::OutputLock::holder(path) {
+        return Err(format!(
+            "{what} {} is the output of another whittle run{}, which is writing it; choose \
+             another path",
+            path.display(),
+            pid.map(|pid| format!(" (process {pid})"))
+                .unwrap_or_default()
+        ));
+    }
+    if force || !path.exists() {
+        return Ok(());
+    }
+    let head = crate::output::regular_file_head(path, 64).unwrap_or_default();
+    let earlier = match kind {
+        Record::Trace => {
+            head.is_empty()
+                || head.starts_with(b"{\"whittle_trace\":")
+                || head.starts_with(b"{\"step\":")
+        }
+        Record::Statistics => {
+            head.is_empty()
+                || crate::output::read_regular_file(path, what, 1 << 24)
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+                    .is_some_and(|json| json.get("oracle_runs").is_some())
+        }
+    };
+    if earlier {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} {} exists and is not {} written by whittle; whittle would replace it: give \
+         another path, or --force to replace it",
+        path.display(),
+        match kind {
+            Record::Trace => "a trace",
+            Record::Statistics => "statistics",
+        }
+    ))
+}
+
+/// The files of a test command: its program (found on `PATH` when named without a `/`) first,
+/// then each argument that names an existing file.
+fn test_files(command: &[OsString]) -> Vec<PathBuf> {
+    let Some((program, arguments)) = command.split_first() else {
+        return Vec::new();
+    };
+    let program = PathBuf::from(program);
+    let program = if program.components().count() == 1 && !program.as_os_str().is_empty() {
+        std::env::var_os("PATH")
+            .and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join(&program))
+                    .find(|candidate| candidate.is_file())
+            })
+            .unwrap_or(program)
+    } else {
+        program
+    };
+    std::iter::once(program)
+        .chain(
+            arguments
+                .iter()
+                .map(PathBuf::from)
+                .filter(|argument| argument.is_file()),
+        )
+        .collect()
 }
 
 /// The content of an existing output that differs from the input (`None`: no output yet, or
@@ -707,7 +816,7 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
     if !output.exists() {
         return Ok(None);
     }
-    let existing = crate::reduce::read_input(output).map_err(|e| format!("the output: {e}"))?;
+    let existing = crate::reduce::read_input(output, "the output").map_err(|e| e.to_string())?;
     Ok((existing != input).then_some(existing))
 }
 

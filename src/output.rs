@@ -3,7 +3,8 @@
 //! [`ResultFile`] is the one writer of a run's result, which keeps what it could not write and
 //! tries again. Before a run: [`check_output_path`] (a regular file or a new one, in a
 //! directory whittle can write), [`FileIdentity`] (no two paths of a run name the same file,
-//! through links too) and [`OutputLock`] (one run per output at a time).
+//! through links too) and [`OutputLock`] (one run per output at a time). Files the user names
+//! are read with [`read_regular_file`], which never blocks on a FIFO or a device.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -34,6 +35,74 @@ fn directory_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
+    }
+}
+
+/// Opens a file the user named for reading without ever blocking: a FIFO with no writer, or a
+/// device, would block `open` past every signal, so the file is opened with `O_NONBLOCK` and
+/// refused unless it is a regular file. `what` names it in messages (`the input`, `the trace`).
+pub fn open_regular_file(path: &Path, what: &str) -> Result<File, String> {
+    let file = File::options()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .map_err(|error| format!("cannot read {}: {error}", named(what, path)))?;
+    let metadata = file
+        .metadata()
+        .map_err(|error| format!("cannot read {}: {error}", named(what, path)))?;
+    if metadata.is_dir() {
+        return Err(format!("{} is a directory", named(what, path)));
+    }
+    if !metadata.is_file() {
+        return Err(format!(
+            "{} is {}, not a regular file; whittle reads only regular files",
+            named(what, path),
+            describe_file_type(metadata.file_type())
+        ));
+    }
+    // On a regular file O_NONBLOCK changes nothing; it is cleared all the same.
+    let flags = nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_GETFL)
+        .map(nix::fcntl::OFlag::from_bits_truncate)
+        .unwrap_or(nix::fcntl::OFlag::empty());
+    let _ = nix::fcntl::fcntl(
+        &file,
+        nix::fcntl::FcntlArg::F_SETFL(flags - nix::fcntl::OFlag::O_NONBLOCK),
+    );
+    Ok(file)
+}
+
+/// Reads a whole file the user named (see [`open_regular_file`]), at most `limit` bytes.
+pub fn read_regular_file(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let file = open_regular_file(path, what)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size >= limit {
+        return Err(format!(
+            "{} is too large ({size} bytes; whittle takes less than {limit})",
+            named(what, path)
+        ));
+    }
+    let mut content = Vec::with_capacity(size as usize);
+    file.take(limit)
+        .read_to_end(&mut content)
+        .map_err(|error| format!("cannot read {}: {error}", named(what, path)))?;
+    Ok(content)
+}
+
+/// The first `limit` bytes of a file the user named (see [`open_regular_file`]); `None` when it
+/// cannot be read or is no regular file.
+pub fn regular_file_head(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let file = open_regular_file(path, "").ok()?;
+    let mut head = Vec::new();
+    file.take(limit).read_to_end(&mut head).ok()?;
+    Some(head)
+}
+
+/// A path in messages, after what it is when that is said (`the input a.c`).
+fn named(what: &str, path: &Path) -> String {
+    if what.is_empty() {
+        path.display().to_string()
+    } else {
+        format!("{what} {}", path.display())
     }
 }
 
@@ -395,6 +464,34 @@ impl OutputLock {
         Err(io_error(std::io::Error::other(
             "the lock file keeps disappearing",
         )))
+    }
+}
+
+impl OutputLock {
+    /// Whether another run holds the lock of `output` now: `Some` with its process id when it
+    /// wrote one, `None` when no run holds it (a lock file left by a killed run holds none).
+    pub fn holder(output: &Path) -> Option<Option<u32>> {
+        let path = Self::path_for(output);
+        let mut file = File::options()
+            .read(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(&path)
+            .ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        match file.try_lock_shared() {
+            Ok(()) => {
+                let _ = file.unlock();
+                None
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                Some(text.trim().parse().ok())
+            }
+            Err(fs::TryLockError::Error(_)) => None,
+        }
     }
 }
 

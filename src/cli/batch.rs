@@ -263,8 +263,13 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
     let default_test = absolute_program(&args.command, &cwd);
     let mut items = Vec::new();
     if let Some(manifest) = &args.manifest {
-        let text = fs::read_to_string(manifest)
-            .map_err(|e| anyhow::anyhow!("cannot read the manifest {}: {e}", manifest.display()))?;
+        let text = crate::output::read_regular_file(manifest, "the manifest", 1 << 30)
+            .map_err(anyhow::Error::msg)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    anyhow::anyhow!("the manifest {} is not UTF-8 text", manifest.display())
+                })
+            })?;
         let base = absolute(manifest, &cwd)
             .parent()
             .map_or_else(|| cwd.clone(), Path::to_path_buf);

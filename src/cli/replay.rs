@@ -18,6 +18,15 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
             return Ok(super::EXIT_USAGE);
         }
     };
+    if let Some(cut) = replay.cut() {
+        eprintln!(
+            "whittle: the trace's line {} was cut ({} bytes of it were written before the run \
+             was killed or the disk filled up); replaying the {} complete steps before it",
+            cut.line,
+            cut.bytes,
+            replay.len()
+        );
+    }
     if args.no_tui || !std::io::stdout().is_terminal() {
         print_steps(&replay, args.at);
         return Ok(0);
@@ -92,7 +101,9 @@ fn print_steps(replay: &Replay, from: Option<u64>) {
             _ => {}
         }
     }
-    if !replay.is_complete() {
+    if replay.cut().is_some() {
+        println!("(the trace ends with a cut line: the run went on past what was recorded)");
+    } else if !replay.is_complete() {
         println!("(the trace ends before the run did)");
     }
 }
