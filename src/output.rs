@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{Read, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -458,13 +458,13 @@ impl OutputLock {
                 .ok()
                 .filter(|&pid| !created && pid != std::process::id());
             // Ours from here: dropping the lock (on an error too) removes the file.
-            let mut lock = OutputLock { file, path, stale };
-            let pid = std::process::id();
+            let lock = OutputLock { file, path, stale };
+            // At the start of the file (reading the old pid moved the position past it).
+            let pid = std::process::id().to_string();
             let written = lock
                 .file
                 .set_len(0)
-                .and_then(|()| write!(lock.file, "{pid}"))
-                .and_then(|()| lock.file.flush());
+                .and_then(|()| lock.file.write_all_at(pid.as_bytes(), 0));
             return match written {
                 Ok(()) => Ok(lock),
                 Err(error) => Err(LockError::Io {
@@ -571,6 +571,85 @@ mod tests {
         let also_new = dir.path().join(".").join("new.txt");
         assert!(same_file(&new, &also_new));
         assert!(!same_file(&new, &file));
+    }
+
+    #[test]
+    fn long_output_names_get_lock_names_that_fit() {
+        use std::os::unix::ffi::OsStrExt;
+        let name_of = |output: &str| {
+            OutputLock::path_for(Path::new(output))
+                .file_name()
+                .unwrap()
+                .as_bytes()
+                .to_vec()
+        };
+        assert_eq!(name_of("dir/out.txt"), b".out.txt.whittle.lock");
+        assert_eq!(
+            OutputLock::path_for(Path::new("out.txt")),
+            Path::new(".out.txt.whittle.lock")
+        );
+        let fits = "a".repeat(NAME_MAX - 14);
+        assert_eq!(name_of(&fits).len(), NAME_MAX);
+        let long_a = format!("{}a", "é".repeat(120));
+        let long_b = format!("{}b", "é".repeat(120));
+        for long in [&long_a, &long_b] {
+            let name = name_of(long);
+            assert!(name.len() <= NAME_MAX, "{}", name.len());
+            assert!(std::str::from_utf8(&name).is_ok(), "cut inside a character");
+            assert!(name.ends_with(b".whittle.lock") && name.starts_with(b".\xc3\xa9"));
+        }
+        assert_ne!(name_of(&long_a), name_of(&long_b));
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join(&long_a);
+        let lock = OutputLock::acquire(&output).unwrap();
+        assert!(OutputLock::path_for(&output).exists());
+        drop(lock);
+        assert!(!OutputLock::path_for(&output).exists());
+    }
+
+    #[test]
+    fn an_output_link_resolves_to_the_file_it_leads_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        std::os::unix::fs::symlink("sub/target.txt", at("link")).unwrap();
+        std::os::unix::fs::symlink(at("link"), at("chain")).unwrap();
+        std::os::unix::fs::symlink("loop-b", at("loop-a")).unwrap();
+        std::os::unix::fs::symlink("loop-a", at("loop-b")).unwrap();
+        assert_eq!(resolve_output_link(&at("plain")).unwrap(), at("plain"));
+        assert_eq!(
+            resolve_output_link(&at("link")).unwrap(),
+            at("sub/target.txt")
+        );
+        assert_eq!(
+            resolve_output_link(&at("chain")).unwrap(),
+            at("sub/target.txt")
+        );
+        assert_eq!(
+            resolve_output_link(Path::new("relative-plain")).unwrap(),
+            Path::new("relative-plain")
+        );
+        let error = resolve_output_link(&at("loop-a")).unwrap_err();
+        assert_eq!(error.raw_os_error(), Some(nix::libc::ELOOP));
+    }
+
+    #[test]
+    fn a_lock_file_left_by_a_dead_run_is_taken_over_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.txt");
+        std::fs::write(OutputLock::path_for(&output), "4194305").unwrap();
+        let lock = OutputLock::acquire(&output).unwrap();
+        assert_eq!(lock.stale_pid(), Some(4194305));
+        assert_eq!(
+            std::fs::read_to_string(lock.path()).unwrap(),
+            std::process::id().to_string()
+        );
+        drop(lock);
+        let fresh = OutputLock::acquire(&output).unwrap();
+        assert_eq!(
+            fresh.stale_pid(),
+            None,
+            "a lock file of its own is no stale one"
+        );
     }
 
     #[test]

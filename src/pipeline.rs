@@ -808,6 +808,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_named_stage_parses_and_the_unknown_name_message_lists_them_all() {
+        let error = "bogus".parse::<Stage>().unwrap_err();
+        for (name, stage) in named_stages() {
+            assert_eq!(name.parse::<Stage>().as_ref(), Ok(&stage), "{name}");
+            assert_eq!(stage.to_string(), name);
+            assert!(
+                error.contains(&format!(" {name},")) || error.contains(&format!(" {name};")),
+                "{name}: {error}"
+            );
+        }
+        for name in ["tokens", "brackets", "rename", "indent", "inline", "polish"] {
+            assert!(
+                named_stages().iter().any(|(known, _)| *known == name),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_stages_are_said_for_what_they_are() {
+        let error = |s: &str| s.parse::<Pipeline>().unwrap_err();
+        assert!(error("hdd++ddmin").contains("empty stage between two `+`"));
+        assert!(error("ddmin+").contains("ends with `+`"));
+        assert!(error("+ddmin").contains("starts with `+`"));
+        assert!(error("()*").contains("the schedule `()*` is empty"));
+        assert!(error("hdd+( )*").contains("is empty"));
+        assert!(error("(hdd++ddmin)*").contains("`(hdd++ddmin)*` has an empty stage"));
+        assert!(error("  ").contains("empty"));
+        for s in ["hdd++ddmin", "ddmin+", "+ddmin", "()*", "(+)*", "+"] {
+            assert!(!error(s).contains("``"), "{s}: {}", error(s));
+        }
+    }
+
+    #[test]
     fn pipelines_parse_and_print() {
         let pipeline: Pipeline = "Hoist* + HDDH*+ddmin".parse().unwrap();
         assert_eq!(pipeline.to_string(), "hoist+hddh+ddmin");

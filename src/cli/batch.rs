@@ -631,6 +631,19 @@ fn summarize(work: &Path, item: &Item, exit: Option<i32>, seconds: f64) -> Summa
             Some(last_message.unwrap_or_else(|| "ended without an exit status".into())),
         ),
     };
+    // A reduction that said nothing although it did not succeed could not write its log.
+    let detail = match detail {
+        _ if !log_text.trim().is_empty() || status.is_success() || exit.is_none() => detail,
+        Some(detail) => Some(format!(
+            "{detail}; its log {} is empty: it could not be written (a full disk?)",
+            log.display()
+        )),
+        None => Some(format!(
+            "exit status {}; its log {} is empty: it could not be written (a full disk?)",
+            exit.unwrap_or_default(),
+            log.display()
+        )),
+    };
     Summary {
         input: item.input.clone(),
         output: item.output.clone(),
