@@ -914,7 +914,7 @@ fn conclude(
                 Ok(place) => (place, false),
                 Err(error) => {
                     errln!("whittle: error: cannot save this run's result anywhere: {error}");
-                    return Ok(stdout.finish(EXIT_ERROR));
+                    return Ok(with_stdout(stdout, EXIT_ERROR));
                 }
             }
         }
@@ -934,7 +934,7 @@ fn conclude(
                 }
                 Err(error) => {
                     errln!("whittle: error: cannot save the result anywhere: {error}");
-                    return Ok(stdout.finish(EXIT_ERROR));
+                    return Ok(with_stdout(stdout, EXIT_ERROR));
                 }
             }
         }
@@ -984,7 +984,18 @@ fn conclude(
             code
         }
     };
-    Ok(stdout.finish(code))
+    Ok(with_stdout(stdout, code))
+}
+
+/// The exit code of a command that would end with `code` once its lines on stdout are done:
+/// a success becomes a failure when stdout could not take them (a full disk; a closed pipe is
+/// no failure).
+fn with_stdout(stdout: Report, code: i32) -> i32 {
+    if stdout.finish() || code != 0 {
+        code
+    } else {
+        EXIT_ERROR
+    }
 }
 
 /// How the input is named on screen and in traces: its file name.

@@ -110,20 +110,15 @@ impl Report {
         }
     }
 
-    /// The exit code of a command that would end with `code`, once stdout's fate is known: a
-    /// closed pipe changes nothing, another failure is said (on stderr) and makes a success a
-    /// failure ([`crate::cli::EXIT_ERROR`]).
-    pub fn finish(self, code: i32) -> i32 {
+    /// Whether stdout took every line: a closed pipe counts as taken (the reader wanted no
+    /// more, nothing is said of it); another failure (a full disk) is said on stderr, once.
+    pub fn finish(self) -> bool {
         match self.failed {
-            None => code,
-            Some(error) if error.is_closed() => code,
+            None => true,
+            Some(error) if error.is_closed() => true,
             Some(error) => {
                 errln!("whittle: error: {error}");
-                if code == 0 {
-                    crate::cli::EXIT_ERROR
-                } else {
-                    code
-                }
+                false
             }
         }
     }

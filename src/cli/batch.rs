@@ -262,7 +262,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
     } else if summary.reductions.iter().any(|s| !s.status.is_success()) {
         code = EXIT_ERROR;
     }
-    Ok(stdout.finish(code))
+    Ok(super::with_stdout(stdout, code))
 }
 
 /// Checks the arguments every `whittle reduce` of the campaign gets (`--reduce-arg`, `-a`...)
