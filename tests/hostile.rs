@@ -591,7 +591,10 @@ fn a_theme_that_does_not_exist_is_refused_without_the_ui_too() {
     assert!(stderr.contains("no theme called `foo`"), "{stderr}");
     assert!(stderr.contains("dark, light, high-contrast"), "{stderr}");
     assert_eq!(runs(&work), 0);
-    for args in [&["demo", "--no-tui", "--theme", "foo"][..]] {
+    for args in [
+        &["demo", "--no-tui", "--theme", "foo"][..],
+        &["replay", "run.trace", "--no-tui", "--theme", "foo"],
+    ] {
         let output = run_within(&mut work.whittle(args), MINUTE);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(text(&output.stderr).contains("no theme called `foo`"));

@@ -38,7 +38,8 @@ pub struct BatchArgs {
     /// A manifest instead of DIR: one JSON object per line, `{"input": PATH, "test": [PROGRAM,
     /// ARG...]}` (or `"test": "shell command"`, run by `sh -c` with the candidate as `$1`; an
     /// optional `"output": PATH`); without `test` the TEST-COMMAND is used. Relative paths are
-    /// relative to the manifest's directory.
+    /// relative to the manifest's directory, a test's program too (the first word of a shell
+    /// command when it is a path such as `./t.sh`).
     #[arg(long, value_name = "PATH")]
     pub manifest: Option<PathBuf>,
 
