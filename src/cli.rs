@@ -548,7 +548,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Ok(output) => output,
         Err(error) => {
             return usage_error(format!(
-                "the output {} is a symbolic link that leads nowhere: {error}",
+                "the output {} is a symbolic link that cannot be followed: {error}",
                 named_output.display()
             ));
         }
