@@ -398,13 +398,21 @@ fn a_manifest_s_shell_test_runs_the_program_beside_the_manifest() {
     assert!(stdout.contains("1 reduced"), "{stdout}");
     assert_eq!(work.read_string("cases/c.out"), "line 17");
     // One that is not there is said before anything runs, with the manifest's line.
-    let manifest = manifest_with_test(&work, "./gone.sh \"$1\"");
+    // (The same manifest, rewritten.)
+    manifest_with_test(&work, "./gone.sh \"$1\"");
     let output = run_within(&mut work.whittle(&args[..3]), MINUTE);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("list.jsonl line 1"), "{stderr}");
     assert!(stderr.contains("cases/gone.sh` does not exist"), "{stderr}");
-    let _ = manifest;
+    let started = std::fs::read_dir(work.dir.path()).unwrap().any(|entry| {
+        entry
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with("whittle-batch")
+    });
+    assert!(!started, "a work directory was made");
 }
 
 #[test]
