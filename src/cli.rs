@@ -15,6 +15,7 @@ use clap::{Args, Parser, ValueEnum};
 
 use crate::atoms::AtomKind;
 use crate::cache::{CacheKind, CachePolicy};
+use crate::console::{Report, StdoutError, errln};
 use crate::control::Stop;
 use crate::engine::{Command, Session, SessionOptions};
 use crate::oracle::{CommandOracle, Oracle, TimeoutFit};
@@ -236,7 +237,7 @@ pub struct ReduceArgs {
     pub no_tui: bool,
 
     /// The UI's palette: dark, light or high-contrast (NO_COLOR turns colours off).
-    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME", value_parser = theme_name)]
     pub theme: String,
 
     /// Leave the UI as soon as the reduction ends (by default it stays open on the result).
@@ -256,7 +257,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub no_tui: bool,
     /// The UI's palette: dark, light or high-contrast.
-    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME", value_parser = theme_name)]
     pub theme: String,
 }
 
@@ -274,7 +275,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub no_tui: bool,
     /// The UI's palette: dark, light or high-contrast.
-    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME", value_parser = theme_name)]
     pub theme: String,
 }
 
@@ -288,6 +289,20 @@ pub struct TreeArgs {
     /// Splice each node's Φ in alone, re-parse, and report how many parse without new errors.
     #[arg(long)]
     pub phi_check: bool,
+}
+
+/// A theme of the command line: one of the embedded palettes, checked whether or not the UI
+/// opens (a misspelt name is never ignored).
+fn theme_name(name: &str) -> Result<String, String> {
+    let names = crate::tui::theme_names();
+    if names.contains(&name) {
+        Ok(name.to_owned())
+    } else {
+        Err(format!(
+            "there is no theme called `{name}` (the themes are: {})",
+            names.join(", ")
+        ))
+    }
 }
 
 /// Durations from the command line are capped here (about 317 years): longer ones mean "never".
@@ -390,12 +405,19 @@ impl ReduceArgs {
     /// The test command as an oracle running through the chosen executor.
     fn oracle(&self, timeout: Option<Duration>) -> anyhow::Result<CommandOracle> {
         match self.executor {
-            ExecutorKind::Local => CommandOracle::new_in(
-                &self.command,
-                &self.input,
-                timeout,
-                self.scratch_dir.as_deref(),
-            ),
+            ExecutorKind::Local => {
+                // What would keep every test from starting is told before any runs.
+                if let Some(program) = self.command.first() {
+                    crate::oracle::check_program(program)
+                        .map_err(|why| anyhow::anyhow!("the test cannot be started: {why}"))?;
+                }
+                CommandOracle::new_in(
+                    &self.command,
+                    &self.input,
+                    timeout,
+                    self.scratch_dir.as_deref(),
+                )
+            }
             ExecutorKind::Slurm => {
                 let root = match &self.scratch_dir {
                     Some(dir) => dir.clone(),
@@ -406,7 +428,7 @@ impl ReduceArgs {
                 let options = crate::slurm::SlurmOptions {
                     srun_args: self.srun_arg.clone(),
                 };
-                eprintln!(
+                errln!(
                     "whittle: checking that a Slurm node sees the scratch directory {}",
                     oracle.scratch_dir().display()
                 );
@@ -430,13 +452,14 @@ pub fn main() -> i32 {
         }
         Subcommand::Languages => tree::languages_command(),
         Subcommand::Algorithms => {
-            print!("{}", crate::pipeline::algorithms_listing());
-            Ok(0)
+            crate::console::write_out(format_args!("{}", crate::pipeline::algorithms_listing()))
+                .map(|()| 0)
+                .map_err(anyhow::Error::from)
         }
         Subcommand::SlurmStep(args) => {
             let end = crate::slurm::run_step(args);
             if let Some(message) = end.message {
-                eprintln!("whittle slurm-step: {message}");
+                errln!("whittle slurm-step: {message}");
             }
             Ok(end.code)
         }
@@ -444,15 +467,27 @@ pub fn main() -> i32 {
     };
     match result {
         Ok(code) => code,
+        // The reader of stdout went away (`whittle languages | head -1`): the command ends
+        // quietly, as Unix tools do.
+        Err(error) if stdout_closed(&error) => 0,
         Err(error) => {
-            eprintln!("whittle: error: {error:#}");
+            errln!("whittle: error: {error:#}");
             EXIT_ERROR
         }
     }
 }
 
+/// Whether an error is a write to stdout whose reader went away.
+fn stdout_closed(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<StdoutError>()
+            .is_some_and(StdoutError::is_closed)
+    })
+}
+
 fn usage_error(message: impl std::fmt::Display) -> anyhow::Result<i32> {
-    eprintln!("whittle: {message}");
+    errln!("whittle: {message}");
     Ok(EXIT_USAGE)
 }
 
@@ -460,7 +495,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // First of all: from now on a signal ends the run through the normal path (tests killed,
     // output written, scratch directory and lock removed).
     if let Err(error) = crate::signals::install() {
-        eprintln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
+        errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let settings = match args.settings() {
         Ok(settings) => settings,
@@ -476,7 +511,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     if let Some(asked) = args.jobs
         && asked > settings.jobs
     {
-        eprintln!(
+        errln!(
             "whittle: warning: -j {asked} is more than whittle runs at once {}; using -j {}",
             match args.executor {
                 ExecutorKind::Local =>
@@ -500,17 +535,35 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Ok(timeout) => timeout,
         Err(error) => return usage_error(error),
     };
-    let output = args
+    let named_output = args
         .output
         .clone()
         .unwrap_or_else(|| crate::output::default_output_path(&args.input));
+    // Through a symbolic link, the file it leads to is written (and locked), not the link.
+    let output = match crate::output::resolve_output_link(&named_output) {
+        Ok(output) => output,
+        Err(error) => {
+            return usage_error(format!(
+                "the output {} is a symbolic link that cannot be followed: {error}",
+                named_output.display()
+            ));
+        }
+    };
     if let Err(error) = check_paths(args, &output) {
         return usage_error(error);
     }
-    let _lock = match crate::output::OutputLock::acquire(&output) {
+    // Held to the end of the run: the lock file goes when it is dropped.
+    let lock = match crate::output::OutputLock::acquire(&output) {
         Ok(lock) => lock,
         Err(error) => return usage_error(error),
     };
+    if let Some(pid) = lock.stale_pid() {
+        errln!(
+            "whittle: a stale lock of process {pid}, which is gone, was removed ({}): that run \
+             was killed before it could end",
+            lock.path().display()
+        );
+    }
     let mode = {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(&args.input)
@@ -523,7 +576,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     match existing_output(&output, &input) {
         Ok(None) => {}
         Ok(Some(existing)) if args.resume => {
-            eprintln!(
+            errln!(
                 "whittle: resuming from {} ({} bytes; the input has {} bytes)",
                 output.display(),
                 existing.len(),
@@ -640,7 +693,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Some(_) => crate::headless::spawn_messages(session.events().clone()),
     };
     if completed.is_none() {
-        eprintln!(
+        errln!(
             "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}; \
              tests run {place}, {} at once",
             args.input.display(),
@@ -650,7 +703,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let report = session.wait()?;
     let _ = progress.join();
     if let Err(warning) = oracle.close() {
-        eprintln!("whittle: warning: {warning}");
+        errln!("whittle: warning: {warning}");
     }
     let outcome = EndOfRun {
         output: &result_file,
@@ -853,25 +906,35 @@ fn conclude(
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
+            // Not a verdict on the input: the test never ran.
+            if let crate::oracle::TestStatus::SpawnFailed(why) = &verdict.status {
+                let program = args.command.first().cloned().unwrap_or_default();
+                errln!(
+                    "whittle: the test could not be started ({why}): {}; {}.",
+                    crate::oracle::explain_spawn_failure(&program, why),
+                    outcome.untouched()
+                );
+                return Ok(EXIT_USAGE);
+            }
             let what = if outcome.resumed {
                 format!("the existing output {}", outcome.output.path().display())
             } else {
                 "the input".to_string()
             };
-            eprintln!("whittle: {what} is not interesting: the test reported {status} on it.");
+            errln!("whittle: {what} is not interesting: the test reported {status} on it.");
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
-                eprintln!(
+                errln!(
                     "whittle: the end of its output:\n{}",
                     last_chars(&tail, 4096)
                 );
             }
             if outcome.resumed {
-                eprintln!(
+                errln!(
                     "whittle: {}; give --force to start over from the input.",
                     outcome.untouched()
                 );
             } else {
-                eprintln!(
+                errln!(
                     "whittle: fix the test so that it exits 0 on the input; {}.",
                     outcome.untouched()
                 );
@@ -882,42 +945,43 @@ fn conclude(
             let untouched = outcome.untouched();
             return Ok(match stop {
                 Stop::Requested => {
-                    eprintln!("whittle: stopped before the input was checked; {untouched}.");
+                    errln!("whittle: stopped before the input was checked; {untouched}.");
                     EXIT_INTERRUPTED
                 }
                 Stop::Failed(why) => {
-                    eprintln!("whittle: error: {why}");
-                    eprintln!(
+                    errln!("whittle: error: {why}");
+                    errln!(
                         "whittle: this is a failure of whittle's environment (disk full? \
                          permissions?), not of the test; {untouched}."
                     );
                     EXIT_ERROR
                 }
                 stop => {
-                    eprintln!("whittle: {stop} before the input was checked; {untouched}.");
+                    errln!("whittle: {stop} before the input was checked; {untouched}.");
                     0
                 }
             });
         }
     };
     if finished.empty_is_interesting {
-        eprintln!(
+        errln!(
             "whittle: warning: the empty file is interesting: the test is probably too permissive."
         );
     }
     if let Some(flaky) = &finished.flaky {
-        eprintln!(
+        errln!(
             "whittle: WARNING: the test is flaky: the final result ({} bytes) was interesting \
              before but not on its re-test ({}).",
-            flaky.unconfirmed_size, flaky.status
+            flaky.unconfirmed_size,
+            flaky.status
         );
         if flaky.fell_back {
-            eprintln!(
+            errln!(
                 "whittle: the result is the last one that passed its re-test ({} bytes).",
                 finished.result.len()
             );
         } else {
-            eprintln!(
+            errln!(
                 "whittle: no earlier result passed its re-test either; the result below was \
                  judged interesting only once."
             );
@@ -929,24 +993,27 @@ fn conclude(
             .map_err(std::io::Error::other)
             .and_then(|json| crate::output::write_atomically(path, &json, Some(0o644)));
         if let Err(error) = written {
-            eprintln!(
+            errln!(
                 "whittle: error: cannot write the statistics to {}: {error}",
                 path.display()
             );
             code = EXIT_ERROR;
         }
     }
-    println!("{}", crate::headless::report(&finished.stats));
+    // stdout may be gone (`whittle reduce ... | head -1`) or full: the run ends all the same
+    // (result written, lock removed), and learns of it at the very end.
+    let mut stdout = Report::new();
+    stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
     let intended = outcome.output.path();
     let (saved, notice) = outcome.output.finish();
     if let Some(line) = notice.and_then(|notice| crate::headless::message_line(&notice.into())) {
-        eprintln!("{line}");
+        errln!("{line}");
     }
     let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
             let saved = crate::output::save_elsewhere(intended, &best);
-            eprintln!(
+            errln!(
                 "whittle: {} ({existing} bytes, from before) is smaller than this run's result \
                  ({} bytes) and was kept.",
                 intended.display(),
@@ -955,19 +1022,19 @@ fn conclude(
             match saved {
                 Ok(place) => (place, false),
                 Err(error) => {
-                    eprintln!("whittle: error: cannot save this run's result anywhere: {error}");
-                    return Ok(EXIT_ERROR);
+                    errln!("whittle: error: cannot save this run's result anywhere: {error}");
+                    return Ok(with_stdout(stdout, EXIT_ERROR));
                 }
             }
         }
         Saved::Failed { error, best } => {
-            eprintln!(
+            errln!(
                 "whittle: error: cannot write the result to {}: {error}",
                 intended.display()
             );
             match crate::output::save_elsewhere(intended, &best) {
                 Ok(place) => {
-                    eprintln!(
+                    errln!(
                         "whittle: the result ({} bytes) was saved to {} instead.",
                         best.len(),
                         place.display()
@@ -975,8 +1042,8 @@ fn conclude(
                     (place, true)
                 }
                 Err(error) => {
-                    eprintln!("whittle: error: cannot save the result anywhere: {error}");
-                    return Ok(EXIT_ERROR);
+                    errln!("whittle: error: cannot save the result anywhere: {error}");
+                    return Ok(with_stdout(stdout, EXIT_ERROR));
                 }
             }
         }
@@ -994,37 +1061,49 @@ fn conclude(
         (Some(true), Some(Stop::Requested)) => None,
         (_, stopped) => stopped.as_ref(),
     };
-    match stopped {
+    let code = match stopped {
         None => {
-            println!("result: {}", place.display());
-            Ok(code)
+            stdout.line(format_args!("result: {}", place.display()));
+            code
         }
         Some(Stop::Requested) => {
-            println!(
+            stdout.line(format_args!(
                 "stopped on request; the best result so far is in {}{unchanged}",
                 place.display()
-            );
-            Ok(EXIT_INTERRUPTED)
+            ));
+            EXIT_INTERRUPTED
         }
         Some(Stop::Failed(why)) => {
-            eprintln!("whittle: error: {why}");
-            eprintln!(
+            errln!("whittle: error: {why}");
+            errln!(
                 "whittle: this is a failure of whittle's environment (disk full? permissions?), \
                  not of the test."
             );
-            println!(
+            stdout.line(format_args!(
                 "stopped by an error; the best result so far is in {}{unchanged}",
                 place.display()
-            );
-            Ok(EXIT_ERROR)
+            ));
+            EXIT_ERROR
         }
         Some(stop) => {
-            println!(
+            stdout.line(format_args!(
                 "{stop}; the best result so far is in {}{unchanged}",
                 place.display()
-            );
-            Ok(code)
+            ));
+            code
         }
+    };
+    Ok(with_stdout(stdout, code))
+}
+
+/// The exit code of a command that would end with `code` once its lines on stdout are done:
+/// a success becomes a failure when stdout could not take them (a full disk; a closed pipe is
+/// no failure).
+fn with_stdout(stdout: Report, code: i32) -> i32 {
+    if stdout.finish() || code != 0 {
+        code
+    } else {
+        EXIT_ERROR
     }
 }
 

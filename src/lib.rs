@@ -6,6 +6,7 @@ pub mod ahead;
 pub mod atoms;
 pub mod cache;
 pub mod cli;
+pub mod console;
 pub mod control;
 pub mod dd;
 pub mod demo;

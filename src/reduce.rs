@@ -42,13 +42,24 @@ pub struct Flaky {
 /// Why a reduction could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("the input is not interesting: the test reported {status} on it")]
+    #[error("{}", not_interesting(verdict, status))]
     NotInteresting {
         verdict: Box<Verdict>,
         status: String,
     },
     #[error("stopped before the input was checked: {0}")]
     Stopped(Stop),
+}
+
+/// Why the input was not found interesting: the test said so, or it could not even start.
+fn not_interesting(verdict: &Verdict, status: &str) -> String {
+    match &verdict.status {
+        crate::oracle::TestStatus::SpawnFailed(why) => format!(
+            "the test could not be started ({why}): check the test command (chmod +x, `./` \
+             before a program of the current directory, a script's `#!` line)"
+        ),
+        _ => format!("the input is not interesting: the test reported {status} on it"),
+    }
 }
 
 /// What the checks before the reduction found.
