@@ -3,9 +3,18 @@
 //! at most three tests per token, and after a deletion the scan resumes at the same place.
 //! When every bracket of the text has its partner, a window that would leave one alone is not
 //! tried (the `brackets` stage removes pairs); a text with a lone bracket gets every window.
+//! A long run of one punctuation byte repeated (a file of NUL bytes, a line of `=`) is first cut
+//! by halves from its start, and inside it only the windows whose result differs are proposed.
 
-use super::edit::{Edit, EditStage, deletion, position_order};
-use super::lexer::{Syntax, TokenKind, bracket_pairs, lex};
+use std::ops::Range;
+
+use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
+use super::lexer::{Syntax, Token, TokenKind, bracket_pairs, lex};
+use crate::control::Stop;
+
+/// Runs of at least this many adjacent identical punctuation tokens are long: ordinary code
+/// has none outside its strings and comments.
+const LONG_RUN: usize = 16;
 
 /// The token-window deletion stage.
 pub struct TokenWindows {
@@ -25,41 +34,94 @@ impl EditStage for TokenWindows {
         "tokens"
     }
 
-    fn edits(&self, text: &[u8], from: u64) -> Vec<Edit> {
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
         let tokens = lex(text, self.syntax);
+        request.check_stop()?;
         let widest = self.widest.clamp(1, 3);
         let partner = bracket_partners(text, &tokens);
+        // Whether deleting the tokens `inside` would leave a bracket without its partner
+        // (where every bracket has one).
+        let leaves_lone_bracket = |inside: Range<usize>| {
+            partner.as_ref().is_some_and(|partner| {
+                inside
+                    .clone()
+                    .any(|t| partner[t].is_some_and(|p| !inside.contains(&p)))
+            })
+        };
+        let runs = long_runs(text, &tokens);
+        let mut runs = runs.iter().peekable();
+        let first = tokens.partition_point(|token| position_order(token.start, 3) < request.from);
         let mut edits = Vec::new();
-        for (i, token) in tokens.iter().enumerate() {
+        for (i, token) in tokens.iter().enumerate().skip(first) {
+            request.work()?;
+            if request.is_full(edits.len()) {
+                break;
+            }
+            while runs.next_if(|run| run.end <= i).is_some() {}
+            let run = runs.peek().filter(|run| run.contains(&i));
             let resume = position_order(token.start, 0);
-            if position_order(token.start, 3) < from {
-                continue;
+            if let Some(run) = run
+                && run.start == i
+            {
+                // Halves of the run from its start: a run of n bytes loses most of what it can
+                // in about log(n) tests, not n/3.
+                let mut size = run.len();
+                while size > widest {
+                    if !leaves_lone_bracket(i..i + size) {
+                        let (range, new) = deletion(text, token.start..tokens[i + size - 1].end);
+                        edits.push(Edit::replace(vec![(range, new)], resume).with_resume(resume));
+                    }
+                    size /= 2;
+                }
             }
             for width in (1..=widest).rev() {
                 let Some(last) = tokens.get(i + width - 1) else {
                     continue;
                 };
-                if let Some(partner) = &partner {
-                    let inside = i..i + width;
-                    let lone = inside
-                        .clone()
-                        .any(|t| partner[t].is_some_and(|p| !inside.contains(&p)));
-                    if lone {
-                        continue;
-                    }
+                // Inside a run, a window that starts past its second token and stops short of
+                // its last deletes the same bytes as the window of that width at its second
+                // token: the same candidate, proposed there once.
+                if run.is_some_and(|run| i >= run.start + 2 && i + width < run.end) {
+                    continue;
+                }
+                if leaves_lone_bracket(i..i + width) {
+                    continue;
                 }
                 let order = position_order(token.start, (widest - width) as u64);
                 let (range, new) = deletion(text, token.start..last.end);
                 edits.push(Edit::replace(vec![(range, new)], order).with_resume(resume));
             }
         }
-        edits
+        Ok(edits)
     }
+}
+
+/// The long runs of `tokens` (see [`LONG_RUN`]): the index ranges of adjacent punctuation
+/// tokens of one byte each, all the same byte, at least [`LONG_RUN`] of them.
+fn long_runs(text: &[u8], tokens: &[Token]) -> Vec<Range<usize>> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=tokens.len() {
+        let continues = tokens.get(i).is_some_and(|token| {
+            let first = &tokens[start];
+            first.kind == TokenKind::Punct
+                && token.kind == TokenKind::Punct
+                && token.start == tokens[i - 1].end
+                && text[token.start] == text[first.start]
+        });
+        if !continues {
+            if i - start >= LONG_RUN && tokens[start].kind == TokenKind::Punct {
+                runs.push(start..i);
+            }
+            start = i;
+        }
+    }
+    runs
 }
 
 /// For each token, the index of its partner bracket, when every bracket of the text has one;
 /// `None` when some bracket has none.
-fn bracket_partners(text: &[u8], tokens: &[super::lexer::Token]) -> Option<Vec<Option<usize>>> {
+fn bracket_partners(text: &[u8], tokens: &[Token]) -> Option<Vec<Option<usize>>> {
     let pairs = bracket_pairs(text, tokens);
     let brackets = tokens
         .iter()
