@@ -49,8 +49,9 @@ fn a_time_limit_ends_text_stages_on_a_long_line_within_seconds() {
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         assert!(stdout.contains("time limit of 2s"), "{stage}: {stdout}");
         assert!(took < Duration::from_secs(15), "{stage}: {took:?}");
+        // What is on disk is the input or a smaller candidate that passed the test.
         let result = work.read("big.whittled.json");
-        assert!(result.len() < input.metadata().unwrap().len() as usize);
+        assert!(result.len() <= input.metadata().unwrap().len() as usize);
         assert!(String::from_utf8_lossy(&result).contains("k17"));
     }
 }

@@ -276,7 +276,7 @@ pub fn run_edit_stage(
             stage: stage.name().to_owned(),
             iteration,
         });
-        if !run_round(stage, tester, pins, options.greedy)? || !options.fixpoint {
+        if !run_round(stage, tester, pins, options.greedy, EDITS_PER_BATCH)? || !options.fixpoint {
             break;
         }
     }
@@ -302,12 +302,14 @@ fn union(edits: &[&Edit]) -> Option<Edit> {
     })
 }
 
-/// One round: every edit of the stage tried once. Returns whether one was accepted.
+/// One round: every edit of the stage tried once, asked for `batch` at a time. Returns whether
+/// one was accepted.
 fn run_round(
     stage: &dyn EditStage,
     tester: &mut Tester,
     pins: &dyn Fn() -> Pins,
     greedy: bool,
+    batch: usize,
 ) -> Result<bool, Stop> {
     let mut from = 0;
     let mut failed: HashSet<u64> = HashSet::new();
@@ -317,15 +319,16 @@ fn run_round(
         let pins = pins();
         let proposed = {
             let stop = || tester.interruption();
-            stage.edits_for(&text, &EditRequest::new(from, EDITS_PER_BATCH, &stop))?
+            stage.edits_for(&text, &EditRequest::new(from, batch, &stop))?
         };
-        // Past the batch's last edit, the next batch starts (when the stage cut one).
-        let next_batch = proposed
-            .iter()
+        // Past the batch's last edit, the next batch starts (when the stage cut one: it has at
+        // least `batch` edits then).
+        let wanted = proposed.iter().filter(|edit| edit.order >= from);
+        let next_batch = wanted
+            .clone()
             .map(|edit| edit.order)
-            .filter(|&order| order >= from)
             .max()
-            .filter(|_| proposed.len() >= EDITS_PER_BATCH)
+            .filter(|_| wanted.count() >= batch)
             .and_then(|last| last.checked_add(1));
         let edits: Vec<Edit> = proposed
             .into_iter()
@@ -484,6 +487,43 @@ mod tests {
         assert_eq!(out, b"x123679");
         assert_eq!(both.order, 4);
         assert!(union(&[&a, &Edit::delete(5..7, 5)]).is_none());
+    }
+
+    /// The candidates the token stage tests on `text` (to its fixed point, one test at a
+    /// time), asked for `batch` edits at a time, and its result.
+    fn tokens_in_batches(text: &str, batch: usize) -> (Vec<Vec<u8>>, Vec<u8>) {
+        use std::sync::{Arc, Mutex};
+        let tested = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&tested);
+        let oracle = crate::oracle::predicate("keeps b and d", move |candidate: &[u8]| {
+            seen.lock().unwrap().push(candidate.to_vec());
+            let words: Vec<&[u8]> = candidate.split(|&b| b == b' ').collect();
+            words.contains(&&b"b"[..]) && words.contains(&&b"d"[..])
+        });
+        let control = crate::control::Control::new(crate::params::Knobs {
+            jobs: 1,
+            ..crate::params::Knobs::default()
+        });
+        let mut tester = Tester::new(
+            Arc::new(oracle),
+            crate::cache::CachePolicy::recommended(),
+            Arc::new(control),
+        );
+        tester.set_best(text.as_bytes().to_vec());
+        let stage = super::super::tokens::TokenWindows::new(super::super::Syntax::Plain);
+        while run_round(&stage, &mut tester, &Pins::default, false, batch).unwrap() {}
+        let tested = tested.lock().unwrap().clone();
+        (tested, tester.best().to_vec())
+    }
+
+    #[test]
+    fn batches_change_no_candidate_and_no_result() {
+        let text = "a b c d e f g h i j";
+        let whole = tokens_in_batches(text, usize::MAX);
+        assert_eq!(whole.1, b"b d");
+        for batch in [1, 2, 4, 7] {
+            assert_eq!(tokens_in_batches(text, batch), whole, "batches of {batch}");
+        }
     }
 
     #[test]

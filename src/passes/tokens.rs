@@ -50,7 +50,11 @@ impl EditStage for TokenWindows {
         };
         let runs = long_runs(text, &tokens);
         let mut runs = runs.iter().peekable();
-        let first = tokens.partition_point(|token| position_order(token.start, 3) < request.from);
+        // The first token with an edit at `request.from` or later (its last is the narrowest
+        // window's).
+        let last_variant = (widest - 1) as u64;
+        let first = tokens
+            .partition_point(|token| position_order(token.start, last_variant) < request.from);
         let mut edits = Vec::new();
         for (i, token) in tokens.iter().enumerate().skip(first) {
             request.work()?;
@@ -162,5 +166,85 @@ mod tests {
         assert_eq!(edits("f(x)"), ["(x)", "f", "f()"]);
         // With a lone `(` already, every window is tried.
         assert_eq!(edits("f(x"), ["", "x", "(x", "f", "f x", "f("]);
+    }
+
+    /// Every window of 1 to 3 tokens, applied: what the stage proposed before long runs.
+    fn every_window(text: &[u8]) -> std::collections::BTreeSet<Vec<u8>> {
+        let tokens = lex(text, Syntax::CLike);
+        let mut windows = std::collections::BTreeSet::new();
+        for i in 0..tokens.len() {
+            for last in tokens.iter().skip(i).take(3) {
+                let edit = Edit::replace(vec![deletion(text, tokens[i].start..last.end)], 0);
+                let mut out = Vec::new();
+                edit.apply(text, &mut out);
+                windows.insert(out);
+            }
+        }
+        windows
+    }
+
+    #[test]
+    fn long_runs_are_halved_and_their_repeated_windows_proposed_once() {
+        let text = format!("x = {};\ny", "\0".repeat(40));
+        let stage = TokenWindows::new(Syntax::CLike);
+        let rendered: Vec<Vec<u8>> = stage
+            .edits(text.as_bytes(), 0)
+            .iter()
+            .map(|edit| {
+                let mut out = Vec::new();
+                edit.apply(text.as_bytes(), &mut out);
+                out
+            })
+            .collect();
+        let delete = |range: Range<usize>| {
+            let edit = Edit::replace(vec![deletion(text.as_bytes(), range)], 0);
+            let mut out = Vec::new();
+            edit.apply(text.as_bytes(), &mut out);
+            out
+        };
+        // After the windows of `x` and `=`: the whole run, its halves down to 5 bytes, then the
+        // windows at the run's start.
+        let at_run_start: Vec<Vec<u8>> = [40, 20, 10, 5, 3, 2, 1]
+            .into_iter()
+            .map(|n| delete(4..4 + n))
+            .collect();
+        assert_eq!(rendered[6..13], at_run_start);
+        // Every window is still proposed, and the run's repeated ones only a few times.
+        let distinct: std::collections::BTreeSet<Vec<u8>> = rendered.iter().cloned().collect();
+        assert!(distinct.is_superset(&every_window(text.as_bytes())));
+        assert_eq!(rendered.len(), 25);
+        // Shorter runs get every window, as before.
+        let short = format!("x = {};", "\0".repeat(LONG_RUN - 1));
+        let windows = stage.edits(short.as_bytes(), 0).len();
+        assert_eq!(windows, 3 * lex(short.as_bytes(), Syntax::CLike).len() - 3);
+    }
+
+    #[test]
+    fn batches_end_between_tokens_and_the_next_starts_past_the_last() {
+        let text = b"a b c d e f";
+        let stage = TokenWindows::new(Syntax::CLike);
+        let never = || Ok(());
+        let first = stage
+            .edits_for(text, &EditRequest::new(0, 4, &never))
+            .unwrap();
+        // Two tokens' windows (three each): the batch is full after the second.
+        assert_eq!(first.len(), 6);
+        let next = first.last().unwrap().order + 1;
+        let rest = stage
+            .edits_for(text, &EditRequest::new(next, usize::MAX, &never))
+            .unwrap();
+        let all = stage.edits(text, 0);
+        assert_eq!([first, rest].concat(), all);
+    }
+
+    #[test]
+    fn a_stop_ends_the_work() {
+        let text = "a ".repeat(5000);
+        let stop = || Err(Stop::Requested);
+        let stage = TokenWindows::new(Syntax::CLike);
+        assert_eq!(
+            stage.edits_for(text.as_bytes(), &EditRequest::new(0, usize::MAX, &stop)),
+            Err(Stop::Requested)
+        );
     }
 }
