@@ -126,7 +126,7 @@ fn candidate_generation(c: &mut Criterion) {
                 text.len(),
                 first_batch(stage, text)
             );
-            group.bench_with_input(BenchmarkId::new(*stage_name, name), text, |b, text| {
+            group.bench_with_input(BenchmarkId::new(stage_name, name), text, |b, text| {
                 b.iter(|| black_box(first_batch(stage, text)))
             });
         }
