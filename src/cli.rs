@@ -142,9 +142,9 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub allow_trivial: bool,
 
-    /// Trust the test to judge a file the same way every time: the input is checked once,
-    /// and nothing is re-tested to find out whether the test is flaky (the final result is
-    /// still re-tested once).
+    /// Trust the test to judge a file the same way every time: the input is checked once (by
+    /// default an interesting check is run three times) and nothing is re-tested to find out
+    /// whether the test is flaky (the final result is still re-tested once).
     #[arg(long, conflicts_with = "confirm")]
     pub assume_deterministic: bool,
 

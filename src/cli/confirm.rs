@@ -171,9 +171,13 @@ impl Confirming {
         *noted = Some(text);
     }
 
-    /// The input's check, run `check_runs` times: interesting when any run says so (the
-    /// reduction then goes on confirming), else the first verdict.
+    /// The input's check: when its first run says interesting, it is run `check_runs` times
+    /// in all; interesting when any run says so (the reduction then goes on confirming). A
+    /// check that fails at once is reported at once (a hanging test costs one timeout).
     fn check(&self, candidate: &[u8], cancel: &CancelToken, first: Verdict) -> Verdict {
+        if !first.outcome.is_interesting() {
+            return first;
+        }
         let mut verdicts = vec![first];
         for _ in 1..self.policy.check_runs {
             let verdict = self.again(candidate, cancel);
