@@ -496,11 +496,6 @@ impl CommandOracle {
         self
     }
 
-    /// How the tests get their candidate, for messages.
-    pub fn describe_input(&self) -> String {
-        self.input_type.describe(&self.file_name.to_string_lossy())
-    }
-
     /// Where the tests run.
     pub fn executor(&self) -> &dyn Executor {
         self.executor.as_ref()
