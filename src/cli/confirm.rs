@@ -247,7 +247,11 @@ impl Oracle for Confirming {
         }
         let seen = self.interesting.fetch_add(1, Ordering::Relaxed);
         let mut runs = self.confirm.load(Ordering::Relaxed);
-        if runs <= 1 && !known && self.policy.spot_every > 0 && seen % self.policy.spot_every == 0 {
+        if runs <= 1
+            && !known
+            && self.policy.spot_every > 0
+            && seen.is_multiple_of(self.policy.spot_every)
+        {
             runs = 2;
         }
         for _ in 1..runs {
