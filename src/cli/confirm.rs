@@ -178,8 +178,17 @@ impl Confirming {
         if !first.outcome.is_interesting() {
             return first;
         }
+        // The runs after the first get the timeout fitted to the first (without --timeout none
+        // is set yet): a test that hangs from its second run on costs a timeout, not the run.
+        // The tester fits it again to the slowest run once the check is over.
+        if self.policy.check_runs > 1 {
+            let _ = self.inner.fit_timeout(first.duration);
+        }
         let mut verdicts = vec![first];
         for _ in 1..self.policy.check_runs {
+            if cancel.is_cancelled() {
+                break;
+            }
             let verdict = self.again(candidate, cancel);
             if inconclusive(&verdict) {
                 return verdict;
