@@ -171,7 +171,7 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             ),
             Span::styled(
                 ellipsize(
-                    &format!(" · {}{pass}", stage_place(shown, stage_count)),
+                    &format!("{}{pass}", stage_place(shown, stage_count)),
                     width.saturating_sub(stage.len()),
                 ),
                 theme.muted,
@@ -275,12 +275,13 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
                     ]),
                 }],
             );
+            // Where room is short, ddmin's rules and the jobs line stay before it.
             push(
-                1,
-                vec![Line::styled(
-                    ellipsize(&plain_reading(view, current), width),
-                    theme.base,
-                )],
+                5,
+                wrap_words(&plain_reading(view, current), width)
+                    .into_iter()
+                    .map(|line| Line::styled(line, theme.base))
+                    .collect(),
             );
         }
         None => push(0, vec![Line::styled("no candidate yet", theme.muted)]),
@@ -390,12 +391,14 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
 fn stage_place(shown: &ConfigView, stage_count: usize) -> String {
     match shown.scheduled {
         Some(place) => format!(
-            "stage {} of {} · round {}",
+            " · stage {} of {} · round {}",
             place.stage + 1,
             place.of,
             place.round
         ),
-        None => format!("stage {} of {stage_count}", shown.stage_index + 1),
+        // A pipeline of one stage: nothing to tell.
+        None if stage_count <= 1 => String::new(),
+        None => format!(" · stage {} of {stage_count}", shown.stage_index + 1),
     }
 }
 

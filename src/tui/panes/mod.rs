@@ -43,11 +43,11 @@ impl Pane {
     pub const FOCUS_ORDER: [Pane; 7] = [
         Pane::Tree,
         Pane::TestCase,
+        Pane::History,
+        Pane::Output,
         Pane::Configuration,
         Pane::Statistics,
         Pane::Chart,
-        Pane::History,
-        Pane::Output,
     ];
 
     /// The panes of the compact layout's deck, in the order of their number keys.
