@@ -165,7 +165,7 @@ mod tests {
         let candidate = Candidate::single(CandidateKind::Manual);
         let mut idle_tests = Vec::new();
         let mut fresh = 0u32;
-        let rounds = run(2, &mut tester, |stage, tester| {
+        let rounds = run(2, &mut tester, |stage, _round, tester| {
             if stage == 0 {
                 // Removes one `a` when that stays interesting.
                 let shorter = tester.best()[1..].to_vec();
