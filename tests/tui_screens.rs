@@ -784,12 +784,12 @@ fn the_schedule_line() {
     let mut h = scheduled_hello(160, 45);
     // Steps until the Configuration pane shows a candidate of the third stage.
     let mut step = h.app.run_model().last_step;
-    while !h
+    while h
         .app
         .run_model()
         .view
         .scheduled
-        .is_some_and(|p| p.stage == 2)
+        .is_none_or(|p| p.stage != 2)
     {
         step += 1;
         assert!(step < 400, "the third stage did not come");
