@@ -115,6 +115,12 @@ impl From<InputTypeArg> for crate::oracle::InputType {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes: 0 done (also after a limit), 2 bad usage or an input that is \
+not interesting, 1 an error of whittle's own, 130 stopped by Ctrl-C, SIGTERM or SIGHUP, or by q \
+in the UI before the reduction ended (q once it is done exits 0). The output holds the best \
+result so far in every case."
+)]
 pub struct ReduceArgs {
     /// The file to reduce (never modified).
     pub input: PathBuf,

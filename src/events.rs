@@ -161,7 +161,13 @@ impl Branch {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A stage of the pipeline began (e.g. "ddmin line", "hdd").
-    StageStarted { stage: String, index: usize },
+    StageStarted {
+        stage: String,
+        index: usize,
+        /// Where the stage is in the `(a+b+c)*` schedule it belongs to, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scheduled: Option<SchedulePlace>,
+    },
     /// A fixed-point iteration of the current stage began (1-based).
     FixpointIteration { stage: String, iteration: u32 },
     /// A ddmin round: the configuration of `len` units split into `n` chunks.
@@ -188,6 +194,10 @@ pub enum Event {
         /// Byte ranges of the current best the candidate removes or replaces (may be empty
         /// when the algorithm cannot tell).
         removed: Vec<std::ops::Range<usize>>,
+        /// What replaces each removed range, when the candidate replaces rather than removes
+        /// (a text stage's rename or replacement; cut to a few dozen bytes each).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        replacements: Vec<String>,
         size: usize,
     },
     /// The outcome of a candidate is known.
@@ -292,6 +302,15 @@ impl From<WriteNotice> for Event {
             WriteNotice::Recovered(message) => Event::Notice { message },
         }
     }
+}
+
+/// A stage's place in a schedule: stage `stage` (0-based, in the order written) of `of`, in
+/// round `round` (1-based) of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchedulePlace {
+    pub stage: usize,
+    pub of: usize,
+    pub round: u32,
 }
 
 /// What a tree stage does with a set of nodes.

@@ -471,11 +471,16 @@ impl PipelineStages {
         scheduled: bool,
     ) -> Result<(), Stop> {
         if let Step::Schedule(steps) = step {
-            return schedule::run(steps.len(), tester, |inner, tester| {
+            return schedule::run(steps.len(), tester, |inner, round, tester| {
                 let step = &steps[inner];
                 tester.emit(Event::StageStarted {
                     stage: step.name(),
                     index,
+                    scheduled: Some(crate::events::SchedulePlace {
+                        stage: inner,
+                        of: steps.len(),
+                        round,
+                    }),
                 });
                 self.run_step(step, index, tester, context, true)
             })

@@ -61,12 +61,12 @@ fn round_order(records: &[Record]) -> Vec<usize> {
     order
 }
 
-/// Runs `count` stages (`run_stage(i, tester)` runs stage `i` to its own end) until a round
-/// changes nothing and defers nothing. Returns the number of rounds.
+/// Runs `count` stages (`run_stage(i, round, tester)` runs stage `i` to its own end in round
+/// `round`) until a round changes nothing and defers nothing. Returns the number of rounds.
 pub fn run(
     count: usize,
     tester: &mut Tester,
-    mut run_stage: impl FnMut(usize, &mut Tester) -> Result<(), Stop>,
+    mut run_stage: impl FnMut(usize, u32, &mut Tester) -> Result<(), Stop>,
 ) -> Result<u32, Stop> {
     let mut records = vec![Record::default(); count];
     for round in 1.. {
@@ -83,7 +83,7 @@ pub fn run(
             }
             let size = tester.best().len();
             let tests = tester.stats().tests;
-            let result = run_stage(stage, tester);
+            let result = run_stage(stage, round, tester);
             if budgeted {
                 tester.set_failure_budget(None);
             }
@@ -165,7 +165,7 @@ mod tests {
         let candidate = Candidate::single(CandidateKind::Manual);
         let mut idle_tests = Vec::new();
         let mut fresh = 0u32;
-        let rounds = run(2, &mut tester, |stage, tester| {
+        let rounds = run(2, &mut tester, |stage, _round, tester| {
             if stage == 0 {
                 // Removes one `a` when that stays interesting.
                 let shorter = tester.best()[1..].to_vec();

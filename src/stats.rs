@@ -57,7 +57,10 @@ pub struct Stats {
     pub wall_seconds: f64,
     /// test-seconds / wall-seconds.
     pub effective_parallelism: f64,
+    /// The parallel mode in force at the end (the UI may change it during the run).
     pub parallel_mode: String,
+    /// ν, the split factor in force at the end (the UI may change it during the run).
+    pub split_factor: String,
     /// The pipeline that ran (e.g. `hoist+hddh+ddmin`).
     pub algorithm: String,
     pub jobs: usize,

@@ -47,6 +47,13 @@ pub trait CandidateSource {
         let _ = i;
         Vec::new()
     }
+
+    /// What replaces each of [`CandidateSource::removed_spans`], for displays (empty when the
+    /// candidate only removes).
+    fn replacements(&self, i: usize) -> Vec<String> {
+        let _ = i;
+        Vec::new()
+    }
 }
 
 /// How a window of candidates is decided.
@@ -822,10 +829,16 @@ impl Tester {
             return Ok(Prepared::Known(outcome));
         }
         let removed = self.spans_of(source, i);
+        let replacements = if removed.is_empty() {
+            Vec::new()
+        } else {
+            source.replacements(i)
+        };
         self.emit(Event::TestStarted {
             step,
             candidate,
             removed,
+            replacements,
             size: content.len(),
         });
         let judging = Judging {

@@ -471,3 +471,25 @@ fn steps_after_a_restart_go_on_one_by_one() {
     let expected: Vec<u64> = (1..=12).collect();
     assert_eq!(judged, expected);
 }
+
+/// The statistics at the end (and so `--stats-json`) tell the ν and parallel mode that ran
+/// last, not those the run started with.
+#[test]
+fn the_final_statistics_tell_the_knobs_that_ran_last() {
+    use whittle::params::{ParallelMode, SplitFactor};
+    let session = start(&lines(10), None, 1, true);
+    session.send(Command::SetSplitFactor(SplitFactor::Finite(3)));
+    session.send(Command::SetParallelMode(ParallelMode::First));
+    session.send(Command::Resume);
+    let events = events_until(&session, |e| matches!(e, Event::Done { .. }));
+    let Some(Event::Done { stats }) = events.last() else {
+        panic!("the run ended without Done");
+    };
+    assert_eq!(stats.split_factor, SplitFactor::Finite(3).to_string());
+    assert_eq!(stats.parallel_mode, ParallelMode::First.to_string());
+    assert_ne!(
+        ParallelMode::First.to_string(),
+        text_settings(1).parallel_mode().to_string(),
+        "the test changes the mode"
+    );
+}

@@ -34,11 +34,21 @@ fn harness(name: &str, width: u16, height: u16) -> Harness {
 /// Like [`harness`], with `jobs` tests at once (on the pool even though the example's tests
 /// are fast).
 fn harness_with(name: &str, width: u16, height: u16, jobs: usize) -> Harness {
+    harness_on(name, width, height, |settings| settings.jobs = jobs)
+}
+
+/// Like [`harness`], with the example's settings changed by `change`.
+fn harness_on(
+    name: &str,
+    width: u16,
+    height: u16,
+    change: impl FnOnce(&mut whittle::pipeline::Settings),
+) -> Harness {
     let mut example = examples()
         .into_iter()
         .find(|e| e.name == name)
         .expect("the example exists");
-    example.settings.jobs = jobs;
+    change(&mut example.settings);
     let options = SessionOptions {
         exit_when_done: false,
         start_in_step_mode: true,
@@ -151,6 +161,22 @@ impl Harness {
             .filter(|cell| cell.modifier.contains(Modifier::CROSSED_OUT))
             .map(|cell| cell.symbol())
             .collect()
+    }
+
+    /// Steps until an event `wanted` is seen (at most `limit` steps) and the engine waits.
+    fn step_until_event(&mut self, mut wanted: impl FnMut(&Event) -> bool, limit: u64) {
+        for step in self.app.run_model().last_step + 1..=limit {
+            let mut found = false;
+            self.key(KeyCode::Char('n'));
+            self.settle(|event| {
+                found |= wanted(event);
+                matches!(event, Event::CandidateJudged { step: s, .. } if *s == step)
+            });
+            if found {
+                return;
+            }
+        }
+        panic!("the event did not come by step {limit}");
     }
 
     /// Steps until a candidate of `kind` is judged with `outcome` (at most `limit` steps);
@@ -739,4 +765,152 @@ fn small_screens_keep_the_essentials() {
     h.key(KeyCode::Char('?'));
     let screen = h.screen();
     assert!(screen.contains("↑ ↓ scroll"), "{screen}");
+}
+
+/// The C example under the default pipeline for C: a schedule of nine stages.
+fn scheduled_hello(width: u16, height: u16) -> Harness {
+    harness_on("hello-hoist", width, height, |settings| {
+        settings.algorithm = whittle::pipeline::DEFAULT_TREE_PIPELINE.parse().ok();
+    })
+}
+
+/// A stage of a schedule says where it is in the schedule and in which round, not "stage 1/1".
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn the_schedule_line() {
+    let mut h = scheduled_hello(160, 45);
+    // Steps until the Configuration pane shows a candidate of the third stage.
+    let mut step = h.app.run_model().last_step;
+    while h
+        .app
+        .run_model()
+        .view
+        .scheduled
+        .is_none_or(|p| p.stage != 2)
+    {
+        step += 1;
+        assert!(step < 400, "the third stage did not come");
+        h.step(step);
+    }
+    let screen = h.screen();
+    assert!(
+        screen.contains("replace · stage 3 of 9 · round 1"),
+        "{screen}"
+    );
+    assert!(!screen.contains("stage 1/1"), "{screen}");
+    insta::assert_snapshot!("schedule_stage_3_of_9", screen);
+}
+
+/// A rename is shown with the name it gives, in the Configuration pane and in plain words.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn a_rename_shows_its_new_text() {
+    let mut h = scheduled_hello(160, 45);
+    h.step_until_event(
+        |event| {
+            matches!(event, Event::TestStarted { candidate, replacements, .. }
+                if candidate.kind == CandidateKind::Edit && !replacements.is_empty())
+        },
+        600,
+    );
+    let screen = h.screen();
+    let current = h.app.run_model().current.clone().expect("a candidate");
+    assert_eq!(current.candidate.kind, CandidateKind::Edit);
+    assert!(screen.contains("` → `"), "old → new\n{screen}");
+    assert!(screen.contains("replacing `"), "{screen}");
+    insta::assert_snapshot!("rename_step_160x45", screen);
+}
+
+/// The step under way in plain words: what the candidate removes, where, and what its outcome
+/// means (✗: still fails, so the removal stays; ✓: passes, so it is put back).
+#[test]
+fn the_step_in_plain_words() {
+    let mut h = harness("table-4.1", 160, 45);
+    h.step(1);
+    let screen = h.screen();
+    // ∇2/2 removes "345" (3 chars): the test passes, the chars come back.
+    assert!(
+        screen.contains("removing 3 chars (part 2 of 2) at line 1: passes →"),
+        "{screen}"
+    );
+    assert!(screen.contains("│put back "), "{screen}");
+    for step in 2..=4 {
+        h.step(step);
+    }
+    let screen = h.screen();
+    // ∇3/4 removes "3": still fails, so it stays removed.
+    assert!(
+        screen.contains("removing 1 char (part 3 of 4) at line 1: still fails"),
+        "{screen}"
+    );
+    assert!(screen.contains("│→ kept removed "), "{screen}");
+    insta::assert_snapshot!("plain_words_160x45", screen);
+}
+
+/// With two jobs the tests end in any order: the steps table lists them by step, each with
+/// its own outcome.
+#[test]
+fn two_jobs_list_steps_in_order() {
+    let mut h = harness_with("table-4.1", 160, 45, 2);
+    let mut model = whittle::tui::RunModel::new(5);
+    let now = Instant::now();
+    let judged = |step: u64, index: u32, outcome: Outcome| Event::CandidateJudged {
+        step,
+        candidate: whittle::events::Candidate {
+            kind: CandidateKind::Complement,
+            index,
+            n: 4,
+        },
+        size: 4,
+        preview: None,
+        removed: Vec::new(),
+        action: whittle::events::Action::Test,
+        outcome,
+        status: None,
+        duration: Duration::ZERO,
+        node: None,
+    };
+    // Step 7 ends after step 6 started and before it ended, step 8 last.
+    for event in [
+        judged(7, 1, Outcome::Interesting),
+        judged(6, 0, Outcome::NotInteresting),
+        judged(8, 2, Outcome::NotInteresting),
+    ] {
+        model.apply(event, now, Duration::ZERO);
+    }
+    let rows: Vec<(u64, Outcome)> = model.log.iter().map(|j| (j.step, j.outcome)).collect();
+    assert_eq!(
+        rows,
+        [
+            (6, Outcome::NotInteresting),
+            (7, Outcome::Interesting),
+            (8, Outcome::NotInteresting)
+        ]
+    );
+    // A real run with two jobs: the table on screen is in step order.
+    for step in 1..=6 {
+        h.step(step);
+    }
+    let screen = h.screen();
+    let steps: Vec<u64> = screen
+        .lines()
+        .filter_map(|line| {
+            let table = line.rsplit('│').nth(1)?;
+            let mut words = table.split_whitespace();
+            let step = words.next()?.parse().ok()?;
+            words
+                .next()
+                .filter(|w| w.starts_with('∇') || w.starts_with('Δ'))?;
+            Some(step)
+        })
+        .collect();
+    assert!(steps.len() >= 5, "{screen}");
+    assert!(steps.is_sorted(), "{steps:?}\n{screen}");
+    insta::assert_snapshot!("two_jobs_in_order_160x45", screen);
 }

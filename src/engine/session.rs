@@ -647,6 +647,10 @@ impl Engine {
     fn finish_run(&self, tester: &Tester, state: RunState) {
         let mut stats = tester.stats();
         crate::reduce::fill_sizes(&mut stats, &self.job.input, tester.best());
+        // The knobs that ran last: the UI may have switched them since the start.
+        let control = tester.control();
+        stats.parallel_mode = control.parallel_mode().to_string();
+        stats.split_factor = control.split_factor().to_string();
         *lock(&self.shared.stats) = stats.clone();
         self.update_snapshot(|s| s.state = state.clone());
         match state {
@@ -684,7 +688,11 @@ impl Engine {
                 s.stage_count = self.stages.len();
                 s.state = RunState::Running;
             });
-            tester.emit(Event::StageStarted { stage: name, index });
+            tester.emit(Event::StageStarted {
+                stage: name,
+                index,
+                scheduled: None,
+            });
             let context = StageContext {
                 pins: self.pins.clone(),
                 node_pins: None,

@@ -448,6 +448,17 @@ impl CandidateSource for EditWindow<'_> {
             .filter(|range| !range.is_empty())
             .collect()
     }
+
+    fn replacements(&self, i: usize) -> Vec<String> {
+        let changes = self.edits[i].changes.iter();
+        let replacing = changes.filter(|(range, _)| !range.is_empty());
+        if replacing.clone().all(|(_, new)| new.is_empty()) {
+            return Vec::new();
+        }
+        replacing
+            .map(|(_, new)| crate::describe::snippet(new, 40))
+            .collect()
+    }
 }
 
 #[cfg(test)]

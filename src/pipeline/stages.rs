@@ -64,6 +64,7 @@ pub fn run_all_stages(
         tester.emit(Event::StageStarted {
             stage: stages.name(index),
             index,
+            scheduled: None,
         });
         stages.run(index, tester, context)?;
     }

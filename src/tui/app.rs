@@ -166,6 +166,8 @@ impl App {
     fn running(&self) -> Duration {
         match self.source.replay() {
             Some(replay) => replay.time(),
+            // Once the run ended its clock stands still.
+            None if self.run.ending.is_some() => self.run.ended_after,
             None => self
                 .clock
                 .now()
@@ -420,7 +422,14 @@ impl App {
             }
             KeyCode::Char('s') => {
                 self.send(Command::SkipStage);
-                self.notice("skipping the current stage".into(), false);
+                let last = self.snapshot.stage_index + 1 >= self.snapshot.stage_count;
+                let said = if last {
+                    "skipping the last stage: the reduction ends with the best so far \
+                     (a: run an algorithm on it again)"
+                } else {
+                    "skipping the current stage"
+                };
+                self.notice(said.into(), false);
             }
             KeyCode::Char('R') => self.restart_from_history(),
             _ => self.on_pane_key(key),
@@ -529,7 +538,9 @@ impl App {
             (position + order.len() - 1) % order.len()
         };
         self.focus = order[next];
-        if self.focus != Pane::TestCase {
+        // The compact layout shows the focused pane's tab (the test case and the
+        // Configuration pane are always on screen).
+        if Pane::DECK.contains(&self.focus) {
             self.deck = self.focus;
         }
     }
@@ -615,11 +626,21 @@ impl App {
 
     fn open_picker(&mut self) {
         self.picker.reset();
-        let selected = self
-            .picker
-            .catalogue
+        // The running pipeline: its own entry, else the longest entry it starts with (`hddr`
+        // runs: `hddr`, not `hdd`).
+        let running = self.snapshot.pipeline.as_str();
+        let catalogue = &self.picker.catalogue;
+        let selected = catalogue
             .iter()
-            .position(|p| self.snapshot.pipeline.starts_with(&p.name))
+            .position(|p| p.name == running)
+            .or_else(|| {
+                catalogue
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| running.starts_with(&p.name))
+                    .max_by_key(|(_, p)| p.name.len())
+                    .map(|(index, _)| index)
+            })
             .unwrap_or(0);
         self.overlay = Some(Overlay::Picker { selected });
     }

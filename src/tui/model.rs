@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use crate::events::{Action, Branch, Candidate, CandidateKind, Event, TreePhase};
+use crate::events::{Action, Branch, Candidate, CandidateKind, Event, SchedulePlace, TreePhase};
 use crate::oracle::TestStatus;
 use crate::outcome::Outcome;
 use crate::params::SplitFactor;
@@ -69,6 +69,9 @@ pub struct CandidateView {
     pub size: usize,
     /// The outcome, once judged.
     pub verdict: Option<(Outcome, Action)>,
+    /// What replaces each removed range (a text stage's rename or replacement; empty when the
+    /// candidate only removes).
+    pub replacements: Vec<String>,
 }
 
 /// One judged candidate, for the steps table.
@@ -126,6 +129,8 @@ pub struct Decision {
 pub struct ConfigView {
     pub stage: String,
     pub stage_index: usize,
+    /// Where the stage is in its schedule (`(a+b+c)*`), if it belongs to one.
+    pub scheduled: Option<SchedulePlace>,
     /// The fixed-point pass of the stage (1-based; 0 before the first).
     pub pass: u32,
     pub tree_set: Option<TreeSet>,
@@ -180,6 +185,9 @@ pub struct RunModel {
     pub stage: String,
     /// The candidate under test, or the last one judged.
     pub current: Option<CandidateView>,
+    /// The replacement texts of the candidates under test that have some, by step (a few at
+    /// most: one per job).
+    replacing: VecDeque<(u64, Vec<String>)>,
     pub log: VecDeque<Judged>,
     /// (tests run, size) at the start and after every change of the best.
     pub sizes: Vec<(u64, usize)>,
@@ -195,6 +203,8 @@ pub struct RunModel {
     /// The machine the last test with output ran on, when not this one (a Slurm node).
     pub last_output_node: Option<String>,
     pub ending: Option<Ending>,
+    /// The run's time when it last ended (the clock shown stops there while it stays ended).
+    pub ended_after: Duration,
     pub notice: Option<Notice>,
     /// When the last reduction was accepted (by the UI's clock).
     pub last_reduction: Option<Instant>,
@@ -217,6 +227,7 @@ impl RunModel {
             next: None,
             stage: String::new(),
             current: None,
+            replacing: VecDeque::new(),
             log: VecDeque::with_capacity(LOG_LENGTH),
             sizes: vec![(0, input_size)],
             marks: Vec::new(),
@@ -227,6 +238,7 @@ impl RunModel {
             last_output: None,
             last_output_node: None,
             ending: None,
+            ended_after: Duration::ZERO,
             notice: None,
             last_reduction: None,
             events: 0,
@@ -247,12 +259,12 @@ impl RunModel {
     /// The text of the current candidate, when it was judged and is short.
     pub fn current_preview(&self) -> Option<&str> {
         let current = self.current.as_ref()?;
-        let last = self.log.back()?;
-        (current.verdict.is_some()
-            && last.step == current.step
-            && last.candidate == current.candidate)
-            .then_some(last.preview.as_deref())
-            .flatten()
+        current.verdict?;
+        self.log
+            .iter()
+            .rev()
+            .find(|judged| judged.step == current.step && judged.candidate == current.candidate)
+            .and_then(|judged| judged.preview.as_deref())
     }
 
     fn notify(&mut self, text: String, warning: bool, now: Instant) {
@@ -340,7 +352,11 @@ impl RunModel {
     pub fn apply(&mut self, event: Event, now: Instant, running: Duration) {
         self.events += 1;
         match event {
-            Event::StageStarted { stage, index } => {
+            Event::StageStarted {
+                stage,
+                index,
+                scheduled,
+            } => {
                 self.marks.push(ChartMark {
                     tests: self.tests,
                     label: stage.clone(),
@@ -348,10 +364,12 @@ impl RunModel {
                 });
                 self.open_stage(&stage, running);
                 self.stage = stage.clone();
+                self.forget_edit();
                 let target = self.target();
                 *target = ConfigView {
                     stage,
                     stage_index: index,
+                    scheduled,
                     ..ConfigView::default()
                 };
             }
@@ -432,12 +450,19 @@ impl RunModel {
                 step,
                 candidate,
                 removed,
+                replacements,
                 size,
             } => {
                 if !candidate.is_check() {
                     self.show_next();
                 }
                 self.last_step = self.last_step.max(step);
+                if !replacements.is_empty() {
+                    if self.replacing.len() == LOG_LENGTH {
+                        self.replacing.pop_front();
+                    }
+                    self.replacing.push_back((step, replacements.clone()));
+                }
                 self.current = Some(CandidateView {
                     step,
                     candidate,
@@ -445,6 +470,7 @@ impl RunModel {
                     version: self.version,
                     size,
                     verdict: None,
+                    replacements,
                 });
             }
             Event::CandidateJudged {
@@ -468,22 +494,37 @@ impl RunModel {
                 if self.log.len() == LOG_LENGTH {
                     self.log.pop_front();
                 }
+                // With several jobs the tests end in any order: the log is kept in step order
+                // (a judged step is at most `jobs` places from the end, so this stays cheap).
+                let place = self
+                    .log
+                    .iter()
+                    .rposition(|earlier| earlier.step <= step)
+                    .map_or(0, |i| i + 1);
                 // The preview lives in the log (no copy per event); see `current_preview`.
-                self.log.push_back(Judged {
-                    step,
-                    candidate,
-                    size,
-                    preview,
-                    action,
-                    outcome,
-                    // A hoist is where its node starts (its first span may be empty).
-                    at: match candidate.kind {
-                        CandidateKind::Hoist => removed.first(),
-                        _ => removed.iter().find(|r| !r.is_empty()),
-                    }
-                    .map(|r| r.start),
-                    version: self.version,
-                });
+                self.log.insert(
+                    place,
+                    Judged {
+                        step,
+                        candidate,
+                        size,
+                        preview,
+                        action,
+                        outcome,
+                        // A hoist is where its node starts (its first span may be empty).
+                        at: match candidate.kind {
+                            CandidateKind::Hoist => removed.first(),
+                            _ => removed.iter().find(|r| !r.is_empty()),
+                        }
+                        .map(|r| r.start),
+                        version: self.version,
+                    },
+                );
+                let replacements = match self.replacing.iter().position(|(s, _)| *s == step) {
+                    Some(place) => self.replacing.remove(place).map(|(_, texts)| texts),
+                    None => None,
+                }
+                .unwrap_or_default();
                 // In a parallel window other candidates may be under test; the latest wins.
                 self.current = Some(CandidateView {
                     step,
@@ -492,6 +533,7 @@ impl RunModel {
                     version: self.version,
                     size,
                     verdict: Some((outcome, action)),
+                    replacements,
                 });
             }
             Event::Accepted {
@@ -533,7 +575,9 @@ impl RunModel {
             }
             Event::Done { stats } => {
                 self.close_stage(running);
+                self.forget_edit();
                 self.ending = Some(Ending::Done);
+                self.ended_after = running;
                 self.final_stats = Some(stats);
                 self.notify("the reduction is done".into(), false, now);
             }
@@ -542,6 +586,7 @@ impl RunModel {
                 self.final_stats = Some(stats);
                 self.notify(format!("stopped: {reason}"), true, now);
                 self.ending = Some(Ending::Stopped(reason));
+                self.ended_after = running;
             }
             Event::Flaky {
                 unconfirmed_size,
@@ -565,6 +610,7 @@ impl RunModel {
             Event::Failed { message } => {
                 self.notify(message.clone(), true, now);
                 self.ending = Some(Ending::Failed(message));
+                self.ended_after = running;
             }
             Event::Switched { pipeline, step } => {
                 self.ending = None;
@@ -621,6 +667,19 @@ impl RunModel {
                 );
             }
         }
+    }
+
+    /// A text stage's edit (`edit 2/81`) means nothing once its stage ended: it is no longer
+    /// shown. (ddmin's last candidate stays, beside the decision it led to.)
+    fn forget_edit(&mut self) {
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|current| current.candidate.kind == CandidateKind::Edit)
+        {
+            self.current = None;
+        }
+        self.replacing.clear();
     }
 
     /// The engine works on another best: what was shown no longer applies.

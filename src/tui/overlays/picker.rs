@@ -210,7 +210,11 @@ impl Picker {
             ),
             theme.muted,
         ));
-        let title = format!(" Algorithm · {}/{} ", selected + 1, matching.len());
+        let title = if matching.is_empty() {
+            " Algorithm · no match ".to_string()
+        } else {
+            format!(" Algorithm · {}/{} ", selected + 1, matching.len())
+        };
         frame.render_widget(Clear, area);
         frame.render_widget(Paragraph::new(lines).block(block(title, true, theme)), area);
     }

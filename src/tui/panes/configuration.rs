@@ -12,7 +12,7 @@ use super::View;
 use crate::describe::ellipsize;
 use crate::events::{Action, Branch, CandidateKind, TreePhase};
 use crate::outcome::Outcome;
-use crate::tui::model::{Decision, Round, TreeSet};
+use crate::tui::model::{CandidateView, ConfigView, Decision, Round, TreeSet};
 use crate::tui::widgets::{block, clock_time, human_bytes, partition_strip};
 
 /// The formula of ddmin's branches, with the one taken marked.
@@ -130,7 +130,11 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
     }
     let lines: Vec<Line> = sections.into_iter().flat_map(|s| s.lines).collect();
     frame.render_widget(
-        Paragraph::new(lines).block(block(" Configuration ", false, view.theme)),
+        Paragraph::new(lines).block(block(
+            " Configuration ",
+            view.focus == super::Pane::Configuration,
+            view.theme,
+        )),
         area,
     );
 }
@@ -167,7 +171,7 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             ),
             Span::styled(
                 ellipsize(
-                    &format!(" · stage {}/{stage_count}{pass}", shown.stage_index + 1),
+                    &format!("{}{pass}", stage_place(shown, stage_count)),
                     width.saturating_sub(stage.len()),
                 ),
                 theme.muted,
@@ -271,6 +275,14 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
                     ]),
                 }],
             );
+            // Where room is short, ddmin's rules and the jobs line stay before it.
+            push(
+                5,
+                wrap_words(&plain_reading(view, current), width)
+                    .into_iter()
+                    .map(|line| Line::styled(line, theme.base))
+                    .collect(),
+            );
         }
         None => push(0, vec![Line::styled("no candidate yet", theme.muted)]),
     }
@@ -314,15 +326,23 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
         } else {
             format!("{name} ")
         };
-        let rest = width.saturating_sub(2 + name.chars().count());
+        let indent = 2 + name.chars().count();
+        let rest = width.saturating_sub(indent);
+        let rule_style = if is_taken { theme.base } else { theme.muted };
+        // A rule too long for the line goes on below its start, not cut.
+        let mut parts = if show_rules {
+            wrap_words(rule, rest).into_iter()
+        } else {
+            vec![ellipsize(&detail, rest)].into_iter()
+        };
         formula.push(Line::from(vec![
             Span::styled(marker, theme.accent),
             Span::styled(name, style),
-            Span::styled(
-                ellipsize(if show_rules { rule } else { &detail }, rest),
-                if is_taken { theme.base } else { theme.muted },
-            ),
+            Span::styled(parts.next().unwrap_or_default(), rule_style),
         ]));
+        for more in parts {
+            formula.push(Line::styled(format!("{:indent$}{more}", ""), rule_style));
+        }
     }
     if (shown.round.is_some() && !trivial) || hoisting {
         push(4, formula);
@@ -364,6 +384,146 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
         );
     }
     sections
+}
+
+/// Where the stage is in the whole run: `stage 2 of 3`, or in a schedule `stage 3 of 9 ·
+/// round 2` (the rounds of `(a+b+c)*`, which reruns its stages until none changes anything).
+fn stage_place(shown: &ConfigView, stage_count: usize) -> String {
+    match shown.scheduled {
+        Some(place) => format!(
+            " · stage {} of {} · round {}",
+            place.stage + 1,
+            place.of,
+            place.round
+        ),
+        // A pipeline of one stage: nothing to tell.
+        None if stage_count <= 1 => String::new(),
+        None => format!(" · stage {} of {stage_count}", shown.stage_index + 1),
+    }
+}
+
+/// `text` in lines of at most `width` columns, broken between words (a word longer than the
+/// line is cut).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if !line.is_empty() && needed > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+        .into_iter()
+        .map(|line| ellipsize(&line, width))
+        .collect()
+}
+
+/// `1 line`, `3 lines`.
+fn count_of(count: usize, units: &str) -> String {
+    if count == 1 {
+        format!("1 {}", units.strip_suffix('s').unwrap_or(units))
+    } else {
+        format!("{count} {units}")
+    }
+}
+
+/// The current step in plain words, for whoever does not read Δ and ∇: what the candidate
+/// does, and what its outcome means (✗: the test still fails, so the change is kept; ✓: the
+/// test passes, so the change is put back), e.g. `removing 2 nodes at line 124: still fails →
+/// kept removed`.
+pub fn plain_reading(view: &View, current: &CandidateView) -> String {
+    let shown = &view.run.view;
+    let stage = if shown.stage.is_empty() {
+        view.snapshot.stage.as_str()
+    } else {
+        shown.stage.as_str()
+    };
+    let units = unit_word(stage, shown.tree_set.is_some());
+    let candidate = current.candidate;
+    let chunk_size = shown
+        .round
+        .as_ref()
+        .filter(|round| round.n == candidate.n as usize)
+        .and_then(|round| round.chunks.get(candidate.index as usize))
+        .map(|&size| count_of(size as usize, units));
+    let first = match candidate.kind {
+        CandidateKind::Hoist => current.removed.first(),
+        _ => current.removed.iter().find(|range| !range.is_empty()),
+    };
+    let at = first
+        .and_then(|range| view.position(current.version, range.start))
+        .map(|(line, _)| format!(" at line {line}"))
+        .unwrap_or_default();
+    let part = |prefix: &str| match &chunk_size {
+        Some(size) => format!(
+            "{prefix} {size} (part {} of {})",
+            candidate.index + 1,
+            candidate.n
+        ),
+        None => format!("{prefix} part {} of {}", candidate.index + 1, candidate.n),
+    };
+    // What the change is, and whether a kept change is a removal.
+    let (what, removal) = match candidate.kind {
+        CandidateKind::Subset => (
+            format!("{}{at}, removing the rest", part("keeping only")),
+            true,
+        ),
+        CandidateKind::Complement => (format!("{}{at}", part("removing")), true),
+        CandidateKind::Combination => (format!("removing several parts at once{at}"), true),
+        CandidateKind::Sweep => (
+            format!("removing {}{at}", count_of(candidate.n as usize, units)),
+            true,
+        ),
+        CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
+        CandidateKind::Hoist => (format!("replacing a node{at} by a part of it"), false),
+        CandidateKind::Replace | CandidateKind::Reshape => {
+            (format!("replacing a node{at} by a shorter text"), false)
+        }
+        CandidateKind::Lift => (format!("replacing a node{at} by one inside it"), false),
+        CandidateKind::Edit => match &view.what_it_does(current, 48)[..] {
+            [change] => (format!("replacing {change}{at}"), false),
+            _ => (format!("removing text{at}"), true),
+        },
+        CandidateKind::Manual => (format!("your edit{at}"), false),
+        CandidateKind::Initial => ("checking that the input fails the test".into(), false),
+        CandidateKind::Empty => ("checking that an empty file passes the test".into(), false),
+    };
+    let outcome = match current.verdict.map(|(outcome, _)| outcome) {
+        None => "testing…",
+        Some(_) if candidate.is_check() => "",
+        Some(Outcome::Interesting) => {
+            let taken_elsewhere = shown
+                .decision
+                .as_ref()
+                .and_then(|decision| decision.candidate)
+                .is_some_and(|decided| decided != candidate);
+            match (taken_elsewhere, removal) {
+                (true, _) => "still fails, but another candidate was taken",
+                (false, true) => "still fails → kept removed",
+                (false, false) => "still fails → kept",
+            }
+        }
+        Some(Outcome::NotInteresting) => "passes → put back",
+        Some(Outcome::Unresolved) => "no answer (timeout or error) → put back",
+    };
+    let outcome = match (candidate.kind, current.verdict.map(|(o, _)| o)) {
+        (CandidateKind::Initial, Some(Outcome::Interesting)) => "it fails, as it should",
+        (CandidateKind::Empty, Some(Outcome::NotInteresting)) => "it passes, as it should",
+        (CandidateKind::Initial | CandidateKind::Empty, Some(_)) => "unexpected",
+        _ => outcome,
+    };
+    if outcome.is_empty() {
+        what
+    } else {
+        format!("{what}: {outcome}")
+    }
 }
 
 /// The tree set in words: the level or the parent, how many nodes, and the phase.

@@ -88,8 +88,8 @@ impl HistoryPane {
                     theme.base
                 };
                 Line::from(vec![
-                    Span::styled(format!("#{:<3}", entry.index), theme.muted.patch(style)),
-                    Span::styled(format!("{:>7} ", human_bytes(entry.size)), style),
+                    Span::styled(format!("#{:<3} ", entry.index), theme.muted.patch(style)),
+                    Span::styled(format!("{:>8} ", human_bytes(entry.size)), style),
                     Span::styled(short_branch(entry.branch), style),
                     Span::styled(format!(" t{}", entry.tests), theme.muted.patch(style)),
                 ])

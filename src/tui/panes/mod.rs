@@ -39,8 +39,16 @@ pub enum Pane {
 }
 
 impl Pane {
-    /// The panes Tab moves through, in order.
-    pub const FOCUS_ORDER: [Pane; 4] = [Pane::Tree, Pane::TestCase, Pane::History, Pane::Output];
+    /// The panes Tab moves through, in order: every pane of the screen.
+    pub const FOCUS_ORDER: [Pane; 7] = [
+        Pane::Tree,
+        Pane::TestCase,
+        Pane::History,
+        Pane::Output,
+        Pane::Configuration,
+        Pane::Statistics,
+        Pane::Chart,
+    ];
 
     /// The panes of the compact layout's deck, in the order of their number keys.
     pub const DECK: [Pane; 7] = [
@@ -223,12 +231,55 @@ impl View<'_> {
                 let line = |w| format!("remove `{}`", text(node, w));
                 vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
             }
+            (CandidateKind::Edit, [first, ..]) if !candidate.replacements.is_empty() => {
+                vec![self.edit_in_words(best, candidate, first, width)]
+            }
             (CandidateKind::Replace | CandidateKind::Lift | CandidateKind::Reshape, [node, ..]) => {
                 let line = |w| format!("`{}` becomes shorter", text(node, w));
                 vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
             }
             _ => Vec::new(),
         }
+    }
+}
+
+impl View<'_> {
+    /// A text stage's replacement as old → new: `` `foo` → `a` (3 places) `` for a rename,
+    /// `` `x + 0` → `x` `` for one replacement, the first one and how many more otherwise.
+    fn edit_in_words(
+        &self,
+        best: &[u8],
+        candidate: &CandidateView,
+        first: &Range<usize>,
+        width: usize,
+    ) -> String {
+        let old_of = |range: &Range<usize>| best.get(range.clone()).unwrap_or_default();
+        let places = candidate.removed.len();
+        let same = candidate
+            .removed
+            .iter()
+            .zip(&candidate.replacements)
+            .all(|(range, new)| {
+                old_of(range) == old_of(first) && *new == candidate.replacements[0]
+            });
+        let more = match (places, same) {
+            (1, _) => String::new(),
+            (_, true) => format!(" ({places} places)"),
+            (_, false) => format!(" (+{} more)", places - 1),
+        };
+        let new = &candidate.replacements[0];
+        [40, 24, 16, 10, 6]
+            .into_iter()
+            .map(|w| {
+                let new = if new.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    format!("`{}`", crate::describe::ellipsize(new, w))
+                };
+                format!("`{}` → {new}{more}", snippet(old_of(first), w))
+            })
+            .find(|line| line.chars().count() <= width)
+            .unwrap_or_else(|| crate::describe::ellipsize(&format!("→ `{new}`{more}"), width))
     }
 }
 

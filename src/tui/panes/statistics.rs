@@ -150,7 +150,14 @@ fn stage_lines(view: &View, width: usize) -> Vec<Line<'static>> {
         ),
         theme.title,
     )];
-    for row in rows {
+    // A stage that ran no test and removed nothing (skipped at once, or its result was known)
+    // has no row, unless it is the one running.
+    let running =
+        |row: &crate::tui::model::StageRow| row.name == view.run.stage && view.run.ending.is_none();
+    for row in rows
+        .into_iter()
+        .filter(|row| row.tests > 0 || row.bytes_removed > 0 || running(row))
+    {
         let style = if row.name == view.run.stage && view.run.ending.is_none() {
             theme.accent
         } else {
@@ -240,7 +247,11 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
         lines.extend(step_lines(view, room, width));
     }
     frame.render_widget(
-        Paragraph::new(lines).block(block(" Statistics ", false, view.theme)),
+        Paragraph::new(lines).block(block(
+            " Statistics ",
+            view.focus == Pane::Statistics,
+            view.theme,
+        )),
         area,
     );
 }
