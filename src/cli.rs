@@ -13,15 +13,17 @@ use std::time::Duration;
 
 use clap::{Args, Parser, ValueEnum};
 
-use crate::atoms::AtomKind;
-use crate::cache::{CacheKind, CachePolicy};
-use crate::control::Stop;
-use crate::engine::{Command, Session, SessionOptions};
-use crate::oracle::{CommandOracle, Oracle, TimeoutFit};
-use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::pipeline::Settings;
-use crate::reduce::{Job, StartError};
-use crate::tester::Limits;
+use whittle_core::engine::job::{Job, StartError};
+use whittle_core::engine::pipeline::Settings;
+use whittle_core::engine::session::{Command, Session, SessionOptions};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::exec::oracle::{CommandOracle, Oracle, TimeoutFit};
+use whittle_core::params::{
+    DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle,
+};
+use whittle_core::testing::control::Stop;
+use whittle_core::testing::tester::Limits;
+use whittle_core::text::atoms::AtomKind;
 
 /// Exit code: bad usage, or an input that is not interesting to begin with.
 pub const EXIT_USAGE: i32 = 2;
@@ -60,7 +62,7 @@ pub enum Subcommand {
     Algorithms,
     /// Runs one test on a Slurm node for `--executor slurm` (not for people).
     #[command(hide = true)]
-    SlurmStep(crate::slurm::StepArgs),
+    SlurmStep(whittle_core::exec::slurm::StepArgs),
 }
 
 /// Where the tests run.
@@ -102,7 +104,7 @@ pub struct ReduceArgs {
     /// The algorithm: stages joined with `+`, run in order (e.g. `hoist+hddh+ddmin`; see
     /// `whittle algorithms`) [default: a tree pipeline when the language is known, else ddmin].
     #[arg(short, long, value_name = "PIPELINE")]
-    pub algorithm: Option<crate::pipeline::Pipeline>,
+    pub algorithm: Option<whittle_core::engine::pipeline::Pipeline>,
 
     /// Without -a: the fast default (`(hddhr-sweep+ddmin:line)*` for a known language, else
     /// `ddmin`): the tree and lines only, a fraction of the tests for a larger result; without
@@ -169,7 +171,7 @@ pub struct ReduceArgs {
 
     /// The most memory the cache may take, in MiB; past it the entries of the largest
     /// candidates are evicted first.
-    #[arg(long, default_value_t = (crate::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
+    #[arg(long, default_value_t = (whittle_core::exec::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
     pub cache_memory: u64,
 
     /// How many tests run at once (the testing window; at most 4 per CPU, at least 8, at most
@@ -336,12 +338,16 @@ impl ReduceArgs {
             Some(jobs) => jobs.min(self.max_jobs()),
             None => match self.executor {
                 ExecutorKind::Local => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                ExecutorKind::Slurm => crate::slurm::default_jobs(),
+                ExecutorKind::Slurm => whittle_core::exec::slurm::default_jobs(),
             },
         };
         let language = match &self.language {
-            Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
-            None => crate::tree::Language::for_file(&self.input, &file_head(&self.input))
+            Some(name) => Some(
+                whittle_core::tree::Language::by_name(name)?
+                    .name()
+                    .to_owned(),
+            ),
+            None => whittle_core::tree::Language::for_file(&self.input, &file_head(&self.input))
                 .ok()
                 .map(|language| language.name().to_owned()),
         };
@@ -368,16 +374,17 @@ impl ReduceArgs {
                 time: seconds(self.limit_time, "--limit-time")?,
             },
             // `--atoms` without `-a` asks for ddmin over those atoms.
-            algorithm: self
-                .algorithm
-                .clone()
-                .or_else(|| self.atoms.is_some().then(crate::pipeline::Pipeline::ddmin)),
+            algorithm: self.algorithm.clone().or_else(|| {
+                self.atoms
+                    .is_some()
+                    .then(whittle_core::engine::pipeline::Pipeline::ddmin)
+            }),
             fast: self.fast,
             language,
             syntax_guard: !self.no_syntax_guard,
             lookahead: !self.no_lookahead,
         };
-        crate::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        whittle_core::engine::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
         Ok(settings)
     }
 }
@@ -386,8 +393,8 @@ impl ReduceArgs {
     /// The largest testing window of the chosen executor.
     fn max_jobs(&self) -> usize {
         match self.executor {
-            ExecutorKind::Local => crate::params::max_jobs(),
-            ExecutorKind::Slurm => crate::slurm::MAX_STEPS,
+            ExecutorKind::Local => whittle_core::params::max_jobs(),
+            ExecutorKind::Slurm => whittle_core::exec::slurm::MAX_STEPS,
         }
     }
 
@@ -407,15 +414,17 @@ impl ReduceArgs {
                 };
                 let oracle =
                     CommandOracle::new_in(&self.command, &self.input, timeout, Some(&root))?;
-                let options = crate::slurm::SlurmOptions {
+                let options = whittle_core::exec::slurm::SlurmOptions {
                     srun_args: self.srun_arg.clone(),
                 };
                 eprintln!(
                     "whittle: checking that a Slurm node sees the scratch directory {}",
                     oracle.scratch_dir().display()
                 );
-                let executor =
-                    crate::slurm::SlurmExecutor::connect(&options, oracle.scratch_dir())?;
+                let executor = whittle_core::exec::slurm::SlurmExecutor::connect(
+                    &options,
+                    oracle.scratch_dir(),
+                )?;
                 Ok(oracle.with_executor(Box::new(executor)))
             }
         }
@@ -434,11 +443,11 @@ pub fn main() -> i32 {
         }
         Subcommand::Languages => tree::languages_command(),
         Subcommand::Algorithms => {
-            print!("{}", crate::pipeline::algorithms_listing());
+            print!("{}", whittle_core::engine::pipeline::algorithms_listing());
             Ok(0)
         }
         Subcommand::SlurmStep(args) => {
-            let end = crate::slurm::run_step(args);
+            let end = whittle_core::exec::slurm::run_step(args);
             if let Some(message) = end.message {
                 eprintln!("whittle slurm-step: {message}");
             }
@@ -463,7 +472,7 @@ fn usage_error(message: impl std::fmt::Display) -> anyhow::Result<i32> {
 fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // First of all: from now on a signal ends the run through the normal path (tests killed,
     // output written, scratch directory and lock removed).
-    if let Err(error) = crate::signals::install() {
+    if let Err(error) = whittle_core::exec::signals::install() {
         eprintln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let settings = match args.settings() {
@@ -490,7 +499,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             settings.jobs
         );
     }
-    let input = match crate::reduce::read_input(&args.input) {
+    let input = match whittle_core::engine::job::read_input(&args.input) {
         Ok(input) => input,
         Err(error) => return usage_error(error),
     };
@@ -507,11 +516,11 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| crate::output::default_output_path(&args.input));
+        .unwrap_or_else(|| whittle_core::exec::output::default_output_path(&args.input));
     if let Err(error) = check_paths(args, &output) {
         return usage_error(error);
     }
-    let _lock = match crate::output::OutputLock::acquire(&output) {
+    let _lock = match whittle_core::exec::output::OutputLock::acquire(&output) {
         Ok(lock) => lock,
         Err(error) => return usage_error(error),
     };
@@ -521,7 +530,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             .ok()
             .map(|m| m.permissions().mode())
     };
-    let mut result_file = crate::output::ResultFile::new(&output, mode);
+    let mut result_file = whittle_core::exec::output::ResultFile::new(&output, mode);
     let mut start = None;
     let existed = output.exists();
     match existing_output(&output, &input) {
@@ -551,7 +560,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Err(error) => return usage_error(error),
     }
     // Processes a test leaves behind (daemons) are adopted and killed (Linux).
-    crate::processes::adopt_orphans();
+    whittle_core::exec::processes::adopt_orphans();
     let oracle = match args.oracle(timeout) {
         Ok(oracle) => Arc::new(oracle.fitting_timeout(if args.fast {
             TimeoutFit::Tight
@@ -571,22 +580,24 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let trace = match &args.trace {
         Some(path) => {
             let settings = &job.settings;
-            let header = crate::trace::TraceHeader {
+            let header = whittle_core::observe::trace::TraceHeader {
                 input_name: input_name(&args.input),
-                pipeline: crate::pipeline::pipeline_of(settings).to_string(),
-                language: crate::pipeline::language_of(settings).map(|l| l.name().to_owned()),
+                pipeline: whittle_core::engine::pipeline::pipeline_of(settings).to_string(),
+                language: whittle_core::engine::pipeline::language_of(settings)
+                    .map(|l| l.name().to_owned()),
                 jobs: settings.jobs,
                 parallel: settings.parallel_mode().to_string(),
                 split_factor: settings.split_factor.to_string(),
-                stage_count: crate::pipeline::Stages::len(
-                    &crate::pipeline::PipelineStages::from_settings(settings),
+                stage_count: whittle_core::engine::pipeline::Stages::len(
+                    &whittle_core::engine::pipeline::PipelineStages::from_settings(settings),
                 ),
                 command: Some(oracle.describe()),
                 output: Some(output.display().to_string()),
                 ..Default::default()
             };
             // A resumed run starts from the earlier result: the replay starts there too.
-            match crate::trace::TraceWriter::for_run(path, header, job.start_text()) {
+            match whittle_core::observe::trace::TraceWriter::for_run(path, header, job.start_text())
+            {
                 Ok(trace) => Some(trace),
                 Err(error) => return usage_error(error),
             }
@@ -634,7 +645,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         completed = Some(app.run_model().ending == Some(crate::tui::Ending::Done));
     } else {
         let commands = session.commands();
-        _stop_on_signal = Some(crate::signals::on_signal(move || {
+        _stop_on_signal = Some(whittle_core::exec::signals::on_signal(move || {
             commands.send(Command::Stop)
         }));
     }
@@ -668,7 +679,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 /// Refuses, before anything runs, output paths that cannot be written and two paths of a run
 /// that name the same file (through symbolic or hard links too).
 fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String> {
-    use crate::output::{check_output_path, same_file};
+    use whittle_core::exec::output::{check_output_path, same_file};
     check_output_path(output, "the output")?;
     if let Some(stats) = &args.stats_json {
         check_output_path(stats, "--stats-json")?;
@@ -707,13 +718,14 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
     if !output.exists() {
         return Ok(None);
     }
-    let existing = crate::reduce::read_input(output).map_err(|e| format!("the output: {e}"))?;
+    let existing =
+        whittle_core::engine::job::read_input(output).map_err(|e| format!("the output: {e}"))?;
     Ok((existing != input).then_some(existing))
 }
 
 /// What the end of a run needs to know besides the session's report.
 struct EndOfRun<'a> {
-    output: &'a crate::output::ResultFile,
+    output: &'a whittle_core::exec::output::ResultFile,
     /// The output existed before the run.
     existed: bool,
     /// The run started from the existing output.
@@ -737,10 +749,10 @@ impl EndOfRun<'_> {
 fn conclude(
     args: &ReduceArgs,
     outcome: EndOfRun<'_>,
-    report: crate::engine::SessionReport,
+    report: whittle_core::engine::session::SessionReport,
     completed: Option<bool>,
 ) -> anyhow::Result<i32> {
-    use crate::output::Saved;
+    use whittle_core::exec::output::Saved;
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
@@ -818,7 +830,9 @@ fn conclude(
     if let Some(path) = &args.stats_json {
         let written = serde_json::to_vec_pretty(&finished.stats)
             .map_err(std::io::Error::other)
-            .and_then(|json| crate::output::write_atomically(path, &json, Some(0o644)));
+            .and_then(|json| {
+                whittle_core::exec::output::write_atomically(path, &json, Some(0o644))
+            });
         if let Err(error) = written {
             eprintln!(
                 "whittle: error: cannot write the statistics to {}: {error}",
@@ -836,7 +850,7 @@ fn conclude(
     let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
-            let saved = crate::output::save_elsewhere(intended, &best);
+            let saved = whittle_core::exec::output::save_elsewhere(intended, &best);
             eprintln!(
                 "whittle: {} ({existing} bytes, from before) is smaller than this run's result \
                  ({} bytes) and was kept.",
@@ -856,7 +870,7 @@ fn conclude(
                 "whittle: error: cannot write the result to {}: {error}",
                 intended.display()
             );
-            match crate::output::save_elsewhere(intended, &best) {
+            match whittle_core::exec::output::save_elsewhere(intended, &best) {
                 Ok(place) => {
                     eprintln!(
                         "whittle: the result ({} bytes) was saved to {} instead.",

@@ -9,13 +9,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use whittle::atoms::AtomKind;
-use whittle::engine::{Command, Edit, RunState, Session, SessionOptions};
-use whittle::events::{CandidateKind, Event};
-use whittle::oracle::{Oracle, predicate};
-use whittle::pipeline::Settings;
-use whittle::reduce::Job;
-use whittle::tree::{Language, Tree};
+use whittle_core::engine::job::Job;
+use whittle_core::engine::pipeline::Settings;
+use whittle_core::engine::session::{Command, Edit, RunState, Session, SessionOptions};
+use whittle_core::exec::oracle::{Oracle, predicate};
+use whittle_core::observe::events::{CandidateKind, Event};
+use whittle_core::text::atoms::AtomKind;
+use whittle_core::tree::{Language, Tree};
 
 use common::{demo_example, session_options};
 
@@ -42,7 +42,9 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
     let settings = text_settings(jobs);
     let mut job = Job::new(input.to_vec(), settings);
     if let Some(output) = output {
-        job = job.writing_to(Arc::new(whittle::output::ResultFile::new(output, None)));
+        job = job.writing_to(Arc::new(whittle_core::exec::output::ResultFile::new(
+            output, None,
+        )));
     }
     let options = session_options(false, step_mode);
     Session::start_with(job, Arc::new(lines_3_and_7()), options, |t| {
@@ -54,10 +56,10 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
 /// The tree of the session's best test case now, and the version it belongs to.
 fn best_tree(session: &Session, language: Option<&'static Language>) -> (Arc<Tree>, u64) {
     let snapshot = session.snapshot();
-    let tree = whittle::tree::parse(
+    let tree = whittle_core::tree::parse(
         language.unwrap(),
         snapshot.best.to_vec(),
-        whittle::tree::Preprocess::default(),
+        whittle_core::tree::Preprocess::default(),
     )
     .unwrap();
     (tree, snapshot.version)

@@ -183,7 +183,7 @@ pub struct BatchSummary {
 /// when one failed, was refused or found its input not interesting, 2 for bad arguments,
 /// 130 when stopped.
 pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
-    if let Err(error) = crate::signals::install() {
+    if let Err(error) = whittle_core::exec::signals::install() {
         eprintln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let items = match plan(args) {
@@ -235,7 +235,8 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
     let json = serde_json::to_vec_pretty(&summary)?;
     let mut code = 0;
     for path in std::iter::once(work_dir.join("summary.json")).chain(args.summary_json.clone()) {
-        if let Err(error) = crate::output::write_atomically(&path, &json, Some(0o644)) {
+        if let Err(error) = whittle_core::exec::output::write_atomically(&path, &json, Some(0o644))
+        {
             eprintln!(
                 "whittle: error: cannot write the summary to {}: {error}",
                 path.display()
@@ -247,7 +248,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
         "whittle: summary in {}",
         work_dir.join("summary.json").display()
     );
-    if crate::signals::received() > 0 {
+    if whittle_core::exec::signals::received() > 0 {
         return Ok(EXIT_INTERRUPTED);
     }
     if summary.reductions.iter().any(|s| !s.status.is_success()) {
@@ -332,7 +333,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         .map(|(index, (input, output, test))| {
             let output = output.unwrap_or_else(|| match (&output_dir, input.file_name()) {
                 (Some(dir), Some(name)) => dir.join(name),
-                _ => crate::output::default_output_path(&input),
+                _ => whittle_core::exec::output::default_output_path(&input),
             });
             Item {
                 index,
@@ -347,7 +348,8 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
             anyhow::bail!("the input {} is not a readable file", item.input.display());
         }
         for other in &items[i + 1..] {
-            if item.output == other.output || crate::output::same_file(&item.output, &other.output)
+            if item.output == other.output
+                || whittle_core::exec::output::same_file(&item.output, &other.output)
             {
                 anyhow::bail!(
                     "{} and {} would both be reduced into {}; give each its own output",
@@ -358,7 +360,9 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
             }
         }
         for other in &items {
-            if item.output == other.input || crate::output::same_file(&item.output, &other.input) {
+            if item.output == other.input
+                || whittle_core::exec::output::same_file(&item.output, &other.input)
+            {
                 anyhow::bail!(
                     "the result of {} would be written over the input {}; whittle never writes \
                      its inputs",
@@ -755,7 +759,7 @@ fn run_local(
     // The process groups of the running reductions: a stop signals them under this lock, and
     // none starts after a stop (it is taken to start one).
     let groups: Arc<Mutex<Vec<i32>>> = Arc::default();
-    let _on_signal = crate::signals::on_signal({
+    let _on_signal = whittle_core::exec::signals::on_signal({
         let (stopping, groups) = (stopping.clone(), groups.clone());
         move || {
             let groups = groups.lock().unwrap_or_else(PoisonError::into_inner);
@@ -881,8 +885,10 @@ fn run_slurm(
         "whittle: checking that a Slurm node sees the work directory {}",
         work.display()
     );
-    let executor =
-        crate::slurm::SlurmExecutor::connect(&crate::slurm::SlurmOptions::default(), work)?;
+    let executor = whittle_core::exec::slurm::SlurmExecutor::connect(
+        &whittle_core::exec::slurm::SlurmOptions::default(),
+        work,
+    )?;
     let whittle = executor.step_program().to_path_buf();
     for item in items {
         let script = task_script(&whittle, &reduce_args(args, work, item), work, item);
@@ -936,7 +942,7 @@ fn run_slurm(
     }
     eprintln!("whittle: submitted array job {job} ({} tasks)", items.len());
     let stopping = Arc::new(AtomicBool::new(false));
-    let _on_signal = crate::signals::on_signal({
+    let _on_signal = whittle_core::exec::signals::on_signal({
         let stopping = stopping.clone();
         move || stopping.store(true, Ordering::SeqCst)
     });
