@@ -1,8 +1,10 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
 mod batch;
+mod choices;
 mod demo;
 mod replay;
+mod slurm_step;
 mod tree;
 
 use std::ffi::OsString;
@@ -62,7 +64,7 @@ pub enum Subcommand {
     Algorithms,
     /// Runs one test on a Slurm node for `--executor slurm` (not for people).
     #[command(hide = true)]
-    SlurmStep(whittle_core::exec::slurm::StepArgs),
+    SlurmStep(slurm_step::SlurmStepArgs),
 }
 
 /// Where the tests run.
@@ -135,22 +137,22 @@ pub struct ReduceArgs {
     pub split_factor: SplitFactor,
 
     /// How a configuration is cut into chunks.
-    #[arg(long, value_enum, default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
+    #[arg(long, value_parser = choices::split_style(), default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
     pub split: SplitStyle,
 
     /// Which reduce steps ddmin tries, in which order [default: subsets-first; in a schedule
     /// `(...)*`, such as the default pipeline's, complements-only].
-    #[arg(long, value_enum, value_name = "ORDER")]
+    #[arg(long, value_parser = choices::reduce_order(), value_name = "ORDER")]
     pub order: Option<ReduceOrder>,
 
     /// Iteration order of the subsets.
-    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
+    #[arg(long, value_parser = choices::direction(), default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
     /// Iteration order of the complements [default: forward; in a schedule `(...)*`, such as the
     /// default pipeline's, backward: later parts go first, and what they used may go after
     /// them in the same round].
-    #[arg(long, value_enum, value_name = "DIRECTION")]
+    #[arg(long, value_parser = choices::direction(), value_name = "DIRECTION")]
     pub complement_order: Option<Direction>,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
@@ -158,7 +160,7 @@ pub struct ReduceArgs {
     pub no_fixpoint: bool,
 
     /// The outcome cache.
-    #[arg(long, value_enum, default_value_t = CacheKind::Hash, value_name = "KIND")]
+    #[arg(long, value_parser = choices::cache_kind(), default_value_t = CacheKind::Hash, value_name = "KIND")]
     pub cache: CacheKind,
 
     /// Also cache interesting outcomes (by default only the others are stored).
@@ -197,7 +199,7 @@ pub struct ReduceArgs {
 
     /// How a window of parallel tests is decided [default: stable; greedy when the pipeline has
     /// a schedule `(...)*`, as the default pipeline does].
-    #[arg(long, value_enum, value_name = "MODE")]
+    #[arg(long, value_parser = choices::parallel_mode(), value_name = "MODE")]
     pub parallel: Option<ParallelMode>,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
@@ -446,13 +448,7 @@ pub fn main() -> i32 {
             print!("{}", whittle_core::engine::pipeline::algorithms_listing());
             Ok(0)
         }
-        Subcommand::SlurmStep(args) => {
-            let end = whittle_core::exec::slurm::run_step(args);
-            if let Some(message) = end.message {
-                eprintln!("whittle slurm-step: {message}");
-            }
-            Ok(end.code)
-        }
+        Subcommand::SlurmStep(args) => Ok(slurm_step::run(args)),
         Subcommand::Batch(args) => batch::run(args),
     };
     match result {

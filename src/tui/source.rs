@@ -145,11 +145,11 @@ impl ReplaySource {
                 .or_else(|| header.split_factor.parse().ok())
                 .unwrap_or(whittle_core::params::SplitFactor::Finite(2)),
             jobs: header.jobs.max(1),
-            parallel: <whittle_core::params::ParallelMode as clap::ValueEnum>::from_str(
-                &header.parallel,
-                true,
-            )
-            .unwrap_or(whittle_core::params::ParallelMode::Stable),
+            parallel: whittle_core::params::ParallelMode::ALL
+                .iter()
+                .copied()
+                .find(|mode| mode.name().eq_ignore_ascii_case(&header.parallel))
+                .unwrap_or(whittle_core::params::ParallelMode::Stable),
             pins: run.pins.clone(),
             history: self.replay.history_at(self.position),
             stats: run.derived_stats(),

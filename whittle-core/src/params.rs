@@ -3,9 +3,6 @@
 //! parallel tests is decided, and the knobs that may change while a reduction runs (their
 //! starting values: once a run starts, its `Control` owns them).
 
-use std::fmt;
-
-use clap::ValueEnum;
 use serde::Serialize;
 
 /// The split factor ν of ddmin^ν: a number ≥ 2, or infinity (finest granularity at once).
@@ -51,89 +48,103 @@ impl std::str::FromStr for SplitFactor {
 }
 
 /// Which reduce steps are tried, in which order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReduceOrder {
-    #[value(name = "subsets-first")]
     SubsetsFirst,
-    #[value(name = "complements-first")]
     ComplementsFirst,
-    #[value(name = "complements-only")]
     ComplementsOnly,
 }
 
 /// In which order the chunks of a partition are visited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
-    #[value(name = "forward")]
     Forward,
-    #[value(name = "backward")]
     Backward,
 }
 
 /// How a configuration is cut into n chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SplitStyle {
     /// Zeller's: chunk i takes (L - start) / (n - i) of what is left; 30 into 4 gives 7,7,8,8.
-    #[value(name = "zeller")]
     Zeller,
     /// Chunk i is config[L·i/n .. L·(i+1)/n].
-    #[value(name = "balanced")]
     Balanced,
 }
 
 /// How a round's candidates are spread over the testing window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ParallelMode {
     /// The first interesting candidate to finish wins; the other running tests are killed.
-    #[value(name = "first")]
     First,
     /// Wait for the window and take the interesting candidate first in iteration order: the
     /// result equals the sequential one.
-    #[value(name = "stable")]
     Stable,
     /// Subsets and complements in one window, stabilised like `stable`.
-    #[value(name = "combined")]
     Combined,
     /// GreeDDy: several interesting complements in a window are removed together.
-    #[value(name = "greedy")]
     Greedy,
 }
 
-/// Writes the name a [`ValueEnum`] value has on the command line (and in reports).
-fn write_value_name(value: &impl ValueEnum, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    match value.to_possible_value() {
-        Some(possible) => f.write_str(possible.get_name()),
-        None => Ok(()),
-    }
-}
+/// The words of a choice: every value in order, the name each has on the command line and in
+/// reports (its `Display`), and `FromStr` for those names.
+macro_rules! named_values {
+    ($type:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+        impl $type {
+            /// Every value, in the order the command line lists them.
+            pub const ALL: &'static [$type] = &[$($type::$variant),+];
 
-impl fmt::Display for ReduceOrder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_value_name(self, f)
-    }
-}
+            /// The name on the command line and in reports.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($type::$variant => $name),+
+                }
+            }
+        }
 
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_value_name(self, f)
-    }
-}
+        impl ::std::fmt::Display for $type {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
 
-impl fmt::Display for SplitStyle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_value_name(self, f)
-    }
-}
+        impl ::std::str::FromStr for $type {
+            type Err = String;
 
-impl fmt::Display for ParallelMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_value_name(self, f)
-    }
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                $type::ALL
+                    .iter()
+                    .copied()
+                    .find(|value| value.name() == s)
+                    .ok_or_else(|| format!("unknown {} `{s}`", stringify!($type)))
+            }
+        }
+    };
 }
+pub(crate) use named_values;
+
+named_values!(ReduceOrder {
+    SubsetsFirst = "subsets-first",
+    ComplementsFirst = "complements-first",
+    ComplementsOnly = "complements-only",
+});
+named_values!(Direction {
+    Forward = "forward",
+    Backward = "backward",
+});
+named_values!(SplitStyle {
+    Zeller = "zeller",
+    Balanced = "balanced",
+});
+named_values!(ParallelMode {
+    First = "first",
+    Stable = "stable",
+    Combined = "combined",
+    Greedy = "greedy",
+});
 
 /// The settings of ddmin that stay fixed during a run (the split factor ν and the parallel mode
 /// are [`Knobs`], read live from the tester's control).
@@ -214,26 +225,26 @@ mod tests {
         assert_eq!(SplitFactor::Infinite.grow(2, 100), 100);
     }
 
-    fn names<T: ValueEnum + fmt::Display>() -> Vec<String> {
-        T::value_variants().iter().map(T::to_string).collect()
+    fn names<T: std::fmt::Display>(all: &[T]) -> Vec<String> {
+        all.iter().map(T::to_string).collect()
     }
 
     #[test]
     fn keywords_keep_their_spellings() {
         assert_eq!(
-            names::<ReduceOrder>(),
+            names(ReduceOrder::ALL),
             ["subsets-first", "complements-first", "complements-only"]
         );
-        assert_eq!(names::<Direction>(), ["forward", "backward"]);
-        assert_eq!(names::<SplitStyle>(), ["zeller", "balanced"]);
+        assert_eq!(names(Direction::ALL), ["forward", "backward"]);
+        assert_eq!(names(SplitStyle::ALL), ["zeller", "balanced"]);
         assert_eq!(
-            names::<ParallelMode>(),
+            names(ParallelMode::ALL),
             ["first", "stable", "combined", "greedy"]
         );
         assert_eq!(
-            ReduceOrder::from_str("complements-only", false),
+            "complements-only".parse::<ReduceOrder>(),
             Ok(ReduceOrder::ComplementsOnly)
         );
-        assert!(ParallelMode::from_str("fastest", false).is_err());
+        assert!("fastest".parse::<ParallelMode>().is_err());
     }
 }

@@ -2,9 +2,7 @@
 //! cache, with the dissertation's Proposals 1-3 (ch. 4) as switches.
 
 use std::collections::HashMap;
-use std::fmt;
 
-use clap::ValueEnum;
 use serde::Serialize;
 use sha3::{Digest, Sha3_256};
 
@@ -14,31 +12,25 @@ use crate::outcome::Outcome;
 pub type UnitId = u32;
 
 /// Which cache remembers outcomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CacheKind {
     /// No cache: every candidate is tested.
-    #[value(name = "none")]
     None,
     /// Zeller's trie over unit ids; valid within one universe of units (one pass, one tree level).
-    #[value(name = "config")]
     Config,
     /// The serialized candidate as key.
-    #[value(name = "content")]
     Content,
     /// The SHA3-256 digest of the candidate as key, its size as value (Proposal 3).
-    #[value(name = "hash")]
     Hash,
 }
 
-impl fmt::Display for CacheKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.to_possible_value() {
-            Some(possible) => f.write_str(possible.get_name()),
-            None => Ok(()),
-        }
-    }
-}
+crate::params::named_values!(CacheKind {
+    None = "none",
+    Config = "config",
+    Content = "content",
+    Hash = "hash",
+});
 
 /// The cache and its proposal switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -665,10 +657,7 @@ mod tests {
 
     #[test]
     fn cache_kinds_keep_their_spellings() {
-        let names: Vec<String> = CacheKind::value_variants()
-            .iter()
-            .map(CacheKind::to_string)
-            .collect();
+        let names: Vec<String> = CacheKind::ALL.iter().map(CacheKind::to_string).collect();
         assert_eq!(names, ["none", "config", "content", "hash"]);
     }
 }

@@ -604,23 +604,18 @@ fn node_name() -> String {
 }
 
 /// The arguments of `whittle slurm-step` (what runs on the node; not for people).
-#[derive(Debug, clap::Args)]
+#[derive(Debug)]
 pub struct StepArgs {
     /// Where to write how the test ended (JSON).
-    #[arg(long, value_name = "PATH")]
     pub status: PathBuf,
     /// The run directory: the test's working directory.
-    #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Kill the test after SECS seconds.
-    #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
     /// Only read this file and write its content as the status's output (the check of the
     /// scratch directory).
-    #[arg(long, value_name = "PATH")]
     pub probe: Option<PathBuf>,
     /// The test and its arguments.
-    #[arg(last = true, value_name = "TEST")]
     pub command: Vec<OsString>,
 }
 
