@@ -9,7 +9,7 @@ use whittle_core::text::atoms::AtomKind;
 
 use whittle_core::engine::job::Job;
 use whittle_core::engine::pipeline::{Pipeline, Settings};
-use whittle_core::engine::session::{Command, Edit, PinTarget, Session, SessionOptions};
+use whittle_core::engine::session::{Command, ManualEdit, PinTarget, Session, SessionOptions};
 use whittle_core::exec::oracle::predicate;
 use whittle_core::observe::events::{Action, Event};
 use whittle_core::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
@@ -324,7 +324,7 @@ fn proposed_edits_are_kept_only_when_interesting() {
     // The checks of the input run without a step; the engine then waits for step 1.
     drain(&session, Duration::from_millis(200));
     assert!(session.snapshot().parked);
-    session.send(Command::Propose(Edit::RemoveLines(0..1)));
+    session.send(Command::Propose(ManualEdit::RemoveLines(0..1)));
     let rejected = drain(&session, Duration::from_millis(300));
     assert!(rejected.iter().any(|e| matches!(
         e,
@@ -339,7 +339,7 @@ fn proposed_edits_are_kept_only_when_interesting() {
         "a rejected edit changes nothing"
     );
 
-    session.send(Command::Propose(Edit::RemoveLines(1..2)));
+    session.send(Command::Propose(ManualEdit::RemoveLines(1..2)));
     let accepted = drain(&session, Duration::from_millis(300));
     assert!(
         accepted

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use whittle_core::engine::job::Job;
 use whittle_core::engine::pipeline::Settings;
-use whittle_core::engine::session::{Command, Edit, RunState, Session, SessionOptions};
+use whittle_core::engine::session::{Command, ManualEdit, RunState, Session, SessionOptions};
 use whittle_core::exec::oracle::{Oracle, predicate};
 use whittle_core::observe::events::{CandidateKind, Event};
 use whittle_core::text::atoms::AtomKind;
@@ -168,7 +168,7 @@ fn restarts_and_undos_only_move_where_the_engine_works() {
 fn a_kept_manual_edit_can_be_undone_and_is_described_in_words() {
     let session = start(&lines(10), None, 1, true);
     until_parked(&session);
-    session.send(Command::Propose(Edit::RemoveLines(0..2)));
+    session.send(Command::Propose(ManualEdit::RemoveLines(0..2)));
     let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
     let Some(Event::ManualEdit {
         description,
@@ -216,7 +216,7 @@ fn node_edits_are_named_by_kind_text_and_place() {
         .ids()
         .find(|&id| tree.kind(id) == "pair" && tree.text(id).starts_with(b"\"foo\""))
         .unwrap();
-    session.send(Command::Propose(Edit::RemoveNode {
+    session.send(Command::Propose(ManualEdit::RemoveNode {
         version,
         node: pair,
     }));
@@ -233,7 +233,7 @@ fn node_edits_are_named_by_kind_text_and_place() {
         .ids()
         .find(|&id| tree.kind(id) == "number" && tree.text(id) == b"87")
         .unwrap();
-    session.send(Command::Propose(Edit::Hoist {
+    session.send(Command::Propose(ManualEdit::Hoist {
         version,
         node: array,
         descendant: number,

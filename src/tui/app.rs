@@ -32,7 +32,7 @@ use super::source::{ReplaySource, Source};
 use super::theme::Theme;
 use whittle_core::engine::pipeline::catalogue;
 use whittle_core::engine::replay::Replay;
-use whittle_core::engine::session::{Command, CommandSender, Edit, PinTarget, Snapshot};
+use whittle_core::engine::session::{Command, CommandSender, ManualEdit, PinTarget, Snapshot};
 use whittle_core::observe::events::Event;
 use whittle_core::params::SplitFactor;
 use whittle_core::tree::Language;
@@ -607,8 +607,8 @@ impl App {
             return;
         };
         let edit = match selection {
-            Selection::Node { version, node, .. } => Edit::RemoveNode { version, node },
-            Selection::Line { line, .. } => Edit::RemoveLines(line..line + 1),
+            Selection::Node { version, node, .. } => ManualEdit::RemoveNode { version, node },
+            Selection::Line { line, .. } => ManualEdit::RemoveLines(line..line + 1),
         };
         self.send(Command::Propose(edit));
         self.notice("testing the proposed removal…".into(), false);
@@ -746,11 +746,13 @@ impl App {
                     *selected = (*selected + 10).min(choices.len().saturating_sub(1))
                 }
                 KeyCode::Enter => {
-                    let edit = choices.get(*selected).map(|(descendant, _)| Edit::Hoist {
-                        version: *version,
-                        node: *node,
-                        descendant: *descendant,
-                    });
+                    let edit = choices
+                        .get(*selected)
+                        .map(|(descendant, _)| ManualEdit::Hoist {
+                            version: *version,
+                            node: *node,
+                            descendant: *descendant,
+                        });
                     self.overlay = None;
                     if let Some(edit) = edit {
                         self.send(Command::Propose(edit));

@@ -85,19 +85,20 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
+/// One of ddmin's reduce steps, a candidate of a round: keep only chunk k (Δk) or remove it (∇k).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Probe {
+enum ReduceStep {
     Subset(usize),
     Complement(usize),
 }
 
-impl Probe {
+impl ReduceStep {
     /// The positions of the units this candidate keeps, as ranges in order (a complement's
     /// two may be empty), for a partition of `len` units at `bounds`.
     fn kept(self, bounds: &[usize], len: usize) -> Vec<Range<usize>> {
         match self {
-            Probe::Subset(k) => std::iter::once(bounds[k]..bounds[k + 1]).collect(),
-            Probe::Complement(k) => vec![0..bounds[k], bounds[k + 1]..len],
+            ReduceStep::Subset(k) => std::iter::once(bounds[k]..bounds[k + 1]).collect(),
+            ReduceStep::Complement(k) => vec![0..bounds[k], bounds[k + 1]..len],
         }
     }
 }
@@ -111,15 +112,15 @@ pub fn first_window(len: usize, nu: SplitFactor, options: &DdOptions) -> Vec<Vec
     }
     let bounds = split_bounds(len, nu.grow(1, len), options.split);
     let n = bounds.len() - 1;
-    let probes = match options.order {
-        ReduceOrder::SubsetsFirst => subset_probes(n, options.subset_direction),
+    let steps = match options.order {
+        ReduceOrder::SubsetsFirst => subset_steps(n, options.subset_direction),
         ReduceOrder::ComplementsFirst | ReduceOrder::ComplementsOnly => {
-            complement_probes(n, options.complement_direction, Offset::ZERO)
+            complement_steps(n, options.complement_direction, Offset::ZERO)
         }
     };
-    probes
+    steps
         .into_iter()
-        .map(|probe| probe.kept(&bounds, len))
+        .map(|step| step.kept(&bounds, len))
         .collect()
 }
 
@@ -128,7 +129,7 @@ struct RoundWindow<'a> {
     domain: &'a dyn Domain,
     config: &'a [UnitId],
     bounds: &'a [usize],
-    probes: Vec<Probe>,
+    steps: Vec<ReduceStep>,
     /// The bytes of the configuration's units in the current best (see [`Domain::unit_spans`]).
     spans: Option<&'a [Range<usize>]>,
 }
@@ -138,9 +139,8 @@ impl RoundWindow<'_> {
         self.bounds.len() - 1
     }
 
-    fn parts(&self, probe: Probe) -> Vec<&[UnitId]> {
-        probe
-            .kept(self.bounds, self.config.len())
+    fn parts(&self, step: ReduceStep) -> Vec<&[UnitId]> {
+        step.kept(self.bounds, self.config.len())
             .into_iter()
             .map(|range| &self.config[range])
             .collect()
@@ -149,13 +149,13 @@ impl RoundWindow<'_> {
 
 impl CandidateSource for RoundWindow<'_> {
     fn len(&self) -> usize {
-        self.probes.len()
+        self.steps.len()
     }
 
     fn candidate(&self, i: usize) -> Candidate {
-        let (kind, index) = match self.probes[i] {
-            Probe::Subset(k) => (CandidateKind::Subset, k),
-            Probe::Complement(k) => (CandidateKind::Complement, k),
+        let (kind, index) = match self.steps[i] {
+            ReduceStep::Subset(k) => (CandidateKind::Subset, k),
+            ReduceStep::Complement(k) => (CandidateKind::Complement, k),
         };
         Candidate {
             kind,
@@ -165,24 +165,26 @@ impl CandidateSource for RoundWindow<'_> {
     }
 
     fn config(&self, i: usize) -> Option<Vec<&[UnitId]>> {
-        Some(self.parts(self.probes[i]))
+        Some(self.parts(self.steps[i]))
     }
 
     fn render(&self, i: usize, out: &mut Vec<u8>) {
-        self.domain.render(&self.parts(self.probes[i]), out);
+        self.domain.render(&self.parts(self.steps[i]), out);
     }
 
     fn removed_spans(&self, i: usize) -> Vec<Range<usize>> {
         let Some(spans) = self.spans else {
             return Vec::new();
         };
-        match self.probes[i] {
-            Probe::Subset(k) => merged_spans(
+        match self.steps[i] {
+            ReduceStep::Subset(k) => merged_spans(
                 spans[..self.bounds[k]]
                     .iter()
                     .chain(&spans[self.bounds[k + 1]..]),
             ),
-            Probe::Complement(k) => merged_spans(spans[self.bounds[k]..self.bounds[k + 1]].iter()),
+            ReduceStep::Complement(k) => {
+                merged_spans(spans[self.bounds[k]..self.bounds[k + 1]].iter())
+            }
         }
     }
 }
@@ -389,21 +391,23 @@ pub fn ddmin(
     }
 }
 
-fn subset_probes(n: usize, direction: Direction) -> Vec<Probe> {
+fn subset_steps(n: usize, direction: Direction) -> Vec<ReduceStep> {
     let order: Box<dyn Iterator<Item = usize>> = match direction {
         Direction::Forward => Box::new(0..n),
         Direction::Backward => Box::new((0..n).rev()),
     };
-    order.map(Probe::Subset).collect()
+    order.map(ReduceStep::Subset).collect()
 }
 
-fn complement_probes(n: usize, direction: Direction, offset: Offset) -> Vec<Probe> {
+fn complement_steps(n: usize, direction: Direction, offset: Offset) -> Vec<ReduceStep> {
     let order: Box<dyn Iterator<Item = usize>> = match direction {
         Direction::Forward => Box::new(0..n),
         Direction::Backward => Box::new((0..n).rev()),
     };
     let shift = offset.floor();
-    order.map(|j| Probe::Complement((j + shift) % n)).collect()
+    order
+        .map(|j| ReduceStep::Complement((j + shift) % n))
+        .collect()
 }
 
 /// One round's reduce steps. Returns whether a reduction was accepted.
@@ -419,9 +423,9 @@ fn reduce_round(
         .wants_spans()
         .then(|| domain.unit_spans(&state.config))
         .flatten();
-    let subsets = || subset_probes(n, options.subset_direction);
-    let complements = || complement_probes(n, options.complement_direction, state.offset);
-    let phases: Vec<Vec<Probe>> = match (options.order, parallel) {
+    let subsets = || subset_steps(n, options.subset_direction);
+    let complements = || complement_steps(n, options.complement_direction, state.offset);
+    let phases: Vec<Vec<ReduceStep>> = match (options.order, parallel) {
         (ReduceOrder::ComplementsOnly, _) => vec![complements()],
         (ReduceOrder::SubsetsFirst, ParallelMode::Combined) => {
             vec![subsets().into_iter().chain(complements()).collect()]
@@ -432,9 +436,9 @@ fn reduce_round(
         (ReduceOrder::SubsetsFirst, _) => vec![subsets(), complements()],
         (ReduceOrder::ComplementsFirst, _) => vec![complements(), subsets()],
     };
-    for probes in phases {
+    for steps in phases {
         let greedy_complements = parallel == ParallelMode::Greedy
-            && matches!(probes.first(), Some(Probe::Complement(_)));
+            && matches!(steps.first(), Some(ReduceStep::Complement(_)));
         let policy = match parallel {
             ParallelMode::First => WindowPolicy::FirstToFinish,
             ParallelMode::Greedy if greedy_complements => WindowPolicy::AllInWindow,
@@ -444,7 +448,7 @@ fn reduce_round(
             domain,
             config: &state.config,
             bounds: &state.bounds,
-            probes,
+            steps,
             spans: spans.as_deref(),
         };
         let found = tester.run_window(&window, policy)?;
@@ -454,29 +458,29 @@ fn reduce_round(
         if found.len() > 1 {
             let removed: Vec<usize> = found
                 .iter()
-                .filter_map(|&i| match window.probes[i] {
-                    Probe::Complement(k) => Some(k),
-                    Probe::Subset(_) => None,
+                .filter_map(|&i| match window.steps[i] {
+                    ReduceStep::Complement(k) => Some(k),
+                    ReduceStep::Subset(_) => None,
                 })
                 .collect();
             drop(window);
             reduce_greedily(domain, state, tester, removed)?;
             return Ok(true);
         }
-        let probe = window.probes[first];
+        let step = window.steps[first];
         let candidate = window.candidate(first);
         let mut content = Vec::new();
         window.render(first, &mut content);
-        let parts = window.parts(probe);
-        let branch = match probe {
-            Probe::Subset(_) => Branch::ReduceToSubset,
-            Probe::Complement(_) => Branch::ReduceToComplement,
+        let parts = window.parts(step);
+        let branch = match step {
+            ReduceStep::Subset(_) => Branch::ReduceToSubset,
+            ReduceStep::Complement(_) => Branch::ReduceToComplement,
         };
         tester.accept(content, Some(&parts), branch, candidate);
         drop(window);
-        match probe {
-            Probe::Subset(k) => state.reduce_to_subset(k),
-            Probe::Complement(k) => state.remove_chunks(&[k], k),
+        match step {
+            ReduceStep::Subset(k) => state.reduce_to_subset(k),
+            ReduceStep::Complement(k) => state.remove_chunks(&[k], k),
         }
         return Ok(true);
     }
@@ -663,14 +667,14 @@ mod tests {
     }
 
     #[test]
-    fn complement_probes_rotate() {
-        let probes = complement_probes(3, Direction::Backward, Offset::at(2));
+    fn complement_steps_rotate() {
+        let steps = complement_steps(3, Direction::Backward, Offset::at(2));
         assert_eq!(
-            probes,
+            steps,
             [
-                Probe::Complement(1),
-                Probe::Complement(0),
-                Probe::Complement(2)
+                ReduceStep::Complement(1),
+                ReduceStep::Complement(0),
+                ReduceStep::Complement(2)
             ]
         );
     }

@@ -45,7 +45,7 @@ pub enum PinTarget {
 
 /// An edit the user proposes; the oracle decides whether it is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Edit {
+pub enum ManualEdit {
     RemoveBytes(Range<usize>),
     RemoveLines(Range<usize>),
     /// Remove a node (it prints its minimal replacement Φ).
@@ -76,7 +76,7 @@ pub enum Command {
     SetSplitFactor(SplitFactor),
     SetJobs(usize),
     SetParallelMode(ParallelMode),
-    Propose(Edit),
+    Propose(ManualEdit),
     /// End the current stage of the pipeline.
     SkipStage,
     /// Continue from the accepted state with this history index (the output keeps the
@@ -845,7 +845,7 @@ impl Engine {
 
     /// The candidate an edit makes of the current best, with what it removes and its
     /// description.
-    fn edited(&self, tester: &Tester, edit: &Edit) -> Option<EditedCandidate> {
+    fn edited(&self, tester: &Tester, edit: &ManualEdit) -> Option<EditedCandidate> {
         use crate::text::describe::{line_column, snippet};
         let best = tester.best();
         let at = |offset: usize| {
@@ -865,14 +865,14 @@ impl Engine {
             })
         };
         match edit {
-            Edit::RemoveBytes(range) => {
+            ManualEdit::RemoveBytes(range) => {
                 let text = best.get(range.clone())?;
                 cut(
                     range.clone(),
                     format!("remove `{}` at {}", snippet(text, 24), at(range.start)),
                 )
             }
-            Edit::RemoveLines(lines) => {
+            ManualEdit::RemoveLines(lines) => {
                 let description = if lines.len() == 1 {
                     format!("remove line {}", lines.start + 1)
                 } else {
@@ -880,7 +880,7 @@ impl Engine {
                 };
                 cut(line_range(best, lines.clone()), description)
             }
-            Edit::RemoveNode { version, node } => {
+            ManualEdit::RemoveNode { version, node } => {
                 let tree = self.current_tree(*version, best)?;
                 if node.index() >= tree.len() {
                     return None;
@@ -907,7 +907,7 @@ impl Engine {
                     description,
                 })
             }
-            Edit::Hoist {
+            ManualEdit::Hoist {
                 version,
                 node,
                 descendant,
@@ -940,7 +940,7 @@ impl Engine {
 
     /// Tests a proposed edit; keeps it when the oracle finds it interesting. Returns whether it
     /// was accepted.
-    fn propose(&mut self, tester: &mut Tester, edit: &Edit) -> bool {
+    fn propose(&mut self, tester: &mut Tester, edit: &ManualEdit) -> bool {
         let Some(edited) = self.edited(tester, edit) else {
             self.reject(
                 tester,
@@ -958,7 +958,7 @@ impl Engine {
             }
         }
         let kind = match edit {
-            Edit::Hoist { .. } => CandidateKind::Hoist,
+            ManualEdit::Hoist { .. } => CandidateKind::Hoist,
             _ => CandidateKind::Manual,
         };
         let candidate = Candidate {

@@ -1,12 +1,12 @@
 //! Edits of a tree: each node kept, removed (it prints its replacement) or hoisted (replaced by
 //! one of its descendants). A [`TreeState`] holds the committed edits; a [`TreeEdits`] describes
-//! further edits to try, rendered without copying the tree and committed when they succeed.
+//! further edits to try, rendered without copying the tree (the unparser, `render.rs`, renders
+//! them) and committed when they succeed.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::arena::{NodeId, Tree};
-use super::render::{Layout, Renderer};
 
 /// The committed state of a node: kept, removed, or the id of the descendant it is hoisted to.
 pub(crate) const KEPT: u32 = u32::MAX;
@@ -256,45 +256,6 @@ impl TreeState {
         }
         found.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         found
-    }
-
-    /// Writes the text of the current tree plus `candidate` into `out` (cleared first). Linear
-    /// in the size of the current tree; allocates nothing beyond `out` and a small stack.
-    pub fn render_into(&self, candidate: &TreeEdits, out: &mut Vec<u8>) {
-        Renderer::new(self, candidate, out).run();
-    }
-
-    /// Like [`TreeState::render_into`], but visiting every token instead of copying untouched
-    /// subtrees whole (the same text, slower; for tests of the unparser).
-    #[doc(hidden)]
-    pub fn render_token_by_token_into(&self, candidate: &TreeEdits, out: &mut Vec<u8>) {
-        Renderer::new(self, candidate, out).token_by_token().run();
-    }
-
-    /// The text of the current tree plus `candidate`.
-    pub fn render(&self, candidate: &TreeEdits) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.tree.source().len());
-        self.render_into(candidate, &mut out);
-        out
-    }
-
-    /// Renders the current tree plus `candidate` and tells where the input bytes went, so that
-    /// displays can find nodes in that text ([`TreeState::span_in`]).
-    pub fn layout(&self, candidate: &TreeEdits) -> Layout {
-        let mut out = Vec::with_capacity(self.tree.source().len());
-        Renderer::new(self, candidate, &mut out).run_with_layout()
-    }
-
-    /// The bytes the visible node `id` occupies in the rendering `layout` describes (`None`
-    /// when it printed nothing there).
-    pub fn span_in(&self, layout: &Layout, id: NodeId) -> Option<std::ops::Range<usize>> {
-        let range = self.tree.byte_range(id);
-        layout.locate(range.start, range.end)
-    }
-
-    /// The text of the current tree.
-    pub fn text(&self) -> Vec<u8> {
-        self.render(&TreeEdits::new())
     }
 
     /// Makes a candidate's edits part of the current state. Hoistings to nodes that are not

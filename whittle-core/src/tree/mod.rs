@@ -34,6 +34,7 @@ mod guard;
 mod language;
 pub mod profile;
 mod render;
+pub mod syntax;
 pub mod text;
 
 use std::path::Path;

@@ -1,7 +1,9 @@
 //! The unparser: writes the text of a tree under committed edits plus a candidate, keeping the
 //! input's whitespace. Where removed material makes two tokens meet, it keeps the whitespace on
 //! one side of the removal (a line break when either side has one), a newline when the removed
-//! region had one and no whitespace is left, else a space between two word characters.
+//! region had one and no whitespace is left, else a space between two word characters. The
+//! rendering methods of [`TreeState`] are here: the state of the edits knows nothing of how it
+//! is written.
 
 use super::arena::{NodeId, Tree, flags};
 use super::edit::{KEPT, REMOVED, TreeEdits, TreeState};
@@ -608,4 +610,46 @@ pub(crate) fn line_indentation(source: &[u8], offset: u32) -> u32 {
         .iter()
         .take_while(|&&byte| byte == b' ' || byte == b'\t')
         .count() as u32
+}
+
+/// Rendering a tree under its committed edits (the unparser's entry points).
+impl TreeState {
+    /// Writes the text of the current tree plus `candidate` into `out` (cleared first). Linear
+    /// in the size of the current tree; allocates nothing beyond `out` and a small stack.
+    pub fn render_into(&self, candidate: &TreeEdits, out: &mut Vec<u8>) {
+        Renderer::new(self, candidate, out).run();
+    }
+
+    /// Like [`TreeState::render_into`], but visiting every token instead of copying untouched
+    /// subtrees whole (the same text, slower; for tests of the unparser).
+    #[doc(hidden)]
+    pub fn render_token_by_token_into(&self, candidate: &TreeEdits, out: &mut Vec<u8>) {
+        Renderer::new(self, candidate, out).token_by_token().run();
+    }
+
+    /// The text of the current tree plus `candidate`.
+    pub fn render(&self, candidate: &TreeEdits) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.tree().source().len());
+        self.render_into(candidate, &mut out);
+        out
+    }
+
+    /// Renders the current tree plus `candidate` and tells where the input bytes went, so that
+    /// displays can find nodes in that text ([`TreeState::span_in`]).
+    pub fn layout(&self, candidate: &TreeEdits) -> Layout {
+        let mut out = Vec::with_capacity(self.tree().source().len());
+        Renderer::new(self, candidate, &mut out).run_with_layout()
+    }
+
+    /// The bytes the visible node `id` occupies in the rendering `layout` describes (`None`
+    /// when it printed nothing there).
+    pub fn span_in(&self, layout: &Layout, id: NodeId) -> Option<std::ops::Range<usize>> {
+        let range = self.tree().byte_range(id);
+        layout.locate(range.start, range.end)
+    }
+
+    /// The text of the current tree.
+    pub fn text(&self) -> Vec<u8> {
+        self.render(&TreeEdits::new())
+    }
 }

@@ -17,7 +17,7 @@ use crate::testing::control::Stop;
 use crate::testing::tester::{CandidateSource, Tester, WindowPolicy};
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
-use super::pins::PinnedNodes;
+use super::pinned_nodes::PinnedNodes;
 
 /// One round of hoisting candidates: (index in the node set, node, descendant).
 struct HoistWindow<'a> {

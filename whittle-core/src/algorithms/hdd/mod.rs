@@ -7,18 +7,18 @@
 //! became equal to their replacement Φ get their unremovable marks and the levels follow the
 //! current text. Within an iteration the edits are committed to one [`TreeState`].
 
-mod ahead;
 mod algorithm;
 mod hoist;
-mod pins;
+mod lookahead;
+mod pinned_nodes;
 mod prune;
 mod walk;
 
 use std::sync::Arc;
 
 pub use algorithm::{Algorithm, Traversal};
-pub use pins::PinSource;
-pub(crate) use pins::PinnedNodes;
+pub use pinned_nodes::PinSource;
+pub(crate) use pinned_nodes::PinnedNodes;
 
 use crate::observe::events::Event;
 use crate::params::DdOptions;

@@ -10,9 +10,9 @@ use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
-use super::ahead::TreeLookahead;
 use super::algorithm::{Algorithm, Traversal};
-use super::pins::PinnedNodes;
+use super::lookahead::TreeLookahead;
+use super::pinned_nodes::PinnedNodes;
 use super::{hoist, prune};
 
 pub(super) struct Walk<'a> {

@@ -8,11 +8,9 @@
 //! TypeScript, Python, Rust, Go, Java's static calls). A function is inlined only when every
 //! other mention of its name is a call with as many arguments as it has parameters.
 
-use tree_sitter::Node;
-
 use super::edit::{Changes, Edit, EditStage, deletion, position_order};
-use super::{parse_syntax, preorder};
 use crate::tree::Language;
+use crate::tree::syntax::{Node, parse_syntax, preorder};
 
 /// The inline stage for one language (it needs the parse tree).
 pub struct InlineCalls<'a> {

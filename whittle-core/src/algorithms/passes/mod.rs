@@ -19,6 +19,7 @@ use crate::algorithms::pins::Pins;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::Language;
+use crate::tree::syntax::{parse_syntax, preorder};
 
 pub use edit::{Edit, EditOptions, EditStage, run_edit_stage};
 pub use lexer::Syntax;
@@ -162,34 +163,6 @@ pub fn reserved_words(language: Option<&Language>, text: &[u8]) -> HashSet<Vec<u
         }
     }
     reserved
-}
-
-/// tree-sitter's parse of `text` in `language`, as the grammar gives it (for the text stages
-/// that read syntax); `None` when the grammar is not compiled in.
-fn parse_syntax(language: &Language, text: &[u8]) -> Option<tree_sitter::Tree> {
-    let grammar = language.grammar().ok()?;
-    let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&grammar).ok()?;
-    parser.parse(text, None)
-}
-
-/// Every node under `root` (itself included) in document order.
-fn preorder<'t>(root: tree_sitter::Node<'t>, out: &mut Vec<tree_sitter::Node<'t>>) {
-    let mut cursor = root.walk();
-    loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
 }
 
 #[cfg(test)]

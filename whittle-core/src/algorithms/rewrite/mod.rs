@@ -30,7 +30,7 @@ pub use splice::{Splice, SpliceText};
 
 use crate::algorithms::hdd::{PinnedNodes, TreeContext, parse_best};
 use crate::exec::cache::UnitId;
-use crate::observe::events::{Branch, Candidate as Probe, CandidateKind, Event, TreePhase};
+use crate::observe::events::{Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::testing::control::Stop;
 use crate::testing::tester::{CandidateSource, Tester, WindowPolicy};
 use crate::tree::{NodeId, Preprocess, Tree};
@@ -148,8 +148,8 @@ impl FromStr for Rewrite {
     }
 }
 
-/// One candidate: a splice of the current best at a node.
-struct Edit {
+/// One candidate of a rewrite stage: a splice of the current best at a node.
+struct NodeRewrite {
     /// The stage that made it (never [`Rewrite::All`]).
     rewrite: Rewrite,
     node: NodeId,
@@ -159,7 +159,7 @@ struct Edit {
     splice: Splice,
 }
 
-impl Edit {
+impl NodeRewrite {
     /// Non-whitespace characters of the text that takes the node's place.
     fn chars(&self, round: &Round) -> usize {
         match &self.splice.text {
@@ -170,19 +170,19 @@ impl Edit {
 }
 
 /// The edits of one round, judged in order.
-struct EditWindow<'a> {
+struct RewriteWindow<'a> {
     best: &'a [u8],
-    edits: &'a [Edit],
+    edits: &'a [NodeRewrite],
 }
 
-impl CandidateSource for EditWindow<'_> {
+impl CandidateSource for RewriteWindow<'_> {
     fn len(&self) -> usize {
         self.edits.len()
     }
 
-    fn candidate(&self, i: usize) -> Probe {
+    fn candidate(&self, i: usize) -> Candidate {
         let edit = &self.edits[i];
-        Probe {
+        Candidate {
             kind: edit.rewrite.kind(),
             index: edit.node.index() as u32,
             n: edit.detail,
@@ -239,7 +239,7 @@ fn edits_of(
     round: &Round,
     texts: &mut replace::PlaceTexts,
     node: NodeId,
-    out: &mut Vec<Edit>,
+    out: &mut Vec<NodeRewrite>,
 ) {
     let (tree, pins) = (&*round.tree, &round.pins);
     let range = tree.byte_range(node);
@@ -256,7 +256,7 @@ fn edits_of(
                 return;
             }
             for (rank, text) in texts.candidates(round, node).into_iter().enumerate() {
-                out.push(Edit {
+                out.push(NodeRewrite {
                     rewrite,
                     node,
                     detail: rank as u32 + 1,
@@ -272,7 +272,7 @@ fn edits_of(
                 return;
             }
             for (rank, text) in reshape::candidates(round, node).into_iter().enumerate() {
-                out.push(Edit {
+                out.push(NodeRewrite {
                     rewrite,
                     node,
                     detail: rank as u32 + 1,
@@ -285,7 +285,7 @@ fn edits_of(
         }
         Rewrite::Lift => {
             for target in lift::targets(round, node) {
-                out.push(Edit {
+                out.push(NodeRewrite {
                     rewrite,
                     node,
                     detail: target.index() as u32,
@@ -367,7 +367,7 @@ pub fn run(
             parent_span: None,
         });
         let best = tree.source();
-        let window = EditWindow {
+        let window = RewriteWindow {
             best,
             edits: &edits,
         };

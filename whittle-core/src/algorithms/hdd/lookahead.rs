@@ -8,7 +8,7 @@ use crate::testing::ahead::Lookahead;
 use crate::tree::{NodeId, TreeEdits, TreeState};
 
 use super::hoist::hoists_of;
-use super::pins::PinnedNodes;
+use super::pinned_nodes::PinnedNodes;
 
 /// At most this many candidates are looked ahead at a time (a few windows' idle workers).
 const LOOKAHEAD_LIMIT: usize = 8;
