@@ -1,5 +1,5 @@
-//! `whittle demo`: runs a built-in example ([`whittle_core::engine::demo`]) in the UI, or prints each
-//! candidate and the result.
+//! `whittle demo`: runs a built-in example ([`whittle_core::engine::demo`]) in the UI, or prints
+//! each candidate and the result.
 
 use std::io::IsTerminal;
 use std::sync::Arc;

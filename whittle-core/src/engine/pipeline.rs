@@ -4,7 +4,8 @@
 //! to a global fixed point; the sixteen combinations of Table 7.1; the default pipeline; the
 //! settings of a reduction
 //! ([`Settings`]), the stages a session runs ([`Stages`], [`PipelineStages`]), the stage runner
-//! and the ddmin pass over text units; pinned byte ranges ([`Pins`], from `crate::algorithms::pins`).
+//! and the ddmin pass over text units; pinned byte ranges ([`Pins`], from
+//! `crate::algorithms::pins`).
 
 mod settings;
 mod stages;

@@ -20,8 +20,8 @@ pub enum Stop {
     /// The user switched algorithm or settings: the driver restarts from the current best.
     Switched,
     /// A stage on probation failed too many tests in a row (see
-    /// [`crate::testing::tester::Tester::set_failure_budget`]); the schedule that set the budget takes it
-    /// back and defers the stage.
+    /// [`crate::testing::tester::Tester::set_failure_budget`]); the schedule that set the budget
+    /// takes it back and defers the stage.
     Budget,
     /// whittle itself failed (it could not write a candidate into its scratch directory, say):
     /// nothing to do with the test.

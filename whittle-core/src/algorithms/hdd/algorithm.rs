@@ -23,8 +23,8 @@ pub struct Algorithm {
     pub prune: bool,
     /// TMIN^χ hoists the (kept) nodes of each configuration to compatible descendants.
     pub hoist: bool,
-    /// Pruning sweeps each configuration ([`crate::algorithms::sweep`]) instead of running ddmin on it
-    /// (not an algorithm of the papers).
+    /// Pruning sweeps each configuration ([`crate::algorithms::sweep`]) instead of running ddmin
+    /// on it (not an algorithm of the papers).
     pub sweep: bool,
 }
 

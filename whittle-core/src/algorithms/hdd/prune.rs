@@ -156,8 +156,9 @@ fn empty_configuration(
 
 /// The candidates pruning judges first on a configuration of `len` nodes, should the ones
 /// before all fail (for the walk's lookahead): for each, the positions of the nodes it keeps.
-/// A sweep's first window ([`crate::algorithms::sweep::first_window`]); ddmin's ([`dd::first_window`]), or
-/// with one node the empty configuration, which pruning tries after ddmin.
+/// A sweep's first window ([`crate::algorithms::sweep::first_window`]); ddmin's
+/// ([`dd::first_window`]), or with one node the empty configuration, which pruning tries after
+/// ddmin.
 pub(super) fn first_candidates(
     len: usize,
     sweep: bool,
