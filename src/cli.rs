@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, ValueEnum};
 
+use crate::console::{Report, StdoutError, errln};
 use whittle_core::engine::job::{Job, StartError};
 use whittle_core::engine::pipeline::Settings;
 use whittle_core::engine::session::{Command, Session, SessionOptions};
@@ -98,8 +99,9 @@ pub struct ReduceArgs {
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
 
-    /// When the output exists and differs from the input, start over from the input anyway; the
-    /// existing output is replaced only by a result no larger than it.
+    /// When the output exists and differs from the input, start over from the input anyway (the
+    /// existing output is replaced only by a result no larger than it); --trace and
+    /// --stats-json may then replace a file that is not a trace or statistics of whittle.
     #[arg(long)]
     pub force: bool,
 
@@ -239,7 +241,7 @@ pub struct ReduceArgs {
     pub no_tui: bool,
 
     /// The UI's palette: dark, light or high-contrast (NO_COLOR turns colours off).
-    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME", value_parser = theme_name)]
     pub theme: String,
 
     /// Leave the UI as soon as the reduction ends (by default it stays open on the result).
@@ -259,7 +261,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub no_tui: bool,
     /// The UI's palette: dark, light or high-contrast.
-    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME", value_parser = theme_name)]
     pub theme: String,
 }
 
@@ -277,7 +279,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub no_tui: bool,
     /// The UI's palette: dark, light or high-contrast.
-    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME")]
+    #[arg(long, default_value = crate::tui::DEFAULT_THEME, value_name = "NAME", value_parser = theme_name)]
     pub theme: String,
 }
 
@@ -291,6 +293,20 @@ pub struct TreeArgs {
     /// Splice each node's Φ in alone, re-parse, and report how many parse without new errors.
     #[arg(long)]
     pub phi_check: bool,
+}
+
+/// A theme of the command line: one of the embedded palettes, checked whether or not the UI
+/// opens (a misspelt name is never ignored).
+fn theme_name(name: &str) -> Result<String, String> {
+    let names = crate::tui::theme_names();
+    if names.contains(&name) {
+        Ok(name.to_owned())
+    } else {
+        Err(format!(
+            "there is no theme called `{name}` (the themes are: {})",
+            names.join(", ")
+        ))
+    }
 }
 
 /// Durations from the command line are capped here (about 317 years): longer ones mean "never".
@@ -309,15 +325,10 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
         .transpose()
 }
 
-/// The first 256 bytes of a file (empty when it cannot be read: the input's checks say why
-/// later), for what a `#!` line tells of its language.
+/// The first 256 bytes of a file (empty when it cannot be read or is no regular file: the
+/// input's checks say why later), for what a `#!` line tells of its language.
 fn file_head(path: &std::path::Path) -> Vec<u8> {
-    use std::io::Read as _;
-    let mut head = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(256).read_to_end(&mut head);
-    }
-    head
+    whittle_core::exec::output::regular_file_head(path, 256).unwrap_or_default()
 }
 
 impl ReduceArgs {
@@ -403,12 +414,19 @@ impl ReduceArgs {
     /// The test command as an oracle running through the chosen executor.
     fn oracle(&self, timeout: Option<Duration>) -> anyhow::Result<CommandOracle> {
         match self.executor {
-            ExecutorKind::Local => CommandOracle::new_in(
-                &self.command,
-                &self.input,
-                timeout,
-                self.scratch_dir.as_deref(),
-            ),
+            ExecutorKind::Local => {
+                // What would keep every test from starting is told before any runs.
+                if let Some(program) = self.command.first() {
+                    whittle_core::exec::oracle::check_program(program)
+                        .map_err(|why| anyhow::anyhow!("the test cannot be started: {why}"))?;
+                }
+                CommandOracle::new_in(
+                    &self.command,
+                    &self.input,
+                    timeout,
+                    self.scratch_dir.as_deref(),
+                )
+            }
             ExecutorKind::Slurm => {
                 let root = match &self.scratch_dir {
                     Some(dir) => dir.clone(),
@@ -419,7 +437,7 @@ impl ReduceArgs {
                 let options = whittle_core::exec::slurm::SlurmOptions {
                     srun_args: self.srun_arg.clone(),
                 };
-                eprintln!(
+                errln!(
                     "whittle: checking that a Slurm node sees the scratch directory {}",
                     oracle.scratch_dir().display()
                 );
@@ -444,24 +462,38 @@ pub fn main() -> i32 {
             tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
         }
         Subcommand::Languages => tree::languages_command(),
-        Subcommand::Algorithms => {
-            print!("{}", whittle_core::engine::pipeline::algorithms_listing());
-            Ok(0)
-        }
+        Subcommand::Algorithms => crate::console::write_out(format_args!(
+            "{}",
+            whittle_core::engine::pipeline::algorithms_listing()
+        ))
+        .map(|()| 0)
+        .map_err(anyhow::Error::from),
         Subcommand::SlurmStep(args) => Ok(slurm_step::run(args)),
         Subcommand::Batch(args) => batch::run(args),
     };
     match result {
         Ok(code) => code,
+        // The reader of stdout went away (`whittle languages | head -1`): the command ends
+        // quietly, as Unix tools do.
+        Err(error) if stdout_closed(&error) => 0,
         Err(error) => {
-            eprintln!("whittle: error: {error:#}");
+            errln!("whittle: error: {error:#}");
             EXIT_ERROR
         }
     }
 }
 
+/// Whether an error is a write to stdout whose reader went away.
+fn stdout_closed(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<StdoutError>()
+            .is_some_and(StdoutError::is_closed)
+    })
+}
+
 fn usage_error(message: impl std::fmt::Display) -> anyhow::Result<i32> {
-    eprintln!("whittle: {message}");
+    errln!("whittle: {message}");
     Ok(EXIT_USAGE)
 }
 
@@ -469,7 +501,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // First of all: from now on a signal ends the run through the normal path (tests killed,
     // output written, scratch directory and lock removed).
     if let Err(error) = whittle_core::exec::signals::install() {
-        eprintln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
+        errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let settings = match args.settings() {
         Ok(settings) => settings,
@@ -485,7 +517,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     if let Some(asked) = args.jobs
         && asked > settings.jobs
     {
-        eprintln!(
+        errln!(
             "whittle: warning: -j {asked} is more than whittle runs at once {}; using -j {}",
             match args.executor {
                 ExecutorKind::Local =>
@@ -495,7 +527,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             settings.jobs
         );
     }
-    let input = match whittle_core::engine::job::read_input(&args.input) {
+    let input = match whittle_core::engine::job::read_input(&args.input, "the input") {
         Ok(input) => input,
         Err(error) => return usage_error(error),
     };
@@ -509,17 +541,35 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Ok(timeout) => timeout,
         Err(error) => return usage_error(error),
     };
-    let output = args
+    let named_output = args
         .output
         .clone()
         .unwrap_or_else(|| whittle_core::exec::output::default_output_path(&args.input));
+    // Through a symbolic link, the file it leads to is written (and locked), not the link.
+    let output = match whittle_core::exec::output::resolve_output_link(&named_output) {
+        Ok(output) => output,
+        Err(error) => {
+            return usage_error(format!(
+                "the output {} is a symbolic link that cannot be followed: {error}",
+                named_output.display()
+            ));
+        }
+    };
     if let Err(error) = check_paths(args, &output) {
         return usage_error(error);
     }
-    let _lock = match whittle_core::exec::output::OutputLock::acquire(&output) {
+    // Held to the end of the run: the lock file goes when it is dropped.
+    let lock = match whittle_core::exec::output::OutputLock::acquire(&output) {
         Ok(lock) => lock,
         Err(error) => return usage_error(error),
     };
+    if let Some(pid) = lock.stale_pid() {
+        errln!(
+            "whittle: a stale lock of process {pid}, which is gone, was removed ({}): that run \
+             was killed before it could end",
+            lock.path().display()
+        );
+    }
     let mode = {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(&args.input)
@@ -532,7 +582,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     match existing_output(&output, &input) {
         Ok(None) => {}
         Ok(Some(existing)) if args.resume => {
-            eprintln!(
+            errln!(
                 "whittle: resuming from {} ({} bytes; the input has {} bytes)",
                 output.display(),
                 existing.len(),
@@ -651,7 +701,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Some(_) => crate::headless::spawn_messages(session.events().clone()),
     };
     if completed.is_none() {
-        eprintln!(
+        errln!(
             "whittle: reducing {} ({input_size} bytes) with `{describe}`, algorithm {pipeline}; \
              tests run {place}, {} at once",
             args.input.display(),
@@ -661,7 +711,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let report = session.wait()?;
     let _ = progress.join();
     if let Err(warning) = oracle.close() {
-        eprintln!("whittle: warning: {warning}");
+        errln!("whittle: warning: {warning}");
     }
     let outcome = EndOfRun {
         output: &result_file,
@@ -673,13 +723,22 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 }
 
 /// Refuses, before anything runs, output paths that cannot be written and two paths of a run
-/// that name the same file (through symbolic or hard links too).
+/// that name the same file (through symbolic or hard links too): no path whittle writes may be
+/// the input, a file of the test (its program or a file among its arguments), another run's
+/// output, or (without --force) a file that is not an earlier trace or statistics of whittle.
 fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String> {
     use whittle_core::exec::output::{check_output_path, same_file};
     check_output_path(output, "the output")?;
-    if let Some(stats) = &args.stats_json {
-        check_output_path(stats, "--stats-json")?;
+    let records = [
+        ("--stats-json", &args.stats_json, Record::Statistics),
+        ("--trace", &args.trace, Record::Trace),
+    ];
+    for (what, path, _) in records {
+        if let Some(path) = path {
+            check_output_path(path, what)?;
+        }
     }
+    let test_files = test_files(&args.command);
     let named: Vec<(&str, &std::path::Path)> = [
         ("the input", Some(args.input.as_path())),
         ("the output", Some(output)),
@@ -704,8 +763,112 @@ fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String
                 ));
             }
         }
+        // The input may be a file of the test (it is never written); nothing else may.
+        if i > 0
+            && let Some(file) = test_files.iter().find(|file| same_file(a, file))
+        {
+            return Err(format!(
+                "{first} ({}) is {} of the test command; whittle would overwrite it",
+                a.display(),
+                if file == &test_files[0] {
+                    format!("the program {}", file.display())
+                } else {
+                    format!("the file {}", file.display())
+                }
+            ));
+        }
+    }
+    for (what, path, kind) in records {
+        if let Some(path) = path {
+            check_record_path(path, what, kind, args.force)?;
+        }
     }
     Ok(())
+}
+
+/// What a `--trace` or `--stats-json` path may replace.
+#[derive(Clone, Copy)]
+enum Record {
+    Trace,
+    Statistics,
+}
+
+/// An existing `--trace` or `--stats-json` file is replaced only when it is empty or what an
+/// earlier run of whittle wrote there (or with `--force`), and never while another run writes it
+/// as its output.
+fn check_record_path(
+    path: &std::path::Path,
+    what: &str,
+    kind: Record,
+    force: bool,
+) -> Result<(), String> {
+    if let Some(pid) = whittle_core::exec::output::OutputLock::holder(path) {
+        return Err(format!(
+            "{what} {} is the output of another whittle run{}, which is writing it; choose \
+             another path",
+            path.display(),
+            pid.map(|pid| format!(" (process {pid})"))
+                .unwrap_or_default()
+        ));
+    }
+    if force || !path.exists() {
+        return Ok(());
+    }
+    let head = whittle_core::exec::output::regular_file_head(path, 64).unwrap_or_default();
+    let earlier = match kind {
+        Record::Trace => {
+            head.is_empty()
+                || head.starts_with(b"{\"whittle_trace\":")
+                || head.starts_with(b"{\"step\":")
+        }
+        Record::Statistics => {
+            head.is_empty()
+                || whittle_core::exec::output::read_regular_file(path, what, 1 << 24)
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+                    .is_some_and(|json| json.get("oracle_runs").is_some())
+        }
+    };
+    if earlier {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} {} exists and is not {} written by whittle; whittle would replace it: give \
+         another path, or --force to replace it",
+        path.display(),
+        match kind {
+            Record::Trace => "a trace",
+            Record::Statistics => "statistics",
+        }
+    ))
+}
+
+/// The files of a test command: its program (found on `PATH` when named without a `/`) first,
+/// then each argument that names an existing file.
+fn test_files(command: &[OsString]) -> Vec<PathBuf> {
+    let Some((program, arguments)) = command.split_first() else {
+        return Vec::new();
+    };
+    let program = PathBuf::from(program);
+    let program = if program.components().count() == 1 && !program.as_os_str().is_empty() {
+        std::env::var_os("PATH")
+            .and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join(&program))
+                    .find(|candidate| candidate.is_file())
+            })
+            .unwrap_or(program)
+    } else {
+        program
+    };
+    std::iter::once(program)
+        .chain(
+            arguments
+                .iter()
+                .map(PathBuf::from)
+                .filter(|argument| argument.is_file()),
+        )
+        .collect()
 }
 
 /// The content of an existing output that differs from the input (`None`: no output yet, or
@@ -715,7 +878,7 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
         return Ok(None);
     }
     let existing =
-        whittle_core::engine::job::read_input(output).map_err(|e| format!("the output: {e}"))?;
+        whittle_core::engine::job::read_input(output, "the output").map_err(|e| e.to_string())?;
     Ok((existing != input).then_some(existing))
 }
 
@@ -752,25 +915,35 @@ fn conclude(
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
+            // Not a verdict on the input: the test never ran.
+            if let whittle_core::exec::oracle::TestStatus::SpawnFailed(why) = &verdict.status {
+                let program = args.command.first().cloned().unwrap_or_default();
+                errln!(
+                    "whittle: the test could not be started ({why}): {}; {}.",
+                    whittle_core::exec::oracle::explain_spawn_failure(&program, why),
+                    outcome.untouched()
+                );
+                return Ok(EXIT_USAGE);
+            }
             let what = if outcome.resumed {
                 format!("the existing output {}", outcome.output.path().display())
             } else {
                 "the input".to_string()
             };
-            eprintln!("whittle: {what} is not interesting: the test reported {status} on it.");
+            errln!("whittle: {what} is not interesting: the test reported {status} on it.");
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
-                eprintln!(
+                errln!(
                     "whittle: the end of its output:\n{}",
                     last_chars(&tail, 4096)
                 );
             }
             if outcome.resumed {
-                eprintln!(
+                errln!(
                     "whittle: {}; give --force to start over from the input.",
                     outcome.untouched()
                 );
             } else {
-                eprintln!(
+                errln!(
                     "whittle: fix the test so that it exits 0 on the input; {}.",
                     outcome.untouched()
                 );
@@ -781,42 +954,43 @@ fn conclude(
             let untouched = outcome.untouched();
             return Ok(match stop {
                 Stop::Requested => {
-                    eprintln!("whittle: stopped before the input was checked; {untouched}.");
+                    errln!("whittle: stopped before the input was checked; {untouched}.");
                     EXIT_INTERRUPTED
                 }
                 Stop::Failed(why) => {
-                    eprintln!("whittle: error: {why}");
-                    eprintln!(
+                    errln!("whittle: error: {why}");
+                    errln!(
                         "whittle: this is a failure of whittle's environment (disk full? \
                          permissions?), not of the test; {untouched}."
                     );
                     EXIT_ERROR
                 }
                 stop => {
-                    eprintln!("whittle: {stop} before the input was checked; {untouched}.");
+                    errln!("whittle: {stop} before the input was checked; {untouched}.");
                     0
                 }
             });
         }
     };
     if finished.empty_is_interesting {
-        eprintln!(
+        errln!(
             "whittle: warning: the empty file is interesting: the test is probably too permissive."
         );
     }
     if let Some(flaky) = &finished.flaky {
-        eprintln!(
+        errln!(
             "whittle: WARNING: the test is flaky: the final result ({} bytes) was interesting \
              before but not on its re-test ({}).",
-            flaky.unconfirmed_size, flaky.status
+            flaky.unconfirmed_size,
+            flaky.status
         );
         if flaky.fell_back {
-            eprintln!(
+            errln!(
                 "whittle: the result is the last one that passed its re-test ({} bytes).",
                 finished.result.len()
             );
         } else {
-            eprintln!(
+            errln!(
                 "whittle: no earlier result passed its re-test either; the result below was \
                  judged interesting only once."
             );
@@ -830,24 +1004,27 @@ fn conclude(
                 whittle_core::exec::output::write_atomically(path, &json, Some(0o644))
             });
         if let Err(error) = written {
-            eprintln!(
+            errln!(
                 "whittle: error: cannot write the statistics to {}: {error}",
                 path.display()
             );
             code = EXIT_ERROR;
         }
     }
-    println!("{}", crate::headless::report(&finished.stats));
+    // stdout may be gone (`whittle reduce ... | head -1`) or full: the run ends all the same
+    // (result written, lock removed), and learns of it at the very end.
+    let mut stdout = Report::new();
+    stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
     let intended = outcome.output.path();
     let (saved, notice) = outcome.output.finish();
     if let Some(line) = notice.and_then(|notice| crate::headless::message_line(&notice.into())) {
-        eprintln!("{line}");
+        errln!("{line}");
     }
     let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
             let saved = whittle_core::exec::output::save_elsewhere(intended, &best);
-            eprintln!(
+            errln!(
                 "whittle: {} ({existing} bytes, from before) is smaller than this run's result \
                  ({} bytes) and was kept.",
                 intended.display(),
@@ -856,19 +1033,19 @@ fn conclude(
             match saved {
                 Ok(place) => (place, false),
                 Err(error) => {
-                    eprintln!("whittle: error: cannot save this run's result anywhere: {error}");
-                    return Ok(EXIT_ERROR);
+                    errln!("whittle: error: cannot save this run's result anywhere: {error}");
+                    return Ok(with_stdout(stdout, EXIT_ERROR));
                 }
             }
         }
         Saved::Failed { error, best } => {
-            eprintln!(
+            errln!(
                 "whittle: error: cannot write the result to {}: {error}",
                 intended.display()
             );
             match whittle_core::exec::output::save_elsewhere(intended, &best) {
                 Ok(place) => {
-                    eprintln!(
+                    errln!(
                         "whittle: the result ({} bytes) was saved to {} instead.",
                         best.len(),
                         place.display()
@@ -876,8 +1053,8 @@ fn conclude(
                     (place, true)
                 }
                 Err(error) => {
-                    eprintln!("whittle: error: cannot save the result anywhere: {error}");
-                    return Ok(EXIT_ERROR);
+                    errln!("whittle: error: cannot save the result anywhere: {error}");
+                    return Ok(with_stdout(stdout, EXIT_ERROR));
                 }
             }
         }
@@ -895,37 +1072,49 @@ fn conclude(
         (Some(true), Some(Stop::Requested)) => None,
         (_, stopped) => stopped.as_ref(),
     };
-    match stopped {
+    let code = match stopped {
         None => {
-            println!("result: {}", place.display());
-            Ok(code)
+            stdout.line(format_args!("result: {}", place.display()));
+            code
         }
         Some(Stop::Requested) => {
-            println!(
+            stdout.line(format_args!(
                 "stopped on request; the best result so far is in {}{unchanged}",
                 place.display()
-            );
-            Ok(EXIT_INTERRUPTED)
+            ));
+            EXIT_INTERRUPTED
         }
         Some(Stop::Failed(why)) => {
-            eprintln!("whittle: error: {why}");
-            eprintln!(
+            errln!("whittle: error: {why}");
+            errln!(
                 "whittle: this is a failure of whittle's environment (disk full? permissions?), \
                  not of the test."
             );
-            println!(
+            stdout.line(format_args!(
                 "stopped by an error; the best result so far is in {}{unchanged}",
                 place.display()
-            );
-            Ok(EXIT_ERROR)
+            ));
+            EXIT_ERROR
         }
         Some(stop) => {
-            println!(
+            stdout.line(format_args!(
                 "{stop}; the best result so far is in {}{unchanged}",
                 place.display()
-            );
-            Ok(code)
+            ));
+            code
         }
+    };
+    Ok(with_stdout(stdout, code))
+}
+
+/// The exit code of a command that would end with `code` once its lines on stdout are done:
+/// a success becomes a failure when stdout could not take them (a full disk; a closed pipe is
+/// no failure).
+fn with_stdout(stdout: Report, code: i32) -> i32 {
+    if stdout.finish() || code != 0 {
+        code
+    } else {
+        EXIT_ERROR
     }
 }
 

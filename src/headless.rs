@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Receiver;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::console::errln;
 use whittle_core::observe::events::{Action, Event};
 use whittle_core::observe::stats::Stats;
 
@@ -28,7 +29,7 @@ pub fn spawn_messages(events: Receiver<Event>) -> JoinHandle<()> {
         .spawn(move || {
             for event in events {
                 if let Some(line) = message_line(&event) {
-                    eprintln!("{line}");
+                    errln!("{line}");
                 }
             }
         })
@@ -124,7 +125,7 @@ fn progress_bar(events: Receiver<Event>, input_size: usize) {
     };
     for event in events {
         if let Some(line) = message_line(&event) {
-            bar.suspend(|| eprintln!("{line}"));
+            bar.suspend(|| errln!("{line}"));
         }
         progress.update(&event);
         bar.set_message(progress.line(input_size));
@@ -141,18 +142,18 @@ fn log_lines(events: Receiver<Event>, input_size: usize) {
     let mut pending = false;
     for event in events {
         if let Some(line) = message_line(&event) {
-            eprintln!("{line}");
+            errln!("{line}");
         }
         let stage_change = matches!(event, Event::StageStarted { .. });
         pending |= progress.update(&event);
         if pending && (stage_change || last.elapsed() >= Duration::from_secs(1)) {
-            eprintln!("whittle: {}", progress.line(input_size));
+            errln!("whittle: {}", progress.line(input_size));
             last = Instant::now();
             pending = false;
         }
     }
     if pending {
-        eprintln!("whittle: {}", progress.line(input_size));
+        errln!("whittle: {}", progress.line(input_size));
     }
 }
 

@@ -301,6 +301,18 @@ fn help_overlay() {
         assert!(screen.contains(key), "the help lists {key}\n{screen}");
     }
     insta::assert_snapshot!("help", screen);
+    // Scrolled to its end: the notation, each symbol with its meaning, none cut.
+    for _ in 0..40 {
+        h.key(KeyCode::Down);
+    }
+    let screen = h.screen();
+    for (symbol, meaning) in whittle::tui::NOTATION {
+        assert!(
+            screen.contains(&format!("{symbol:<15}{meaning}")),
+            "the legend explains {symbol} whole\n{screen}"
+        );
+    }
+    insta::assert_snapshot!("help_notation", screen);
     h.key(KeyCode::Char('?'));
     assert!(h.app.overlay().is_none());
 }

@@ -22,6 +22,7 @@ use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 
 use super::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, ExecutorKind};
+use crate::console::{Report, errln};
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
@@ -37,7 +38,8 @@ pub struct BatchArgs {
     /// A manifest instead of DIR: one JSON object per line, `{"input": PATH, "test": [PROGRAM,
     /// ARG...]}` (or `"test": "shell command"`, run by `sh -c` with the candidate as `$1`; an
     /// optional `"output": PATH`); without `test` the TEST-COMMAND is used. Relative paths are
-    /// relative to the manifest's directory.
+    /// relative to the manifest's directory, a test's program too (the first word of a shell
+    /// command when it is a path such as `./t.sh`).
     #[arg(long, value_name = "PATH")]
     pub manifest: Option<PathBuf>,
 
@@ -184,28 +186,32 @@ pub struct BatchSummary {
 /// 130 when stopped.
 pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
     if let Err(error) = whittle_core::exec::signals::install() {
-        eprintln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
+        errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let items = match plan(args) {
         Ok(items) => items,
         Err(error) => {
-            eprintln!("whittle: {error:#}");
+            errln!("whittle: {error:#}");
             return Ok(EXIT_USAGE);
         }
     };
     if args.jobs == 0 || args.reductions == Some(0) {
-        eprintln!("whittle: -j and --reductions must be at least 1");
+        errln!("whittle: -j and --reductions must be at least 1");
+        return Ok(EXIT_USAGE);
+    }
+    if let Err(error) = check_reduce_args(args, &items[0]) {
+        errln!("whittle: {error}");
         return Ok(EXIT_USAGE);
     }
     let work_dir = match make_work_dir(args) {
         Ok(dir) => dir,
         Err(error) => {
-            eprintln!("whittle: {error:#}");
+            errln!("whittle: {error:#}");
             return Ok(EXIT_USAGE);
         }
     };
     let whittle = std::env::current_exe()?;
-    eprintln!(
+    errln!(
         "whittle: batch of {} reductions; logs and statistics in {}",
         items.len(),
         work_dir.display()
@@ -217,7 +223,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
             Ok(summaries) => summaries,
             Err(error) => {
                 progress.finish();
-                eprintln!("whittle: {error:#}");
+                errln!("whittle: {error:#}");
                 return Ok(EXIT_USAGE);
             }
         },
@@ -231,30 +237,54 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
         work_dir: work_dir.clone(),
         reductions: summaries,
     };
-    print!("{}", table(&summary.reductions));
+    // The summary files are written whatever becomes of stdout (`| head`, a full disk).
+    let mut stdout = Report::new();
+    stdout.text(&table(&summary.reductions));
     let json = serde_json::to_vec_pretty(&summary)?;
     let mut code = 0;
+    let mut written = Vec::new();
     for path in std::iter::once(work_dir.join("summary.json")).chain(args.summary_json.clone()) {
-        if let Err(error) = whittle_core::exec::output::write_atomically(&path, &json, Some(0o644))
-        {
-            eprintln!(
-                "whittle: error: cannot write the summary to {}: {error}",
-                path.display()
-            );
-            code = EXIT_ERROR;
+        match whittle_core::exec::output::write_atomically(&path, &json, Some(0o644)) {
+            Ok(()) => written.push(path.display().to_string()),
+            Err(error) => {
+                errln!(
+                    "whittle: error: cannot write the summary to {}: {error}",
+                    path.display()
+                );
+                code = EXIT_ERROR;
+            }
         }
     }
-    eprintln!(
-        "whittle: summary in {}",
-        work_dir.join("summary.json").display()
-    );
-    if whittle_core::exec::signals::received() > 0 {
-        return Ok(EXIT_INTERRUPTED);
+    if !written.is_empty() {
+        errln!("whittle: summary in {}", written.join(" and "));
     }
-    if summary.reductions.iter().any(|s| !s.status.is_success()) {
+    if whittle_core::exec::signals::received() > 0 {
+        code = EXIT_INTERRUPTED;
+    } else if summary.reductions.iter().any(|s| !s.status.is_success()) {
         code = EXIT_ERROR;
     }
-    Ok(code)
+    Ok(super::with_stdout(stdout, code))
+}
+
+/// Checks the arguments every `whittle reduce` of the campaign gets (`--reduce-arg`, `-a`...)
+/// once, before any starts, as `whittle reduce` parses them: a mistake is told once, with the
+/// parser's own message, instead of every reduction being refused.
+fn check_reduce_args(args: &BatchArgs, item: &Item) -> Result<(), String> {
+    let argv = reduce_args(args, Path::new("whittle-batch"), item);
+    use clap::Parser as _;
+    match super::Cli::try_parse_from(std::iter::once(OsString::from("whittle")).chain(argv)) {
+        Ok(_) => Ok(()),
+        Err(error) => {
+            // The parser's message without the usage of `whittle reduce` that follows it.
+            let message = error.to_string();
+            let first = message.split("\n\n").next().unwrap_or_default().trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            Err(format!(
+                "the arguments every reduction would get are refused (`whittle reduce` says: \
+                 {first}); check --reduce-arg, -a and the limits"
+            ))
+        }
+    }
 }
 
 /// The reductions the arguments ask for, checked: inputs readable, outputs distinct and none
@@ -264,8 +294,13 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
     let default_test = absolute_program(&args.command, &cwd);
     let mut items = Vec::new();
     if let Some(manifest) = &args.manifest {
-        let text = fs::read_to_string(manifest)
-            .map_err(|e| anyhow::anyhow!("cannot read the manifest {}: {e}", manifest.display()))?;
+        let text = whittle_core::exec::output::read_regular_file(manifest, "the manifest", 1 << 30)
+            .map_err(anyhow::Error::msg)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    anyhow::anyhow!("the manifest {} is not UTF-8 text", manifest.display())
+                })
+            })?;
         let base = absolute(manifest, &cwd)
             .parent()
             .map_or_else(|| cwd.clone(), Path::to_path_buf);
@@ -276,15 +311,21 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
             }
             let entry: ManifestEntry = serde_json::from_str(line)
                 .map_err(|e| anyhow::anyhow!("{} line {}: {e}", manifest.display(), number + 1))?;
-            let test = match entry.test {
-                Some(ManifestTest::Argv(argv)) => absolute_program(
-                    &argv.into_iter().map(OsString::from).collect::<Vec<_>>(),
-                    &base,
-                ),
-                Some(ManifestTest::Shell(script)) => {
-                    vec!["sh".into(), "-c".into(), script.into(), "sh".into()]
+            let (test, program) = match entry.test {
+                Some(ManifestTest::Argv(argv)) => {
+                    let test = absolute_program(
+                        &argv.into_iter().map(OsString::from).collect::<Vec<_>>(),
+                        &base,
+                    );
+                    let program = test.first().cloned();
+                    (test, program)
                 }
-                None => default_test.clone(),
+                Some(ManifestTest::Shell(script)) => {
+                    let (script, program) = absolute_shell_program(&script, &base);
+                    let test = vec!["sh".into(), "-c".into(), script.into(), "sh".into()];
+                    (test, program.map(PathBuf::into_os_string))
+                }
+                None => (default_test.clone(), default_test.first().cloned()),
             };
             if test.is_empty() {
                 anyhow::bail!(
@@ -292,6 +333,11 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
                     manifest.display(),
                     number + 1
                 );
+            }
+            if let Some(program) = program {
+                check_test_program(args, &program).map_err(|why| {
+                    anyhow::anyhow!("{} line {}: {why}", manifest.display(), number + 1)
+                })?;
             }
             let input = absolute(Path::new(&entry.input), &base);
             let output = entry
@@ -303,6 +349,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         if default_test.is_empty() {
             anyhow::bail!("the test command is missing (give it after `--`)");
         }
+        check_test_program(args, &default_test[0]).map_err(anyhow::Error::msg)?;
         let entries = fs::read_dir(dir)
             .map_err(|e| anyhow::anyhow!("cannot read the directory {}: {e}", dir.display()))?;
         let mut inputs: Vec<PathBuf> = entries
@@ -399,12 +446,50 @@ fn is_input_name(name: &OsStr) -> bool {
     !name.starts_with('.') && !name.contains(".whittled")
 }
 
+/// `path` relative to `base` (without its `./` parts, which say nothing there).
 fn absolute(path: &Path, base: &Path) -> PathBuf {
     if path.is_absolute() {
         path.to_path_buf()
     } else {
-        base.join(path)
+        base.join(
+            path.components()
+                .filter(|part| *part != std::path::Component::CurDir)
+                .collect::<PathBuf>(),
+        )
     }
+}
+
+/// Checks, before any reduction starts, that a test's program can be started (on this
+/// machine; Slurm nodes are not looked at).
+fn check_test_program(args: &BatchArgs, program: &OsStr) -> Result<(), String> {
+    match args.executor {
+        ExecutorKind::Local => whittle_core::exec::oracle::check_program(program)
+            .map_err(|why| format!("the test cannot be started: {why}")),
+        ExecutorKind::Slurm => Ok(()),
+    }
+}
+
+/// A shell test (`"test": "./check.sh \"$1\""`) with its first word made absolute, relative
+/// to `base`, when it is a relative path with a `/`, like the program of a test given as an
+/// array: the test runs in a scratch directory, not beside the manifest. Only a plain first
+/// word is resolved (no quotes, no `$`, no assignment); the rest of the script is the
+/// shell's. Returns the script and the program it resolved.
+fn absolute_shell_program(script: &str, base: &Path) -> (String, Option<PathBuf>) {
+    let body = script.trim_start();
+    let lead = &script[..script.len() - body.len()];
+    let end = body
+        .find(|c: char| c.is_whitespace() || ";&|<>()".contains(c))
+        .unwrap_or(body.len());
+    let (word, rest) = body.split_at(end);
+    let plain = word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+@%,:".contains(c));
+    if !plain || !word.contains('/') || word.starts_with('/') {
+        return (script.to_owned(), None);
+    }
+    let program = absolute(Path::new(word), base);
+    let quoted = String::from_utf8_lossy(&shell_quote(program.as_os_str())).into_owned();
+    (format!("{lead}{quoted}{rest}"), Some(program))
 }
 
 /// The test with its program made absolute when it is a relative path with a `/` (the
@@ -414,7 +499,7 @@ fn absolute_program(test: &[OsString], base: &Path) -> Vec<OsString> {
     if let Some(program) = test.first_mut() {
         let path = Path::new(program.as_os_str());
         if path.is_relative() && program.as_bytes().contains(&b'/') {
-            *program = base.join(path).into_os_string();
+            *program = absolute(path, base).into_os_string();
         }
     }
     test
@@ -554,6 +639,19 @@ fn summarize(work: &Path, item: &Item, exit: Option<i32>, seconds: f64) -> Summa
             Status::Failed,
             Some(last_message.unwrap_or_else(|| "ended without an exit status".into())),
         ),
+    };
+    // A reduction that said nothing although it did not succeed could not write its log.
+    let detail = match detail {
+        _ if !log_text.trim().is_empty() || status.is_success() || exit.is_none() => detail,
+        Some(detail) => Some(format!(
+            "{detail}; its log {} is empty: it could not be written (a full disk?)",
+            log.display()
+        )),
+        None => Some(format!(
+            "exit status {}; its log {} is empty: it could not be written (a full disk?)",
+            exit.unwrap_or_default(),
+            log.display()
+        )),
     };
     Summary {
         input: item.input.clone(),
@@ -725,7 +823,7 @@ impl Progress {
                 .as_ref()
                 .map_or_else(String::new, |d| format!(": {d}")),
         );
-        self.bar.suspend(|| eprintln!("{line}"));
+        self.bar.suspend(|| errln!("{line}"));
         self.bar.inc(1);
         self.bar.set_message(Self::message(&done, running));
     }
@@ -881,7 +979,7 @@ fn run_slurm(
     work: &Path,
     progress: &Progress,
 ) -> anyhow::Result<Vec<Summary>> {
-    eprintln!(
+    errln!(
         "whittle: checking that a Slurm node sees the work directory {}",
         work.display()
     );
@@ -940,7 +1038,7 @@ fn run_slurm(
     if job.is_empty() {
         anyhow::bail!("sbatch did not say which job it submitted");
     }
-    eprintln!("whittle: submitted array job {job} ({} tasks)", items.len());
+    errln!("whittle: submitted array job {job} ({} tasks)", items.len());
     let stopping = Arc::new(AtomicBool::new(false));
     let _on_signal = whittle_core::exec::signals::on_signal({
         let stopping = stopping.clone();

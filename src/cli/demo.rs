@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use super::{DemoArgs, EXIT_ERROR, EXIT_USAGE};
+use crate::console::{StdoutError, errln, outln};
 use whittle_core::engine::demo::{Example, examples};
 use whittle_core::engine::session::SessionOptions;
 use whittle_core::observe::events::{Action, Event};
@@ -14,13 +15,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let examples = examples();
     if args.list {
         for example in &examples {
-            println!("{:<12} {}", example.name, example.description);
+            outln!("{:<12} {}", example.name, example.description)?;
         }
-        println!("\nrun one with `whittle demo --example NAME`");
+        outln!("\nrun one with `whittle demo --example NAME`")?;
         return Ok(0);
     }
     let Some(example) = examples.into_iter().find(|e| e.name == args.example) else {
-        eprintln!(
+        errln!(
             "whittle: no example named `{}` (see `whittle demo --list`)",
             args.example
         );
@@ -29,8 +30,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     if !args.no_tui && std::io::stdout().is_terminal() {
         return run_in_tui(example, &args.theme);
     }
-    println!("whittle demo: {}", example.description);
-    println!("input:\n{}", String::from_utf8_lossy(example.input));
+    outln!("whittle demo: {}", example.description)?;
+    outln!("input:\n{}", String::from_utf8_lossy(example.input))?;
 
     let options = SessionOptions {
         exit_when_done: true,
@@ -41,16 +42,18 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     let events = session.events().clone();
     let printer = std::thread::spawn(move || print_steps(events));
     let report = session.wait()?;
-    let _ = printer.join();
+    // A printer that panicked said so already.
+    let printed = printer.join().unwrap_or(Ok(()));
     if let Some(failure) = report.failure {
-        eprintln!("whittle: {failure}");
+        errln!("whittle: {failure}");
         return Ok(EXIT_ERROR);
     }
-    println!(
+    printed?;
+    outln!(
         "\nresult:\n{}",
         String::from_utf8_lossy(&report.finished.result)
-    );
-    println!("{}", crate::headless::report(&report.finished.stats));
+    )?;
+    outln!("{}", crate::headless::report(&report.finished.stats))?;
     Ok(0)
 }
 
@@ -59,7 +62,7 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
     let theme = match crate::tui::Theme::from_environment(theme) {
         Ok(theme) => theme,
         Err(error) => {
-            eprintln!("whittle: {error}");
+            errln!("whittle: {error}");
             return Ok(EXIT_USAGE);
         }
     };
@@ -84,22 +87,33 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
     let (_, _, app) = crate::tui::terminal::run(&session, app)?;
     let result = app.snapshot().best.clone();
     drop(session);
-    println!(
+    outln!(
         "whittle demo {}: the best result when you left:\n{}",
         example.name,
         String::from_utf8_lossy(&result)
-    );
+    )?;
     Ok(0)
 }
 
-fn print_steps(events: crossbeam_channel::Receiver<Event>) {
-    println!(
+/// Prints each step of the example as the events come. When stdout fails, the rest of the
+/// events are drained (the session must not wait for a reader) and the failure is returned.
+fn print_steps(events: crossbeam_channel::Receiver<Event>) -> Result<(), StdoutError> {
+    let printed = print_events(&events);
+    for _ in events {}
+    printed
+}
+
+fn print_events(events: &crossbeam_channel::Receiver<Event>) -> Result<(), StdoutError> {
+    outln!(
         "{:>5}  {:<12} {:<24} {:<6} outcome",
-        "step", "candidate", "content", "action"
-    );
+        "step",
+        "candidate",
+        "content",
+        "action"
+    )?;
     for event in events {
         match event {
-            Event::Round { n, len, .. } => println!("       -- {len} units in {n} chunks"),
+            Event::Round { n, len, .. } => outln!("       -- {len} units in {n} chunks")?,
             Event::CandidateJudged {
                 step,
                 candidate,
@@ -107,7 +121,7 @@ fn print_steps(events: crossbeam_channel::Receiver<Event>) {
                 outcome,
                 preview,
                 ..
-            } => println!(
+            } => outln!(
                 "{step:>5}  {:<12} {:<24} {:<6} {} {}",
                 candidate.describe(),
                 preview.map_or_else(|| "…".to_string(), |p| format!("{p:?}")),
@@ -118,16 +132,17 @@ fn print_steps(events: crossbeam_channel::Receiver<Event>) {
                 },
                 outcome.symbol(),
                 outcome
-            ),
+            )?,
             Event::Accepted { size, branch, .. } => {
-                println!("       => {} ({size} bytes)", branch.describe())
+                outln!("       => {} ({size} bytes)", branch.describe())?
             }
             event @ (Event::Warning { .. } | Event::Notice { .. }) => {
                 if let Some(line) = crate::headless::message_line(&event) {
-                    eprintln!("{line}");
+                    errln!("{line}");
                 }
             }
             _ => {}
         }
     }
+    Ok(())
 }

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use super::ReplayArgs;
+use crate::console::{StdoutError, errln, outln};
 use crate::tui::{App, AppOptions, SystemClock, Theme};
 use whittle_core::engine::replay::Replay;
 use whittle_core::observe::events::Event;
@@ -14,18 +15,27 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
     let replay = match Replay::open(&args.trace) {
         Ok(replay) => replay,
         Err(error) => {
-            eprintln!("whittle: {error:#}");
+            errln!("whittle: {error:#}");
             return Ok(super::EXIT_USAGE);
         }
     };
+    if let Some(cut) = replay.cut() {
+        errln!(
+            "whittle: the trace's line {} was cut ({} bytes of it were written before the run \
+             was killed or the disk filled up); replaying the {} complete steps before it",
+            cut.line,
+            cut.bytes,
+            replay.len()
+        );
+    }
     if args.no_tui || !std::io::stdout().is_terminal() {
-        print_steps(&replay, args.at);
+        print_steps(&replay, args.at)?;
         return Ok(0);
     }
     let theme = match Theme::from_environment(&args.theme) {
         Ok(theme) => theme,
         Err(error) => {
-            eprintln!("whittle: {error}");
+            errln!("whittle: {error}");
             return Ok(super::EXIT_USAGE);
         }
     };
@@ -57,18 +67,18 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
 }
 
 /// The steps of a replay as lines of text, from step `from` on.
-fn print_steps(replay: &Replay, from: Option<u64>) {
-    println!(
+fn print_steps(replay: &Replay, from: Option<u64>) -> Result<(), StdoutError> {
+    outln!(
         "replay of {} ({} bytes), pipeline {}, {} steps",
         replay.header.input_name,
         replay.input.len(),
         replay.header.pipeline,
         replay.last_step()
-    );
+    )?;
     let first = from.map_or(0, |step| replay.position_of_step(step).saturating_sub(1));
     for (event, _) in replay.events_upto(replay.len()) {
         match event {
-            Event::StageStarted { stage, .. } => println!("-- stage {stage}"),
+            Event::StageStarted { stage, .. } => outln!("-- stage {stage}")?,
             Event::CandidateJudged {
                 step,
                 candidate,
@@ -76,7 +86,7 @@ fn print_steps(replay: &Replay, from: Option<u64>) {
                 action,
                 outcome,
                 ..
-            } if step as usize > first || (step == 0 && first == 0) => println!(
+            } if step as usize > first || (step == 0 && first == 0) => outln!(
                 "{step:>5}  {:<16} {size:>8} B  {:<6} {}",
                 candidate.describe(),
                 match action {
@@ -85,14 +95,17 @@ fn print_steps(replay: &Replay, from: Option<u64>) {
                     whittle_core::observe::events::Action::Guard => "guard",
                 },
                 outcome.symbol()
-            ),
+            )?,
             Event::Accepted { size, branch, .. } => {
-                println!("       => {} ({size} bytes)", branch.describe())
+                outln!("       => {} ({size} bytes)", branch.describe())?
             }
             _ => {}
         }
     }
-    if !replay.is_complete() {
-        println!("(the trace ends before the run did)");
+    if replay.cut().is_some() {
+        outln!("(the trace ends with a cut line: the run went on past what was recorded)")?;
+    } else if !replay.is_complete() {
+        outln!("(the trace ends before the run did)")?;
     }
+    Ok(())
 }

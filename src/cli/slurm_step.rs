@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::console::errln;
+
 /// The arguments of `whittle slurm-step` (what runs on the node; not for people).
 #[derive(Debug, Args)]
 pub struct SlurmStepArgs {
@@ -37,7 +39,7 @@ pub fn run(args: &SlurmStepArgs) -> i32 {
         command: args.command.clone(),
     });
     if let Some(message) = end.message {
-        eprintln!("whittle slurm-step: {message}");
+        errln!("whittle slurm-step: {message}");
     }
     end.code
 }

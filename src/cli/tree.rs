@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
+use crate::console::{StdoutError, outln};
 use whittle_core::tree::{NodeId, Preprocess, Tree, check, languages};
 
 /// Shows a text in one line, escaped and shortened.
@@ -68,14 +69,10 @@ fn describe(tree: &Tree, id: NodeId, line: &mut String) {
     line.push('\n');
 }
 
-/// The listing could not be written: a closed pipe (`whittle tree ... | head`) ends it
-/// quietly, anything else is an error.
+/// The listing could not be written: the command line ends quietly on a closed pipe
+/// (`whittle tree ... | head`) and reports anything else.
 fn ended_output(error: std::io::Error) -> anyhow::Result<i32> {
-    if error.kind() == std::io::ErrorKind::BrokenPipe {
-        Ok(0)
-    } else {
-        Err(error.into())
-    }
+    Err(StdoutError::new(error).into())
 }
 
 /// Entry point of `whittle tree FILE`: lists the parse tree of `file` (in `language`, or the
@@ -112,32 +109,35 @@ pub fn tree_command(file: &Path, language: Option<&str>, phi_check: bool) -> any
         let report = check::phi_check(&tree)?;
         for &id in &report.invalid {
             let range = tree.byte_range(id);
-            println!(
+            outln!(
                 "phi-invalid: {} {}..{} Φ=\"{}\"",
                 tree.kind(id),
                 range.start,
                 range.end,
                 snippet(tree.phi(id).unwrap_or(b""), 40)
-            );
+            )?;
         }
-        println!("phi-valid: {}/{}", report.valid, report.tried);
+        outln!("phi-valid: {}/{}", report.valid, report.tried)?;
     }
     Ok(0)
 }
 
 /// Entry point of `whittle languages`.
 pub fn languages_command() -> anyhow::Result<i32> {
-    println!(
+    outln!(
         "{:<12} {:<12} {:<44} {:<17} available",
-        "name", "title", "extensions", "feature"
-    );
+        "name",
+        "title",
+        "extensions",
+        "feature"
+    )?;
     for language in languages() {
         let extensions: Vec<String> = language
             .extensions()
             .iter()
             .map(|e| format!(".{e}"))
             .collect();
-        println!(
+        outln!(
             "{:<12} {:<12} {:<44} {:<17} {}",
             language.name(),
             language.title(),
@@ -148,7 +148,7 @@ pub fn languages_command() -> anyhow::Result<i32> {
             } else {
                 "no (not compiled in)"
             }
-        );
+        )?;
     }
     Ok(0)
 }

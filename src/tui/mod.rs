@@ -28,7 +28,7 @@ pub use app::{App, AppOptions, QuitReason};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use model::{Ending, RunModel};
 pub use overlays::Overlay;
-pub use overlays::help::{KEYS, REPLAY_KEYS};
+pub use overlays::help::{KEYS, NOTATION, REPLAY_KEYS};
 pub use panes::{Pane, ReplayStatus};
 pub use terminal::{LoopStats, Message, event_loop};
 pub use theme::{DEFAULT_THEME, Theme, theme_names};

@@ -46,6 +46,7 @@ impl ReplaySource {
             last_step: self.replay.last_step(),
             playing: self.playing.then_some(SPEEDS[self.speed]),
             complete: self.replay.is_complete(),
+            cut: self.replay.cut().is_some(),
         }
     }
 

@@ -289,7 +289,7 @@ fn run_loop(
     let (sender, messages) = crossbeam_channel::unbounded();
     also(sender.clone());
     if let Err(error) = whittle_core::exec::signals::install() {
-        eprintln!("whittle: warning: cannot handle signals: {error}");
+        crate::console::errln!("whittle: warning: cannot handle signals: {error}");
     }
     let _stop_on_signal = {
         let sender = sender.clone();

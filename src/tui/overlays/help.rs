@@ -1,4 +1,4 @@
-//! The help window: every key, the outcome symbols, and where the result is.
+//! The help window: every key, the notation of the steps and outcomes, and where the result is.
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span, Text};
@@ -71,6 +71,68 @@ pub const REPLAY_KEYS: &[(&str, &str)] = &[
 ];
 
 /// Draws the help window; `scroll` lines of it are scrolled away.
+/// What the symbols on screen mean, for the help window (the README's glossary says the same).
+pub const NOTATION: &[(&str, &str)] = &[
+    (
+        "✗",
+        "interesting: the test still fails (the papers' ✗); kept",
+    ),
+    (
+        "✓",
+        "not interesting: the test passes, the problem is gone; dropped",
+    ),
+    (
+        "?",
+        "unresolved: the test timed out or crashed, or was skipped",
+    ),
+    ("Δ3/8", "ddmin: keep only chunk 3 of 8 (a subset)"),
+    ("∇3/8", "ddmin: remove chunk 3 of 8 (its complement)"),
+    ("∇∪/8", "GreeDDy: remove several chunks of 8 at once"),
+    ("−2@124", "sweep: remove 2 units, from unit 124 on"),
+    (
+        "χ7:12",
+        "hoist: the node at line 7, column 12 becomes a descendant",
+    ),
+    (
+        "ρ6:11",
+        "replace: the node at line 6, column 11 becomes shorter text",
+    ),
+    (
+        "λ / σ",
+        "lift (to a descendant of another kind) / reshape (short form)",
+    ),
+    (
+        "∅9:5",
+        "remove every node of the tree set at line 9, column 5",
+    ),
+    (
+        "edit 2/81",
+        "a text stage's edit 2 of 81 (rename, tokens, brackets, …)",
+    ),
+    ("ν", "the split factor: ddmin first cuts into ν chunks"),
+    (
+        "Φ",
+        "a node's minimal replacement (the grammar's): what stays",
+    ),
+    (
+        "TMIN^χ",
+        "hoisting's result: no node can become a descendant",
+    ),
+    (
+        "[test]",
+        "tree: the candidate removes this node (→ Φ: what stays)",
+    ),
+    ("[part]", "tree: the candidate removes a part of this node"),
+    (
+        "[replaced]",
+        "tree: a hoist replaces this node ([replaces it]: by this)",
+    ),
+    (
+        "[fixed]",
+        "tree: the grammar needs this node; never removed alone",
+    ),
+];
+
 pub fn draw(view: &View, scroll: usize, frame: &mut Frame) {
     let theme = view.theme;
     let keys = if view.replay.is_some() {
@@ -87,10 +149,13 @@ pub fn draw(view: &View, scroll: usize, frame: &mut Frame) {
             ])
         })
         .collect();
-    lines.push(Line::styled(
-        " ✗ interesting (kept the problem) · ✓ not interesting · ? unresolved",
-        theme.muted,
-    ));
+    lines.push(Line::styled(" Notation", theme.accent));
+    lines.extend(NOTATION.iter().map(|(symbol, meaning)| {
+        Line::from(vec![
+            Span::styled(format!(" {symbol:<15}"), theme.accent),
+            Span::styled(meaning.to_string(), theme.base),
+        ])
+    }));
     lines.push(Line::styled(
         match (&view.snapshot.output, view.replay) {
             (_, Some(_)) => " a replay shows a recorded run: nothing is tested".to_string(),

@@ -24,6 +24,8 @@ pub fn state_label(view: &View) -> (String, Style) {
             None if replay.position >= replay.len => {
                 let end = if replay.complete {
                     "the end"
+                } else if replay.cut {
+                    "the end of the trace (its last line was cut)"
                 } else {
                     "the end of the trace"
                 };

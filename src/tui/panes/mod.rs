@@ -96,6 +96,8 @@ pub struct ReplayStatus {
     /// Steps a second while playing.
     pub playing: Option<f64>,
     pub complete: bool,
+    /// The trace's last line was cut (the recorded run was killed while writing it).
+    pub cut: bool,
 }
 
 /// What every pane may read while it draws.

@@ -44,13 +44,24 @@ pub struct Flaky {
 /// Why a reduction could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("the input is not interesting: the test reported {status} on it")]
+    #[error("{}", not_interesting(verdict, status))]
     NotInteresting {
         verdict: Box<Verdict>,
         status: String,
     },
     #[error("stopped before the input was checked: {0}")]
     Stopped(Stop),
+}
+
+/// Why the input was not found interesting: the test said so, or it could not even start.
+fn not_interesting(verdict: &Verdict, status: &str) -> String {
+    match &verdict.status {
+        crate::exec::oracle::TestStatus::SpawnFailed(why) => format!(
+            "the test could not be started ({why}): check the test command (chmod +x, `./` \
+             before a program of the current directory, a script's `#!` line)"
+        ),
+        _ => format!("the input is not interesting: the test reported {status} on it"),
+    }
 }
 
 /// What the checks before the reduction found.
@@ -229,15 +240,8 @@ pub fn fill_sizes(stats: &mut Stats, input: &[u8], output: &[u8]) {
     stats.output_nonws_chars = atoms::non_whitespace_chars(output) as u64;
 }
 
-/// Reads the input file, refusing what whittle cannot handle.
-pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let metadata = std::fs::metadata(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    if !metadata.is_file() {
-        anyhow::bail!("{} is not a regular file", path.display());
-    }
-    if metadata.len() >= u32::MAX as u64 {
-        anyhow::bail!("{} is too large (4 GiB or more)", path.display());
-    }
-    std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))
+/// Reads the input file (or an earlier output, named `what` in messages), refusing what whittle
+/// cannot handle: anything but a regular file (without blocking on a FIFO), and 4 GiB or more.
+pub fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
+    crate::exec::output::read_regular_file(path, what, u32::MAX as u64).map_err(anyhow::Error::msg)
 }

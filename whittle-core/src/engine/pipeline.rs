@@ -108,6 +108,45 @@ fn split_stages(s: &str) -> Result<Vec<&str>, String> {
     Ok(parts)
 }
 
+/// Every stage known by its name alone, as the parser looks it up: `ddmin`, the text stages,
+/// `polish`, the rewrites and the tree algorithms (besides these, `ddmin:ATOMS` and schedules
+/// `(...)*`). Messages list the names from here, so they name every stage the parser takes.
+pub fn named_stages() -> Vec<(&'static str, Stage)> {
+    let mut stages = vec![("ddmin", Stage::Ddmin(None))];
+    stages.extend(
+        TextStage::ALL
+            .into_iter()
+            .map(|stage| (stage.name(), Stage::Text(stage))),
+    );
+    stages.push(("polish", Stage::Polish));
+    stages.extend(
+        Rewrite::all()
+            .into_iter()
+            .map(|rewrite| (rewrite.name(), Stage::Rewrite(rewrite))),
+    );
+    stages.extend(Algorithm::all().map(|algorithm| (algorithm.name(), Stage::Tree(algorithm))));
+    stages
+}
+
+/// Parses the stages of `s` joined with `+` (`whole` is the pipeline or schedule they are
+/// part of, for messages); a missing stage is said for what it is.
+fn parse_stages(s: &str, whole: &str) -> Result<Vec<Stage>, String> {
+    let parts = split_stages(s)?;
+    let last = parts.len() - 1;
+    if let Some(empty) = parts.iter().position(|part| part.trim().is_empty()) {
+        return Err(if empty == 0 && last > 0 {
+            format!("`{whole}` starts with `+`: a stage is missing before it")
+        } else if empty == last && last > 0 {
+            format!("`{whole}` ends with `+`: a stage is missing after it")
+        } else if last > 0 {
+            format!("`{whole}` has an empty stage between two `+` signs")
+        } else {
+            format!("`{whole}` has no stage")
+        });
+    }
+    parts.into_iter().map(str::parse).collect()
+}
+
 impl FromStr for Stage {
     type Err = String;
 
@@ -118,10 +157,13 @@ impl FromStr for Stage {
             let inner = inner
                 .strip_suffix(")*")
                 .ok_or_else(|| format!("a schedule is written `(a+b+...)*`, not `{trimmed}`"))?;
-            let stages = split_stages(inner)?
-                .into_iter()
-                .map(str::parse)
-                .collect::<Result<Vec<Stage>, String>>()?;
+            if inner.trim().is_empty() {
+                return Err(format!(
+                    "the schedule `{trimmed}` is empty: name the stages it reruns, e.g. \
+                     `(hddhr+ddmin:line)*`"
+                ));
+            }
+            let stages = parse_stages(inner, trimmed)?;
             if stages
                 .iter()
                 .any(|stage| matches!(stage, Stage::Schedule(_)))
@@ -131,25 +173,19 @@ impl FromStr for Stage {
             return Ok(Stage::Schedule(stages));
         }
         let name = trimmed.trim_end_matches('*').to_ascii_lowercase();
-        if name == "ddmin" {
-            return Ok(Stage::Ddmin(None));
-        }
         if let Some(atoms) = name.strip_prefix("ddmin:") {
             return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
         }
-        if let Ok(stage) = name.parse::<TextStage>() {
-            return Ok(Stage::Text(stage));
+        let stages = named_stages();
+        if let Some((_, stage)) = stages.iter().find(|(known, _)| *known == name) {
+            return Ok(stage.clone());
         }
-        if name == "polish" {
-            return Ok(Stage::Polish);
-        }
-        if let Ok(rewrite) = name.parse() {
-            return Ok(Stage::Rewrite(rewrite));
-        }
-        name.parse().map(Stage::Tree).map_err(|error: String| {
-            let rewrites: Vec<&str> = Rewrite::all().iter().map(|r| r.name()).collect();
-            format!("{error}, or a rewrite stage ({})", rewrites.join(", "))
-        })
+        let names: Vec<&str> = stages.iter().map(|(known, _)| *known).collect();
+        Err(format!(
+            "unknown algorithm `{trimmed}`: a stage is one of {}; or ddmin:ATOMS (e.g. \
+             ddmin:line,char); or a schedule `(a+b+...)*` of stages (see `whittle algorithms`)",
+            names.join(", ")
+        ))
     }
 }
 
@@ -225,10 +261,7 @@ impl FromStr for Pipeline {
         if s.trim().is_empty() {
             return Err("the pipeline is empty (name an algorithm, e.g. `hdd` or `ddmin`)".into());
         }
-        let stages = split_stages(s)?
-            .into_iter()
-            .map(str::parse)
-            .collect::<Result<Vec<Stage>, String>>()?;
+        let stages = parse_stages(s, s.trim())?;
         Ok(Pipeline { stages })
     }
 }
@@ -774,6 +807,40 @@ fn paper_name(pipeline: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_named_stage_parses_and_the_unknown_name_message_lists_them_all() {
+        let error = "bogus".parse::<Stage>().unwrap_err();
+        for (name, stage) in named_stages() {
+            assert_eq!(name.parse::<Stage>().as_ref(), Ok(&stage), "{name}");
+            assert_eq!(stage.to_string(), name);
+            assert!(
+                error.contains(&format!(" {name},")) || error.contains(&format!(" {name};")),
+                "{name}: {error}"
+            );
+        }
+        for name in ["tokens", "brackets", "rename", "indent", "inline", "polish"] {
+            assert!(
+                named_stages().iter().any(|(known, _)| *known == name),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_stages_are_said_for_what_they_are() {
+        let error = |s: &str| s.parse::<Pipeline>().unwrap_err();
+        assert!(error("hdd++ddmin").contains("empty stage between two `+`"));
+        assert!(error("ddmin+").contains("ends with `+`"));
+        assert!(error("+ddmin").contains("starts with `+`"));
+        assert!(error("()*").contains("the schedule `()*` is empty"));
+        assert!(error("hdd+( )*").contains("is empty"));
+        assert!(error("(hdd++ddmin)*").contains("`(hdd++ddmin)*` has an empty stage"));
+        assert!(error("  ").contains("empty"));
+        for s in ["hdd++ddmin", "ddmin+", "+ddmin", "()*", "(+)*", "+"] {
+            assert!(!error(s).contains("``"), "{s}: {}", error(s));
+        }
+    }
 
     #[test]
     fn pipelines_parse_and_print() {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::engine::history::{History, HistoryEntry};
 use crate::observe::events::{Branch, Event};
-use crate::observe::trace::{RecordedEvent, Trace, TraceHeader};
+use crate::observe::trace::{CutLine, RecordedEvent, Trace, TraceHeader};
 use crate::tree::Language;
 
 /// A recorded run.
@@ -22,6 +22,8 @@ pub struct Replay {
     /// What happened after the last candidate, and when the run ended (if it did).
     end: Vec<TimedEvent>,
     end_time: Option<f64>,
+    /// The trace's last line was cut: only the lines before it are replayed.
+    cut: Option<CutLine>,
     history: History,
     /// Per position: how many history entries exist there.
     history_len: Vec<usize>,
@@ -91,6 +93,7 @@ impl Replay {
             steps,
             end: Vec::new(),
             end_time,
+            cut: trace.cut,
             history: History::default(),
             history_len: Vec::new(),
         };
@@ -164,6 +167,12 @@ impl Replay {
     /// Whether the recorded run reached its end (the trace has its end line).
     pub fn is_complete(&self) -> bool {
         self.end_time.is_some()
+    }
+
+    /// The trace's last line, when it was cut (the run was killed, or the disk was full, while
+    /// it was written): the replay holds the complete lines before it.
+    pub fn cut(&self) -> Option<CutLine> {
+        self.cut
     }
 
     /// Every event shown at `position`, in order.

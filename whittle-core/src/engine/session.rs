@@ -436,12 +436,13 @@ impl Engine {
         let stage_name = self.stage_name.clone();
         let started = self.started;
         let output = self.job.output.clone();
-        // The output holds the smallest interesting result found (the start at first): after
-        // a restart or an undo the engine may accept larger ones, which are not written.
+        // The output holds the smallest interesting result found (the start at first), and among
+        // results of that size the latest accepted (a rename keeps the size): after a restart
+        // or an undo the engine may accept larger ones, which are not written.
         let smallest = self.smallest.clone();
         tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
             if let Some(output) = &output
-                && improvement.content.len() < smallest.load(Ordering::Relaxed)
+                && improvement.content.len() <= smallest.load(Ordering::Relaxed)
             {
                 smallest.store(improvement.content.len(), Ordering::Relaxed);
                 if let Some(notice) = output.write(improvement.content) {

@@ -3,12 +3,13 @@
 //! [`ResultFile`] is the one writer of a run's result, which keeps what it could not write and
 //! tries again. Before a run: [`check_output_path`] (a regular file or a new one, in a
 //! directory whittle can write), [`FileIdentity`] (no two paths of a run name the same file,
-//! through links too) and [`OutputLock`] (one run per output at a time).
+//! through links too) and [`OutputLock`] (one run per output at a time). Files the user names
+//! are read with [`read_regular_file`], which never blocks on a FIFO or a device.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{Read, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -34,6 +35,74 @@ fn directory_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
+    }
+}
+
+/// Opens a file the user named for reading without ever blocking: a FIFO with no writer, or a
+/// device, would block `open` past every signal, so the file is opened with `O_NONBLOCK` and
+/// refused unless it is a regular file. `what` names it in messages (`the input`, `the trace`).
+pub fn open_regular_file(path: &Path, what: &str) -> Result<File, String> {
+    let file = File::options()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .map_err(|error| format!("cannot read {}: {error}", named(what, path)))?;
+    let metadata = file
+        .metadata()
+        .map_err(|error| format!("cannot read {}: {error}", named(what, path)))?;
+    if metadata.is_dir() {
+        return Err(format!("{} is a directory", named(what, path)));
+    }
+    if !metadata.is_file() {
+        return Err(format!(
+            "{} is {}, not a regular file; whittle reads only regular files",
+            named(what, path),
+            describe_file_type(metadata.file_type())
+        ));
+    }
+    // On a regular file O_NONBLOCK changes nothing; it is cleared all the same.
+    let flags = nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_GETFL)
+        .map(nix::fcntl::OFlag::from_bits_truncate)
+        .unwrap_or(nix::fcntl::OFlag::empty());
+    let _ = nix::fcntl::fcntl(
+        &file,
+        nix::fcntl::FcntlArg::F_SETFL(flags - nix::fcntl::OFlag::O_NONBLOCK),
+    );
+    Ok(file)
+}
+
+/// Reads a whole file the user named (see [`open_regular_file`]), at most `limit` bytes.
+pub fn read_regular_file(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let file = open_regular_file(path, what)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size >= limit {
+        return Err(format!(
+            "{} is too large ({size} bytes; whittle takes less than {limit})",
+            named(what, path)
+        ));
+    }
+    let mut content = Vec::with_capacity(size as usize);
+    file.take(limit)
+        .read_to_end(&mut content)
+        .map_err(|error| format!("cannot read {}: {error}", named(what, path)))?;
+    Ok(content)
+}
+
+/// The first `limit` bytes of a file the user named (see [`open_regular_file`]); `None` when it
+/// cannot be read or is no regular file.
+pub fn regular_file_head(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let file = open_regular_file(path, "").ok()?;
+    let mut head = Vec::new();
+    file.take(limit).read_to_end(&mut head).ok()?;
+    Some(head)
+}
+
+/// A path in messages, after what it is when that is said (`the input a.c`).
+fn named(what: &str, path: &Path) -> String {
+    if what.is_empty() {
+        path.display().to_string()
+    } else {
+        format!("{what} {}", path.display())
     }
 }
 
@@ -319,13 +388,42 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     FileIdentity::of(a) == FileIdentity::of(b)
 }
 
+/// The file a run writes when told to write `path`: `path` itself, or, when it is a symbolic
+/// link, the file the link leads to (through a chain of links; it need not exist yet). A
+/// result replaces the output by a rename, which would replace the link itself: the target is
+/// resolved once, before the run, and written and locked from then on.
+pub fn resolve_output_link(path: &Path) -> std::io::Result<PathBuf> {
+    /// As many links as Linux follows in one path (`ELOOP` past them).
+    const MAX_LINKS: usize = 40;
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = fs::read_link(&current)?;
+                // A relative target is relative to the link's directory.
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(std::io::Error::from_raw_os_error(nix::libc::ELOOP))
+}
+
 /// An exclusive lock on an output path, held while a run may write it: a lock file
 /// `.<name>.whittle.lock` beside the output (the output itself is replaced by every write, so
-/// it cannot carry the lock). The lock file holds the owner's process id and is removed when
-/// the lock is dropped.
+/// it cannot carry the lock; see [`OutputLock::path_for`] for long names). The lock file holds
+/// the owner's process id and is removed when the lock is dropped. A run that does not get the
+/// lock leaves no lock file behind: it removes one it created itself, and never one another
+/// run holds.
 pub struct OutputLock {
     file: File,
     path: PathBuf,
+    /// The process whose lock file was found with no one holding it (killed before it could
+    /// remove it).
+    stale: Option<u32>,
 }
 
 /// Why an output could not be locked.
@@ -341,13 +439,41 @@ pub enum LockError {
     },
 }
 
+/// The longest file name most file systems take (Linux's `NAME_MAX`).
+const NAME_MAX: usize = 255;
+
 impl OutputLock {
-    /// The lock file of `output`.
+    /// The lock file of `output`: `.<name>.whittle.lock` in its directory. When that name would
+    /// be longer than [`NAME_MAX`] bytes, the output's name is cut and a hash of the whole name
+    /// keeps it apart from other long names: `.<start of name>~<hash>.whittle.lock`.
     pub fn path_for(output: &Path) -> PathBuf {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        const PREFIX: &[u8] = b".";
+        const SUFFIX: &[u8] = b".whittle.lock";
         let name = output
             .file_name()
-            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-        directory_of(output).join(format!(".{name}.whittle.lock"))
+            .map_or(&b"output"[..], |name| name.as_bytes());
+        let mut lock_name = PREFIX.to_vec();
+        if PREFIX.len() + name.len() + SUFFIX.len() <= NAME_MAX {
+            lock_name.extend_from_slice(name);
+        } else {
+            use sha3::Digest;
+            let hash: String = sha3::Sha3_256::digest(name)[..8]
+                .iter()
+                .map(|byte| format!("{byte:02x}"))
+                .collect();
+            let room = NAME_MAX - PREFIX.len() - 1 - hash.len() - SUFFIX.len();
+            // Cut at the start of a UTF-8 character, so that the name stays readable.
+            let mut cut = room.min(name.len());
+            while cut > 0 && (name[cut] & 0b1100_0000) == 0b1000_0000 {
+                cut -= 1;
+            }
+            lock_name.extend_from_slice(&name[..cut]);
+            lock_name.push(b'~');
+            lock_name.extend_from_slice(hash.as_bytes());
+        }
+        lock_name.extend_from_slice(SUFFIX);
+        output.with_file_name(OsString::from_vec(lock_name))
     }
 
     /// Takes the lock without waiting.
@@ -362,16 +488,15 @@ impl OutputLock {
         // the removed file while a third run locks a new one: after locking, check that the
         // path still names the file locked, else start over.
         for _ in 0..100 {
-            let mut file = File::options()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o600)
-                .open(&path)
-                .map_err(io_error)?;
+            let (mut file, created) = match open_lock_file(&path) {
+                Ok(Some(opened)) => opened,
+                // Removed between two looks: try again.
+                Ok(None) => continue,
+                Err(error) => return Err(io_error(error)),
+            };
             match file.try_lock() {
                 Ok(()) => {}
+                // Another run's (it may have locked the file this run just created): left alone.
                 Err(fs::TryLockError::WouldBlock) => {
                     let mut text = String::new();
                     let _ = file.read_to_string(&mut text);
@@ -380,7 +505,12 @@ impl OutputLock {
                         pid: text.trim().parse().ok(),
                     });
                 }
-                Err(fs::TryLockError::Error(error)) => return Err(io_error(error)),
+                Err(fs::TryLockError::Error(error)) => {
+                    if created {
+                        remove_if_same(&path, &file);
+                    }
+                    return Err(io_error(error));
+                }
             }
             let locked = file.metadata().map_err(io_error)?;
             let still_there = fs::metadata(&path)
@@ -388,13 +518,101 @@ impl OutputLock {
             if !still_there {
                 continue;
             }
-            file.set_len(0).map_err(io_error)?;
-            write!(file, "{}", std::process::id()).map_err(io_error)?;
-            return Ok(OutputLock { file, path });
+            // A file that was there, with no one holding it: its run was killed.
+            let mut previous = String::new();
+            let _ = file.read_to_string(&mut previous);
+            let stale = previous
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&pid| !created && pid != std::process::id());
+            // Ours from here: dropping the lock (on an error too) removes the file.
+            let lock = OutputLock { file, path, stale };
+            // At the start of the file (reading the old pid moved the position past it).
+            let pid = std::process::id().to_string();
+            let written = lock
+                .file
+                .set_len(0)
+                .and_then(|()| lock.file.write_all_at(pid.as_bytes(), 0));
+            return match written {
+                Ok(()) => Ok(lock),
+                Err(error) => Err(LockError::Io {
+                    output: output.to_path_buf(),
+                    lock: lock.path.clone(),
+                    error,
+                }),
+            };
         }
         Err(io_error(std::io::Error::other(
             "the lock file keeps disappearing",
         )))
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The process id a lock file left behind held, when this lock took it over: its run was
+    /// killed (SIGKILL, a crash) before it could remove the file.
+    pub fn stale_pid(&self) -> Option<u32> {
+        self.stale
+    }
+}
+
+/// Opens the lock file, creating it when there is none: the file and whether it was created
+/// here (`None`: it was removed between two looks).
+fn open_lock_file(path: &Path) -> std::io::Result<Option<(File, bool)>> {
+    let mut options = File::options();
+    options.read(true).write(true).mode(0o600);
+    match options.clone().create_new(true).open(path) {
+        Ok(file) => return Ok(Some((file, true))),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(error),
+    }
+    match options.open(path) {
+        Ok(file) => Ok(Some((file, false))),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+/// Removes `path` when it still names `file`.
+fn remove_if_same(path: &Path, file: &File) {
+    let same = match (file.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    };
+    if same {
+        let _ = fs::remove_file(path);
+    }
+}
+
+impl OutputLock {
+    /// Whether another run holds the lock of `output` now: `Some` with its process id when it
+    /// wrote one, `None` when no run holds it (a lock file left by a killed run holds none).
+    pub fn holder(output: &Path) -> Option<Option<u32>> {
+        let path = Self::path_for(output);
+        let mut file = File::options()
+            .read(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open(&path)
+            .ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        match file.try_lock_shared() {
+            Ok(()) => {
+                let _ = file.unlock();
+                None
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                Some(text.trim().parse().ok())
+            }
+            Err(fs::TryLockError::Error(_)) => None,
+        }
     }
 }
 
@@ -450,6 +668,85 @@ mod tests {
         let also_new = dir.path().join(".").join("new.txt");
         assert!(same_file(&new, &also_new));
         assert!(!same_file(&new, &file));
+    }
+
+    #[test]
+    fn long_output_names_get_lock_names_that_fit() {
+        use std::os::unix::ffi::OsStrExt;
+        let name_of = |output: &str| {
+            OutputLock::path_for(Path::new(output))
+                .file_name()
+                .unwrap()
+                .as_bytes()
+                .to_vec()
+        };
+        assert_eq!(name_of("dir/out.txt"), b".out.txt.whittle.lock");
+        assert_eq!(
+            OutputLock::path_for(Path::new("out.txt")),
+            Path::new(".out.txt.whittle.lock")
+        );
+        let fits = "a".repeat(NAME_MAX - 14);
+        assert_eq!(name_of(&fits).len(), NAME_MAX);
+        let long_a = format!("{}a", "é".repeat(120));
+        let long_b = format!("{}b", "é".repeat(120));
+        for long in [&long_a, &long_b] {
+            let name = name_of(long);
+            assert!(name.len() <= NAME_MAX, "{}", name.len());
+            assert!(std::str::from_utf8(&name).is_ok(), "cut inside a character");
+            assert!(name.ends_with(b".whittle.lock") && name.starts_with(b".\xc3\xa9"));
+        }
+        assert_ne!(name_of(&long_a), name_of(&long_b));
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join(&long_a);
+        let lock = OutputLock::acquire(&output).unwrap();
+        assert!(OutputLock::path_for(&output).exists());
+        drop(lock);
+        assert!(!OutputLock::path_for(&output).exists());
+    }
+
+    #[test]
+    fn an_output_link_resolves_to_the_file_it_leads_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        std::os::unix::fs::symlink("sub/target.txt", at("link")).unwrap();
+        std::os::unix::fs::symlink(at("link"), at("chain")).unwrap();
+        std::os::unix::fs::symlink("loop-b", at("loop-a")).unwrap();
+        std::os::unix::fs::symlink("loop-a", at("loop-b")).unwrap();
+        assert_eq!(resolve_output_link(&at("plain")).unwrap(), at("plain"));
+        assert_eq!(
+            resolve_output_link(&at("link")).unwrap(),
+            at("sub/target.txt")
+        );
+        assert_eq!(
+            resolve_output_link(&at("chain")).unwrap(),
+            at("sub/target.txt")
+        );
+        assert_eq!(
+            resolve_output_link(Path::new("relative-plain")).unwrap(),
+            Path::new("relative-plain")
+        );
+        let error = resolve_output_link(&at("loop-a")).unwrap_err();
+        assert_eq!(error.raw_os_error(), Some(nix::libc::ELOOP));
+    }
+
+    #[test]
+    fn a_lock_file_left_by_a_dead_run_is_taken_over_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.txt");
+        std::fs::write(OutputLock::path_for(&output), "4194305").unwrap();
+        let lock = OutputLock::acquire(&output).unwrap();
+        assert_eq!(lock.stale_pid(), Some(4194305));
+        assert_eq!(
+            std::fs::read_to_string(lock.path()).unwrap(),
+            std::process::id().to_string()
+        );
+        drop(lock);
+        let fresh = OutputLock::acquire(&output).unwrap();
+        assert_eq!(
+            fresh.stale_pid(),
+            None,
+            "a lock file of its own is no stale one"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! the end line.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 use std::time::Duration;
@@ -248,33 +248,67 @@ pub struct Trace {
     pub candidates: Vec<TracedCandidate>,
     /// Events after the last candidate (the end line's), and when the run ended.
     pub end: Option<(f64, Vec<RecordedEvent>)>,
+    /// The trace's last line was cut (the run was killed, or the disk was full, while it was
+    /// written): its line number and how many bytes of it were there. The complete lines
+    /// before it are read.
+    pub cut: Option<CutLine>,
+}
+
+/// A last line that was not written whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutLine {
+    /// Its line number (from 1).
+    pub line: usize,
+    /// The bytes of it in the file.
+    pub bytes: usize,
 }
 
 impl Trace {
-    /// Reads a trace written with a header (a run's `--trace`).
+    /// Reads a trace written with a header (a run's `--trace`). A last line without its end
+    /// (the run was killed while writing it) is left out and noted in [`Trace::cut`]; any
+    /// other line that is not what a trace holds is an error.
     pub fn read(path: &Path) -> anyhow::Result<Trace> {
-        let file = File::open(path)
-            .map_err(|e| anyhow::anyhow!("cannot read the trace {}: {e}", path.display()))?;
-        let mut lines = BufReader::new(file).lines().enumerate();
-        let header: TraceHeader = match lines.next() {
-            Some((_, line)) => {
-                let line = line?;
-                serde_json::from_str(&line).map_err(|_| {
-                    anyhow::anyhow!(
-                        "{} is no replayable trace: its first line is not a whittle trace \
-                         header (traces written by `whittle reduce --trace` since version {} \
-                         have one)",
-                        path.display(),
-                        TRACE_VERSION
-                    )
-                })?
+        let bytes = crate::exec::output::read_regular_file(path, "the trace", u64::MAX)
+            .map_err(anyhow::Error::msg)?;
+        Trace::parse(&bytes, &path.display().to_string())
+    }
+
+    /// Reads a trace from its bytes; `name` names it in messages.
+    pub fn parse(bytes: &[u8], name: &str) -> anyhow::Result<Trace> {
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        // After the last newline: nothing when the trace ends with a whole line; else a line
+        // without its newline, cut unless it is whole JSON all the same.
+        let mut cut = None;
+        if let Some(tail) = lines.pop()
+            && !tail.is_empty()
+        {
+            if serde_json::from_slice::<serde_json::Value>(tail).is_ok() {
+                lines.push(tail);
+            } else {
+                cut = Some(CutLine {
+                    line: lines.len() + 1,
+                    bytes: tail.len(),
+                });
             }
-            None => anyhow::bail!("the trace {} is empty", path.display()),
+        }
+        let mut lines = lines.into_iter().enumerate();
+        let header: TraceHeader = match lines.next() {
+            Some((_, line)) => serde_json::from_slice(line).map_err(|_| {
+                anyhow::anyhow!(
+                    "{name} is no replayable trace: its first line is not a whittle trace \
+                     header (traces written by `whittle reduce --trace` since version {} \
+                     have one)",
+                    TRACE_VERSION
+                )
+            })?,
+            None if cut.is_some() => anyhow::bail!(
+                "the trace {name} holds no whole line: it was cut while its header was written"
+            ),
+            None => anyhow::bail!("the trace {name} is empty"),
         };
         if header.whittle_trace > TRACE_VERSION {
             anyhow::bail!(
-                "the trace {} has format version {}; this whittle reads up to {}",
-                path.display(),
+                "the trace {name} has format version {}; this whittle reads up to {}",
                 header.whittle_trace,
                 TRACE_VERSION
             );
@@ -282,12 +316,11 @@ impl Trace {
         let mut candidates = Vec::new();
         let mut end = None;
         for (number, line) in lines {
-            let line = line?;
-            if line.trim().is_empty() {
+            if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let value: serde_json::Value = serde_json::from_str(&line)
-                .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), number + 1))?;
+            let value: serde_json::Value = serde_json::from_slice(line)
+                .map_err(|e| anyhow::anyhow!("{name}:{}: not JSON: {e}", number + 1))?;
             let parsed = if value.get("end").is_some() {
                 serde_json::from_value::<EndLineIn>(value).map(|line| {
                     end = Some((line.t, line.events));
@@ -296,19 +329,22 @@ impl Trace {
                 serde_json::from_value::<TracedCandidate>(value)
                     .map(|candidate| candidates.push(candidate))
             };
-            parsed.map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), number + 1))?;
+            parsed.map_err(|e| anyhow::anyhow!("{name}:{}: {e}", number + 1))?;
         }
         Ok(Trace {
             header,
             candidates,
             end,
+            cut,
         })
     }
 }
 
-/// Writes the trace file.
+/// Writes the trace file, a whole line per write (see the module's documentation).
 pub struct TraceWriter {
-    out: BufWriter<File>,
+    out: File,
+    /// The line being made (kept to reuse its memory).
+    line: Vec<u8>,
     /// Replayable: events are kept for the next line, the best is followed.
     replay: Option<ReplayState>,
 }
@@ -326,7 +362,8 @@ impl TraceWriter {
         let file = File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot create the trace {}: {e}", path.display()))?;
         Ok(TraceWriter {
-            out: BufWriter::new(file),
+            out: file,
+            line: Vec::new(),
             replay: None,
         })
     }
@@ -338,8 +375,7 @@ impl TraceWriter {
         header.whittle_trace = TRACE_VERSION;
         header.input = Text::of(input);
         header.content_sha3 = sha3_hex(input);
-        serde_json::to_writer(&mut writer.out, &header)?;
-        writer.out.write_all(b"\n")?;
+        writer.write_line(&header)?;
         writer.replay = Some(ReplayState {
             pending: Vec::new(),
             best: input.to_vec(),
@@ -423,8 +459,16 @@ impl TraceWriter {
             duration: duration.as_secs_f64(),
             events: &events,
         };
-        serde_json::to_writer(&mut self.out, &line)?;
-        self.out.write_all(b"\n")
+        self.write_line(&line)
+    }
+
+    /// Writes `value` as one JSON line with a single write, so that a run killed meanwhile
+    /// leaves whole lines and at most a cut last one.
+    fn write_line(&mut self, value: &impl Serialize) -> std::io::Result<()> {
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, value)?;
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
     }
 
     /// Ends a replayable trace: the events since the last candidate and the result's hash;
@@ -439,14 +483,9 @@ impl TraceWriter {
                 t: running.as_secs_f64(),
                 events: &events,
             };
-            serde_json::to_writer(&mut self.out, &line)?;
-            self.out.write_all(b"\n")?;
+            self.write_line(&line)?;
         }
-        self.out.flush()
-    }
-
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+        Ok(())
     }
 
     /// Whether the trace records what a replay needs (the removed spans among it).

@@ -91,6 +91,9 @@ pub struct Tester {
     guard: Option<Arc<dyn CandidateGuard>>,
     control: Arc<Control>,
     limits: Limits,
+    /// Tests of the algorithm started so far (counted when they start, so that a window of
+    /// parallel tests stops at `--limit-tests` exactly; `stats.tests` counts them as they end).
+    tests_started: u64,
     started: Instant,
     stats: Stats,
     /// The trace (behind a cell: events are noted from `&self`).
@@ -192,6 +195,7 @@ impl Tester {
             guard: None,
             control,
             limits: Limits::default(),
+            tests_started: 0,
             started: Instant::now(),
             stats: Stats {
                 jobs: 1,
@@ -463,10 +467,8 @@ impl Tester {
         {
             return Err(Stop::Budget);
         }
-        if let Some(max) = self.limits.tests
-            && self.stats.tests >= max
-        {
-            return Err(Stop::Limit(format!("the limit of {max} tests was reached")));
+        if let Some(stop) = self.test_limit_reached() {
+            return Err(stop);
         }
         if let Some(max) = self.limits.time
             && self.started.elapsed() >= max
@@ -487,6 +489,20 @@ impl Tester {
             self.control.checkpoint_outside_steps()
         } else {
             self.control.checkpoint()
+        }
+    }
+
+    /// The stop of `--limit-tests` once as many tests as it allows have started.
+    fn test_limit_reached(&self) -> Option<Stop> {
+        let max = self.limits.tests?;
+        (self.tests_started.max(self.stats.tests) >= max)
+            .then(|| Stop::Limit(format!("the limit of {max} tests was reached")))
+    }
+
+    /// Counts a test of the algorithm that starts (the checks of the input are not among them).
+    fn count_start(&mut self) {
+        if !self.preflight {
+            self.tests_started += 1;
         }
     }
 
@@ -968,6 +984,12 @@ impl Tester {
             }
             Prepared::Test(judging) => judging,
         };
+        // A candidate whose test ahead ended without a verdict is tested after all: a test
+        // more, which the limit may not allow.
+        if let Some(stop) = self.test_limit_reached() {
+            return Err(stop);
+        }
+        self.count_start();
         let token = self.control.stop_token().child();
         let verdict = self.oracle.judge(&judging.content, &token);
         self.report_oracle_warnings();
@@ -1014,6 +1036,7 @@ impl Tester {
 
     /// Starts a test of a candidate of the lookahead; it runs on after the window.
     fn launch_ahead(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
+        self.count_start();
         let token = self.control.stop_token().child();
         let done = self.ahead.started(content.clone(), token.clone());
         let oracle = Arc::clone(&self.oracle);
@@ -1118,7 +1141,10 @@ impl Tester {
                         }
                     }
                     Ok(Prepared::InFlight(judging)) => waiting.push((i, judging)),
-                    Ok(Prepared::Test(judging)) => running.push(spawn(i, judging, self)),
+                    Ok(Prepared::Test(judging)) => {
+                        self.count_start();
+                        running.push(spawn(i, judging, self));
+                    }
                 }
             }
             // Candidates left while every worker runs a test ahead: wait for one of those.
@@ -1164,8 +1190,15 @@ impl Tester {
                                 self.conclude(source, i, &judging, &verdict);
                                 decided.push((i, verdict.outcome));
                             }
-                            // Ended without a verdict: the candidate is tested after all.
-                            None if stop.is_none() => running.push(spawn(i, judging, self)),
+                            // Ended without a verdict: the candidate is tested after all, when
+                            // the limit allows a test more.
+                            None if stop.is_none() => match self.test_limit_reached() {
+                                Some(limit) => stop = Some(limit),
+                                None => {
+                                    self.count_start();
+                                    running.push(spawn(i, judging, self));
+                                }
+                            },
                             None => {}
                         }
                     }
@@ -1219,7 +1252,7 @@ impl Tester {
             return None;
         }
         if let Some(max) = self.limits.tests
-            && self.stats.tests + self.jobs as u64 >= max
+            && self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max
         {
             return None;
         }
