@@ -328,7 +328,7 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
 /// The first 256 bytes of a file (empty when it cannot be read or is no regular file: the
 /// input's checks say why later), for what a `#!` line tells of its language.
 fn file_head(path: &std::path::Path) -> Vec<u8> {
-    whittle_core::exec::output::regular_file_head(path, 256).unwrap_or_default()
+    whittle_core::output::regular_file_head(path, 256).unwrap_or_default()
 }
 
 impl ReduceArgs {
@@ -544,9 +544,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let named_output = args
         .output
         .clone()
-        .unwrap_or_else(|| whittle_core::exec::output::default_output_path(&args.input));
+        .unwrap_or_else(|| whittle_core::output::default_output_path(&args.input));
     // Through a symbolic link, the file it leads to is written (and locked), not the link.
-    let output = match whittle_core::exec::output::resolve_output_link(&named_output) {
+    let output = match whittle_core::output::resolve_output_link(&named_output) {
         Ok(output) => output,
         Err(error) => {
             return usage_error(format!(
@@ -559,7 +559,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         return usage_error(error);
     }
     // Held to the end of the run: the lock file goes when it is dropped.
-    let lock = match whittle_core::exec::output::OutputLock::acquire(&output) {
+    let lock = match whittle_core::output::OutputLock::acquire(&output) {
         Ok(lock) => lock,
         Err(error) => return usage_error(error),
     };
@@ -576,7 +576,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             .ok()
             .map(|m| m.permissions().mode())
     };
-    let mut result_file = whittle_core::exec::output::ResultFile::new(&output, mode);
+    let mut result_file = whittle_core::output::ResultFile::new(&output, mode);
     let mut start = None;
     let existed = output.exists();
     match existing_output(&output, &input) {
@@ -727,7 +727,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 /// the input, a file of the test (its program or a file among its arguments), another run's
 /// output, or (without --force) a file that is not an earlier trace or statistics of whittle.
 fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String> {
-    use whittle_core::exec::output::{check_output_path, same_file};
+    use whittle_core::output::{check_output_path, same_file};
     check_output_path(output, "the output")?;
     let records = [
         ("--stats-json", &args.stats_json, Record::Statistics),
@@ -802,7 +802,7 @@ fn check_record_path(
     kind: Record,
     force: bool,
 ) -> Result<(), String> {
-    if let Some(pid) = whittle_core::exec::output::OutputLock::holder(path) {
+    if let Some(pid) = whittle_core::output::OutputLock::holder(path) {
         return Err(format!(
             "{what} {} is the output of another whittle run{}, which is writing it; choose \
              another path",
@@ -814,7 +814,7 @@ fn check_record_path(
     if force || !path.exists() {
         return Ok(());
     }
-    let head = whittle_core::exec::output::regular_file_head(path, 64).unwrap_or_default();
+    let head = whittle_core::output::regular_file_head(path, 64).unwrap_or_default();
     let earlier = match kind {
         Record::Trace => {
             head.is_empty()
@@ -823,7 +823,7 @@ fn check_record_path(
         }
         Record::Statistics => {
             head.is_empty()
-                || whittle_core::exec::output::read_regular_file(path, what, 1 << 24)
+                || whittle_core::output::read_regular_file(path, what, 1 << 24)
                     .ok()
                     .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
                     .is_some_and(|json| json.get("oracle_runs").is_some())
@@ -884,7 +884,7 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
 
 /// What the end of a run needs to know besides the session's report.
 struct EndOfRun<'a> {
-    output: &'a whittle_core::exec::output::ResultFile,
+    output: &'a whittle_core::output::ResultFile,
     /// The output existed before the run.
     existed: bool,
     /// The run started from the existing output.
@@ -911,7 +911,7 @@ fn conclude(
     report: whittle_core::engine::session::SessionReport,
     completed: Option<bool>,
 ) -> anyhow::Result<i32> {
-    use whittle_core::exec::output::Saved;
+    use whittle_core::output::Saved;
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
@@ -1000,9 +1000,7 @@ fn conclude(
     if let Some(path) = &args.stats_json {
         let written = serde_json::to_vec_pretty(&finished.stats)
             .map_err(std::io::Error::other)
-            .and_then(|json| {
-                whittle_core::exec::output::write_atomically(path, &json, Some(0o644))
-            });
+            .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
         if let Err(error) = written {
             errln!(
                 "whittle: error: cannot write the statistics to {}: {error}",
@@ -1023,7 +1021,7 @@ fn conclude(
     let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
-            let saved = whittle_core::exec::output::save_elsewhere(intended, &best);
+            let saved = whittle_core::output::save_elsewhere(intended, &best);
             errln!(
                 "whittle: {} ({existing} bytes, from before) is smaller than this run's result \
                  ({} bytes) and was kept.",
@@ -1043,7 +1041,7 @@ fn conclude(
                 "whittle: error: cannot write the result to {}: {error}",
                 intended.display()
             );
-            match whittle_core::exec::output::save_elsewhere(intended, &best) {
+            match whittle_core::output::save_elsewhere(intended, &best) {
                 Ok(place) => {
                     errln!(
                         "whittle: the result ({} bytes) was saved to {} instead.",

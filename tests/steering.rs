@@ -42,7 +42,7 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
     let settings = text_settings(jobs);
     let mut job = Job::new(input.to_vec(), settings);
     if let Some(output) = output {
-        job = job.writing_to(Arc::new(whittle_core::exec::output::ResultFile::new(
+        job = job.writing_to(Arc::new(whittle_core::output::ResultFile::new(
             output, None,
         )));
     }

@@ -244,7 +244,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
     let mut code = 0;
     let mut written = Vec::new();
     for path in std::iter::once(work_dir.join("summary.json")).chain(args.summary_json.clone()) {
-        match whittle_core::exec::output::write_atomically(&path, &json, Some(0o644)) {
+        match whittle_core::output::write_atomically(&path, &json, Some(0o644)) {
             Ok(()) => written.push(path.display().to_string()),
             Err(error) => {
                 errln!(
@@ -294,7 +294,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
     let default_test = absolute_program(&args.command, &cwd);
     let mut items = Vec::new();
     if let Some(manifest) = &args.manifest {
-        let text = whittle_core::exec::output::read_regular_file(manifest, "the manifest", 1 << 30)
+        let text = whittle_core::output::read_regular_file(manifest, "the manifest", 1 << 30)
             .map_err(anyhow::Error::msg)
             .and_then(|bytes| {
                 String::from_utf8(bytes).map_err(|_| {
@@ -380,7 +380,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         .map(|(index, (input, output, test))| {
             let output = output.unwrap_or_else(|| match (&output_dir, input.file_name()) {
                 (Some(dir), Some(name)) => dir.join(name),
-                _ => whittle_core::exec::output::default_output_path(&input),
+                _ => whittle_core::output::default_output_path(&input),
             });
             Item {
                 index,
@@ -396,7 +396,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         }
         for other in &items[i + 1..] {
             if item.output == other.output
-                || whittle_core::exec::output::same_file(&item.output, &other.output)
+                || whittle_core::output::same_file(&item.output, &other.output)
             {
                 anyhow::bail!(
                     "{} and {} would both be reduced into {}; give each its own output",
@@ -408,7 +408,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         }
         for other in &items {
             if item.output == other.input
-                || whittle_core::exec::output::same_file(&item.output, &other.input)
+                || whittle_core::output::same_file(&item.output, &other.input)
             {
                 anyhow::bail!(
                     "the result of {} would be written over the input {}; whittle never writes \

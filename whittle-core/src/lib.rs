@@ -33,12 +33,13 @@
 //!
 //! The modules form layers; a module uses only the layers before it (`ARCHITECTURE.md` has the
 //! picture, and `tests/architecture.rs` checks it): the foundations ([`params`], [`outcome`],
-//! [`text`], [`tree`]); [`exec`], what runs a test and keeps its verdict; [`observe`], what a
-//! run reports; [`testing`], the single path of every candidate; [`algorithms`], what decides
-//! the candidates; [`engine`], what runs a reduction.
+//! [`output`], [`text`], [`tree`]); [`exec`], what runs a test and keeps its verdict;
+//! [`observe`], what a run reports; [`testing`], the single path of every candidate;
+//! [`algorithms`], what decides the candidates; [`engine`], what runs a reduction.
 
-// Foundations: the parameters, outcomes, text and parse trees every layer reads.
+// Foundations: parameters, outcomes, the user's files, text and parse trees.
 pub mod outcome;
+pub mod output;
 pub mod params;
 pub mod text;
 pub mod tree;

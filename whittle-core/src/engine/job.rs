@@ -9,10 +9,10 @@ use crate::engine::pipeline::{
     PipelineStages, Settings, StageContext, pipeline_of, run_all_stages,
 };
 use crate::exec::oracle::{Oracle, Verdict};
-use crate::exec::output::ResultFile;
 use crate::observe::events::{Branch, Candidate, CandidateKind};
 use crate::observe::stats::Stats;
 use crate::outcome::Outcome;
+use crate::output::ResultFile;
 use crate::testing::control::{Control, Stop};
 use crate::testing::tester::Tester;
 use crate::text::atoms;
@@ -243,5 +243,5 @@ pub fn fill_sizes(stats: &mut Stats, input: &[u8], output: &[u8]) {
 /// Reads the input file (or an earlier output, named `what` in messages), refusing what whittle
 /// cannot handle: anything but a regular file (without blocking on a FIFO), and 4 GiB or more.
 pub fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
-    crate::exec::output::read_regular_file(path, what, u32::MAX as u64).map_err(anyhow::Error::msg)
+    crate::output::read_regular_file(path, what, u32::MAX as u64).map_err(anyhow::Error::msg)
 }

@@ -1,10 +1,8 @@
 //! What runs a test and keeps its verdict: the test commands' processes and the signals that stop
-//! them, the oracle and its executors (this machine, Slurm), safe writes of results, and the
-//! outcome caches.
+//! them, the oracle and its executors (this machine, Slurm), and the outcome caches.
 
 pub mod cache;
 pub mod oracle;
-pub mod output;
 pub mod processes;
 pub mod signals;
 pub mod slurm;

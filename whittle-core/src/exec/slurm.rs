@@ -642,9 +642,7 @@ pub fn run_step(args: &StepArgs) -> StepEnd {
     let write = |report: &StepReport| -> StepEnd {
         let written = serde_json::to_vec(report)
             .map_err(std::io::Error::other)
-            .and_then(|json| {
-                crate::exec::output::write_atomically(&args.status, &json, Some(0o600))
-            });
+            .and_then(|json| crate::output::write_atomically(&args.status, &json, Some(0o600)));
         match written {
             Ok(()) => StepEnd {
                 code: 0,

@@ -6,9 +6,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::exec::oracle::TestStatus;
-use crate::exec::output::WriteNotice;
 use crate::observe::stats::Stats;
 use crate::outcome::Outcome;
+use crate::output::WriteNotice;
 
 /// Candidates up to this size travel with their events.
 pub const PREVIEW_LIMIT: usize = 256;

@@ -268,7 +268,7 @@ impl Trace {
     /// (the run was killed while writing it) is left out and noted in [`Trace::cut`]; any
     /// other line that is not what a trace holds is an error.
     pub fn read(path: &Path) -> anyhow::Result<Trace> {
-        let bytes = crate::exec::output::read_regular_file(path, "the trace", u64::MAX)
+        let bytes = crate::output::read_regular_file(path, "the trace", u64::MAX)
             .map_err(anyhow::Error::msg)?;
         Trace::parse(&bytes, &path.display().to_string())
     }

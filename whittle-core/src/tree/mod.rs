@@ -63,8 +63,8 @@ pub fn parse_file(
     language: Option<&str>,
     preprocess: Preprocess,
 ) -> anyhow::Result<Arc<Tree>> {
-    let source = crate::exec::output::read_regular_file(path, "", u32::MAX as u64)
-        .map_err(anyhow::Error::msg)?;
+    let source =
+        crate::output::read_regular_file(path, "", u32::MAX as u64).map_err(anyhow::Error::msg)?;
     let language = match language {
         Some(name) => Language::by_name(name)?,
         None => Language::for_file(path, &source)?,
