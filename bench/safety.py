@@ -232,8 +232,13 @@ def hostile_checks(work):
         return None if "line 17" in read(work, "busy.txt") else "the other run's output is not its result"
 
     def five_tests():
-        runs = len(read(work, "runs").splitlines())
-        return None if runs <= 6 else f"{runs} runs of the test (the input check, then at most 5)"
+        import json
+        try:
+            with open(os.path.join(work, "o14.json")) as f:
+                tests = json.load(f)["tests"]
+        except (OSError, ValueError, KeyError):
+            return "no statistics"
+        return None if tests == 5 else f"{tests} tests for --limit-tests 5"
 
     return {
         "-o through a symbolic link": link_kept,
@@ -286,8 +291,8 @@ def hostile_cases(work):
         ("an unknown theme without the UI", f"{reduce} --theme foo -- ./test.sh", 5, []),
         ("-o through a symbolic link", f"{reduce} -o link.txt -- ./test.sh", 20, ["target.txt", "link.txt"]),
         ("an output name of 240 characters", f"{reduce} -o {long_name} -- ./test.sh", 20, [long_name]),
-        ("--limit-tests 5 -j 2", f"rm -f runs; {reduce} -o o14.txt --limit-tests 5 -j 2 -- ./counted.sh", 20,
-         ["o14.txt", "runs"]),
+        ("--limit-tests 5 -j 2", f"{reduce} -o o14.txt --stats-json o14.json --limit-tests 5 -j 2 -- ./test.sh", 20,
+         ["o14.txt", "o14.json"]),
         ("a 4 KB file of NULs", f"{w} reduce nul.bin --no-tui -o o15.bin --limit-time 20 -a tokens -- ./anything.sh", 25, ["o15.bin"]),
         ("one line of 400 KB, --limit-time 5", f"{w} reduce line.json --no-tui -o o16.json --limit-time 5 -- ./line.sh", 7, ["o16.json"]),
         ("one line of 4 MB, --limit-time 5", f"{w} reduce big.json --no-tui -o o17.json --limit-time 5 -- ./line.sh", 7, ["o17.json"]),
@@ -306,7 +311,6 @@ def hostile_setup(work):
     with open(os.path.join(work, "in.txt"), "w") as f:
         f.writelines(f"line {i}\n" for i in range(40))
     script(os.path.join(work, "test.sh"), "grep -q 'line 17$' \"$1\"")
-    script(os.path.join(work, "counted.sh"), f"echo run >> {work}/runs\ngrep -q 'line 17$' \"$1\"")
     script(os.path.join(work, "slow.sh"), "sleep 0.3\ngrep -q 'line 17$' \"$1\"")
     script(os.path.join(work, "reads.sh"), "test -f \"$1\"\ngrep -q 'line 17$' \"$2\"")
     script(os.path.join(work, "anything.sh"), "test -s \"$1\"")
@@ -379,8 +383,7 @@ def hostile(args):
             panicked = "panicked" in err or code == 101
             check = hostile_checks(work).get(name)
             wrong = check() if check and not hung else None
-            if wrong:
-                changed.append(wrong)
+            wrong_note = [wrong] if wrong else []
             counts["tried"] += 1
             if hung:
                 verdict = "HANG"
@@ -388,8 +391,8 @@ def hostile(args):
             elif panicked:
                 verdict = "PANIC"
                 counts["panics"] += 1
-            elif changed:
-                verdict = "DATA LOST: " + ", ".join(changed)
+            elif changed or wrong_note:
+                verdict = "DATA LOST: " + ", ".join(changed + wrong_note)
                 counts["data_lost"] += 1
             elif code in (0, 130, 141):
                 verdict = "ok"

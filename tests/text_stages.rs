@@ -562,3 +562,19 @@ fn inline_leaves_pinned_calls_alone() {
     pins.add(call..call + 4);
     assert_eq!(run(pins), input, "a pinned call keeps its function");
 }
+
+/// A file of 4096 NUL bytes (one run of one punctuation byte) loses what it can by halves: a few
+/// dozen tests, not one per three bytes.
+#[test]
+fn tokens_halve_a_run_of_nul_bytes() {
+    let input = "\0".repeat(4096);
+    let (result, stats) = reduce(
+        &input,
+        "tokens",
+        None,
+        1,
+        Arc::new(|text: &str| text.len() >= 100),
+    );
+    assert_eq!(result.len(), 100);
+    assert!(stats.tests < 60, "{} tests", stats.tests);
+}

@@ -461,19 +461,42 @@ impl Tester {
         self.emit(Event::BranchTaken { branch, n });
     }
 
+    /// The limit of tests or time, when one is reached.
+    fn limit_reached(&self) -> Option<Stop> {
+        if let Some(stop) = self.test_limit_reached() {
+            return Some(stop);
+        }
+        if let Some(max) = self.limits.time
+            && self.started.elapsed() >= max
+        {
+            return Some(time_limit_reached(max));
+        }
+        None
+    }
+
+    /// Why the run must stop now, if it must: a stop asked for (a signal, the time limit's
+    /// timer, a switch) or a limit reached. Unlike the checkpoint it never waits (a pause holds
+    /// the next candidate, not the work before it): long work between two candidates (a text
+    /// stage working out the edits of a long line) asks it as it goes.
+    pub fn interruption(&self) -> Result<(), Stop> {
+        match self
+            .control
+            .stop_requested()
+            .or_else(|| self.limit_reached())
+        {
+            Some(stop) => Err(stop),
+            None => Ok(()),
+        }
+    }
+
     fn checkpoint(&mut self) -> Result<(), Stop> {
         if let Some(budget) = self.failure_budget
             && self.failures_in_a_row >= budget
         {
             return Err(Stop::Budget);
         }
-        if let Some(stop) = self.test_limit_reached() {
+        if let Some(stop) = self.limit_reached() {
             return Err(stop);
-        }
-        if let Some(max) = self.limits.time
-            && self.started.elapsed() >= max
-        {
-            return Err(time_limit_reached(max));
         }
         if self.bypass_pause {
             return match self.control.stop_requested() {

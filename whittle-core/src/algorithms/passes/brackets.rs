@@ -7,11 +7,12 @@
 //! and, when the lists differ in length (a method's `self`), from the end: a parameter goes
 //! with its arguments, which no deletion of one place can do.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::edit::{Changes, Edit, EditStage, deletion, position_order};
+use super::edit::{Changes, Edit, EditRequest, EditStage, deletion, position_order};
 use super::lexer::{BracketPair, Syntax, Token, TokenKind, bracket_pairs, lex};
+use crate::testing::control::Stop;
 
 /// The balanced-region stage.
 pub struct BalancedRegions<'a> {
@@ -26,17 +27,21 @@ impl EditStage for BalancedRegions<'_> {
         "brackets"
     }
 
-    fn edits(&self, text: &[u8], from: u64) -> Vec<Edit> {
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
         let tokens = lex(text, self.syntax);
+        request.check_stop()?;
         let pairs = bracket_pairs(text, &tokens);
-        let mut joint = joint_deletions(text, &tokens, &pairs, self.language);
+        let mut joint = JointDeletions::new(text, &tokens, &pairs, self.language);
+        let first =
+            pairs.partition_point(|pair| position_order(tokens[pair.open].start, 3) < request.from);
         let mut edits = Vec::new();
-        for pair in pairs {
+        for pair in &pairs[first..] {
+            request.work()?;
+            if request.is_full(edits.len()) {
+                break;
+            }
             let open = &tokens[pair.open];
             let close = &tokens[pair.close];
-            if position_order(open.start, 3) < from {
-                continue;
-            }
             let resume = position_order(open.start, 0);
             let order = |variant| position_order(open.start, variant);
             let (whole, new) = deletion(text, open.start..close.end);
@@ -59,11 +64,11 @@ impl EditStage for BalancedRegions<'_> {
                 Edit::replace(vec![glue(open.range()), glue(close.range())], order(2))
                     .with_resume(resume),
             );
-            for changes in joint.remove(&pair.open).unwrap_or_default() {
+            for changes in joint.starting_at(pair, request)? {
                 edits.push(Edit::replace(changes, order(3)).with_resume(resume));
             }
         }
-        edits
+        Ok(edits)
     }
 }
 
@@ -139,36 +144,74 @@ fn element_deletion(
     }
 }
 
-/// The joint deletions of list elements, by the token index of the first list's `(`: for each
-/// name (a word that is not a keyword) followed by `(` in two places or more, and each k, the
-/// k-th element of every list deleted (from the start, and from the end when the lists differ
-/// in length), where that changes two lists or more.
-fn joint_deletions(
-    text: &[u8],
-    tokens: &[Token],
-    pairs: &[BracketPair],
-    language: Option<&crate::tree::Language>,
-) -> BTreeMap<usize, Vec<Changes>> {
-    let mut lists: BTreeMap<&[u8], Vec<&BracketPair>> = BTreeMap::new();
-    for pair in pairs {
-        if pair.open == 0 || text[tokens[pair.open].start] != b'(' {
-            continue;
+/// The joint deletions of list elements: for each name (a word that is not a keyword) followed
+/// by `(` in two places or more, and each k, the k-th element of every list deleted (from the
+/// start, and from the end when the lists differ in length), where that changes two lists or
+/// more. They are worked out name by name as the regions come (a batch of a long line reads
+/// the lists of the names it reaches, and the parse for the keywords only when it reaches one).
+struct JointDeletions<'t> {
+    text: &'t [u8],
+    tokens: &'t [Token],
+    language: Option<&'t crate::tree::Language>,
+    /// The lists of each name that has two or more, by the token index of its first `(`.
+    lists: HashMap<usize, (&'t [u8], Vec<&'t BracketPair>)>,
+    /// The words the language reserves, once a name needs them.
+    reserved: Option<HashSet<Vec<u8>>>,
+}
+
+impl<'t> JointDeletions<'t> {
+    fn new(
+        text: &'t [u8],
+        tokens: &'t [Token],
+        pairs: &'t [BracketPair],
+        language: Option<&'t crate::tree::Language>,
+    ) -> Self {
+        let mut by_name: HashMap<&[u8], Vec<&BracketPair>> = HashMap::new();
+        for pair in pairs {
+            if pair.open == 0 || text[tokens[pair.open].start] != b'(' {
+                continue;
+            }
+            let name = &tokens[pair.open - 1];
+            if name.kind == TokenKind::Word {
+                by_name.entry(&text[name.range()]).or_default().push(pair);
+            }
         }
-        let name = &tokens[pair.open - 1];
-        if name.kind == TokenKind::Word {
-            lists.entry(&text[name.range()]).or_default().push(pair);
+        let lists = by_name
+            .into_iter()
+            .filter(|(_, lists)| lists.len() >= 2)
+            .map(|(name, lists)| (lists[0].open, (name, lists)))
+            .collect();
+        JointDeletions {
+            text,
+            tokens,
+            language,
+            lists,
+            reserved: None,
         }
     }
-    lists.retain(|_, lists| lists.len() >= 2);
-    let mut joint: BTreeMap<usize, Vec<Changes>> = BTreeMap::new();
-    if lists.is_empty() {
-        return joint;
-    }
-    let reserved = super::reserved_words(language, text);
-    for (name, lists) in lists {
+
+    /// The joint deletions of the name whose first list is `pair`'s (none when it is no such
+    /// list).
+    fn starting_at(
+        &mut self,
+        pair: &BracketPair,
+        request: &EditRequest<'_>,
+    ) -> Result<Vec<Changes>, Stop> {
+        let Some((name, lists)) = self.lists.remove(&pair.open) else {
+            return Ok(Vec::new());
+        };
+        let reserved = match &mut self.reserved {
+            Some(reserved) => reserved,
+            none => none.insert(super::reserved_words_for(
+                self.language,
+                self.text,
+                request,
+            )?),
+        };
         if reserved.contains(name) {
-            continue;
+            return Ok(Vec::new());
         }
+        let (text, tokens) = (self.text, self.tokens);
         let split: Vec<_> = lists
             .iter()
             .map(|pair| (*pair, list_elements(text, tokens, pair)))
@@ -177,8 +220,10 @@ fn joint_deletions(
         let ragged = split.iter().any(|(_, (e, _))| e.len() != longest);
         let mut seen: HashSet<Vec<Range<usize>>> = HashSet::new();
         let ends: &[bool] = if ragged { &[false, true] } else { &[false] };
+        let mut joint = Vec::new();
         for k in 0..longest {
             for &from_end in ends {
+                request.work()?;
                 let ranges: Vec<Range<usize>> = split
                     .iter()
                     .filter(|(_, (elements, _))| elements.len() > k)
@@ -191,15 +236,16 @@ fn joint_deletions(
                 if ranges.len() < 2 || !seen.insert(ranges.clone()) {
                     continue;
                 }
-                let changes = ranges
-                    .into_iter()
-                    .map(|range| (range, Vec::new()))
-                    .collect();
-                joint.entry(lists[0].open).or_default().push(changes);
+                joint.push(
+                    ranges
+                        .into_iter()
+                        .map(|range| (range, Vec::new()))
+                        .collect(),
+                );
             }
         }
+        Ok(joint)
     }
-    joint
 }
 
 #[cfg(test)]

@@ -119,38 +119,33 @@ pub fn position_order(position: usize, variant: u64) -> u64 {
 /// two words together.
 pub fn deletion(text: &[u8], range: Range<usize>) -> (Range<usize>, Vec<u8>) {
     let horizontal = |b: &u8| *b == b' ' || *b == b'\t' || *b == b'\r';
-    let line_start = text[..range.start]
+    // Only the blanks right around the range are read (never the rest of its line), so that a
+    // deletion costs the same on a line of megabytes as on a short one.
+    let before = text[..range.start]
         .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |at| at + 1);
-    let line_end = text[range.end..]
+        .rev()
+        .take_while(|b| horizontal(b))
+        .count();
+    let after = text[range.end..]
         .iter()
-        .position(|&b| b == b'\n')
-        .map_or(text.len(), |at| range.end + at);
-    if text[line_start..range.start].iter().all(horizontal)
-        && text[range.end..line_end].iter().all(horizontal)
-    {
+        .take_while(|b| horizontal(b))
+        .count();
+    let (blank_start, blank_end) = (range.start - before, range.end + after);
+    let alone_on_line = (blank_start == 0 || text[blank_start - 1] == b'\n')
+        && (blank_end == text.len() || text[blank_end] == b'\n');
+    if alone_on_line {
+        let (line_start, line_end) = (blank_start, blank_end);
         return if line_end < text.len() {
             (line_start..line_end + 1, Vec::new())
         } else {
             (line_start.saturating_sub(1)..line_end, Vec::new())
         };
     }
-    let mut start = range.start;
-    let mut end = range.end;
-    let after = text[end..line_end]
-        .iter()
-        .take_while(|b| horizontal(b))
-        .count();
-    if after > 0 {
-        end += after;
+    let (start, end) = if after > 0 {
+        (range.start, blank_end)
     } else {
-        start -= text[line_start..start]
-            .iter()
-            .rev()
-            .take_while(|b| horizontal(b))
-            .count();
-    }
+        (blank_start, range.end)
+    };
     let glued = start > 0
         && end < text.len()
         && super::lexer::is_word_byte(text[start - 1])
@@ -159,14 +154,89 @@ pub fn deletion(text: &[u8], range: Range<usize>) -> (Range<usize>, Vec<u8>) {
     (start..end, new)
 }
 
+/// How many edits a round asks a stage for at once: the edits of a file of ordinary size come
+/// in one batch, and a line of megabytes is not turned into millions of edits before its first
+/// test.
+pub const EDITS_PER_BATCH: usize = 1 << 16;
+
+/// Units of work (tokens, regions, words) between two questions whether the run must stop.
+const WORK_BETWEEN_STOP_CHECKS: u32 = 1024;
+
+fn never_stop() -> Result<(), Stop> {
+    Ok(())
+}
+
+/// What a round asks of a stage: its edits from an order on, how many make a batch, and the
+/// question whether the run must stop, asked as the stage works.
+pub struct EditRequest<'a> {
+    /// The smallest `order` wanted.
+    pub from: u64,
+    /// A stage ordered by position may stop at the end of the position at which it has this
+    /// many edits: a round that finds nothing interesting among them asks again past the
+    /// last. A stage that stops early has at least this many.
+    pub batch: usize,
+    stop: &'a dyn Fn() -> Result<(), Stop>,
+    work: std::cell::Cell<u32>,
+}
+
+impl<'a> EditRequest<'a> {
+    pub fn new(from: u64, batch: usize, stop: &'a dyn Fn() -> Result<(), Stop>) -> Self {
+        EditRequest {
+            from,
+            batch: batch.max(1),
+            stop,
+            work: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Every edit from `from` on, in one batch, never stopped.
+    pub fn all(from: u64) -> EditRequest<'static> {
+        EditRequest::new(from, usize::MAX, &never_stop)
+    }
+
+    /// Whether `edits` edits fill the batch.
+    pub fn is_full(&self, edits: usize) -> bool {
+        edits >= self.batch
+    }
+
+    /// Counts one unit of work (a token, a region, a word); every so often asks whether the run
+    /// must stop, and returns why if it must.
+    pub fn work(&self) -> Result<(), Stop> {
+        self.work_on(1)
+    }
+
+    /// Counts `units` units of work (see [`EditRequest::work`]).
+    pub fn work_on(&self, units: usize) -> Result<(), Stop> {
+        let before = self.work.get();
+        let units = u32::try_from(units).unwrap_or(u32::MAX);
+        let after = before.wrapping_add(units);
+        self.work.set(after);
+        let crossed = units >= WORK_BETWEEN_STOP_CHECKS
+            || before / WORK_BETWEEN_STOP_CHECKS != after / WORK_BETWEEN_STOP_CHECKS;
+        if crossed { (self.stop)() } else { Ok(()) }
+    }
+
+    /// Asks now whether the run must stop (before or after a long piece of work).
+    pub fn check_stop(&self) -> Result<(), Stop> {
+        (self.stop)()
+    }
+}
+
 /// A text stage: proposes the edits of the current best, in the order to try them.
 pub trait EditStage {
     /// The stage's name (as `-a` takes it).
     fn name(&self) -> &'static str;
 
-    /// The edits of `text` whose `order` is at least `from`, sorted by `order` (the driver
-    /// skips any others it is given).
-    fn edits(&self, text: &[u8], from: u64) -> Vec<Edit>;
+    /// The edits of `text` whose `order` is at least `request.from`, sorted by `order` (the
+    /// driver skips any others it is given); a stage ordered by position may stop after a
+    /// batch (see [`EditRequest::batch`]). Ends early with the stop the request reports.
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop>;
+
+    /// Every edit of `text` whose `order` is at least `from`, in one batch.
+    fn edits(&self, text: &[u8], from: u64) -> Vec<Edit> {
+        self.edits_for(text, &EditRequest::all(from))
+            .unwrap_or_default()
+    }
 }
 
 /// Every edit `stage` proposes on `text` from the start, applied: the candidates a round would
@@ -206,7 +276,7 @@ pub fn run_edit_stage(
             stage: stage.name().to_owned(),
             iteration,
         });
-        if !run_round(stage, tester, pins, options.greedy)? || !options.fixpoint {
+        if !run_round(stage, tester, pins, options.greedy, EDITS_PER_BATCH)? || !options.fixpoint {
             break;
         }
     }
@@ -232,12 +302,14 @@ fn union(edits: &[&Edit]) -> Option<Edit> {
     })
 }
 
-/// One round: every edit of the stage tried once. Returns whether one was accepted.
+/// One round: every edit of the stage tried once, asked for `batch` at a time. Returns whether
+/// one was accepted.
 fn run_round(
     stage: &dyn EditStage,
     tester: &mut Tester,
     pins: &dyn Fn() -> Pins,
     greedy: bool,
+    batch: usize,
 ) -> Result<bool, Stop> {
     let mut from = 0;
     let mut failed: HashSet<u64> = HashSet::new();
@@ -245,8 +317,20 @@ fn run_round(
     loop {
         let text = tester.best().to_vec();
         let pins = pins();
-        let edits: Vec<Edit> = stage
-            .edits(&text, from)
+        let proposed = {
+            let stop = || tester.interruption();
+            stage.edits_for(&text, &EditRequest::new(from, batch, &stop))?
+        };
+        // Past the batch's last edit, the next batch starts (when the stage cut one: it has at
+        // least `batch` edits then).
+        let wanted = proposed.iter().filter(|edit| edit.order >= from);
+        let next_batch = wanted
+            .clone()
+            .map(|edit| edit.order)
+            .max()
+            .filter(|_| wanted.count() >= batch)
+            .and_then(|last| last.checked_add(1));
+        let edits: Vec<Edit> = proposed
             .into_iter()
             .filter(|edit| {
                 edit.order >= from
@@ -257,7 +341,13 @@ fn run_round(
             })
             .collect();
         if edits.is_empty() {
-            return Ok(progress);
+            match next_batch {
+                Some(next) => {
+                    from = next;
+                    continue;
+                }
+                None => return Ok(progress),
+            }
         }
         let window = EditWindow {
             text: &text,
@@ -270,7 +360,19 @@ fn run_round(
         };
         let found = tester.run_window(&window, policy)?;
         let Some(&chosen) = found.first() else {
-            return Ok(progress);
+            match next_batch {
+                Some(next) => {
+                    failed.extend(
+                        edits
+                            .iter()
+                            .map(|edit| edit.identity)
+                            .filter(|&identity| identity != 0),
+                    );
+                    from = next;
+                    continue;
+                }
+                None => return Ok(progress),
+            }
         };
         failed.extend(
             edits[..chosen]
@@ -385,6 +487,43 @@ mod tests {
         assert_eq!(out, b"x123679");
         assert_eq!(both.order, 4);
         assert!(union(&[&a, &Edit::delete(5..7, 5)]).is_none());
+    }
+
+    /// The candidates the token stage tests on `text` (to its fixed point, one test at a
+    /// time), asked for `batch` edits at a time, and its result.
+    fn tokens_in_batches(text: &str, batch: usize) -> (Vec<Vec<u8>>, Vec<u8>) {
+        use std::sync::{Arc, Mutex};
+        let tested = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&tested);
+        let oracle = crate::exec::oracle::predicate("keeps b and d", move |candidate: &[u8]| {
+            seen.lock().unwrap().push(candidate.to_vec());
+            let words: Vec<&[u8]> = candidate.split(|&b| b == b' ').collect();
+            words.contains(&&b"b"[..]) && words.contains(&&b"d"[..])
+        });
+        let control = crate::testing::control::Control::new(crate::params::Knobs {
+            jobs: 1,
+            ..crate::params::Knobs::default()
+        });
+        let mut tester = Tester::new(
+            Arc::new(oracle),
+            crate::exec::cache::CachePolicy::recommended(),
+            Arc::new(control),
+        );
+        tester.set_best(text.as_bytes().to_vec());
+        let stage = super::super::tokens::TokenWindows::new(super::super::Syntax::Plain);
+        while run_round(&stage, &mut tester, &Pins::default, false, batch).unwrap() {}
+        let tested = tested.lock().unwrap().clone();
+        (tested, tester.best().to_vec())
+    }
+
+    #[test]
+    fn batches_change_no_candidate_and_no_result() {
+        let text = "a b c d e f g h i j";
+        let whole = tokens_in_batches(text, usize::MAX);
+        assert_eq!(whole.1, b"b d");
+        for batch in [1, 2, 4, 7] {
+            assert_eq!(tokens_in_batches(text, batch), whole, "batches of {batch}");
+        }
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! hoisting for languages whose blocks are their indentation (Python), done on the text, so it
 //! also works where the parser gives up (a file with syntax errors).
 
-use super::edit::{Edit, EditStage, position_order};
+use super::edit::{Edit, EditRequest, EditStage, position_order};
+use crate::testing::control::Stop;
 
 /// The block-lifting stage.
 pub struct LiftBlocks;
@@ -50,23 +51,30 @@ impl EditStage for LiftBlocks {
         "indent"
     }
 
-    fn edits(&self, text: &[u8], from: u64) -> Vec<Edit> {
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
         let lines = lines(text);
+        request.check_stop()?;
         let blank = |line: &Line| {
             text[line.content..line.end]
                 .iter()
                 .all(u8::is_ascii_whitespace)
         };
         let mut edits = Vec::new();
-        for (i, header) in lines.iter().enumerate() {
+        let first = lines.partition_point(|line| position_order(line.start, 0) < request.from);
+        for (i, header) in lines.iter().enumerate().skip(first) {
+            request.work()?;
+            if request.is_full(edits.len()) {
+                break;
+            }
             let order = position_order(header.start, 0);
-            if order < from || blank(header) {
+            if blank(header) {
                 continue;
             }
             let block: Vec<&Line> = lines[i + 1..]
                 .iter()
                 .take_while(|line| blank(line) || line.indent() > header.indent())
                 .collect();
+            request.work_on(block.len())?;
             let Some(depth) = block
                 .iter()
                 .filter(|line| !blank(line))
@@ -85,7 +93,7 @@ impl EditStage for LiftBlocks {
             );
             edits.push(Edit::replace(changes, order));
         }
-        edits
+        Ok(edits)
     }
 }
 

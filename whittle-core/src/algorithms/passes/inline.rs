@@ -8,7 +8,10 @@
 //! TypeScript, Python, Rust, Go, Java's static calls). A function is inlined only when every
 //! other mention of its name is a call with as many arguments as it has parameters.
 
-use super::edit::{Changes, Edit, EditStage, deletion, position_order};
+use std::collections::HashMap;
+
+use super::edit::{Changes, Edit, EditRequest, EditStage, deletion, position_order};
+use crate::testing::control::Stop;
 use crate::tree::Language;
 use crate::tree::syntax::{Node, parse_syntax, preorder};
 
@@ -32,27 +35,75 @@ impl EditStage for InlineCalls<'_> {
         "inline"
     }
 
-    fn edits(&self, text: &[u8], from: u64) -> Vec<Edit> {
-        let Some(tree) = parse_syntax(self.language, text) else {
-            return Vec::new();
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
+        let Some(tree) = parse_syntax(self.language, text, || request.work())? else {
+            return Ok(Vec::new());
         };
         let root = tree.root_node();
         let mut nodes = Vec::new();
         preorder(root, &mut nodes);
-        let mut edits = Vec::new();
+        request.check_stop()?;
+        let mentions = Mentions::of(&nodes, text, request)?;
+        let mut edits: Vec<Edit> = Vec::new();
         for &node in &nodes {
+            request.work()?;
+            let order = position_order(node.start_byte(), 0);
+            if order < request.from {
+                continue;
+            }
+            // A batch ends between two positions (a node and its first child share one).
+            if request.is_full(edits.len()) && edits.last().is_some_and(|edit| edit.order < order) {
+                break;
+            }
             let Some(function) = inlinable(node, text) else {
                 continue;
             };
-            let order = position_order(node.start_byte(), 0);
-            if order < from {
-                continue;
-            }
-            if let Some(edit) = inline_everywhere(&function, &nodes, text) {
+            if let Some(edit) = inline_everywhere(&function, &mentions, text) {
                 edits.push(Edit::replace(edit, order).with_resume(order));
             }
         }
-        edits
+        Ok(edits)
+    }
+}
+
+/// Where each identifier is mentioned: how many times, and the calls whose callee it is, in
+/// document order (read in one pass, so that a file of many functions is not read once per
+/// function).
+#[derive(Default)]
+struct Mentions<'t> {
+    by_name: HashMap<&'t [u8], NameMentions<'t>>,
+}
+
+#[derive(Default)]
+struct NameMentions<'t> {
+    identifiers: usize,
+    calls: Vec<Node<'t>>,
+}
+
+impl<'t> Mentions<'t> {
+    fn of(nodes: &[Node<'t>], text: &'t [u8], request: &EditRequest<'_>) -> Result<Self, Stop> {
+        let mut mentions = Mentions::default();
+        for &node in nodes {
+            request.work()?;
+            if is_identifier(node) {
+                mentions
+                    .by_name
+                    .entry(text_of(node, text))
+                    .or_default()
+                    .identifiers += 1;
+            }
+            if let Some(callee) = node.child_by_field_name("function")
+                && is_identifier(callee)
+            {
+                mentions
+                    .by_name
+                    .entry(text_of(callee, text))
+                    .or_default()
+                    .calls
+                    .push(node);
+            }
+        }
+        Ok(mentions)
     }
 }
 
@@ -144,20 +195,16 @@ fn inlinable<'t>(node: Node<'t>, text: &[u8]) -> Option<Inlinable<'t>> {
 
 /// The edit that puts the function's expression in place of each of its calls and deletes its
 /// definition, when every other mention of its name is such a call.
-fn inline_everywhere(function: &Inlinable<'_>, nodes: &[Node<'_>], text: &[u8]) -> Option<Changes> {
+fn inline_everywhere(
+    function: &Inlinable<'_>,
+    mentions: &Mentions<'_>,
+    text: &[u8],
+) -> Option<Changes> {
     let definition = function.definition.byte_range();
-    let mut mentions = 0;
+    let name = mentions.by_name.get(function.name.as_slice())?;
+    let mentions = name.identifiers;
     let mut calls = Vec::new();
-    for &node in nodes {
-        if is_identifier(node) && text_of(node, text) == function.name.as_slice() {
-            mentions += 1;
-        }
-        let Some(callee) = node.child_by_field_name("function") else {
-            continue;
-        };
-        if !is_identifier(callee) || text_of(callee, text) != function.name.as_slice() {
-            continue;
-        }
+    for &node in &name.calls {
         let arguments = named_children(node.child_by_field_name("arguments")?);
         if arguments.len() != function.parameters.len()
             || node.start_byte() < definition.end && definition.start < node.end_byte()

@@ -19,9 +19,9 @@ use crate::algorithms::pins::Pins;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::Language;
-use crate::tree::syntax::{parse_syntax, preorder};
+use crate::tree::syntax::parse_syntax;
 
-pub use edit::{Edit, EditOptions, EditStage, run_edit_stage};
+pub use edit::{Edit, EditOptions, EditRequest, EditStage, run_edit_stage};
 pub use lexer::Syntax;
 
 /// A text stage, by name.
@@ -145,24 +145,51 @@ impl FromStr for TextStage {
 /// do not count.
 /// Empty when the language is unknown or its grammar is not compiled in.
 pub fn reserved_words(language: Option<&Language>, text: &[u8]) -> HashSet<Vec<u8>> {
+    reserved_words_for(language, text, &EditRequest::all(0)).unwrap_or_default()
+}
+
+/// [`reserved_words`], for a stage working out its edits: the parse and the walk over its
+/// leaves end early when the request reports a stop.
+pub(crate) fn reserved_words_for(
+    language: Option<&Language>,
+    text: &[u8],
+    request: &EditRequest<'_>,
+) -> Result<HashSet<Vec<u8>>, Stop> {
     let mut reserved = HashSet::new();
-    let Some(tree) = language.and_then(|language| parse_syntax(language, text)) else {
-        return reserved;
+    let Some(language) = language else {
+        return Ok(reserved);
     };
-    let mut nodes = Vec::new();
-    preorder(tree.root_node(), &mut nodes);
-    for node in nodes.into_iter().filter(|node| node.child_count() == 0) {
-        let leaf = &text[node.byte_range()];
-        let keyword =
-            !node.is_named() || node.kind() == "primitive_type" || node.kind().as_bytes() == leaf;
-        if keyword
-            && leaf.first().is_some_and(|&b| lexer::starts_word(b))
-            && leaf.iter().all(|&b| lexer::is_word_byte(b))
-        {
-            reserved.insert(leaf.to_vec());
+    let Some(tree) = parse_syntax(language, text, || request.work())? else {
+        return Ok(reserved);
+    };
+    let mut cursor = tree.walk();
+    loop {
+        request.work()?;
+        let node = cursor.node();
+        if node.child_count() == 0 {
+            let leaf = &text[node.byte_range()];
+            let keyword = !node.is_named()
+                || node.kind() == "primitive_type"
+                || node.kind().as_bytes() == leaf;
+            if keyword
+                && leaf.first().is_some_and(|&b| lexer::starts_word(b))
+                && leaf.iter().all(|&b| lexer::is_word_byte(b))
+            {
+                reserved.insert(leaf.to_vec());
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Ok(reserved);
+            }
         }
     }
-    reserved
 }
 
 #[cfg(test)]

@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
-use super::edit::{Changes, Edit, EditStage};
+use super::edit::{Changes, Edit, EditRequest, EditStage};
 use super::lexer::{Syntax, TokenKind, is_word_byte, lex, starts_word};
+use crate::testing::control::Stop;
 
 /// Names at most this long take part in merges (fresh renaming makes every binding it can
 /// rename this short, long names that stay are mostly the language's or a library's).
@@ -90,15 +91,21 @@ impl EditStage for Rename<'_> {
         "rename"
     }
 
-    fn edits(&self, text: &[u8], _from: u64) -> Vec<Edit> {
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
+        // Every edit is at order 0: the round asks for no others.
+        if request.from > 0 {
+            return Ok(Vec::new());
+        }
         let words = word_occurrences(text);
-        let reserved = super::reserved_words(self.language, text);
+        request.check_stop()?;
+        let reserved = super::reserved_words_for(self.language, text, request)?;
         let used: HashSet<&[u8]> = words.iter().map(|(word, _)| word.as_slice()).collect();
         let fresh =
             fresh_names().find(|name| !used.contains(name.as_slice()) && !reserved.contains(name));
         // (saving, sequence, edit): sorted by saving, then by the order they were made.
         let mut ranked: Vec<(isize, usize, Edit)> = Vec::new();
         let mut push = |target: Target<'_>, occurrences: &[Range<usize>], new: &[u8]| {
+            request.work_on(occurrences.len())?;
             let changes: Changes = occurrences
                 .iter()
                 .map(|range| (range.clone(), new.to_vec()))
@@ -106,6 +113,7 @@ impl EditStage for Rename<'_> {
             let edit = Edit::replace(changes, 0).with_identity(identity(&target));
             let sequence = ranked.len();
             ranked.push((edit.saving(), sequence, edit));
+            Ok::<(), Stop>(())
         };
         let renamable = |word: &[u8]| !reserved.contains(word);
         for (word, occurrences) in &words {
@@ -115,7 +123,7 @@ impl EditStage for Rename<'_> {
             if let Some(fresh) = &fresh
                 && fresh.len() < word.len()
             {
-                push(Target::Fresh(word, fresh), occurrences, fresh);
+                push(Target::Fresh(word, fresh), occurrences, fresh)?;
             }
         }
         let short: Vec<&[u8]> = words
@@ -134,7 +142,7 @@ impl EditStage for Rename<'_> {
                 .collect();
             targets.sort_by_key(|other| shortlex(other));
             for other in targets {
-                push(Target::Merge(word, other), occurrences, other);
+                push(Target::Merge(word, other), occurrences, other)?;
             }
         }
         let tokens = lex(text, self.syntax);
@@ -160,7 +168,7 @@ impl EditStage for Rename<'_> {
                 TokenKind::Number => {
                     for small in [&b"0"[..], b"1"] {
                         if shortlex(small) < shortlex(literal) {
-                            push(Target::Number(literal, small), occurrences, small);
+                            push(Target::Number(literal, small), occurrences, small)?;
                         }
                     }
                 }
@@ -172,7 +180,7 @@ impl EditStage for Rename<'_> {
                         && literal.len() >= 2
                         && literal[literal.len() - 1] == quote;
                     if closed && literal.len() > 2 {
-                        push(Target::Empty(literal), occurrences, &empty);
+                        push(Target::Empty(literal), occurrences, &empty)?;
                     }
                 }
             }
@@ -184,12 +192,12 @@ impl EditStage for Rename<'_> {
                         Target::Constant(word, k, constant),
                         std::slice::from_ref(occurrence),
                         constant,
-                    );
+                    )?;
                 }
             }
         }
         ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        ranked.into_iter().map(|(_, _, edit)| edit).collect()
+        Ok(ranked.into_iter().map(|(_, _, edit)| edit).collect())
     }
 }
 
