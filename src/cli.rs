@@ -2,6 +2,7 @@
 
 mod batch;
 mod choices;
+mod confirm;
 mod demo;
 mod replay;
 mod slurm_step;
@@ -34,6 +35,9 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_ERROR: i32 = 1;
 /// Exit code: stopped by Ctrl-C or SIGTERM (the output holds the best result so far).
 pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit code: the result is trivial (empty or only whitespace): the test probably accepts too
+/// much. The output is written all the same; `--allow-trivial` makes this a success.
+pub const EXIT_TRIVIAL: i32 = 3;
 
 /// whittle: shrink a file while an interestingness test keeps saying it is interesting.
 #[derive(Debug, Parser)]
@@ -63,6 +67,15 @@ pub enum Subcommand {
     Languages,
     /// List the reduction algorithms and the pipelines of the dissertation's Table 7.1.
     Algorithms,
+    /// Print a shell completion script for SHELL (bash, zsh, fish, elvish, powershell) on
+    /// stdout, e.g. `whittle completions bash > /etc/bash_completion.d/whittle`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print whittle's man page (roff) on stdout, e.g. `whittle man > whittle.1`.
+    Man,
     /// Runs one test on a Slurm node for `--executor slurm` (not for people).
     #[command(hide = true)]
     SlurmStep(slurm_step::SlurmStepArgs),
@@ -79,15 +92,70 @@ pub enum ExecutorKind {
     Slurm,
 }
 
+/// How the test is given the candidate (`--input-type`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum InputTypeArg {
+    /// The file in the working directory, its path as an argument and its bytes on stdin.
+    #[default]
+    All,
+    /// The file in the working directory and its path as an argument; stdin is empty.
+    Arg,
+    /// Only the file in the working directory, under the input's name (no argument, empty
+    /// stdin): C-Vise and C-Reduce scripts.
+    Name,
+    /// Only its bytes on stdin (no argument; the file is in the working directory all the same).
+    Stdin,
+}
+
+impl From<InputTypeArg> for whittle_core::exec::oracle::InputType {
+    fn from(value: InputTypeArg) -> Self {
+        match value {
+            InputTypeArg::All => whittle_core::exec::oracle::InputType::All,
+            InputTypeArg::Arg => whittle_core::exec::oracle::InputType::Arg,
+            InputTypeArg::Name => whittle_core::exec::oracle::InputType::Name,
+            InputTypeArg::Stdin => whittle_core::exec::oracle::InputType::Stdin,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ReduceArgs {
     /// The file to reduce (never modified).
     pub input: PathBuf,
 
-    /// The interestingness test and its arguments; exit status 0 means interesting. The
-    /// candidate's absolute path is appended, or replaces an argument that is exactly `{}`.
+    /// The interestingness test and its arguments; exit status 0 means interesting. It runs in
+    /// a fresh directory holding the candidate under the input's file name; by default (see
+    /// --input-type) the candidate's absolute path is appended, or replaces an argument that
+    /// is exactly `{}`, and its bytes are on the test's stdin.
     #[arg(last = true, required = true, value_name = "TEST-COMMAND")]
     pub command: Vec<OsString>,
+
+    /// How the test gets the candidate besides the file in its working directory: `all` (its
+    /// path as an argument and its bytes on stdin), `arg` (the path only), `name` (nothing
+    /// more: the test reads the file by name) or `stdin` (the bytes only).
+    #[arg(long, value_enum, default_value_t = InputTypeArg::All, value_name = "TYPE")]
+    pub input_type: InputTypeArg,
+
+    /// Cap each test's address space at MIB mebibytes (RLIMIT_AS): a test that needs more
+    /// fails to allocate.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    pub memory_limit: Option<u64>,
+
+    /// Accept a trivial result (empty or only whitespace) as a success; by default it means
+    /// the test accepts too much, and whittle exits with status 3 (the output is written).
+    #[arg(long)]
+    pub allow_trivial: bool,
+
+    /// Trust the test to judge a file the same way every time: the input is checked once (by
+    /// default an interesting check is run three times) and nothing is re-tested to find out
+    /// whether the test is flaky (the final result is still re-tested once).
+    #[arg(long, conflicts_with = "confirm")]
+    pub assume_deterministic: bool,
+
+    /// Confirm every interesting verdict with N runs in all (interesting only when all N
+    /// agree), from the start [default: 1, and 3 from the moment the test is found flaky].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub confirm: Option<u32>,
 
     /// Where the result goes [default: <stem>.whittled<.ext> beside the input]. A regular file
     /// or a new path; when it exists and differs from the input, give --resume or --force.
@@ -403,6 +471,11 @@ impl ReduceArgs {
 }
 
 impl ReduceArgs {
+    /// `--memory-limit` in bytes.
+    fn memory_limit_bytes(&self) -> Option<u64> {
+        self.memory_limit.map(|mib| mib.saturating_mul(1 << 20))
+    }
+
     /// The largest testing window of the chosen executor.
     fn max_jobs(&self) -> usize {
         match self.executor {
@@ -420,12 +493,14 @@ impl ReduceArgs {
                     whittle_core::exec::oracle::check_program(program)
                         .map_err(|why| anyhow::anyhow!("the test cannot be started: {why}"))?;
                 }
-                CommandOracle::new_in(
+                Ok(CommandOracle::new_in(
                     &self.command,
                     &self.input,
                     timeout,
                     self.scratch_dir.as_deref(),
-                )
+                )?
+                .with_input_type(self.input_type.into())
+                .with_memory_limit(self.memory_limit_bytes()))
             }
             ExecutorKind::Slurm => {
                 let root = match &self.scratch_dir {
@@ -433,7 +508,9 @@ impl ReduceArgs {
                     None => std::env::current_dir()?,
                 };
                 let oracle =
-                    CommandOracle::new_in(&self.command, &self.input, timeout, Some(&root))?;
+                    CommandOracle::new_in(&self.command, &self.input, timeout, Some(&root))?
+                        .with_input_type(self.input_type.into())
+                        .with_memory_limit(self.memory_limit_bytes());
                 let options = whittle_core::exec::slurm::SlurmOptions {
                     srun_args: self.srun_arg.clone(),
                 };
@@ -470,6 +547,8 @@ pub fn main() -> i32 {
         .map_err(anyhow::Error::from),
         Subcommand::SlurmStep(args) => Ok(slurm_step::run(args)),
         Subcommand::Batch(args) => batch::run(args),
+        Subcommand::Completions { shell } => completions(*shell),
+        Subcommand::Man => man_page(),
     };
     match result {
         Ok(code) => code,
@@ -481,6 +560,44 @@ pub fn main() -> i32 {
             EXIT_ERROR
         }
     }
+}
+
+/// `whittle completions SHELL`: the completion script, from the clap definitions.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<i32> {
+    use clap::CommandFactory as _;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "whittle", &mut script);
+    crate::console::write_out(format_args!("{}", String::from_utf8_lossy(&script)))?;
+    Ok(0)
+}
+
+/// `whittle man`: the man page (roff), from the clap definitions: the command, then each
+/// subcommand's options in a section of their own (`WHITTLE REDUCE`...).
+fn man_page() -> anyhow::Result<i32> {
+    use clap::CommandFactory as _;
+    let command = Cli::command();
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command.clone()).render(&mut page)?;
+    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+        let title = format!("whittle {}", sub.get_name());
+        let mut options = Vec::new();
+        clap_mangen::Man::new(sub.clone()).render_options_section(&mut options)?;
+        let options = String::from_utf8_lossy(&options);
+        let about = sub
+            .get_long_about()
+            .or(sub.get_about())
+            .map(|about| about.to_string())
+            .unwrap_or_default();
+        let heading = format!(".SH \"{}\"\n", title.to_uppercase());
+        page.extend_from_slice(heading.as_bytes());
+        for line in about.lines() {
+            // A line starting with `.` or `'` would be a roff request.
+            page.extend_from_slice(format!("\\&{line}\n").as_bytes());
+        }
+        page.extend_from_slice(options.replacen(".SH OPTIONS\n", ".PP\n", 1).as_bytes());
+    }
+    crate::console::write_out(format_args!("{}", String::from_utf8_lossy(&page)))?;
+    Ok(0)
 }
 
 /// Whether an error is a write to stdout whose reader went away.
@@ -666,7 +783,13 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     };
     let describe = oracle.describe();
     // The oracle is closed here after the run, so that what its cleaning up says is printed.
-    let session = Session::start_with(job, oracle.clone(), options, |tester| {
+    // The test as the reduction sees it: the input's check replayed, verdicts re-tested now
+    // and then, and confirmed by repeated runs once the test is seen to be flaky.
+    let judge = Arc::new(confirm::Confirming::new(
+        oracle.clone(),
+        confirm::Policy::new(args.confirm, args.assume_deterministic),
+    ));
+    let session = Session::start_with(job, judge.clone(), options, |tester| {
         tester.set_trace(trace)
     })?;
     let pipeline = session.snapshot().pipeline;
@@ -718,6 +841,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         existed,
         resumed,
         input_size,
+        flakiness: judge.flakiness(),
     };
     conclude(args, outcome, report, completed)
 }
@@ -890,6 +1014,8 @@ struct EndOfRun<'a> {
     /// The run started from the existing output.
     resumed: bool,
     input_size: usize,
+    /// What was seen of the test's flakiness.
+    flakiness: confirm::Flakiness,
 }
 
 impl EndOfRun<'_> {
@@ -931,6 +1057,11 @@ fn conclude(
                 "the input".to_string()
             };
             errln!("whittle: {what} is not interesting: the test reported {status} on it.");
+            errln!(
+                "whittle: the test was given {} (see --input-type).",
+                whittle_core::exec::oracle::InputType::from(args.input_type)
+                    .describe(&input_name(&args.input))
+            );
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
                 errln!(
                     "whittle: the end of its output:\n{}",
@@ -972,11 +1103,9 @@ fn conclude(
             });
         }
     };
-    if finished.empty_is_interesting {
-        errln!(
-            "whittle: warning: the empty file is interesting: the test is probably too permissive."
-        );
-    }
+    // A result that is empty or only whitespace: the test says interesting where nothing of
+    // the input is left.
+    let trivial = finished.result.iter().all(u8::is_ascii_whitespace);
     if let Some(flaky) = &finished.flaky {
         errln!(
             "whittle: WARNING: the test is flaky: the final result ({} bytes) was interesting \
@@ -996,9 +1125,30 @@ fn conclude(
             );
         }
     }
+    let mut flakiness = outcome.flakiness.clone();
+    flakiness.flaky |= finished.flaky.is_some();
+    if let Some(first) = &flakiness.first_disagreement {
+        errln!(
+            "whittle: WARNING: the test is flaky: {first} ({} disagreement{} in all); interesting \
+             verdicts were confirmed by {} runs from then on.",
+            flakiness.disagreements,
+            if flakiness.disagreements == 1 {
+                ""
+            } else {
+                "s"
+            },
+            flakiness.confirm_runs
+        );
+    }
     let mut code = 0;
     if let Some(path) = &args.stats_json {
-        let written = serde_json::to_vec_pretty(&finished.stats)
+        let written = serde_json::to_value(&finished.stats)
+            .and_then(|mut json| {
+                if let Some(fields) = json.as_object_mut() {
+                    fields.insert("flakiness".into(), serde_json::to_value(&flakiness)?);
+                }
+                serde_json::to_vec_pretty(&json)
+            })
             .map_err(std::io::Error::other)
             .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
         if let Err(error) = written {
@@ -1013,6 +1163,13 @@ fn conclude(
     // (result written, lock removed), and learns of it at the very end.
     let mut stdout = Report::new();
     stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
+    if flakiness.flaky {
+        stdout.line(format_args!(
+            "flaky test: yes ({} disagreement(s); {} extra run(s); {} run(s) per interesting \
+             verdict at the end)",
+            flakiness.disagreements, flakiness.extra_runs, flakiness.confirm_runs
+        ));
+    }
     let intended = outcome.output.path();
     let (saved, notice) = outcome.output.finish();
     if let Some(line) = notice.and_then(|notice| crate::headless::message_line(&notice.into())) {
@@ -1101,6 +1258,26 @@ fn conclude(
             ));
             code
         }
+    };
+    let code = if trivial && !matches!(stopped, Some(Stop::Requested | Stop::Failed(_))) {
+        let what = if finished.result.is_empty() {
+            "an empty file"
+        } else {
+            "a file of whitespace only"
+        };
+        if args.allow_trivial {
+            errln!("whittle: the result is {what} (allowed by --allow-trivial).");
+            code
+        } else {
+            errln!(
+                "whittle: error: the test probably accepts too much: it says interesting on \
+                 {what}. The result was written all the same; make the test check for what \
+                 matters, or give --allow-trivial if this result is right."
+            );
+            if code == 0 { EXIT_TRIVIAL } else { code }
+        }
+    } else {
+        code
     };
     Ok(with_stdout(stdout, code))
 }

@@ -293,13 +293,36 @@ fn with_fast_a_hanging_candidate_costs_a_tenth_of_a_second() {
 }
 
 #[test]
-fn empty_interesting_file_warns() {
+fn a_test_that_accepts_everything_is_an_error_with_the_output_written() {
     let work = Work::new();
     work.file("in.txt", "a\nb\n");
     let output = reduce(&work, &["in.txt", "--", "true"]);
-    assert!(output.status.success());
-    assert!(text(&output.stderr).contains("too permissive"));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("accepts too much"), "{stderr}");
+    assert!(stderr.contains("an empty file"), "{stderr}");
     assert_eq!(work.read("in.whittled.txt"), b"");
+    assert!(text(&output.stdout).contains("result: "));
+}
+
+#[test]
+fn a_whitespace_only_result_is_trivial_too_unless_allowed() {
+    let work = Work::new();
+    work.file("in.txt", "a\n \nb\n");
+    // Interesting while there is a space: the result is " ".
+    let test = ["--", "grep", "-q", " "];
+    let output = reduce(&work, &[&["in.txt"][..], &test].concat());
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("whitespace only"), "{stderr}");
+    assert_eq!(work.read("in.whittled.txt"), b" ");
+    let output = reduce(
+        &work,
+        &[&["in.txt", "--force", "--allow-trivial"][..], &test].concat(),
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("allowed by --allow-trivial"), "{stderr}");
 }
 
 #[test]

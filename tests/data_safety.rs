@@ -131,8 +131,10 @@ fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
     // From its 3rd run the test makes the output's directory read-only, from its 12th writable
     // again: the improvements in between cannot be written.
     let (input, test) = task_that_changes_out(&work, &[(3, "555"), (12, "755")]);
+    // The runs are counted: the input is checked once.
+    let options = ["-j", "1", "--assume-deterministic", "-o", "out/result.txt"];
     let output = run_within(
-        &mut work.reduce_unprivileged(&input, &["-j", "1", "-o", "out/result.txt"], &test),
+        &mut work.reduce_unprivileged(&input, &options, &test),
         MINUTE,
     );
     let stderr = text(&output.stderr);
@@ -150,8 +152,10 @@ fn a_result_that_cannot_be_written_at_the_end_is_saved_elsewhere_and_no_false_re
     // After the input check the output's directory stays read-only.
     let (input, test) = task_that_changes_out(&work, &[(2, "555")]);
     let out_dir = work.path("out");
+    // The runs are counted: the input is checked once.
+    let options = ["-j", "1", "--assume-deterministic", "-o", "out/result.txt"];
     let output = run_within(
-        &mut work.reduce_unprivileged(&input, &["-j", "1", "-o", "out/result.txt"], &test),
+        &mut work.reduce_unprivileged(&input, &options, &test),
         MINUTE,
     );
     std::fs::set_permissions(&out_dir, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -88,6 +88,8 @@ fn a_scratch_disk_that_fills_up_mid_run_stops_with_whittle_s_error_and_keeps_the
                 "--no-tui",
                 "-j",
                 "1",
+                // The test counts its runs: the input is checked once.
+                "--assume-deterministic",
                 "--",
                 test.to_str().unwrap(),
             ],

@@ -95,6 +95,8 @@ fn the_time_limit_kills_a_test_that_hangs() {
     );
     let start = Instant::now();
     let output = run_within(
+        // The input's check is run again with the timeout fitted to its first run: the second
+        // run hangs until that timeout, not for good.
         &mut work.reduce(&input, &["-j", "2", "--limit-time", "1.5"], &test),
         MINUTE,
     );

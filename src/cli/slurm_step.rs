@@ -20,6 +20,12 @@ pub struct SlurmStepArgs {
     /// Kill the test after SECS seconds.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// Open this file (the candidate) as the test's standard input.
+    #[arg(long, value_name = "PATH")]
+    pub stdin: Option<PathBuf>,
+    /// Cap the test's address space at BYTES.
+    #[arg(long, value_name = "BYTES")]
+    pub memory_limit: Option<u64>,
     /// Only read this file and write its content as the status's output (the check of the
     /// scratch directory).
     #[arg(long, value_name = "PATH")]
@@ -35,6 +41,8 @@ pub fn run(args: &SlurmStepArgs) -> i32 {
         status: args.status.clone(),
         dir: args.dir.clone(),
         timeout: args.timeout,
+        stdin: args.stdin.clone(),
+        memory_limit: args.memory_limit,
         probe: args.probe.clone(),
         command: args.command.clone(),
     });

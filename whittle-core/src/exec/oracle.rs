@@ -156,6 +156,10 @@ pub struct Run<'a> {
     pub timeout: Option<Duration>,
     /// The run's number within the oracle (names it where the executor needs names).
     pub index: u64,
+    /// A file to open as the test's standard input (the candidate), else `/dev/null`.
+    pub stdin: Option<&'a Path>,
+    /// The most address space each test process may take, in bytes (`RLIMIT_AS`).
+    pub memory_limit: Option<u64>,
 }
 
 /// How an [`Executor`]'s run ended.
@@ -182,14 +186,21 @@ impl Executor for LocalExecutor {
             .ok_or_else(|| std::io::Error::other("no program to run"))?;
         let (mut output, writer) = std::io::pipe()?;
         let stderr = writer.try_clone()?;
+        let stdin = match run.stdin {
+            Some(path) => Stdio::from(File::open(path)?),
+            None => Stdio::null(),
+        };
         let mut command = Command::new(program);
         command
             .args(args)
             .current_dir(run.dir)
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(writer)
             .stderr(stderr)
             .process_group(0);
+        if let Some(bytes) = run.memory_limit {
+            limit_address_space(&mut command, bytes);
+        }
 
         let spawned = cancel.spawn(&mut command);
         // The command holds the pipe's writing ends: they must close here, or the pipe never
@@ -243,6 +254,18 @@ impl Executor for LocalExecutor {
 
     fn describe(&self) -> String {
         "on this machine".into()
+    }
+}
+
+/// Caps the address space of the process `command` starts (and of its children) at `bytes`.
+fn limit_address_space(command: &mut Command, bytes: u64) {
+    use nix::sys::resource::{Resource, setrlimit};
+    // SAFETY: between fork and exec only `setrlimit`, a system call that is async-signal-safe,
+    // runs; it allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(std::io::Error::from)
+        });
     }
 }
 
@@ -334,6 +357,43 @@ impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
     }
 }
 
+/// How a test command is given its candidate. In every case the candidate is in the test's
+/// working directory under the input's file name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputType {
+    /// Its path as an argument (last, or in place of `{}`) and its bytes on standard input.
+    #[default]
+    All,
+    /// Its path as an argument only (standard input is empty).
+    Arg,
+    /// Only the file in the working directory: no argument is added, standard input is empty.
+    Name,
+    /// Only its bytes on standard input: no argument is added.
+    Stdin,
+}
+
+impl InputType {
+    fn passes_path(self) -> bool {
+        matches!(self, InputType::All | InputType::Arg)
+    }
+
+    fn feeds_stdin(self) -> bool {
+        matches!(self, InputType::All | InputType::Stdin)
+    }
+
+    /// How the test gets the candidate, for messages (`the file NAME in its working
+    /// directory, ...`).
+    pub fn describe(self, file_name: &str) -> String {
+        let file = format!("the file {file_name} in its working directory");
+        match self {
+            InputType::All => format!("{file}, its path as an argument and its bytes on stdin"),
+            InputType::Arg => format!("{file} and its path as an argument (stdin empty)"),
+            InputType::Name => format!("{file} only (no argument, stdin empty)"),
+            InputType::Stdin => format!("its bytes on stdin (no argument; also {file})"),
+        }
+    }
+}
+
 /// The user's test command.
 ///
 /// Each run gets a fresh directory inside a private scratch directory (mode 0700; candidates are
@@ -359,6 +419,9 @@ pub struct CommandOracle {
     warnings: Mutex<Vec<String>>,
     /// The scratch directory is gone (see [`CommandOracle::close`]).
     closed: AtomicBool,
+    input_type: InputType,
+    /// The address-space limit of each test, in bytes.
+    memory_limit: Option<u64>,
 }
 
 impl CommandOracle {
@@ -416,7 +479,21 @@ impl CommandOracle {
             executor: Box::new(LocalExecutor),
             warnings: Mutex::new(Vec::new()),
             closed: AtomicBool::new(false),
+            input_type: InputType::default(),
+            memory_limit: None,
         })
+    }
+
+    /// Gives the tests their candidate the way `input_type` says.
+    pub fn with_input_type(mut self, input_type: InputType) -> Self {
+        self.input_type = input_type;
+        self
+    }
+
+    /// Caps the address space of each test process at `bytes`.
+    pub fn with_memory_limit(mut self, bytes: Option<u64>) -> Self {
+        self.memory_limit = bytes;
+        self
     }
 
     /// Where the tests run.
@@ -527,6 +604,11 @@ impl CommandOracle {
             dir,
             timeout: self.timeout(),
             index,
+            stdin: self
+                .input_type
+                .feeds_stdin()
+                .then_some(candidate_path.as_path()),
+            memory_limit: self.memory_limit,
         };
         let execution = self.executor.execute(&run, cancel).map_err(scratch_error)?;
         let status = if cancel.is_cancelled() {
@@ -549,14 +631,14 @@ impl CommandOracle {
         let mut argv = vec![self.program.clone()];
         let mut substituted = false;
         for arg in &self.args {
-            if arg == "{}" {
+            if arg == "{}" && self.input_type.passes_path() {
                 argv.push(candidate_path.as_os_str().to_owned());
                 substituted = true;
             } else {
                 argv.push(arg.clone());
             }
         }
-        if !substituted {
+        if !substituted && self.input_type.passes_path() {
             argv.push(candidate_path.as_os_str().to_owned());
         }
         argv

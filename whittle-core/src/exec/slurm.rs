@@ -480,6 +480,12 @@ impl Executor for SlurmExecutor {
         if let Some(timeout) = run.timeout {
             command.arg(format!("--timeout={}", timeout.as_secs_f64()));
         }
+        if let Some(stdin) = run.stdin {
+            command.arg("--stdin").arg(stdin);
+        }
+        if let Some(bytes) = run.memory_limit {
+            command.arg(format!("--memory-limit={bytes}"));
+        }
         command.arg("--").args(run.argv);
         let launched = self.launch(command, &name, cancel)?;
         let Some(launched) = launched else {
@@ -612,6 +618,10 @@ pub struct StepArgs {
     pub dir: Option<PathBuf>,
     /// Kill the test after SECS seconds.
     pub timeout: Option<f64>,
+    /// Open this file (the candidate) as the test's standard input.
+    pub stdin: Option<PathBuf>,
+    /// Cap the test's address space at BYTES.
+    pub memory_limit: Option<u64>,
     /// Only read this file and write its content as the status's output (the check of the
     /// scratch directory).
     pub probe: Option<PathBuf>,
@@ -695,6 +705,8 @@ pub fn run_step(args: &StepArgs) -> StepEnd {
         dir,
         timeout,
         index: 0,
+        stdin: args.stdin.as_deref(),
+        memory_limit: args.memory_limit,
     };
     // What the test leaves outside its group is killed when it ends (the executor's sweep of
     // adopted orphans) and by Slurm when the step ends.
