@@ -2,7 +2,6 @@
 
 mod batch;
 mod choices;
-mod confirm;
 mod demo;
 mod replay;
 mod slurm_step;
@@ -785,9 +784,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // The oracle is closed here after the run, so that what its cleaning up says is printed.
     // The test as the reduction sees it: the input's check replayed, verdicts re-tested now
     // and then, and confirmed by repeated runs once the test is seen to be flaky.
-    let judge = Arc::new(confirm::Confirming::new(
+    let judge = Arc::new(whittle_core::exec::confirm::Confirming::new(
         oracle.clone(),
-        confirm::Policy::new(args.confirm, args.assume_deterministic),
+        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic),
     ));
     let session = Session::start_with(job, judge.clone(), options, |tester| {
         tester.set_trace(trace)
@@ -1015,7 +1014,7 @@ struct EndOfRun<'a> {
     resumed: bool,
     input_size: usize,
     /// What was seen of the test's flakiness.
-    flakiness: confirm::Flakiness,
+    flakiness: whittle_core::exec::confirm::Flakiness,
 }
 
 impl EndOfRun<'_> {

@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use whittle_core::exec::oracle::{Oracle, TestStatus, TimeoutFit, Verdict};
-use whittle_core::exec::processes::CancelToken;
-use whittle_core::outcome::Outcome;
+use crate::exec::oracle::{Oracle, TestStatus, TimeoutFit, Verdict};
+use crate::exec::processes::CancelToken;
+use crate::outcome::Outcome;
 
 /// Runs per interesting verdict once the test has been found flaky (without `--confirm`).
 pub const CONFIRM_WHEN_FLAKY: u32 = 3;
