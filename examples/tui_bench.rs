@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers};
-use whittle::atoms::AtomKind;
-use whittle::cache::{CacheKind, CachePolicy};
-use whittle::engine::{Session, SessionOptions};
-use whittle::oracle::predicate;
-use whittle::pipeline::{Pipeline, Settings};
-use whittle::reduce::Job;
 use whittle::tui::{App, AppOptions, Message, SystemClock, Theme};
+use whittle_core::engine::job::Job;
+use whittle_core::engine::pipeline::{Pipeline, Settings};
+use whittle_core::engine::session::{Session, SessionOptions};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::exec::oracle::predicate;
+use whittle_core::text::atoms::AtomKind;
 
 /// The name, user and system CPU seconds in a `/proc/.../stat` line (Linux).
 fn stat_seconds(stat: &str) -> Option<(String, f64, f64)> {
@@ -129,13 +129,13 @@ fn main() -> anyhow::Result<()> {
         let mut tests = 0u64;
         for event in session.events().iter() {
             match event {
-                whittle::events::Event::CandidateJudged { .. } => tests += 1,
-                whittle::events::Event::Done { .. } => break,
+                whittle_core::observe::events::Event::CandidateJudged { .. } => tests += 1,
+                whittle_core::observe::events::Event::Done { .. } => break,
                 _ => {}
             }
         }
         eprintln!("headless: {tests} candidates read");
-        session.send(whittle::engine::Command::Stop);
+        session.send(whittle_core::engine::session::Command::Stop);
     }
     // The engine thread is still there (it was just told to stop).
     for (name, seconds) in thread_cpu_seconds() {

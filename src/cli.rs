@@ -1,9 +1,10 @@
 //! The command line: argument definitions (clap) and dispatch to the subcommands.
 
 mod batch;
-mod confirm;
+mod choices;
 mod demo;
 mod replay;
+mod slurm_step;
 mod tree;
 
 use std::ffi::OsString;
@@ -14,16 +15,18 @@ use std::time::Duration;
 
 use clap::{Args, Parser, ValueEnum};
 
-use crate::atoms::AtomKind;
-use crate::cache::{CacheKind, CachePolicy};
 use crate::console::{Report, StdoutError, errln};
-use crate::control::Stop;
-use crate::engine::{Command, Session, SessionOptions};
-use crate::oracle::{CommandOracle, Oracle, TimeoutFit};
-use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
-use crate::pipeline::Settings;
-use crate::reduce::{Job, StartError};
-use crate::tester::Limits;
+use whittle_core::engine::job::{Job, StartError};
+use whittle_core::engine::pipeline::Settings;
+use whittle_core::engine::session::{Command, Session, SessionOptions};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::exec::oracle::{CommandOracle, Oracle, TimeoutFit};
+use whittle_core::params::{
+    DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle,
+};
+use whittle_core::testing::control::Stop;
+use whittle_core::testing::tester::Limits;
+use whittle_core::text::atoms::AtomKind;
 
 /// Exit code: bad usage, or an input that is not interesting to begin with.
 pub const EXIT_USAGE: i32 = 2;
@@ -74,7 +77,7 @@ pub enum Subcommand {
     Man,
     /// Runs one test on a Slurm node for `--executor slurm` (not for people).
     #[command(hide = true)]
-    SlurmStep(crate::slurm::StepArgs),
+    SlurmStep(slurm_step::SlurmStepArgs),
 }
 
 /// Where the tests run.
@@ -103,13 +106,13 @@ pub enum InputTypeArg {
     Stdin,
 }
 
-impl From<InputTypeArg> for crate::oracle::InputType {
+impl From<InputTypeArg> for whittle_core::exec::oracle::InputType {
     fn from(value: InputTypeArg) -> Self {
         match value {
-            InputTypeArg::All => crate::oracle::InputType::All,
-            InputTypeArg::Arg => crate::oracle::InputType::Arg,
-            InputTypeArg::Name => crate::oracle::InputType::Name,
-            InputTypeArg::Stdin => crate::oracle::InputType::Stdin,
+            InputTypeArg::All => whittle_core::exec::oracle::InputType::All,
+            InputTypeArg::Arg => whittle_core::exec::oracle::InputType::Arg,
+            InputTypeArg::Name => whittle_core::exec::oracle::InputType::Name,
+            InputTypeArg::Stdin => whittle_core::exec::oracle::InputType::Stdin,
         }
     }
 }
@@ -178,7 +181,7 @@ pub struct ReduceArgs {
     /// The algorithm: stages joined with `+`, run in order (e.g. `hoist+hddh+ddmin`; see
     /// `whittle algorithms`) [default: a tree pipeline when the language is known, else ddmin].
     #[arg(short, long, value_name = "PIPELINE")]
-    pub algorithm: Option<crate::pipeline::Pipeline>,
+    pub algorithm: Option<whittle_core::engine::pipeline::Pipeline>,
 
     /// Without -a: the fast default (`(hddhr-sweep+ddmin:line)*` for a known language, else
     /// `ddmin`): the tree and lines only, a fraction of the tests for a larger result; without
@@ -209,22 +212,22 @@ pub struct ReduceArgs {
     pub split_factor: SplitFactor,
 
     /// How a configuration is cut into chunks.
-    #[arg(long, value_enum, default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
+    #[arg(long, value_parser = choices::split_style(), default_value_t = SplitStyle::Zeller, value_name = "STYLE")]
     pub split: SplitStyle,
 
     /// Which reduce steps ddmin tries, in which order [default: subsets-first; in a schedule
     /// `(...)*`, such as the default pipeline's, complements-only].
-    #[arg(long, value_enum, value_name = "ORDER")]
+    #[arg(long, value_parser = choices::reduce_order(), value_name = "ORDER")]
     pub order: Option<ReduceOrder>,
 
     /// Iteration order of the subsets.
-    #[arg(long, value_enum, default_value_t = Direction::Forward, value_name = "DIRECTION")]
+    #[arg(long, value_parser = choices::direction(), default_value_t = Direction::Forward, value_name = "DIRECTION")]
     pub subset_order: Direction,
 
     /// Iteration order of the complements [default: forward; in a schedule `(...)*`, such as the
     /// default pipeline's, backward: later parts go first, and what they used may go after
     /// them in the same round].
-    #[arg(long, value_enum, value_name = "DIRECTION")]
+    #[arg(long, value_parser = choices::direction(), value_name = "DIRECTION")]
     pub complement_order: Option<Direction>,
 
     /// Run each pass once instead of iterating it to its fixed point (DDMIN*).
@@ -232,7 +235,7 @@ pub struct ReduceArgs {
     pub no_fixpoint: bool,
 
     /// The outcome cache.
-    #[arg(long, value_enum, default_value_t = CacheKind::Hash, value_name = "KIND")]
+    #[arg(long, value_parser = choices::cache_kind(), default_value_t = CacheKind::Hash, value_name = "KIND")]
     pub cache: CacheKind,
 
     /// Also cache interesting outcomes (by default only the others are stored).
@@ -245,7 +248,7 @@ pub struct ReduceArgs {
 
     /// The most memory the cache may take, in MiB; past it the entries of the largest
     /// candidates are evicted first.
-    #[arg(long, default_value_t = (crate::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
+    #[arg(long, default_value_t = (whittle_core::exec::cache::DEFAULT_MEMORY_LIMIT >> 20) as u64, value_name = "MIB")]
     pub cache_memory: u64,
 
     /// How many tests run at once (the testing window; at most 4 per CPU, at least 8, at most
@@ -271,7 +274,7 @@ pub struct ReduceArgs {
 
     /// How a window of parallel tests is decided [default: stable; greedy when the pipeline has
     /// a schedule `(...)*`, as the default pipeline does].
-    #[arg(long, value_enum, value_name = "MODE")]
+    #[arg(long, value_parser = choices::parallel_mode(), value_name = "MODE")]
     pub parallel: Option<ParallelMode>,
 
     /// Kill a test (its whole process group) after SECS seconds (more than 0); it counts as
@@ -398,7 +401,7 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
 /// The first 256 bytes of a file (empty when it cannot be read or is no regular file: the
 /// input's checks say why later), for what a `#!` line tells of its language.
 fn file_head(path: &std::path::Path) -> Vec<u8> {
-    crate::output::regular_file_head(path, 256).unwrap_or_default()
+    whittle_core::output::regular_file_head(path, 256).unwrap_or_default()
 }
 
 impl ReduceArgs {
@@ -421,12 +424,16 @@ impl ReduceArgs {
             Some(jobs) => jobs.min(self.max_jobs()),
             None => match self.executor {
                 ExecutorKind::Local => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                ExecutorKind::Slurm => crate::slurm::default_jobs(),
+                ExecutorKind::Slurm => whittle_core::exec::slurm::default_jobs(),
             },
         };
         let language = match &self.language {
-            Some(name) => Some(crate::tree::Language::by_name(name)?.name().to_owned()),
-            None => crate::tree::Language::for_file(&self.input, &file_head(&self.input))
+            Some(name) => Some(
+                whittle_core::tree::Language::by_name(name)?
+                    .name()
+                    .to_owned(),
+            ),
+            None => whittle_core::tree::Language::for_file(&self.input, &file_head(&self.input))
                 .ok()
                 .map(|language| language.name().to_owned()),
         };
@@ -453,16 +460,17 @@ impl ReduceArgs {
                 time: seconds(self.limit_time, "--limit-time")?,
             },
             // `--atoms` without `-a` asks for ddmin over those atoms.
-            algorithm: self
-                .algorithm
-                .clone()
-                .or_else(|| self.atoms.is_some().then(crate::pipeline::Pipeline::ddmin)),
+            algorithm: self.algorithm.clone().or_else(|| {
+                self.atoms
+                    .is_some()
+                    .then(whittle_core::engine::pipeline::Pipeline::ddmin)
+            }),
             fast: self.fast,
             language,
             syntax_guard: !self.no_syntax_guard,
             lookahead: !self.no_lookahead,
         };
-        crate::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        whittle_core::engine::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
         Ok(settings)
     }
 }
@@ -476,8 +484,8 @@ impl ReduceArgs {
     /// The largest testing window of the chosen executor.
     fn max_jobs(&self) -> usize {
         match self.executor {
-            ExecutorKind::Local => crate::params::max_jobs(),
-            ExecutorKind::Slurm => crate::slurm::MAX_STEPS,
+            ExecutorKind::Local => whittle_core::params::max_jobs(),
+            ExecutorKind::Slurm => whittle_core::exec::slurm::MAX_STEPS,
         }
     }
 
@@ -487,7 +495,7 @@ impl ReduceArgs {
             ExecutorKind::Local => {
                 // What would keep every test from starting is told before any runs.
                 if let Some(program) = self.command.first() {
-                    crate::oracle::check_program(program)
+                    whittle_core::exec::oracle::check_program(program)
                         .map_err(|why| anyhow::anyhow!("the test cannot be started: {why}"))?;
                 }
                 Ok(CommandOracle::new_in(
@@ -508,15 +516,17 @@ impl ReduceArgs {
                     CommandOracle::new_in(&self.command, &self.input, timeout, Some(&root))?
                         .with_input_type(self.input_type.into())
                         .with_memory_limit(self.memory_limit_bytes());
-                let options = crate::slurm::SlurmOptions {
+                let options = whittle_core::exec::slurm::SlurmOptions {
                     srun_args: self.srun_arg.clone(),
                 };
                 errln!(
                     "whittle: checking that a Slurm node sees the scratch directory {}",
                     oracle.scratch_dir().display()
                 );
-                let executor =
-                    crate::slurm::SlurmExecutor::connect(&options, oracle.scratch_dir())?;
+                let executor = whittle_core::exec::slurm::SlurmExecutor::connect(
+                    &options,
+                    oracle.scratch_dir(),
+                )?;
                 Ok(oracle.with_executor(Box::new(executor)))
             }
         }
@@ -534,18 +544,13 @@ pub fn main() -> i32 {
             tree::tree_command(&args.file, args.language.as_deref(), args.phi_check)
         }
         Subcommand::Languages => tree::languages_command(),
-        Subcommand::Algorithms => {
-            crate::console::write_out(format_args!("{}", crate::pipeline::algorithms_listing()))
-                .map(|()| 0)
-                .map_err(anyhow::Error::from)
-        }
-        Subcommand::SlurmStep(args) => {
-            let end = crate::slurm::run_step(args);
-            if let Some(message) = end.message {
-                errln!("whittle slurm-step: {message}");
-            }
-            Ok(end.code)
-        }
+        Subcommand::Algorithms => crate::console::write_out(format_args!(
+            "{}",
+            whittle_core::engine::pipeline::algorithms_listing()
+        ))
+        .map(|()| 0)
+        .map_err(anyhow::Error::from),
+        Subcommand::SlurmStep(args) => Ok(slurm_step::run(args)),
         Subcommand::Batch(args) => batch::run(args),
         Subcommand::Completions { shell } => completions(*shell),
         Subcommand::Man => man_page(),
@@ -617,7 +622,7 @@ fn usage_error(message: impl std::fmt::Display) -> anyhow::Result<i32> {
 fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // First of all: from now on a signal ends the run through the normal path (tests killed,
     // output written, scratch directory and lock removed).
-    if let Err(error) = crate::signals::install() {
+    if let Err(error) = whittle_core::exec::signals::install() {
         errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let settings = match args.settings() {
@@ -644,7 +649,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             settings.jobs
         );
     }
-    let input = match crate::reduce::read_input(&args.input, "the input") {
+    let input = match whittle_core::engine::job::read_input(&args.input, "the input") {
         Ok(input) => input,
         Err(error) => return usage_error(error),
     };
@@ -661,9 +666,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let named_output = args
         .output
         .clone()
-        .unwrap_or_else(|| crate::output::default_output_path(&args.input));
+        .unwrap_or_else(|| whittle_core::output::default_output_path(&args.input));
     // Through a symbolic link, the file it leads to is written (and locked), not the link.
-    let output = match crate::output::resolve_output_link(&named_output) {
+    let output = match whittle_core::output::resolve_output_link(&named_output) {
         Ok(output) => output,
         Err(error) => {
             return usage_error(format!(
@@ -676,7 +681,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         return usage_error(error);
     }
     // Held to the end of the run: the lock file goes when it is dropped.
-    let lock = match crate::output::OutputLock::acquire(&output) {
+    let lock = match whittle_core::output::OutputLock::acquire(&output) {
         Ok(lock) => lock,
         Err(error) => return usage_error(error),
     };
@@ -693,7 +698,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             .ok()
             .map(|m| m.permissions().mode())
     };
-    let mut result_file = crate::output::ResultFile::new(&output, mode);
+    let mut result_file = whittle_core::output::ResultFile::new(&output, mode);
     let mut start = None;
     let existed = output.exists();
     match existing_output(&output, &input) {
@@ -723,7 +728,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Err(error) => return usage_error(error),
     }
     // Processes a test leaves behind (daemons) are adopted and killed (Linux).
-    crate::processes::adopt_orphans();
+    whittle_core::exec::processes::adopt_orphans();
     let oracle = match args.oracle(timeout) {
         Ok(oracle) => Arc::new(oracle.fitting_timeout(if args.fast {
             TimeoutFit::Tight
@@ -743,22 +748,24 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let trace = match &args.trace {
         Some(path) => {
             let settings = &job.settings;
-            let header = crate::trace::TraceHeader {
+            let header = whittle_core::observe::trace::TraceHeader {
                 input_name: input_name(&args.input),
-                pipeline: crate::pipeline::pipeline_of(settings).to_string(),
-                language: crate::pipeline::language_of(settings).map(|l| l.name().to_owned()),
+                pipeline: whittle_core::engine::pipeline::pipeline_of(settings).to_string(),
+                language: whittle_core::engine::pipeline::language_of(settings)
+                    .map(|l| l.name().to_owned()),
                 jobs: settings.jobs,
                 parallel: settings.parallel_mode().to_string(),
                 split_factor: settings.split_factor.to_string(),
-                stage_count: crate::pipeline::Stages::len(
-                    &crate::pipeline::PipelineStages::from_settings(settings),
+                stage_count: whittle_core::engine::pipeline::Stages::len(
+                    &whittle_core::engine::pipeline::PipelineStages::from_settings(settings),
                 ),
                 command: Some(oracle.describe()),
                 output: Some(output.display().to_string()),
                 ..Default::default()
             };
             // A resumed run starts from the earlier result: the replay starts there too.
-            match crate::trace::TraceWriter::for_run(path, header, job.start_text()) {
+            match whittle_core::observe::trace::TraceWriter::for_run(path, header, job.start_text())
+            {
                 Ok(trace) => Some(trace),
                 Err(error) => return usage_error(error),
             }
@@ -783,9 +790,9 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     // The oracle is closed here after the run, so that what its cleaning up says is printed.
     // The test as the reduction sees it: the input's check replayed, verdicts re-tested now
     // and then, and confirmed by repeated runs once the test is seen to be flaky.
-    let judge = Arc::new(confirm::Confirming::new(
+    let judge = Arc::new(whittle_core::exec::confirm::Confirming::new(
         oracle.clone(),
-        confirm::Policy::new(args.confirm, args.assume_deterministic),
+        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic),
     ));
     let session = Session::start_with(job, judge.clone(), options, |tester| {
         tester.set_trace(trace)
@@ -812,7 +819,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         completed = Some(app.run_model().ending == Some(crate::tui::Ending::Done));
     } else {
         let commands = session.commands();
-        _stop_on_signal = Some(crate::signals::on_signal(move || {
+        _stop_on_signal = Some(whittle_core::exec::signals::on_signal(move || {
             commands.send(Command::Stop)
         }));
     }
@@ -849,7 +856,7 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
 /// the input, a file of the test (its program or a file among its arguments), another run's
 /// output, or (without --force) a file that is not an earlier trace or statistics of whittle.
 fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result<(), String> {
-    use crate::output::{check_output_path, same_file};
+    use whittle_core::output::{check_output_path, same_file};
     check_output_path(output, "the output")?;
     let records = [
         ("--stats-json", &args.stats_json, Record::Statistics),
@@ -924,7 +931,7 @@ fn check_record_path(
     kind: Record,
     force: bool,
 ) -> Result<(), String> {
-    if let Some(pid) = crate::output::OutputLock::holder(path) {
+    if let Some(pid) = whittle_core::output::OutputLock::holder(path) {
         return Err(format!(
             "{what} {} is the output of another whittle run{}, which is writing it; choose \
              another path",
@@ -936,7 +943,7 @@ fn check_record_path(
     if force || !path.exists() {
         return Ok(());
     }
-    let head = crate::output::regular_file_head(path, 64).unwrap_or_default();
+    let head = whittle_core::output::regular_file_head(path, 64).unwrap_or_default();
     let earlier = match kind {
         Record::Trace => {
             head.is_empty()
@@ -945,7 +952,7 @@ fn check_record_path(
         }
         Record::Statistics => {
             head.is_empty()
-                || crate::output::read_regular_file(path, what, 1 << 24)
+                || whittle_core::output::read_regular_file(path, what, 1 << 24)
                     .ok()
                     .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
                     .is_some_and(|json| json.get("oracle_runs").is_some())
@@ -999,20 +1006,21 @@ fn existing_output(output: &std::path::Path, input: &[u8]) -> Result<Option<Vec<
     if !output.exists() {
         return Ok(None);
     }
-    let existing = crate::reduce::read_input(output, "the output").map_err(|e| e.to_string())?;
+    let existing =
+        whittle_core::engine::job::read_input(output, "the output").map_err(|e| e.to_string())?;
     Ok((existing != input).then_some(existing))
 }
 
 /// What the end of a run needs to know besides the session's report.
 struct EndOfRun<'a> {
-    output: &'a crate::output::ResultFile,
+    output: &'a whittle_core::output::ResultFile,
     /// The output existed before the run.
     existed: bool,
     /// The run started from the existing output.
     resumed: bool,
     input_size: usize,
     /// What was seen of the test's flakiness.
-    flakiness: confirm::Flakiness,
+    flakiness: whittle_core::exec::confirm::Flakiness,
 }
 
 impl EndOfRun<'_> {
@@ -1031,19 +1039,19 @@ impl EndOfRun<'_> {
 fn conclude(
     args: &ReduceArgs,
     outcome: EndOfRun<'_>,
-    report: crate::engine::SessionReport,
+    report: whittle_core::engine::session::SessionReport,
     completed: Option<bool>,
 ) -> anyhow::Result<i32> {
-    use crate::output::Saved;
+    use whittle_core::output::Saved;
     let finished = match report.failure {
         None => report.finished,
         Some(StartError::NotInteresting { verdict, status }) => {
             // Not a verdict on the input: the test never ran.
-            if let crate::oracle::TestStatus::SpawnFailed(why) = &verdict.status {
+            if let whittle_core::exec::oracle::TestStatus::SpawnFailed(why) = &verdict.status {
                 let program = args.command.first().cloned().unwrap_or_default();
                 errln!(
                     "whittle: the test could not be started ({why}): {}; {}.",
-                    crate::oracle::explain_spawn_failure(&program, why),
+                    whittle_core::exec::oracle::explain_spawn_failure(&program, why),
                     outcome.untouched()
                 );
                 return Ok(EXIT_USAGE);
@@ -1056,7 +1064,8 @@ fn conclude(
             errln!("whittle: {what} is not interesting: the test reported {status} on it.");
             errln!(
                 "whittle: the test was given {} (see --input-type).",
-                crate::oracle::InputType::from(args.input_type).describe(&input_name(&args.input))
+                whittle_core::exec::oracle::InputType::from(args.input_type)
+                    .describe(&input_name(&args.input))
             );
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
                 errln!(
@@ -1146,7 +1155,7 @@ fn conclude(
                 serde_json::to_vec_pretty(&json)
             })
             .map_err(std::io::Error::other)
-            .and_then(|json| crate::output::write_atomically(path, &json, Some(0o644)));
+            .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
         if let Err(error) = written {
             errln!(
                 "whittle: error: cannot write the statistics to {}: {error}",
@@ -1174,7 +1183,7 @@ fn conclude(
     let (place, failed_write) = match saved {
         Saved::Best | Saved::Nothing => (intended.to_path_buf(), false),
         Saved::KeptSmaller { existing, best } => {
-            let saved = crate::output::save_elsewhere(intended, &best);
+            let saved = whittle_core::output::save_elsewhere(intended, &best);
             errln!(
                 "whittle: {} ({existing} bytes, from before) is smaller than this run's result \
                  ({} bytes) and was kept.",
@@ -1194,7 +1203,7 @@ fn conclude(
                 "whittle: error: cannot write the result to {}: {error}",
                 intended.display()
             );
-            match crate::output::save_elsewhere(intended, &best) {
+            match whittle_core::output::save_elsewhere(intended, &best) {
                 Ok(place) => {
                     errln!(
                         "whittle: the result ({} bytes) was saved to {} instead.",

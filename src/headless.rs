@@ -9,8 +9,8 @@ use crossbeam_channel::Receiver;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::console::errln;
-use crate::events::{Action, Event};
-use crate::stats::Stats;
+use whittle_core::observe::events::{Action, Event};
+use whittle_core::observe::stats::Stats;
 
 /// The line a warning or notice of the engine is printed as (`None` for other events).
 pub fn message_line(event: &Event) -> Option<String> {

@@ -5,14 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use whittle::atoms::non_whitespace_chars;
-use whittle::hdd::PinSource;
-use whittle::oracle::{CommandOracle, Oracle, predicate};
-use whittle::pipeline::Settings;
-use whittle::pipeline::{Pipeline, run_pipeline, table_7_1};
-use whittle::reduce::Job;
-use whittle::stats::Stats;
-use whittle::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
+use whittle_core::algorithms::hdd::PinSource;
+use whittle_core::engine::job::Job;
+use whittle_core::engine::pipeline::Settings;
+use whittle_core::engine::pipeline::{Pipeline, run_pipeline, table_7_1};
+use whittle_core::exec::oracle::{CommandOracle, Oracle, predicate};
+use whittle_core::observe::stats::Stats;
+use whittle_core::text::atoms::non_whitespace_chars;
+use whittle_core::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
 
 /// A folder of the repository's `examples/`.
 fn example(name: &str) -> PathBuf {
@@ -104,7 +104,7 @@ fn hello_world_needs_hoisting() {
 
 fn oracle_says(oracle: &Arc<dyn Oracle>, candidate: &[u8]) -> bool {
     oracle
-        .judge(candidate, &whittle::oracle::CancelToken::new())
+        .judge(candidate, &whittle_core::exec::oracle::CancelToken::new())
         .outcome
         .is_interesting()
 }
@@ -331,7 +331,7 @@ impl RandomTest {
 
 fn parse_json(text: &[u8]) -> Arc<Tree> {
     let language = Language::by_name("json").unwrap();
-    whittle::tree::parse(language, text.to_vec(), Preprocess::default()).unwrap()
+    whittle_core::tree::parse(language, text.to_vec(), Preprocess::default()).unwrap()
 }
 
 /// Nodes whose single removal keeps the result interesting (there should be none after HDD*).
@@ -458,9 +458,15 @@ fn the_default_without_a_language_is_the_text_schedule() {
         fast: true,
         ..Settings::default()
     };
-    assert_eq!(whittle::pipeline::pipeline_of(&fast), Pipeline::ddmin());
-    let text = whittle::pipeline::pipeline_of(&Settings::default());
-    assert_eq!(text.to_string(), whittle::pipeline::DEFAULT_TEXT_PIPELINE);
+    assert_eq!(
+        whittle_core::engine::pipeline::pipeline_of(&fast),
+        Pipeline::ddmin()
+    );
+    let text = whittle_core::engine::pipeline::pipeline_of(&Settings::default());
+    assert_eq!(
+        text.to_string(),
+        whittle_core::engine::pipeline::DEFAULT_TEXT_PIPELINE
+    );
     assert!(!text.needs_tree());
 }
 
@@ -475,5 +481,5 @@ fn the_default_for_a_known_language_is_a_tree_pipeline() {
         language: Some("json".into()),
         ..Settings::default()
     };
-    assert!(whittle::pipeline::pipeline_of(&json).needs_tree());
+    assert!(whittle_core::engine::pipeline::pipeline_of(&json).needs_tree());
 }

@@ -59,7 +59,7 @@ fn algorithms_lists_every_algorithm_and_table_7_1() {
     let output = whittle(&["algorithms"], dir.path());
     assert!(output.status.success());
     let out = String::from_utf8(output.stdout).unwrap();
-    for algorithm in whittle::hdd::Algorithm::all() {
+    for algorithm in whittle_core::algorithms::hdd::Algorithm::all() {
         let line = out
             .lines()
             .find(|line| {
@@ -69,7 +69,7 @@ fn algorithms_lists_every_algorithm_and_table_7_1() {
             .unwrap_or_else(|| panic!("{algorithm} missing:\n{out}"));
         assert!(line.contains(algorithm.figure()), "{line}");
     }
-    for pipeline in whittle::pipeline::table_7_1() {
+    for pipeline in whittle_core::engine::pipeline::table_7_1() {
         assert!(
             out.lines()
                 .any(|line| line.trim_start().starts_with(&format!("{pipeline} "))),
@@ -78,7 +78,7 @@ fn algorithms_lists_every_algorithm_and_table_7_1() {
     }
     assert!(out.contains("Hoist* + HDDH*"), "{out}");
     assert!(
-        out.contains(whittle::pipeline::DEFAULT_TREE_PIPELINE),
+        out.contains(whittle_core::engine::pipeline::DEFAULT_TREE_PIPELINE),
         "{out}"
     );
 }
@@ -132,7 +132,10 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         reduce_json(dir.path(), extra, stats_name, "in.whittled.json")
     };
     let (guarded, result) = run(&["--fast"], "guarded.json");
-    assert_eq!(guarded["algorithm"], whittle::pipeline::FAST_TREE_PIPELINE);
+    assert_eq!(
+        guarded["algorithm"],
+        whittle_core::engine::pipeline::FAST_TREE_PIPELINE
+    );
     assert!(guarded["guard_skips"].as_u64().unwrap() > 0, "{guarded}");
     assert_eq!(
         result.split_whitespace().collect::<String>(),
@@ -153,7 +156,7 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
     let (default, result) = run(&[], "default.json");
     assert_eq!(
         default["algorithm"],
-        whittle::pipeline::DEFAULT_TREE_PIPELINE
+        whittle_core::engine::pipeline::DEFAULT_TREE_PIPELINE
     );
     assert_eq!(result.split_whitespace().collect::<String>(), r#""baz"87"#);
     let stages: Vec<&str> = default["stages"]

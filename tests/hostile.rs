@@ -452,7 +452,7 @@ fn a_misspelt_algorithm_is_told_what_is_wrong_and_every_stage_name() {
     let output = reduce_in_txt(&work, &["-a", "hddd"], test);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    for name in whittle::pipeline::named_stages()
+    for name in whittle_core::engine::pipeline::named_stages()
         .iter()
         .map(|(name, _)| name)
     {

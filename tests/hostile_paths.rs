@@ -313,5 +313,5 @@ fn the_output_is_the_last_accepted_candidate_of_its_size() {
 }
 
 fn sha3_hex(bytes: &[u8]) -> String {
-    whittle::cache::sha3_hex(bytes)
+    whittle_core::exec::cache::sha3_hex(bytes)
 }

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{ddmin_ints, is_one_minimal, knobs, mock_examples};
-use whittle::cache::{CacheKind, CachePolicy};
-use whittle::params::{DdOptions, Knobs, ParallelMode, ReduceOrder, SplitFactor};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::params::{DdOptions, Knobs, ParallelMode, ReduceOrder, SplitFactor};
 
 const ORDERS: [ReduceOrder; 3] = [
     ReduceOrder::SubsetsFirst,
@@ -108,13 +108,13 @@ fn mock_examples_reach_their_one_minimal_result_under_every_setting() {
 #[test]
 fn table_4_1_sequence_is_reproduced_step_by_step() {
     use std::sync::Arc;
-    use whittle::atoms::{self, AtomKind};
-    use whittle::control::Control;
-    use whittle::dd::{self, TextDomain};
-    use whittle::oracle::predicate;
-    use whittle::params::Direction;
-    use whittle::tester::Tester;
-    use whittle::trace::TraceWriter;
+    use whittle_core::algorithms::dd::{self, TextDomain};
+    use whittle_core::exec::oracle::predicate;
+    use whittle_core::observe::trace::TraceWriter;
+    use whittle_core::params::Direction;
+    use whittle_core::testing::control::Control;
+    use whittle_core::testing::tester::Tester;
+    use whittle_core::text::atoms::{self, AtomKind};
 
     let expected = [
         ("12", "test", "not"),
@@ -168,7 +168,7 @@ fn table_4_1_sequence_is_reproduced_step_by_step() {
         assert_eq!(line["outcome"], outcome, "step {}", step + 1);
         assert_eq!(
             line["content_sha3"],
-            whittle::cache::sha3_hex(content.as_bytes())
+            whittle_core::exec::cache::sha3_hex(content.as_bytes())
         );
     }
 }

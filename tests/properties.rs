@@ -9,8 +9,8 @@ use std::hash::{Hash, Hasher};
 
 use common::{ddmin_ints, is_one_minimal, knobs, sweep_ints};
 use proptest::prelude::*;
-use whittle::cache::{CacheKind, CachePolicy};
-use whittle::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor};
 
 /// A random test over configurations of integers.
 #[derive(Clone, Debug)]

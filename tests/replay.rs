@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use whittle::engine::Session;
-use whittle::events::Event;
-use whittle::reduce::Job;
-use whittle::replay::Replay;
-use whittle::trace::{TraceHeader, TraceWriter};
 use whittle::tui::{App, AppOptions, ManualClock, Theme};
+use whittle_core::engine::job::Job;
+use whittle_core::engine::replay::Replay;
+use whittle_core::engine::session::Session;
+use whittle_core::observe::events::Event;
+use whittle_core::observe::trace::{TraceHeader, TraceWriter};
 
 use common::{demo_example, session_options};
 
@@ -31,8 +31,9 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
     let settings = &example.settings;
     let header = TraceHeader {
         input_name: name.to_string(),
-        pipeline: whittle::pipeline::pipeline_of(settings).to_string(),
-        language: whittle::pipeline::language_of(settings).map(|l| l.name().to_string()),
+        pipeline: whittle_core::engine::pipeline::pipeline_of(settings).to_string(),
+        language: whittle_core::engine::pipeline::language_of(settings)
+            .map(|l| l.name().to_string()),
         jobs: 1,
         stage_count: 1,
         ..TraceHeader::default()
@@ -52,7 +53,7 @@ fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
 /// The options of the screens of these tests: dark, named `replay`, on `clock`.
 fn app_options(
     clock: &ManualClock,
-    language: Option<&'static whittle::tree::Language>,
+    language: Option<&'static whittle_core::tree::Language>,
 ) -> AppOptions {
     AppOptions {
         theme: Theme::named("dark", false).unwrap(),
@@ -278,7 +279,10 @@ fn the_live_run_and_its_replay_show_the_same_configuration() {
                 live.on_engine_event(event);
             }
             let snapshot = session.snapshot();
-            if seen && (snapshot.parked || snapshot.state == whittle::engine::RunState::Done) {
+            if seen
+                && (snapshot.parked
+                    || snapshot.state == whittle_core::engine::session::RunState::Done)
+            {
                 break;
             }
             assert!(Instant::now() < deadline, "the engine did not settle");
@@ -336,7 +340,7 @@ fn replays_of_tree_stages_name_their_candidates() {
                 candidate,
                 outcome,
                 ..
-            } if candidate.kind == whittle::events::CandidateKind::Hoist
+            } if candidate.kind == whittle_core::observe::events::CandidateKind::Hoist
                 && outcome.is_interesting() =>
             {
                 Some(*step)

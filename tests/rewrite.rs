@@ -7,13 +7,13 @@ mod tree_support;
 
 use std::sync::Arc;
 
-use whittle::hdd::PinSource;
-use whittle::oracle::predicate;
-use whittle::pipeline::{Pipeline, Settings, Stage, run_pipeline};
-use whittle::reduce::Job;
-use whittle::rewrite::{Rewrite, candidate_texts};
-use whittle::stats::Stats;
-use whittle::tree::{Language, NodeId, ParserPool, Preprocess, Tree};
+use whittle_core::algorithms::hdd::PinSource;
+use whittle_core::algorithms::rewrite::{Rewrite, candidate_texts};
+use whittle_core::engine::job::Job;
+use whittle_core::engine::pipeline::{Pipeline, Settings, Stage, run_pipeline};
+use whittle_core::exec::oracle::predicate;
+use whittle_core::observe::stats::Stats;
+use whittle_core::tree::{Language, NodeId, ParserPool, Preprocess, Tree};
 
 type Predicate = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
 
@@ -65,7 +65,7 @@ fn assert_minimal(language_name: &str, rewrite: Rewrite, result: &str, interesti
         interesting(result.as_bytes()),
         "not interesting: {result:?}"
     );
-    let tree = whittle::tree::parse(
+    let tree = whittle_core::tree::parse(
         language(language_name),
         result.as_bytes().to_vec(),
         Preprocess::none(),
@@ -322,10 +322,10 @@ fn stages_are_named_in_pipelines() {
     assert_eq!(pipeline.stages()[2], Stage::Rewrite(Rewrite::Lift));
     assert!(pipeline.needs_tree());
     assert_eq!(pipeline.to_string(), "hddhr+replace+lift+ddmin:line");
-    let listing = whittle::pipeline::algorithms_listing();
+    let listing = whittle_core::engine::pipeline::algorithms_listing();
     assert!(listing.contains("replace") && listing.contains("lift"));
     assert!(
-        whittle::pipeline::catalogue(true)
+        whittle_core::engine::pipeline::catalogue(true)
             .iter()
             .any(|entry| entry.name == "lift")
     );
@@ -409,7 +409,7 @@ fn rewrite_combines_the_three_stages() {
 
 #[test]
 fn candidates_report_the_bytes_they_replace() {
-    use whittle::events::{CandidateKind, Event};
+    use whittle_core::observe::events::{CandidateKind, Event};
     if !tree_support::available("c") {
         return;
     }

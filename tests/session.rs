@@ -4,15 +4,15 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use whittle::atoms::AtomKind;
-use whittle::cache::{CacheKind, CachePolicy};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::text::atoms::AtomKind;
 
-use whittle::engine::{Command, Edit, PinTarget, Session, SessionOptions};
-use whittle::events::{Action, Event};
-use whittle::oracle::predicate;
-use whittle::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
-use whittle::pipeline::{Pipeline, Settings};
-use whittle::reduce::Job;
+use whittle_core::engine::job::Job;
+use whittle_core::engine::pipeline::{Pipeline, Settings};
+use whittle_core::engine::session::{Command, ManualEdit, PinTarget, Session, SessionOptions};
+use whittle_core::exec::oracle::predicate;
+use whittle_core::observe::events::{Action, Event};
+use whittle_core::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 
@@ -198,7 +198,7 @@ fn pinned_lines_are_in_every_candidate_and_in_the_result() {
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
 fn pinned_nodes_are_kept() {
-    use whittle::tree::{self, Language, Preprocess};
+    use whittle_core::tree::{self, Language, Preprocess};
     let input = b"{\n  \"a\": [1, 2, 3],\n  \"keep\": {\"deep\": true},\n  \"x\": 42\n}\n".to_vec();
     let language = Language::by_name("json").unwrap();
     let parsed = tree::parse(language, input.clone(), Preprocess::default()).unwrap();
@@ -324,7 +324,7 @@ fn proposed_edits_are_kept_only_when_interesting() {
     // The checks of the input run without a step; the engine then waits for step 1.
     drain(&session, Duration::from_millis(200));
     assert!(session.snapshot().parked);
-    session.send(Command::Propose(Edit::RemoveLines(0..1)));
+    session.send(Command::Propose(ManualEdit::RemoveLines(0..1)));
     let rejected = drain(&session, Duration::from_millis(300));
     assert!(rejected.iter().any(|e| matches!(
         e,
@@ -339,7 +339,7 @@ fn proposed_edits_are_kept_only_when_interesting() {
         "a rejected edit changes nothing"
     );
 
-    session.send(Command::Propose(Edit::RemoveLines(1..2)));
+    session.send(Command::Propose(ManualEdit::RemoveLines(1..2)));
     let accepted = drain(&session, Duration::from_millis(300));
     assert!(
         accepted
@@ -349,7 +349,7 @@ fn proposed_edits_are_kept_only_when_interesting() {
     let snapshot = session.snapshot();
     assert_eq!(&*snapshot.best, b"keep 1\nkeep 3\n");
     let last = snapshot.history.last().unwrap();
-    assert_eq!(last.branch, whittle::events::Branch::Manual);
+    assert_eq!(last.branch, whittle_core::observe::events::Branch::Manual);
     session.send(Command::Stop);
     let report = session.wait().unwrap();
     assert_eq!(report.finished.result, b"keep 1\nkeep 3\n");
@@ -380,7 +380,7 @@ fn restart_from_an_earlier_state_reaches_an_interesting_result_again() {
         snapshot
             .history
             .iter()
-            .any(|entry| entry.branch == whittle::events::Branch::Restart)
+            .any(|entry| entry.branch == whittle_core::observe::events::Branch::Restart)
     );
     session.send(Command::Stop);
     let report = session.wait().unwrap();
@@ -517,7 +517,7 @@ fn candidates_report_the_bytes_they_remove() {
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
 fn switching_from_hdd_to_hoisting_mid_run_ends_tree_minimal() {
-    use whittle::tree::{self, Language, Preprocess, TreeEdits, TreeState};
+    use whittle_core::tree::{self, Language, Preprocess, TreeEdits, TreeState};
     let language = Language::by_name("json").unwrap();
     let input =
         br#"{"a": {"b": [1, 2, {"c": [3, 87, 4]}], "d": "x"}, "e": [5, [6, 7]], "f": null}"#;

@@ -9,13 +9,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use whittle::atoms::AtomKind;
-use whittle::engine::{Command, Edit, RunState, Session, SessionOptions};
-use whittle::events::{CandidateKind, Event};
-use whittle::oracle::{Oracle, predicate};
-use whittle::pipeline::Settings;
-use whittle::reduce::Job;
-use whittle::tree::{Language, Tree};
+use whittle_core::engine::job::Job;
+use whittle_core::engine::pipeline::Settings;
+use whittle_core::engine::session::{Command, ManualEdit, RunState, Session, SessionOptions};
+use whittle_core::exec::oracle::{Oracle, predicate};
+use whittle_core::observe::events::{CandidateKind, Event};
+use whittle_core::text::atoms::AtomKind;
+use whittle_core::tree::{Language, Tree};
 
 use common::{demo_example, session_options};
 
@@ -42,7 +42,9 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
     let settings = text_settings(jobs);
     let mut job = Job::new(input.to_vec(), settings);
     if let Some(output) = output {
-        job = job.writing_to(Arc::new(whittle::output::ResultFile::new(output, None)));
+        job = job.writing_to(Arc::new(whittle_core::output::ResultFile::new(
+            output, None,
+        )));
     }
     let options = session_options(false, step_mode);
     Session::start_with(job, Arc::new(lines_3_and_7()), options, |t| {
@@ -54,10 +56,10 @@ fn start(input: &[u8], output: Option<&Path>, jobs: usize, step_mode: bool) -> S
 /// The tree of the session's best test case now, and the version it belongs to.
 fn best_tree(session: &Session, language: Option<&'static Language>) -> (Arc<Tree>, u64) {
     let snapshot = session.snapshot();
-    let tree = whittle::tree::parse(
+    let tree = whittle_core::tree::parse(
         language.unwrap(),
         snapshot.best.to_vec(),
-        whittle::tree::Preprocess::default(),
+        whittle_core::tree::Preprocess::default(),
     )
     .unwrap();
     (tree, snapshot.version)
@@ -166,7 +168,7 @@ fn restarts_and_undos_only_move_where_the_engine_works() {
 fn a_kept_manual_edit_can_be_undone_and_is_described_in_words() {
     let session = start(&lines(10), None, 1, true);
     until_parked(&session);
-    session.send(Command::Propose(Edit::RemoveLines(0..2)));
+    session.send(Command::Propose(ManualEdit::RemoveLines(0..2)));
     let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
     let Some(Event::ManualEdit {
         description,
@@ -214,7 +216,7 @@ fn node_edits_are_named_by_kind_text_and_place() {
         .ids()
         .find(|&id| tree.kind(id) == "pair" && tree.text(id).starts_with(b"\"foo\""))
         .unwrap();
-    session.send(Command::Propose(Edit::RemoveNode {
+    session.send(Command::Propose(ManualEdit::RemoveNode {
         version,
         node: pair,
     }));
@@ -231,7 +233,7 @@ fn node_edits_are_named_by_kind_text_and_place() {
         .ids()
         .find(|&id| tree.kind(id) == "number" && tree.text(id) == b"87")
         .unwrap();
-    session.send(Command::Propose(Edit::Hoist {
+    session.send(Command::Propose(ManualEdit::Hoist {
         version,
         node: array,
         descendant: number,
@@ -476,7 +478,7 @@ fn steps_after_a_restart_go_on_one_by_one() {
 /// last, not those the run started with.
 #[test]
 fn the_final_statistics_tell_the_knobs_that_ran_last() {
-    use whittle::params::{ParallelMode, SplitFactor};
+    use whittle_core::params::{ParallelMode, SplitFactor};
     let session = start(&lines(10), None, 1, true);
     session.send(Command::SetSplitFactor(SplitFactor::Finite(3)));
     session.send(Command::SetParallelMode(ParallelMode::First));

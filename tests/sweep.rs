@@ -4,8 +4,8 @@
 mod common;
 
 use common::{ddmin_ints, is_one_minimal, knobs, mock_examples, sweep_ints};
-use whittle::cache::{CacheKind, CachePolicy};
-use whittle::params::{DdOptions, ParallelMode, SplitFactor};
+use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::params::{DdOptions, ParallelMode, SplitFactor};
 
 const NO_CACHE: CachePolicy = CachePolicy {
     kind: CacheKind::None,
@@ -13,7 +13,7 @@ const NO_CACHE: CachePolicy = CachePolicy {
     evict_larger: false,
 };
 
-fn sequential() -> whittle::params::Knobs {
+fn sequential() -> whittle_core::params::Knobs {
     knobs(SplitFactor::Finite(2), 1, ParallelMode::Stable)
 }
 

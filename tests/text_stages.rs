@@ -5,19 +5,19 @@
 
 use std::sync::Arc;
 
-use whittle::cache::CachePolicy;
-use whittle::control::Control;
-use whittle::oracle::{Oracle, predicate};
-use whittle::params::Knobs;
-use whittle::passes::brackets::BalancedRegions;
-use whittle::passes::rename::Rename;
-use whittle::passes::tokens::TokenWindows;
-use whittle::passes::{EditOptions, EditStage, Syntax, TextStage};
-use whittle::pins::Pins;
-use whittle::pipeline::{Settings, run_pipeline};
-use whittle::stats::Stats;
-use whittle::tester::Tester;
-use whittle::tree::Language;
+use whittle_core::algorithms::passes::brackets::BalancedRegions;
+use whittle_core::algorithms::passes::rename::Rename;
+use whittle_core::algorithms::passes::tokens::TokenWindows;
+use whittle_core::algorithms::passes::{EditOptions, EditStage, Syntax, TextStage};
+use whittle_core::algorithms::pins::Pins;
+use whittle_core::engine::pipeline::{Settings, run_pipeline};
+use whittle_core::exec::cache::CachePolicy;
+use whittle_core::exec::oracle::{Oracle, predicate};
+use whittle_core::observe::stats::Stats;
+use whittle_core::params::Knobs;
+use whittle_core::testing::control::Control;
+use whittle_core::testing::tester::Tester;
+use whittle_core::tree::Language;
 
 type Predicate = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
@@ -44,7 +44,7 @@ fn reduce(
     run_pipeline(
         &mut tester,
         &settings,
-        Arc::new(|_: &Arc<whittle::tree::Tree>| Vec::new()),
+        Arc::new(|_: &Arc<whittle_core::tree::Tree>| Vec::new()),
     )
     .unwrap();
     let result = String::from_utf8(tester.best().to_vec()).unwrap();
@@ -496,7 +496,7 @@ fn indent_lifts_python_blocks() {
         Some("python"),
         1,
         &interesting,
-        &whittle::passes::indent::LiftBlocks,
+        &whittle_core::algorithms::passes::indent::LiftBlocks,
         "if ready:\n    go()\nelse\n",
     );
 }
@@ -527,7 +527,7 @@ fn inline_on_c() {
         return;
     };
     assert!(one_minimal(
-        &whittle::passes::inline::InlineCalls { language: c },
+        &whittle_core::algorithms::passes::inline::InlineCalls { language: c },
         &result,
         &interesting
     ));

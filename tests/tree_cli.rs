@@ -69,7 +69,7 @@ fn tree_reports_bad_input_clearly() {
 fn languages_lists_every_language() {
     let (code, out, _) = whittle(&["languages"]);
     assert_eq!(code, 0);
-    for language in whittle::tree::languages() {
+    for language in whittle_core::tree::languages() {
         let line = out
             .lines()
             .find(|line| line.starts_with(&format!("{} ", language.name())))

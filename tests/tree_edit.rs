@@ -6,13 +6,13 @@ mod tree_support;
 
 use std::sync::Arc;
 
-use whittle::tree::{
+use whittle_core::tree::{
     Language, NodeId, NodeState, Preprocess, SyntaxGuard, Tree, TreeEdits, TreeState,
 };
 
 fn tree_of(language: &str, text: &str, preprocess: Preprocess) -> Arc<Tree> {
     let language = Language::by_name(language).unwrap();
-    whittle::tree::parse(language, text.as_bytes().to_vec(), preprocess).unwrap()
+    whittle_core::tree::parse(language, text.as_bytes().to_vec(), preprocess).unwrap()
 }
 
 /// The node of `kind` whose text is `text`.

@@ -4,8 +4,8 @@
 
 mod tree_support;
 
-use whittle::tree::check::{CheckReport, phi_check, removal_check};
-use whittle::tree::{Language, Preprocess, Tree};
+use whittle_core::tree::check::{CheckReport, phi_check, removal_check};
+use whittle_core::tree::{Language, Preprocess, Tree};
 
 fn phi_of_kind(language: &str, kind: &str) -> Option<String> {
     let table = Language::by_name(language).ok()?.generated_table().ok()?;
@@ -79,7 +79,7 @@ fn phi_spot_checks_javascript() {
 )]
 fn json_removal_prints_phi_or_nothing() {
     let language = Language::by_name("json").unwrap();
-    let tree = whittle::tree::parse(
+    let tree = whittle_core::tree::parse(
         language,
         br#"{"a": [1, 2], "b": {"c": 3}}"#.to_vec(),
         Preprocess::default(),

@@ -4,7 +4,7 @@
 
 mod tree_support;
 
-use whittle::tree::{Preprocess, Tree, TreeEdits, TreeState};
+use whittle_core::tree::{Preprocess, Tree, TreeEdits, TreeState};
 
 fn assert_tokens_tile_input(tree: &Tree, label: &str) {
     let mut rebuilt = Vec::with_capacity(tree.source().len());
@@ -51,7 +51,7 @@ fn assert_structure(tree: &Tree, label: &str) {
     }
 }
 
-fn check(path: &std::path::Path, language: &'static whittle::tree::Language) {
+fn check(path: &std::path::Path, language: &'static whittle_core::tree::Language) {
     for preprocess in [Preprocess::default(), Preprocess::none()] {
         let tree = tree_support::parse(path, language, preprocess);
         let label = format!("{} ({preprocess:?})", path.display());
@@ -76,7 +76,7 @@ fn fixtures_round_trip() {
     let fixtures = tree_support::fixtures();
     let languages: std::collections::BTreeSet<&str> =
         fixtures.iter().map(|(_, l)| l.name()).collect();
-    let expected = whittle::tree::languages()
+    let expected = whittle_core::tree::languages()
         .iter()
         .filter(|l| l.is_available())
         .count();
@@ -145,9 +145,9 @@ fn odd_inputs_round_trip() {
         if !tree_support::available(name) {
             continue;
         }
-        let language = whittle::tree::Language::by_name(name).unwrap();
+        let language = whittle_core::tree::Language::by_name(name).unwrap();
         for preprocess in [Preprocess::default(), Preprocess::none()] {
-            let tree = whittle::tree::parse(language, input.to_vec(), preprocess).unwrap();
+            let tree = whittle_core::tree::parse(language, input.to_vec(), preprocess).unwrap();
             let label = format!("{name} {:?}", String::from_utf8_lossy(input));
             assert_tokens_tile_input(&tree, &label);
             assert_structure(&tree, &label);

@@ -4,8 +4,8 @@
 
 mod tree_support;
 
-use whittle::tree::languages;
-use whittle::tree::profile::Profile;
+use whittle_core::tree::languages;
+use whittle_core::tree::profile::Profile;
 
 #[test]
 fn profiles_parse_and_name_their_files() {
@@ -31,7 +31,7 @@ fn profiles_parse_and_name_their_files() {
 #[test]
 fn languages_are_found_by_name_and_extension() {
     use std::path::Path;
-    use whittle::tree::Language;
+    use whittle_core::tree::Language;
     assert_eq!(Language::for_path(Path::new("a/b.c")).unwrap().name(), "c");
     assert_eq!(
         Language::for_path(Path::new("x.HPP")).unwrap().name(),

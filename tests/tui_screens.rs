@@ -9,12 +9,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Modifier;
-use whittle::demo::examples;
-use whittle::engine::{RunState, Session, SessionOptions};
-use whittle::events::{CandidateKind, Event};
-use whittle::outcome::Outcome;
-use whittle::reduce::Job;
 use whittle::tui::{App, AppOptions, ManualClock, Overlay, Theme};
+use whittle_core::engine::demo::examples;
+use whittle_core::engine::job::Job;
+use whittle_core::engine::session::{RunState, Session, SessionOptions};
+use whittle_core::observe::events::{CandidateKind, Event};
+use whittle_core::outcome::Outcome;
 
 /// How long a test waits for the engine before failing (generous: the machine may be loaded).
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -42,7 +42,7 @@ fn harness_on(
     name: &str,
     width: u16,
     height: u16,
-    change: impl FnOnce(&mut whittle::pipeline::Settings),
+    change: impl FnOnce(&mut whittle_core::engine::pipeline::Settings),
 ) -> Harness {
     let mut example = examples()
         .into_iter()
@@ -306,7 +306,7 @@ fn algorithm_picker() {
     assert!(screen.contains("ddmin:line"), "{screen}");
     insta::assert_snapshot!("picker", screen);
     // The text default's name is longer than the name column: cut there, whole when highlighted.
-    let long = whittle::pipeline::DEFAULT_TEXT_PIPELINE;
+    let long = whittle_core::engine::pipeline::DEFAULT_TEXT_PIPELINE;
     assert!(!screen.contains(long), "{screen}");
     for _ in 0..3 {
         h.key(KeyCode::Down);
@@ -558,7 +558,7 @@ fn the_output_pane_names_the_node_a_test_ran_on() {
         let mut h = harness("table-4.1", width, height);
         h.feed(Event::TestOutput {
             step: 1,
-            status: whittle::oracle::TestStatus::Exited(0),
+            status: whittle_core::exec::oracle::TestStatus::Exited(0),
             tail: "printed on the node\n".into(),
             node: Some("node17".into()),
         });
@@ -770,7 +770,9 @@ fn small_screens_keep_the_essentials() {
 /// The C example under the default pipeline for C: a schedule of nine stages.
 fn scheduled_hello(width: u16, height: u16) -> Harness {
     harness_on("hello-hoist", width, height, |settings| {
-        settings.algorithm = whittle::pipeline::DEFAULT_TREE_PIPELINE.parse().ok();
+        settings.algorithm = whittle_core::engine::pipeline::DEFAULT_TREE_PIPELINE
+            .parse()
+            .ok();
     })
 }
 
@@ -862,7 +864,7 @@ fn two_jobs_list_steps_in_order() {
     let now = Instant::now();
     let judged = |step: u64, index: u32, outcome: Outcome| Event::CandidateJudged {
         step,
-        candidate: whittle::events::Candidate {
+        candidate: whittle_core::observe::events::Candidate {
             kind: CandidateKind::Complement,
             index,
             n: 4,
@@ -870,7 +872,7 @@ fn two_jobs_list_steps_in_order() {
         size: 4,
         preview: None,
         removed: Vec::new(),
-        action: whittle::events::Action::Test,
+        action: whittle_core::observe::events::Action::Test,
         outcome,
         status: None,
         duration: Duration::ZERO,

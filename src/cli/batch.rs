@@ -185,7 +185,7 @@ pub struct BatchSummary {
 /// when one failed, was refused or found its input not interesting, 2 for bad arguments,
 /// 130 when stopped.
 pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
-    if let Err(error) = crate::signals::install() {
+    if let Err(error) = whittle_core::exec::signals::install() {
         errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
     let items = match plan(args) {
@@ -244,7 +244,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
     let mut code = 0;
     let mut written = Vec::new();
     for path in std::iter::once(work_dir.join("summary.json")).chain(args.summary_json.clone()) {
-        match crate::output::write_atomically(&path, &json, Some(0o644)) {
+        match whittle_core::output::write_atomically(&path, &json, Some(0o644)) {
             Ok(()) => written.push(path.display().to_string()),
             Err(error) => {
                 errln!(
@@ -258,7 +258,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<i32> {
     if !written.is_empty() {
         errln!("whittle: summary in {}", written.join(" and "));
     }
-    if crate::signals::received() > 0 {
+    if whittle_core::exec::signals::received() > 0 {
         code = EXIT_INTERRUPTED;
     } else if summary.reductions.iter().any(|s| !s.status.is_success()) {
         code = EXIT_ERROR;
@@ -294,7 +294,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
     let default_test = absolute_program(&args.command, &cwd);
     let mut items = Vec::new();
     if let Some(manifest) = &args.manifest {
-        let text = crate::output::read_regular_file(manifest, "the manifest", 1 << 30)
+        let text = whittle_core::output::read_regular_file(manifest, "the manifest", 1 << 30)
             .map_err(anyhow::Error::msg)
             .and_then(|bytes| {
                 String::from_utf8(bytes).map_err(|_| {
@@ -380,7 +380,7 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         .map(|(index, (input, output, test))| {
             let output = output.unwrap_or_else(|| match (&output_dir, input.file_name()) {
                 (Some(dir), Some(name)) => dir.join(name),
-                _ => crate::output::default_output_path(&input),
+                _ => whittle_core::output::default_output_path(&input),
             });
             Item {
                 index,
@@ -395,7 +395,8 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
             anyhow::bail!("the input {} is not a readable file", item.input.display());
         }
         for other in &items[i + 1..] {
-            if item.output == other.output || crate::output::same_file(&item.output, &other.output)
+            if item.output == other.output
+                || whittle_core::output::same_file(&item.output, &other.output)
             {
                 anyhow::bail!(
                     "{} and {} would both be reduced into {}; give each its own output",
@@ -406,7 +407,9 @@ fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
             }
         }
         for other in &items {
-            if item.output == other.input || crate::output::same_file(&item.output, &other.input) {
+            if item.output == other.input
+                || whittle_core::output::same_file(&item.output, &other.input)
+            {
                 anyhow::bail!(
                     "the result of {} would be written over the input {}; whittle never writes \
                      its inputs",
@@ -460,7 +463,7 @@ fn absolute(path: &Path, base: &Path) -> PathBuf {
 /// machine; Slurm nodes are not looked at).
 fn check_test_program(args: &BatchArgs, program: &OsStr) -> Result<(), String> {
     match args.executor {
-        ExecutorKind::Local => crate::oracle::check_program(program)
+        ExecutorKind::Local => whittle_core::exec::oracle::check_program(program)
             .map_err(|why| format!("the test cannot be started: {why}")),
         ExecutorKind::Slurm => Ok(()),
     }
@@ -854,7 +857,7 @@ fn run_local(
     // The process groups of the running reductions: a stop signals them under this lock, and
     // none starts after a stop (it is taken to start one).
     let groups: Arc<Mutex<Vec<i32>>> = Arc::default();
-    let _on_signal = crate::signals::on_signal({
+    let _on_signal = whittle_core::exec::signals::on_signal({
         let (stopping, groups) = (stopping.clone(), groups.clone());
         move || {
             let groups = groups.lock().unwrap_or_else(PoisonError::into_inner);
@@ -980,8 +983,10 @@ fn run_slurm(
         "whittle: checking that a Slurm node sees the work directory {}",
         work.display()
     );
-    let executor =
-        crate::slurm::SlurmExecutor::connect(&crate::slurm::SlurmOptions::default(), work)?;
+    let executor = whittle_core::exec::slurm::SlurmExecutor::connect(
+        &whittle_core::exec::slurm::SlurmOptions::default(),
+        work,
+    )?;
     let whittle = executor.step_program().to_path_buf();
     for item in items {
         let script = task_script(&whittle, &reduce_args(args, work, item), work, item);
@@ -1035,7 +1040,7 @@ fn run_slurm(
     }
     errln!("whittle: submitted array job {job} ({} tasks)", items.len());
     let stopping = Arc::new(AtomicBool::new(false));
-    let _on_signal = crate::signals::on_signal({
+    let _on_signal = whittle_core::exec::signals::on_signal({
         let stopping = stopping.clone();
         move || stopping.store(true, Ordering::SeqCst)
     });

@@ -1,14 +1,14 @@
-//! `whittle demo`: runs a built-in example ([`crate::demo`]) in the UI, or prints each
-//! candidate and the result.
+//! `whittle demo`: runs a built-in example ([`whittle_core::engine::demo`]) in the UI, or prints
+//! each candidate and the result.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
 
 use super::{DemoArgs, EXIT_ERROR, EXIT_USAGE};
 use crate::console::{StdoutError, errln, outln};
-use crate::demo::{Example, examples};
-use crate::engine::SessionOptions;
-use crate::events::{Action, Event};
+use whittle_core::engine::demo::{Example, examples};
+use whittle_core::engine::session::SessionOptions;
+use whittle_core::observe::events::{Action, Event};
 
 /// `whittle demo`: runs an example and prints each candidate and the result.
 pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::ReplayArgs;
 use crate::console::{StdoutError, errln, outln};
-use crate::events::Event;
-use crate::replay::Replay;
 use crate::tui::{App, AppOptions, SystemClock, Theme};
+use whittle_core::engine::replay::Replay;
+use whittle_core::observe::events::Event;
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<i32> {
@@ -90,9 +90,9 @@ fn print_steps(replay: &Replay, from: Option<u64>) -> Result<(), StdoutError> {
                 "{step:>5}  {:<16} {size:>8} B  {:<6} {}",
                 candidate.describe(),
                 match action {
-                    crate::events::Action::Test => "test",
-                    crate::events::Action::Cache => "cache",
-                    crate::events::Action::Guard => "guard",
+                    whittle_core::observe::events::Action::Test => "test",
+                    whittle_core::observe::events::Action::Cache => "cache",
+                    whittle_core::observe::events::Action::Guard => "guard",
                 },
                 outcome.symbol()
             )?,

@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::Path;
 
 use crate::console::{StdoutError, outln};
-use crate::tree::{NodeId, Preprocess, Tree, check, languages};
+use whittle_core::tree::{NodeId, Preprocess, Tree, check, languages};
 
 /// Shows a text in one line, escaped and shortened.
 fn snippet(text: &[u8], limit: usize) -> String {
@@ -78,7 +78,7 @@ fn ended_output(error: std::io::Error) -> anyhow::Result<i32> {
 /// Entry point of `whittle tree FILE`: lists the parse tree of `file` (in `language`, or the
 /// one its extension names) and, with `phi_check`, how many nodes' Φ parse in place.
 pub fn tree_command(file: &Path, language: Option<&str>, phi_check: bool) -> anyhow::Result<i32> {
-    let tree = crate::tree::parse_file(file, language, Preprocess::default())?;
+    let tree = whittle_core::tree::parse_file(file, language, Preprocess::default())?;
     // One line at a time: the listing of a deep tree is far larger than the tree.
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

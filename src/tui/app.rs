@@ -30,12 +30,12 @@ use super::panes::tree::{Selection, TreePane, line_starts};
 use super::panes::{self, Measures, Pane, ReplayStatus, View};
 use super::source::{ReplaySource, Source};
 use super::theme::Theme;
-use crate::engine::{Command, CommandSender, Edit, PinTarget, Snapshot};
-use crate::events::Event;
-use crate::params::SplitFactor;
-use crate::pipeline::catalogue;
-use crate::replay::Replay;
-use crate::tree::Language;
+use whittle_core::engine::pipeline::catalogue;
+use whittle_core::engine::replay::Replay;
+use whittle_core::engine::session::{Command, CommandSender, ManualEdit, PinTarget, Snapshot};
+use whittle_core::observe::events::Event;
+use whittle_core::params::SplitFactor;
+use whittle_core::tree::Language;
 
 /// Largest finite split factor the `+` key reaches before ∞.
 const MAX_FINITE_SPLIT: u32 = 16;
@@ -511,7 +511,7 @@ impl App {
         self.text.follow = true;
     }
 
-    fn fold_replayed(&mut self, events: Vec<crate::replay::TimedEvent>) {
+    fn fold_replayed(&mut self, events: Vec<whittle_core::engine::replay::TimedEvent>) {
         for (event, seconds) in events {
             let running = Duration::from_secs_f64(seconds.max(0.0));
             self.run.apply(event, self.started + running, running);
@@ -598,7 +598,8 @@ impl App {
             },
             Selection::Line { line, .. } => PinTarget::Lines(*line..*line + 1),
         };
-        let (line, column) = crate::describe::line_column(&self.snapshot.best, bytes.start);
+        let (line, column) =
+            whittle_core::text::describe::line_column(&self.snapshot.best, bytes.start);
         if pinned {
             self.send(Command::Unpin(target));
             self.notice(format!("unpinning what is at {line}:{column}"), false);
@@ -617,8 +618,8 @@ impl App {
             return;
         };
         let edit = match selection {
-            Selection::Node { version, node, .. } => Edit::RemoveNode { version, node },
-            Selection::Line { line, .. } => Edit::RemoveLines(line..line + 1),
+            Selection::Node { version, node, .. } => ManualEdit::RemoveNode { version, node },
+            Selection::Line { line, .. } => ManualEdit::RemoveLines(line..line + 1),
         };
         self.send(Command::Propose(edit));
         self.notice("testing the proposed removal…".into(), false);
@@ -766,11 +767,13 @@ impl App {
                     *selected = (*selected + 10).min(choices.len().saturating_sub(1))
                 }
                 KeyCode::Enter => {
-                    let edit = choices.get(*selected).map(|(descendant, _)| Edit::Hoist {
-                        version: *version,
-                        node: *node,
-                        descendant: *descendant,
-                    });
+                    let edit = choices
+                        .get(*selected)
+                        .map(|(descendant, _)| ManualEdit::Hoist {
+                            version: *version,
+                            node: *node,
+                            descendant: *descendant,
+                        });
                     self.overlay = None;
                     if let Some(edit) = edit {
                         self.send(Command::Propose(edit));
@@ -912,7 +915,8 @@ impl App {
         };
         let hoist = match &self.run.current {
             Some(current)
-                if current.candidate.kind == crate::events::CandidateKind::Hoist
+                if current.candidate.kind
+                    == whittle_core::observe::events::CandidateKind::Hoist
                     && !removed.is_empty() =>
             {
                 match current.removed[..] {
@@ -1006,8 +1010,11 @@ mod tests {
             b"x",
         ] {
             let measures = Measures::of(text);
-            assert_eq!(measures.nonws, crate::atoms::non_whitespace_chars(text));
-            assert_eq!(measures.lines, crate::atoms::line_count(text));
+            assert_eq!(
+                measures.nonws,
+                whittle_core::text::atoms::non_whitespace_chars(text)
+            );
+            assert_eq!(measures.lines, whittle_core::text::atoms::line_count(text));
         }
     }
 }

@@ -12,11 +12,13 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use crate::events::{Action, Branch, Candidate, CandidateKind, Event, SchedulePlace, TreePhase};
-use crate::oracle::TestStatus;
-use crate::outcome::Outcome;
-use crate::params::SplitFactor;
-use crate::stats::Stats;
+use whittle_core::exec::oracle::TestStatus;
+use whittle_core::observe::events::{
+    Action, Branch, Candidate, CandidateKind, Event, SchedulePlace, TreePhase,
+};
+use whittle_core::observe::stats::Stats;
+use whittle_core::outcome::Outcome;
+use whittle_core::params::SplitFactor;
 
 /// How many judged candidates the log keeps.
 pub const LOG_LENGTH: usize = 64;

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::model::RunModel;
 use super::panes::ReplayStatus;
-use crate::engine::{CommandSender, RunState, Snapshot};
-use crate::replay::{Replay, TimedEvent};
+use whittle_core::engine::replay::{Replay, TimedEvent};
+use whittle_core::engine::session::{CommandSender, RunState, Snapshot};
 
 /// The speeds a replay plays at, in steps a second.
 pub const SPEEDS: [f64; 9] = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 500.0];
@@ -144,13 +144,13 @@ impl ReplaySource {
             split_factor: run
                 .split_factor
                 .or_else(|| header.split_factor.parse().ok())
-                .unwrap_or(crate::params::SplitFactor::Finite(2)),
+                .unwrap_or(whittle_core::params::SplitFactor::Finite(2)),
             jobs: header.jobs.max(1),
-            parallel: <crate::params::ParallelMode as clap::ValueEnum>::from_str(
-                &header.parallel,
-                true,
-            )
-            .unwrap_or(crate::params::ParallelMode::Stable),
+            parallel: whittle_core::params::ParallelMode::ALL
+                .iter()
+                .copied()
+                .find(|mode| mode.name().eq_ignore_ascii_case(&header.parallel))
+                .unwrap_or(whittle_core::params::ParallelMode::Stable),
             pins: run.pins.clone(),
             history: self.replay.history_at(self.position),
             stats: run.derived_stats(),

@@ -19,8 +19,8 @@ use ratatui::crossterm::terminal::{
 };
 
 use super::app::{App, QuitReason};
-use crate::engine::Session;
-use crate::events::Event;
+use whittle_core::engine::session::Session;
+use whittle_core::observe::events::Event;
 
 /// The shortest time between two frames (about 30 frames a second).
 pub const FRAME_INTERVAL: Duration = Duration::from_millis(33);
@@ -288,15 +288,15 @@ fn run_loop(
 ) -> anyhow::Result<(QuitReason, LoopStats, App)> {
     let (sender, messages) = crossbeam_channel::unbounded();
     also(sender.clone());
-    if let Err(error) = crate::signals::install() {
+    if let Err(error) = whittle_core::exec::signals::install() {
         crate::console::errln!("whittle: warning: cannot handle signals: {error}");
     }
     let _stop_on_signal = {
         let sender = sender.clone();
         let commands = session.map(Session::commands);
-        crate::signals::on_signal(move || {
+        whittle_core::exec::signals::on_signal(move || {
             if let Some(commands) = &commands {
-                commands.send(crate::engine::Command::Stop);
+                commands.send(whittle_core::engine::session::Command::Stop);
             }
             let _ = sender.send(Message::Signal);
         })
@@ -310,7 +310,7 @@ fn run_loop(
     let result = event_loop(&mut terminal, &mut app, &messages);
     stop_input.store(true, Ordering::Relaxed);
     if let Some(session) = session {
-        session.send(crate::engine::Command::Stop);
+        session.send(whittle_core::engine::session::Command::Stop);
     }
     drop(guard);
     let stats = result?;

@@ -298,11 +298,11 @@ impl Theme {
     }
 
     /// The style of an outcome symbol.
-    pub fn outcome(&self, outcome: crate::outcome::Outcome) -> Style {
+    pub fn outcome(&self, outcome: whittle_core::outcome::Outcome) -> Style {
         match outcome {
-            crate::outcome::Outcome::Interesting => self.interesting,
-            crate::outcome::Outcome::NotInteresting => self.not_interesting,
-            crate::outcome::Outcome::Unresolved => self.unresolved,
+            whittle_core::outcome::Outcome::Interesting => self.interesting,
+            whittle_core::outcome::Outcome::NotInteresting => self.not_interesting,
+            whittle_core::outcome::Outcome::Unresolved => self.unresolved,
         }
     }
 }

@@ -13,12 +13,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders};
 use unicode_width::UnicodeWidthStr;
 
-pub use crate::describe::ellipsize;
+pub use whittle_core::text::describe::ellipsize;
 
 use super::highlight::HighlightSpan;
 use super::model::Round;
 use super::theme::Theme;
-use crate::events::{Action, CandidateKind};
+use whittle_core::observe::events::{Action, CandidateKind};
 
 /// Splits `width` columns among chunks in proportion to their sizes, each at least one column
 /// (when there are more chunks than columns, the first `width` get one each).
@@ -143,7 +143,7 @@ pub fn first_visible_row(cursor: usize, len: usize, height: usize) -> usize {
 }
 
 fn outcome_cell(
-    outcome: Option<(crate::outcome::Outcome, Action)>,
+    outcome: Option<(whittle_core::outcome::Outcome, Action)>,
     testing: bool,
     width: usize,
     theme: &Theme,

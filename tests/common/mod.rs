@@ -4,16 +4,16 @@
 
 use std::sync::Arc;
 
-use whittle::atoms::{self, AtomKind};
-use whittle::cache::{CachePolicy, UnitId};
-use whittle::control::Control;
-use whittle::dd::{self, TextDomain};
-use whittle::demo::{Example, examples};
-use whittle::engine::SessionOptions;
-use whittle::oracle::predicate;
-use whittle::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
-use whittle::stats::Stats;
-use whittle::tester::Tester;
+use whittle_core::algorithms::dd::{self, TextDomain};
+use whittle_core::engine::demo::{Example, examples};
+use whittle_core::engine::session::SessionOptions;
+use whittle_core::exec::cache::{CachePolicy, UnitId};
+use whittle_core::exec::oracle::predicate;
+use whittle_core::observe::stats::Stats;
+use whittle_core::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
+use whittle_core::testing::control::Control;
+use whittle_core::testing::tester::Tester;
+use whittle_core::text::atoms::{self, AtomKind};
 
 /// A configuration of integers as a test case: one number per line.
 pub fn encode(values: &[i64]) -> Vec<u8> {
@@ -71,7 +71,9 @@ pub fn sweep_ints(
         interesting,
         knobs,
         cache,
-        |domain, units, tester| whittle::sweep::sweep(domain, units, tester).map(drop),
+        |domain, units, tester| {
+            whittle_core::algorithms::sweep::sweep(domain, units, tester).map(drop)
+        },
     )
 }
 
@@ -82,7 +84,11 @@ fn reduce_ints(
     interesting: impl Fn(&[i64]) -> bool + Send + Sync + 'static,
     knobs: Knobs,
     cache: CachePolicy,
-    reduce: impl FnOnce(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<(), whittle::control::Stop>,
+    reduce: impl FnOnce(
+        &TextDomain<'_>,
+        Vec<UnitId>,
+        &mut Tester,
+    ) -> Result<(), whittle_core::testing::control::Stop>,
 ) -> Run {
     let tested = Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = tested.clone();

@@ -279,5 +279,5 @@ pub fn disk_usage(path: &Path) -> u64 {
 
 /// How many tests whittle runs at once at most on this machine (see `params::max_jobs`).
 pub fn max_jobs() -> usize {
-    whittle::params::max_jobs()
+    whittle_core::params::max_jobs()
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use whittle::tree::{Language, Preprocess, Tree};
+use whittle_core::tree::{Language, Preprocess, Tree};
 
 pub fn project_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -62,7 +62,7 @@ pub fn example_inputs() -> Vec<(PathBuf, &'static Language)> {
 
 pub fn parse(path: &Path, language: &'static Language, preprocess: Preprocess) -> Arc<Tree> {
     let source = std::fs::read(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-    whittle::tree::parse(language, source, preprocess)
+    whittle_core::tree::parse(language, source, preprocess)
         .unwrap_or_else(|error| panic!("{}: {error:#}", path.display()))
 }
 

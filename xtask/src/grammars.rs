@@ -15,10 +15,10 @@ use std::process::Command;
 use anyhow::{Context as _, bail};
 use serde::Deserialize;
 
-use whittle::tree::languages;
-use whittle::tree::profile::{GeneratedTable, Profile};
+use whittle_core::tree::languages;
+use whittle_core::tree::profile::{GeneratedTable, Profile};
 // For the generator's `super::profile` and `super::text`.
-use whittle::tree::{profile, text};
+use whittle_core::tree::{profile, text};
 
 use generate::{GeneratorInput, generate};
 use grammar_json::{Grammar, parse_node_types};

@@ -5,10 +5,10 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
-use crate::describe::ellipsize;
-use crate::tree::NodeId;
 use crate::tui::panes::View;
 use crate::tui::widgets::{block, centered, first_visible_row, overlay_area};
+use whittle_core::text::describe::ellipsize;
+use whittle_core::tree::NodeId;
 
 pub fn draw(view: &View, choices: &[(NodeId, String)], selected: usize, frame: &mut Frame) {
     let theme = view.theme;

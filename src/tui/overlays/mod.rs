@@ -7,7 +7,7 @@ pub mod help;
 pub mod hoist;
 pub mod picker;
 
-use crate::tree::NodeId;
+use whittle_core::tree::NodeId;
 
 /// A window over the panes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,11 +7,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use crate::describe::ellipsize;
-use crate::hdd::Algorithm;
-use crate::pipeline::{Pipeline, PipelineInfo};
 use crate::tui::panes::View;
 use crate::tui::widgets::{block, centered, first_visible_row, overlay_area};
+use whittle_core::algorithms::hdd::Algorithm;
+use whittle_core::engine::pipeline::{Pipeline, PipelineInfo};
+use whittle_core::text::describe::ellipsize;
 
 /// The widest the pipelines' name column gets; longer names are cut there.
 const NAME_COLUMN: usize = 28;
@@ -225,7 +225,7 @@ mod tests {
     use super::*;
 
     fn full_picker() -> Picker {
-        Picker::new(crate::pipeline::catalogue(true), true)
+        Picker::new(whittle_core::engine::pipeline::catalogue(true), true)
     }
 
     #[test]
@@ -270,7 +270,7 @@ mod tests {
         let error = picker.choice(0).unwrap_err();
         assert!(error.contains("bogus"), "{error}");
         // Without a language, tree pipelines cannot run.
-        let mut text_only = Picker::new(crate::pipeline::catalogue(false), false);
+        let mut text_only = Picker::new(whittle_core::engine::pipeline::catalogue(false), false);
         for c in "hdd".chars() {
             text_only.type_char(c);
         }

@@ -9,11 +9,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::View;
-use crate::describe::ellipsize;
-use crate::events::{Action, Branch, CandidateKind, TreePhase};
-use crate::outcome::Outcome;
 use crate::tui::model::{CandidateView, ConfigView, Decision, Round, TreeSet};
 use crate::tui::widgets::{block, clock_time, human_bytes, partition_strip};
+use whittle_core::observe::events::{Action, Branch, CandidateKind, TreePhase};
+use whittle_core::outcome::Outcome;
+use whittle_core::text::describe::ellipsize;
 
 /// The formula of ddmin's branches, with the one taken marked.
 const FORMULA: &[(Branch, &str, &str)] = &[
@@ -543,7 +543,7 @@ fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
                 None => view
                     .best_of(set.version)
                     .and_then(|best| best.get(span.clone()))
-                    .map(|text| format!("`{}`", crate::describe::snippet(text, 18)))
+                    .map(|text| format!("`{}`", whittle_core::text::describe::snippet(text, 18)))
                     .unwrap_or_default(),
             };
             let at = view
@@ -660,7 +660,7 @@ fn partition_lines(view: &View, round: &Round, width: usize) -> Vec<Line<'static
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::SplitFactor;
+    use whittle_core::params::SplitFactor;
 
     fn round(n: usize, len: usize, candidates: usize, judged: usize) -> Round {
         Round {

@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::View;
-use crate::describe::ellipsize;
+use whittle_core::text::describe::ellipsize;
 
 /// How long a notice replaces the keys.
 const NOTICE_TIME: std::time::Duration = std::time::Duration::from_secs(8);

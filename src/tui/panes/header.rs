@@ -9,9 +9,9 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::View;
-use crate::describe::ellipsize;
-use crate::engine::RunState;
 use crate::tui::model::Ending;
+use whittle_core::engine::session::RunState;
+use whittle_core::text::describe::ellipsize;
 
 /// What the run is doing, in one phrase.
 pub fn state_label(view: &View) -> (String, Style) {

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Pane, View};
-use crate::events::Branch;
 use crate::tui::widgets::{block, first_visible_row, human_bytes, scrolled};
+use whittle_core::observe::events::Branch;
 
 /// The history pane's state.
 pub struct HistoryPane {

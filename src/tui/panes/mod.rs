@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 
 use super::model::{CandidateView, RunModel};
 use super::theme::Theme;
-use crate::describe::{line_column, snippet};
-use crate::engine::Snapshot;
-use crate::events::{Candidate, CandidateKind};
-use crate::stats::Stats;
+use whittle_core::engine::session::Snapshot;
+use whittle_core::observe::events::{Candidate, CandidateKind};
+use whittle_core::observe::stats::Stats;
+use whittle_core::text::describe::{line_column, snippet};
 
 /// The panes of the screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,8 +88,8 @@ impl Measures {
     pub fn of(text: &[u8]) -> Measures {
         Measures {
             bytes: text.len(),
-            lines: crate::atoms::line_count(text),
-            nonws: crate::atoms::non_whitespace_chars(text),
+            lines: whittle_core::text::atoms::line_count(text),
+            nonws: whittle_core::text::atoms::non_whitespace_chars(text),
         }
     }
 }
@@ -130,7 +130,7 @@ pub struct View<'a> {
     pub focus: Pane,
     pub replay: Option<&'a ReplayStatus>,
     /// The parse tree of the best shown, when the language is known and it is parsed.
-    pub tree: Option<&'a crate::tree::Tree>,
+    pub tree: Option<&'a whittle_core::tree::Tree>,
     /// The bests of the last few versions the UI saw (candidates are named in the text they
     /// were made from, which may be a version behind).
     pub recent: &'a [(u64, std::sync::Arc<[u8]>)],
@@ -191,7 +191,7 @@ impl View<'_> {
             CandidateKind::Empty => "the empty file (a check)".into(),
             _ => candidate.candidate.describe(),
         };
-        crate::describe::ellipsize(&described, width)
+        whittle_core::text::describe::ellipsize(&described, width)
     }
 
     /// What a tree candidate does, in code, in lines as wide as `width`: `` `if (1) {...}` →
@@ -229,14 +229,22 @@ impl View<'_> {
             }
             (CandidateKind::EmptyConfig | CandidateKind::Manual, [node, ..]) => {
                 let line = |w| format!("remove `{}`", text(node, w));
-                vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
+                vec![
+                    fit(&line, 0).unwrap_or_else(|| {
+                        whittle_core::text::describe::ellipsize(&line(6), width)
+                    }),
+                ]
             }
             (CandidateKind::Edit, [first, ..]) if !candidate.replacements.is_empty() => {
                 vec![self.edit_in_words(best, candidate, first, width)]
             }
             (CandidateKind::Replace | CandidateKind::Lift | CandidateKind::Reshape, [node, ..]) => {
                 let line = |w| format!("`{}` becomes shorter", text(node, w));
-                vec![fit(&line, 0).unwrap_or_else(|| crate::describe::ellipsize(&line(6), width))]
+                vec![
+                    fit(&line, 0).unwrap_or_else(|| {
+                        whittle_core::text::describe::ellipsize(&line(6), width)
+                    }),
+                ]
             }
             _ => Vec::new(),
         }
@@ -274,12 +282,14 @@ impl View<'_> {
                 let new = if new.is_empty() {
                     "nothing".to_string()
                 } else {
-                    format!("`{}`", crate::describe::ellipsize(new, w))
+                    format!("`{}`", whittle_core::text::describe::ellipsize(new, w))
                 };
                 format!("`{}` → {new}{more}", snippet(old_of(first), w))
             })
             .find(|line| line.chars().count() <= width)
-            .unwrap_or_else(|| crate::describe::ellipsize(&format!("→ `{new}`{more}"), width))
+            .unwrap_or_else(|| {
+                whittle_core::text::describe::ellipsize(&format!("→ `{new}`{more}"), width)
+            })
     }
 }
 
@@ -297,5 +307,5 @@ pub fn short_candidate(candidate: &Candidate, at: Option<(usize, usize)>) -> Str
         CandidateKind::Combination => format!("∇∪/{}", candidate.n),
         _ => candidate.describe(),
     };
-    crate::describe::ellipsize(&text, 7)
+    whittle_core::text::describe::ellipsize(&text, 7)
 }

@@ -12,8 +12,8 @@ use ratatui::widgets::Paragraph;
 
 use super::configuration::action_word;
 use super::{Pane, View, short_candidate};
-use crate::describe::ellipsize;
 use crate::tui::widgets::{block, clock_time, human_bytes, percent};
+use whittle_core::text::describe::ellipsize;
 
 /// The number lines of the pane.
 fn numbers(view: &View) -> Vec<Line<'static>> {

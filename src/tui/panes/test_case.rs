@@ -12,10 +12,10 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use super::{Pane, View};
-use crate::events::CandidateKind;
 use crate::tui::highlight::HighlightCache;
 use crate::tui::throttle::Throttle;
 use crate::tui::widgets::{block, human_bytes, scrolled, text_lines};
+use whittle_core::observe::events::CandidateKind;
 
 /// A line diff between two versions of the best.
 pub struct DiffView {

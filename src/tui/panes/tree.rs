@@ -17,11 +17,11 @@ use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree as TreeWidget, TreeItem, TreeState};
 
 use super::View;
-use crate::describe::{ellipsize, line_column, snippet};
-use crate::tree::{self, Language, NodeId, Preprocess, Tree};
 use crate::tui::theme::Theme;
 use crate::tui::throttle::Throttle;
 use crate::tui::widgets::{block, scrolled};
+use whittle_core::text::describe::{ellipsize, line_column, snippet};
+use whittle_core::tree::{self, Language, NodeId, Preprocess, Tree};
 
 /// Nodes listed under a closed node, and descendants offered for hoisting, at most.
 const MAX_LISTED: usize = 400;

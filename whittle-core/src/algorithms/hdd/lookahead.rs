@@ -1,0 +1,74 @@
+//! What a tree walk judges next, should the candidates before them all fail: the candidates of
+//! the next sets' first windows, on the current tree, for workers that would otherwise idle.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::testing::ahead::Lookahead;
+use crate::tree::{NodeId, TreeEdits, TreeState};
+
+use super::hoist::hoists_of;
+use super::pinned_nodes::PinnedNodes;
+
+/// At most this many candidates are looked ahead at a time (a few windows' idle workers).
+const LOOKAHEAD_LIMIT: usize = 8;
+
+/// Edits of the current tree, in the order the walk would judge them.
+pub(super) struct TreeLookahead {
+    state: Arc<TreeState>,
+    edits: Vec<TreeEdits>,
+}
+
+impl TreeLookahead {
+    pub fn new(state: Arc<TreeState>) -> Self {
+        TreeLookahead {
+            state,
+            edits: Vec::new(),
+        }
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.edits.len() >= LOOKAHEAD_LIMIT
+    }
+
+    fn push(&mut self, edit: TreeEdits) {
+        if !self.is_full() {
+            self.edits.push(edit);
+        }
+    }
+
+    /// Removals of nodes of `config`: each candidate keeps the nodes at the positions its
+    /// ranges hold (see [`super::prune::first_candidates`]).
+    pub fn keeping(&mut self, config: &[NodeId], candidates: Vec<Vec<Range<usize>>>) {
+        for kept in candidates {
+            let removed = config
+                .iter()
+                .enumerate()
+                .filter(|(unit, _)| !kept.iter().any(|range| range.contains(unit)))
+                .map(|(_, &node)| node);
+            self.push(TreeEdits::removing(removed));
+        }
+    }
+
+    /// The first round of TMIN^χ on `nodes`: each node's hoists, farthest first.
+    pub fn hoists(&mut self, nodes: &[NodeId], pins: &PinnedNodes) {
+        for &place in nodes {
+            if self.is_full() {
+                return;
+            }
+            for (node, target) in hoists_of(&self.state, pins, place) {
+                self.push(TreeEdits::hoisting(node, target));
+            }
+        }
+    }
+}
+
+impl Lookahead for TreeLookahead {
+    fn len(&self) -> usize {
+        self.edits.len()
+    }
+
+    fn render(&self, i: usize, out: &mut Vec<u8>) {
+        self.state.render_into(&self.edits[i], out);
+    }
+}

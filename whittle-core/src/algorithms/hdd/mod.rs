@@ -1,0 +1,99 @@
+//! Hierarchical reduction of parse trees: HDD, HDD^r and their coarse forms (pruning levels or
+//! children with ddmin, or with chunk sweeps in the `-sweep` variants), hoisting with TMIN^χ
+//! (Hoist, Hoist^r and their coarse forms), and HDDH, which interlaces both; every algorithm
+//! iterated to its fixed point.
+//!
+//! Each fixed-point iteration parses the tester's current best afresh, so nodes whose text
+//! became equal to their replacement Φ get their unremovable marks and the levels follow the
+//! current text. Within an iteration the edits are committed to one [`TreeState`].
+
+mod algorithm;
+mod hoist;
+mod lookahead;
+mod pinned_nodes;
+mod prune;
+mod walk;
+
+use std::sync::Arc;
+
+pub use algorithm::{Algorithm, Traversal};
+pub use pinned_nodes::PinSource;
+pub(crate) use pinned_nodes::PinnedNodes;
+
+use crate::observe::events::Event;
+use crate::params::DdOptions;
+use crate::testing::control::Stop;
+use crate::testing::tester::Tester;
+use crate::tree::{self, Language, Preprocess, TreeState};
+
+/// What a tree stage needs besides the tester.
+pub struct TreeContext<'a> {
+    /// The language the current best is parsed in.
+    pub language: &'static Language,
+    /// The options of the inner ddmin.
+    pub dd: &'a DdOptions,
+    /// Iterate to the fixed point (re-run while the text shrinks).
+    pub fixpoint: bool,
+    /// Nodes that must never be removed or hoisted away.
+    pub pins: &'a dyn PinSource,
+    /// Leave loops' conditions and updates as they are (see [`tree::Tree::in_loop_control`]):
+    /// candidates that change them often never end, and each costs a timeout.
+    pub keep_loop_control: bool,
+}
+
+/// Runs `algorithm` on the tester's current best (to its fixed point unless the context says
+/// otherwise). The tester's best is the result; an early stop loses nothing.
+pub fn run(
+    tester: &mut Tester,
+    algorithm: Algorithm,
+    context: &TreeContext<'_>,
+    stage: &str,
+) -> Result<(), Stop> {
+    for iteration in 1.. {
+        tester.emit(Event::FixpointIteration {
+            stage: stage.to_owned(),
+            iteration,
+        });
+        let before = tester.best().len();
+        let Some(tree) = parse_best(tester, context.language, Preprocess::default(), stage) else {
+            return Ok(());
+        };
+        let pins = PinnedNodes::new(&tree, context.pins.pinned_nodes(&tree));
+        let state = Arc::new(TreeState::new(Arc::clone(&tree)));
+        let mut walk = walk::Walk {
+            tester: &mut *tester,
+            state,
+            algorithm,
+            dd: context.dd,
+            pins,
+            keep_loop_control: context.keep_loop_control,
+            stage,
+            layout: None,
+        };
+        walk.run()?;
+        if !context.fixpoint || tester.best().len() >= before {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The parse of the tester's current best for a tree stage; when it cannot be parsed, the stage
+/// is reported skipped (with why) and `None` returned.
+pub(crate) fn parse_best(
+    tester: &Tester,
+    language: &'static Language,
+    preprocess: Preprocess,
+    stage: &str,
+) -> Option<Arc<tree::Tree>> {
+    match tree::parse(language, tester.best().to_vec(), preprocess) {
+        Ok(tree) => Some(tree),
+        Err(error) => {
+            tester.emit(Event::StageSkipped {
+                stage: stage.to_owned(),
+                reason: format!("{error:#}"),
+            });
+            None
+        }
+    }
+}

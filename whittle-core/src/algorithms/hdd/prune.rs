@@ -1,0 +1,173 @@
+//! Pruning a configuration of tree nodes with ddmin (or a chunk sweep): the configuration is a
+//! list of nodes, a candidate keeps some and replaces the others by their Φ. Where ddmin leaves
+//! one node, the empty configuration is tried too (ddmin assumes it is not interesting and never
+//! tests it; a sweep tries it itself).
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+use crate::algorithms::dd::{self, Domain};
+use crate::exec::cache::UnitId;
+use crate::observe::events::{Branch, Candidate, CandidateKind};
+use crate::params::{DdOptions, SplitFactor};
+use crate::testing::control::Stop;
+use crate::testing::tester::Tester;
+use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
+
+/// A configuration of nodes: unit `k` is `nodes[k]`; the rendering keeps the units of the
+/// configuration and removes the other nodes.
+pub(super) struct NodesDomain<'a> {
+    pub state: &'a TreeState,
+    pub nodes: &'a [NodeId],
+    /// Where the nodes are in the rendering of all of them (the state's), when known already.
+    pub layout: Option<&'a Layout>,
+    /// The spans of the last configuration asked for (a configuration only shrinks, so its
+    /// length tells it), for displays: ddmin asks each round, but its configuration changes
+    /// only when a reduction is accepted.
+    pub spans: Mutex<Option<(usize, Vec<Range<usize>>)>>,
+}
+
+impl NodesDomain<'_> {
+    /// The edit that keeps exactly the units of `parts` (consecutive slices, in order).
+    pub fn candidate(&self, parts: &[&[UnitId]]) -> TreeEdits {
+        let mut kept = parts
+            .iter()
+            .flat_map(|part| part.iter())
+            .copied()
+            .peekable();
+        let mut removed = Vec::with_capacity(self.nodes.len());
+        for (unit, &node) in self.nodes.iter().enumerate() {
+            if kept.next_if_eq(&(unit as UnitId)).is_none() {
+                removed.push(node);
+            }
+        }
+        TreeEdits::removing(removed)
+    }
+}
+
+impl Domain for NodesDomain<'_> {
+    fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
+        self.state.render_into(&self.candidate(parts), out);
+    }
+
+    /// Where each node of `config` is in the rendering of `config` (found by rendering it once
+    /// per configuration).
+    fn unit_spans(&self, config: &[UnitId]) -> Option<Vec<Range<usize>>> {
+        let mut cached = self
+            .spans
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((len, spans)) = cached.as_ref()
+            && *len == config.len()
+        {
+            return Some(spans.clone());
+        }
+        let rendered;
+        let layout = match self.layout {
+            Some(layout) if config.len() == self.nodes.len() => layout,
+            _ => {
+                rendered = self.state.layout(&self.candidate(&[config]));
+                &rendered
+            }
+        };
+        let spans: Vec<Range<usize>> = config
+            .iter()
+            .map(|&unit| {
+                let node = self.nodes[unit as usize];
+                self.state.span_in(layout, node).unwrap_or(0..0)
+            })
+            .collect();
+        *cached = Some((config.len(), spans.clone()));
+        Some(spans)
+    }
+}
+
+/// ddmin over `config` (nodes of the current tree whose text is the tester's best), then the
+/// empty configuration if one node is left; or, with `sweep`, chunk sweeps over it (which try
+/// the empty configuration themselves). Commits the removals to `state`.
+/// `layout` tells where the nodes are in the best, when known already (for displays).
+pub(super) fn prune(
+    tester: &mut Tester,
+    shared: &mut Arc<TreeState>,
+    config: &[NodeId],
+    options: &DdOptions,
+    sweep: bool,
+    layout: Option<&Layout>,
+) -> Result<(), Stop> {
+    if config.is_empty() {
+        return Ok(());
+    }
+    tester.begin_universe();
+    let state: &TreeState = shared;
+    let domain = NodesDomain {
+        state,
+        nodes: config,
+        layout,
+        spans: Mutex::new(None),
+    };
+    let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
+    let removal = if sweep {
+        let kept = crate::algorithms::sweep::sweep(&domain, units, tester)?;
+        domain.candidate(&[&kept])
+    } else {
+        let kept = dd::ddmin(&domain, units, tester, options)?;
+        empty_configuration(tester, &domain, &kept)?
+    };
+    if !removal.is_empty() {
+        Arc::make_mut(shared).commit(&removal);
+    }
+    debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
+    Ok(())
+}
+
+/// The removal ddmin's result `kept` makes; where it is one node, the empty configuration is
+/// tried too (ddmin never tests it), and taken when interesting.
+fn empty_configuration(
+    tester: &mut Tester,
+    domain: &NodesDomain<'_>,
+    kept: &[UnitId],
+) -> Result<TreeEdits, Stop> {
+    let removal = domain.candidate(&[kept]);
+    let [only] = kept[..] else {
+        return Ok(removal);
+    };
+    let node = domain.nodes[only as usize];
+    let mut all = removal.clone();
+    all.remove_all([node]);
+    let mut content = Vec::new();
+    domain.state.render_into(&all, &mut content);
+    let probe = Candidate {
+        kind: CandidateKind::EmptyConfig,
+        index: node.index() as u32,
+        n: 1,
+    };
+    // What goes: the last node, where it is in the current best.
+    let removed = if tester.wants_spans() {
+        domain.unit_spans(&[only]).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    if tester.judge_in_window(probe, &content, removed)? {
+        tester.accept(content, None, Branch::EmptyConfig, probe);
+        return Ok(all);
+    }
+    Ok(removal)
+}
+
+/// The candidates pruning judges first on a configuration of `len` nodes, should the ones
+/// before all fail (for the walk's lookahead): for each, the positions of the nodes it keeps.
+/// A sweep's first window ([`crate::algorithms::sweep::first_window`]); ddmin's
+/// ([`dd::first_window`]), or with one node the empty configuration, which pruning tries after
+/// ddmin.
+pub(super) fn first_candidates(
+    len: usize,
+    sweep: bool,
+    nu: SplitFactor,
+    options: &DdOptions,
+) -> Vec<Vec<Range<usize>>> {
+    match (sweep, len) {
+        (true, _) => crate::algorithms::sweep::first_window(len),
+        (false, 1) => vec![Vec::new()],
+        (false, _) => dd::first_window(len, nu, options),
+    }
+}

@@ -1,0 +1,215 @@
+//! One iteration of a hierarchical algorithm over one parsed tree: the level walk (HDD, Hoist,
+//! HDDH and their coarse forms) and the breadth-first walk over children (the `^r` variants).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::observe::events::{Event, TreePhase};
+use crate::params::DdOptions;
+use crate::testing::control::Stop;
+use crate::testing::tester::Tester;
+use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
+
+use super::algorithm::{Algorithm, Traversal};
+use super::lookahead::TreeLookahead;
+use super::pinned_nodes::PinnedNodes;
+use super::{hoist, prune};
+
+pub(super) struct Walk<'a> {
+    pub tester: &'a mut Tester,
+    /// Shared with the lookahead while it lasts (a commit follows an acceptance, which ends
+    /// the lookahead: the state is then the walk's alone again).
+    pub state: Arc<TreeState>,
+    pub algorithm: Algorithm,
+    pub dd: &'a DdOptions,
+    pub pins: PinnedNodes,
+    /// Loops' conditions and updates are neither pruned nor hoisted.
+    pub keep_loop_control: bool,
+    pub stage: &'a str,
+    /// Where the nodes of the state are in the best, for displays, with the number of
+    /// reductions accepted when it was made (a reduction commits an edit: it is made again).
+    pub layout: Option<(u64, Layout)>,
+}
+
+impl Walk<'_> {
+    pub fn run(&mut self) -> Result<(), Stop> {
+        let walked = match self.algorithm.traversal {
+            Traversal::Levels => self.levels(),
+            Traversal::Recursive => self.recursive(),
+        };
+        self.tester.set_lookahead(None);
+        walked
+    }
+
+    /// Fig. 2.2a, 2.3a, 7.7a, 7.7c, 7.8: each level of the current tree in turn, from the root.
+    fn levels(&mut self) -> Result<(), Stop> {
+        let mut level: Vec<NodeId> = self.state.root().into_iter().collect();
+        let mut depth = 0;
+        while !level.is_empty() {
+            self.reduce_set(&level, None, depth)?;
+            level = self.state.next_level(&level);
+            depth += 1;
+        }
+        Ok(())
+    }
+
+    /// Fig. 2.2b, 2.3b, 7.7b, 7.7d: a queue of nodes, each node's current children reduced as
+    /// one configuration, then queued. The root is treated as the only child of a virtual
+    /// parent (as when the grammar has a start rule above it), so it may be hoisted too.
+    fn recursive(&mut self) -> Result<(), Stop> {
+        let Some(root) = self.state.root() else {
+            return Ok(());
+        };
+        self.reduce_set(&[root], None, 0)?;
+        let mut queue: VecDeque<(NodeId, usize)> =
+            self.state.root().map(|r| (r, 0)).into_iter().collect();
+        while let Some((node, depth)) = queue.pop_front() {
+            if self.state.visible(node) != Some(node) {
+                continue;
+            }
+            let children = self.state.children(node);
+            if children.is_empty() {
+                continue;
+            }
+            self.look_ahead(&children, &queue);
+            self.reduce_set(&children, Some(node), depth + 1)?;
+            queue.extend(
+                self.state
+                    .children(node)
+                    .into_iter()
+                    .map(|child| (child, depth + 1)),
+            );
+        }
+        Ok(())
+    }
+
+    /// What a coarse variant keeps of a set: the Φ-empty nodes (all nodes otherwise); never a
+    /// part of a loop's control when it is kept.
+    fn considered(&self, node: NodeId) -> bool {
+        (!self.algorithm.coarse || self.state.is_phi_empty(node))
+            && !(self.keep_loop_control && self.state.tree().in_loop_control(node))
+    }
+
+    /// The nodes of a set that pruning tries to remove.
+    fn prune_config(&self, nodes: &[NodeId]) -> Vec<NodeId> {
+        nodes
+            .iter()
+            .copied()
+            .filter(|&node| {
+                self.state.is_removable(node) && self.considered(node) && !self.pins.protects(node)
+            })
+            .collect()
+    }
+
+    /// The nodes at the places of a set that hoisting tries to replace.
+    fn hoist_set(&self, nodes: &[NodeId]) -> Vec<NodeId> {
+        nodes
+            .iter()
+            .filter_map(|&node| self.state.visible(node))
+            .filter(|&node| self.considered(node))
+            .collect()
+    }
+
+    /// Tells the tester what the walk judges after the pruning of `current` (the children of
+    /// the node just taken from `queue`) should nothing go: the hoists of `current`, then the
+    /// first candidates of the sets the queue holds and of `current`'s own children.
+    fn look_ahead(&mut self, current: &[NodeId], queue: &VecDeque<(NodeId, usize)>) {
+        if !self.tester.wants_lookahead() {
+            return;
+        }
+        let nu = self.tester.control().split_factor();
+        let mut lookahead = TreeLookahead::new(Arc::clone(&self.state));
+        if self.algorithm.hoist {
+            lookahead.hoists(&self.hoist_set(current), &self.pins);
+        }
+        for node in queue
+            .iter()
+            .map(|&(node, _)| node)
+            .chain(current.iter().copied())
+        {
+            if lookahead.is_full() {
+                break;
+            }
+            if self.state.visible(node) != Some(node) {
+                continue;
+            }
+            let children = self.state.children(node);
+            if self.algorithm.prune {
+                let config = self.prune_config(&children);
+                let first =
+                    prune::first_candidates(config.len(), self.algorithm.sweep, nu, self.dd);
+                lookahead.keeping(&config, first);
+            }
+            if self.algorithm.hoist {
+                lookahead.hoists(&self.hoist_set(&children), &self.pins);
+            }
+        }
+        self.tester.set_lookahead(Some(Box::new(lookahead)));
+    }
+
+    /// Prunes and/or hoists one set of sibling or same-level nodes.
+    fn reduce_set(
+        &mut self,
+        nodes: &[NodeId],
+        parent: Option<NodeId>,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        if self.algorithm.prune {
+            let config = self.prune_config(nodes);
+            if !config.is_empty() {
+                self.report(TreePhase::Prune, &config, parent, depth);
+                let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                prune::prune(
+                    self.tester,
+                    &mut self.state,
+                    &config,
+                    self.dd,
+                    self.algorithm.sweep,
+                    layout,
+                )?;
+            }
+        }
+        if self.algorithm.hoist {
+            let kept = self.hoist_set(nodes);
+            if kept
+                .iter()
+                .any(|&node| !hoist::hoists_of(&self.state, &self.pins, node).is_empty())
+            {
+                self.report(TreePhase::Hoist, &kept, parent, depth);
+                let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins, layout)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn report(&mut self, phase: TreePhase, nodes: &[NodeId], parent: Option<NodeId>, depth: usize) {
+        // Where the nodes are in the current best, for displays: one rendering for as long as
+        // no reduction changes the state.
+        let (spans, parent_span) = if self.tester.wants_spans() {
+            let accepted = self.tester.accepted();
+            if self.layout.as_ref().is_none_or(|(at, _)| *at != accepted) {
+                self.layout = Some((accepted, self.state.layout(&TreeEdits::new())));
+            }
+            let Some((_, layout)) = &self.layout else {
+                return;
+            };
+            let span = |node| self.state.span_in(layout, node).unwrap_or(0..0);
+            (
+                nodes.iter().map(|&node| span(node)).collect(),
+                parent.map(span),
+            )
+        } else {
+            (Vec::new(), None)
+        };
+        self.tester.emit(Event::TreeNodes {
+            stage: self.stage.to_owned(),
+            depth,
+            parent: parent.map(|p| p.index() as u32),
+            phase,
+            nodes: nodes.iter().map(|n| n.index() as u32).collect(),
+            spans,
+            parent_span,
+        });
+    }
+}

@@ -1,0 +1,314 @@
+//! Balanced regions: for every matched `(...)`, `[...]` and `{...}` (matched on tokens, so
+//! brackets in strings and comments do not count), delete the region with its brackets, hollow
+//! it (keep the brackets, drop what is inside) or lift its contents (drop the brackets alone).
+//! Regions are visited by their opening bracket, outer before inner. Where a name is followed
+//! by a parenthesised list in several places (a function's definition and its calls), the k-th
+//! comma-separated element of every such list is also deleted at once, counted from the start
+//! and, when the lists differ in length (a method's `self`), from the end: a parameter goes
+//! with its arguments, which no deletion of one place can do.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use super::edit::{Changes, Edit, EditRequest, EditStage, deletion, position_order};
+use super::lexer::{BracketPair, Syntax, Token, TokenKind, bracket_pairs, lex};
+use crate::testing::control::Stop;
+
+/// The balanced-region stage.
+pub struct BalancedRegions<'a> {
+    pub syntax: Syntax,
+    /// The input's language: a keyword before a `(` (`if`, `while`) is not a name whose lists
+    /// lose elements together.
+    pub language: Option<&'a crate::tree::Language>,
+}
+
+impl EditStage for BalancedRegions<'_> {
+    fn name(&self) -> &'static str {
+        "brackets"
+    }
+
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
+        let tokens = lex(text, self.syntax);
+        request.check_stop()?;
+        let pairs = bracket_pairs(text, &tokens);
+        let mut joint = JointDeletions::new(text, &tokens, &pairs, self.language);
+        let first =
+            pairs.partition_point(|pair| position_order(tokens[pair.open].start, 3) < request.from);
+        let mut edits = Vec::new();
+        for pair in &pairs[first..] {
+            request.work()?;
+            if request.is_full(edits.len()) {
+                break;
+            }
+            let open = &tokens[pair.open];
+            let close = &tokens[pair.close];
+            let resume = position_order(open.start, 0);
+            let order = |variant| position_order(open.start, variant);
+            let (whole, new) = deletion(text, open.start..close.end);
+            edits.push(Edit::replace(vec![(whole, new)], order(0)).with_resume(resume));
+            let inside = open.end..close.start;
+            if text[inside.clone()]
+                .iter()
+                .any(|b| !b.is_ascii_whitespace())
+            {
+                edits.push(Edit::delete(inside, order(1)).with_resume(resume));
+            }
+            let glue = |range: std::ops::Range<usize>| {
+                let glued = range.start > 0
+                    && range.end < text.len()
+                    && super::lexer::is_word_byte(text[range.start - 1])
+                    && super::lexer::is_word_byte(text[range.end]);
+                (range, if glued { b" ".to_vec() } else { Vec::new() })
+            };
+            edits.push(
+                Edit::replace(vec![glue(open.range()), glue(close.range())], order(2))
+                    .with_resume(resume),
+            );
+            for changes in joint.starting_at(pair, request)? {
+                edits.push(Edit::replace(changes, order(3)).with_resume(resume));
+            }
+        }
+        Ok(edits)
+    }
+}
+
+/// The elements of a parenthesised list: the token ranges between its top-level commas (none
+/// for an empty list), and the commas' token indices.
+fn list_elements(
+    text: &[u8],
+    tokens: &[Token],
+    pair: &BracketPair,
+) -> (Vec<Range<usize>>, Vec<usize>) {
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    for (index, token) in tokens
+        .iter()
+        .enumerate()
+        .take(pair.close)
+        .skip(pair.open + 1)
+    {
+        if token.kind != TokenKind::Punct {
+            continue;
+        }
+        match text[token.start] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => commas.push(index),
+            _ => {}
+        }
+    }
+    if pair.open + 1 == pair.close {
+        return (Vec::new(), Vec::new());
+    }
+    let mut bounds = vec![pair.open];
+    bounds.extend(&commas);
+    bounds.push(pair.close);
+    let elements = bounds.windows(2).map(|w| w[0] + 1..w[1]).collect();
+    (elements, commas)
+}
+
+/// The byte range deleting element `k` of a list: with the comma after it, or (the last of
+/// several) with the comma before it; the whole inside of a one-element list.
+fn element_deletion(
+    tokens: &[Token],
+    pair: &BracketPair,
+    elements: &[Range<usize>],
+    commas: &[usize],
+    k: usize,
+) -> Range<usize> {
+    if elements.len() == 1 {
+        return tokens[pair.open].end..tokens[pair.close].start;
+    }
+    let element = &elements[k];
+    let start = if element.is_empty() {
+        tokens[commas[k.min(commas.len() - 1)]].start
+    } else {
+        tokens[element.start].start
+    };
+    if k + 1 < elements.len() {
+        let next = &elements[k + 1];
+        let end = if next.is_empty() {
+            tokens[pair.close].start
+        } else {
+            tokens[next.start].start
+        };
+        start..end
+    } else {
+        let comma = tokens[commas[k - 1]].start;
+        let end = if element.is_empty() {
+            tokens[commas[k - 1]].end
+        } else {
+            tokens[element.end - 1].end
+        };
+        comma..end
+    }
+}
+
+/// The joint deletions of list elements: for each name (a word that is not a keyword) followed
+/// by `(` in two places or more, and each k, the k-th element of every list deleted (from the
+/// start, and from the end when the lists differ in length), where that changes two lists or
+/// more. They are worked out name by name as the regions come (a batch of a long line reads
+/// the lists of the names it reaches, and the parse for the keywords only when it reaches one).
+struct JointDeletions<'t> {
+    text: &'t [u8],
+    tokens: &'t [Token],
+    language: Option<&'t crate::tree::Language>,
+    /// The lists of each name that has two or more, by the token index of its first `(`.
+    lists: HashMap<usize, (&'t [u8], Vec<&'t BracketPair>)>,
+    /// The words the language reserves, once a name needs them.
+    reserved: Option<HashSet<Vec<u8>>>,
+}
+
+impl<'t> JointDeletions<'t> {
+    fn new(
+        text: &'t [u8],
+        tokens: &'t [Token],
+        pairs: &'t [BracketPair],
+        language: Option<&'t crate::tree::Language>,
+    ) -> Self {
+        let mut by_name: HashMap<&[u8], Vec<&BracketPair>> = HashMap::new();
+        for pair in pairs {
+            if pair.open == 0 || text[tokens[pair.open].start] != b'(' {
+                continue;
+            }
+            let name = &tokens[pair.open - 1];
+            if name.kind == TokenKind::Word {
+                by_name.entry(&text[name.range()]).or_default().push(pair);
+            }
+        }
+        let lists = by_name
+            .into_iter()
+            .filter(|(_, lists)| lists.len() >= 2)
+            .map(|(name, lists)| (lists[0].open, (name, lists)))
+            .collect();
+        JointDeletions {
+            text,
+            tokens,
+            language,
+            lists,
+            reserved: None,
+        }
+    }
+
+    /// The joint deletions of the name whose first list is `pair`'s (none when it is no such
+    /// list).
+    fn starting_at(
+        &mut self,
+        pair: &BracketPair,
+        request: &EditRequest<'_>,
+    ) -> Result<Vec<Changes>, Stop> {
+        let Some((name, lists)) = self.lists.remove(&pair.open) else {
+            return Ok(Vec::new());
+        };
+        let reserved = match &mut self.reserved {
+            Some(reserved) => reserved,
+            none => none.insert(super::reserved_words_for(
+                self.language,
+                self.text,
+                request,
+            )?),
+        };
+        if reserved.contains(name) {
+            return Ok(Vec::new());
+        }
+        let (text, tokens) = (self.text, self.tokens);
+        let split: Vec<_> = lists
+            .iter()
+            .map(|pair| (*pair, list_elements(text, tokens, pair)))
+            .collect();
+        let longest = split.iter().map(|(_, (e, _))| e.len()).max().unwrap_or(0);
+        let ragged = split.iter().any(|(_, (e, _))| e.len() != longest);
+        let mut seen: HashSet<Vec<Range<usize>>> = HashSet::new();
+        let ends: &[bool] = if ragged { &[false, true] } else { &[false] };
+        let mut joint = Vec::new();
+        for k in 0..longest {
+            for &from_end in ends {
+                request.work()?;
+                let ranges: Vec<Range<usize>> = split
+                    .iter()
+                    .filter(|(_, (elements, _))| elements.len() > k)
+                    .map(|(pair, (elements, commas))| {
+                        let index = if from_end { elements.len() - 1 - k } else { k };
+                        element_deletion(tokens, pair, elements, commas, index)
+                    })
+                    .filter(|range| !range.is_empty())
+                    .collect();
+                if ranges.len() < 2 || !seen.insert(ranges.clone()) {
+                    continue;
+                }
+                joint.push(
+                    ranges
+                        .into_iter()
+                        .map(|range| (range, Vec::new()))
+                        .collect(),
+                );
+            }
+        }
+        Ok(joint)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::passes::edit::rendered_edits;
+
+    #[test]
+    fn delete_hollow_lift_outer_first() {
+        let stage = BalancedRegions {
+            syntax: Syntax::CLike,
+            language: None,
+        };
+        let text = b"f(a[1]) {}";
+        let rendered: Vec<String> = rendered_edits(&stage, text);
+        assert_eq!(
+            rendered,
+            [
+                "f{}",
+                "f() {}",
+                "f a[1] {}",
+                "f(a) {}",
+                "f(a[]) {}",
+                "f(a 1) {}",
+                "f(a[1])",
+                "f(a[1]) "
+            ]
+        );
+    }
+
+    /// The joint deletions a stage proposes (variant 3 of the positional order), applied.
+    fn joint(text: &str) -> Vec<String> {
+        let stage = BalancedRegions {
+            syntax: Syntax::Python,
+            language: None,
+        };
+        stage
+            .edits(text.as_bytes(), 0)
+            .iter()
+            .filter(|edit| edit.order & 3 == 3)
+            .map(|edit| {
+                let mut out = Vec::new();
+                edit.apply(text.as_bytes(), &mut out);
+                String::from_utf8(out).unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parameters_go_with_their_arguments() {
+        assert_eq!(
+            joint("def f(a, b):\n    g(a)\nf(1, (2, 3))\nf(4, 5)\n"),
+            [
+                "def f(b):\n    g(a)\nf((2, 3))\nf(5)\n",
+                "def f(a):\n    g(a)\nf(1)\nf(4)\n",
+            ]
+        );
+        // Lists of different lengths (a method's `self`) are also aligned at their ends.
+        assert_eq!(
+            joint("def m(self, x): pass\no.m(1)\n"),
+            ["def m(x): pass\no.m()\n", "def m(self): pass\no.m()\n"]
+        );
+        // One list alone, or a name whose lists are all empty, gives nothing.
+        assert!(joint("f(1, 2)\ng()\ng()\n").is_empty());
+    }
+}

@@ -1,0 +1,247 @@
+//! Text-level reduction stages over the tokens of the current best (no parse tree needed):
+//! token-window deletion, balanced bracket regions, word normalisation. Each proposes edits
+//! that one driver ([`edit::run_edit_stage`]) judges through the tester, to the stage's own
+//! fixed point.
+
+pub mod brackets;
+pub mod edit;
+pub mod indent;
+pub mod inline;
+pub mod lexer;
+pub mod rename;
+pub mod tokens;
+
+use std::collections::HashSet;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::algorithms::pins::Pins;
+use crate::testing::control::Stop;
+use crate::testing::tester::Tester;
+use crate::tree::Language;
+use crate::tree::syntax::parse_syntax;
+
+pub use edit::{Edit, EditOptions, EditRequest, EditStage, run_edit_stage};
+pub use lexer::Syntax;
+
+/// A text stage, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextStage {
+    /// Delete 1 to 3 adjacent tokens.
+    Tokens,
+    /// Delete, hollow or unwrap a bracketed region.
+    Brackets,
+    /// Rename words, merge short names, numbers to `0`/`1`, strings to `""`.
+    Rename,
+    /// Delete a line and move the block indented under it left (Python's hoisting).
+    Indent,
+    /// Inline a function that only returns an expression into its calls (needs the grammar).
+    Inline,
+}
+
+impl TextStage {
+    pub const ALL: [TextStage; 5] = [
+        TextStage::Tokens,
+        TextStage::Brackets,
+        TextStage::Rename,
+        TextStage::Indent,
+        TextStage::Inline,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TextStage::Tokens => "tokens",
+            TextStage::Brackets => "brackets",
+            TextStage::Rename => "rename",
+            TextStage::Indent => "indent",
+            TextStage::Inline => "inline",
+        }
+    }
+
+    /// Whether the stage reads the parse tree (it does nothing without the language's grammar).
+    pub fn needs_grammar(self) -> bool {
+        self == TextStage::Inline
+    }
+
+    /// One line for `whittle algorithms` and the UI's catalogue.
+    pub fn description(self) -> &'static str {
+        match self {
+            TextStage::Tokens => {
+                "delete 1-3 adjacent tokens (strings and comments are one token), widest first"
+            }
+            TextStage::Brackets => {
+                "delete a (...), [...] or {...} region, hollow it, or drop its brackets; \
+                 the k-th element of every (...) after the same name at once"
+            }
+            TextStage::Rename => {
+                "rename each word everywhere to the shortest unused name, merge short names, \
+                 numbers to 0/1, strings to \"\" (keywords stay), one word to 0/1"
+            }
+            TextStage::Indent => {
+                "delete a line and move the block indented under it to its indentation"
+            }
+            TextStage::Inline => {
+                "a function that only returns an expression goes into every call of it, and its \
+                 definition away (needs the language's grammar)"
+            }
+        }
+    }
+
+    /// Runs the stage on the tester's current best (see [`EditOptions`]). `language` is the
+    /// input's language (for strings, comments and keywords), `None` for text.
+    pub fn run(
+        self,
+        tester: &mut Tester,
+        language: Option<&Language>,
+        pins: &dyn Fn() -> Pins,
+        options: EditOptions,
+    ) -> Result<(), Stop> {
+        let syntax = Syntax::for_language(language.map(|l| l.name()));
+        match self {
+            TextStage::Tokens => {
+                let stage = tokens::TokenWindows::new(syntax);
+                run_edit_stage(&stage, tester, pins, options)
+            }
+            TextStage::Brackets => {
+                let stage = brackets::BalancedRegions { syntax, language };
+                run_edit_stage(&stage, tester, pins, options)
+            }
+            TextStage::Rename => {
+                let stage = rename::Rename { syntax, language };
+                run_edit_stage(&stage, tester, pins, options)
+            }
+            TextStage::Indent => run_edit_stage(&indent::LiftBlocks, tester, pins, options),
+            TextStage::Inline => match language {
+                Some(language) => {
+                    run_edit_stage(&inline::InlineCalls { language }, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+impl fmt::Display for TextStage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TextStage {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        TextStage::ALL
+            .into_iter()
+            .find(|stage| stage.name() == s)
+            .ok_or_else(|| format!("unknown text stage `{s}`"))
+    }
+}
+
+/// The words `text` uses as something other than a name: the leaves of its parse tree whose
+/// text is a word and that are literal tokens of the grammar (`return`, `typedef`), primitive
+/// types (`int`) or named after their own text (`true`, `null`). A word used both ways
+/// (`new.target` and a variable `target`) counts as reserved; words in strings and comments
+/// do not count.
+/// Empty when the language is unknown or its grammar is not compiled in.
+pub fn reserved_words(language: Option<&Language>, text: &[u8]) -> HashSet<Vec<u8>> {
+    reserved_words_for(language, text, &EditRequest::all(0)).unwrap_or_default()
+}
+
+/// [`reserved_words`], for a stage working out its edits: the parse and the walk over its
+/// leaves end early when the request reports a stop.
+pub(crate) fn reserved_words_for(
+    language: Option<&Language>,
+    text: &[u8],
+    request: &EditRequest<'_>,
+) -> Result<HashSet<Vec<u8>>, Stop> {
+    let mut reserved = HashSet::new();
+    let Some(language) = language else {
+        return Ok(reserved);
+    };
+    let Some(tree) = parse_syntax(language, text, || request.work())? else {
+        return Ok(reserved);
+    };
+    let mut cursor = tree.walk();
+    loop {
+        request.work()?;
+        let node = cursor.node();
+        if node.child_count() == 0 {
+            let leaf = &text[node.byte_range()];
+            let keyword = !node.is_named()
+                || node.kind() == "primitive_type"
+                || node.kind().as_bytes() == leaf;
+            if keyword
+                && leaf.first().is_some_and(|&b| lexer::starts_word(b))
+                && leaf.iter().all(|&b| lexer::is_word_byte(b))
+            {
+                reserved.insert(leaf.to_vec());
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Ok(reserved);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_names_round_trip() {
+        for stage in TextStage::ALL {
+            assert_eq!(stage.name().parse::<TextStage>(), Ok(stage));
+        }
+        assert!("bogus".parse::<TextStage>().is_err());
+    }
+
+    fn reserved(language: &str, text: &str) -> Vec<String> {
+        let language = Language::by_name(language).unwrap();
+        let mut words: Vec<String> = reserved_words(Some(language), text.as_bytes())
+            .into_iter()
+            .map(|word| String::from_utf8(word).unwrap())
+            .collect();
+        words.sort();
+        words
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-c"),
+        ignore = "needs the C grammar (cargo feature lang-c)"
+    )]
+    fn c_keywords_are_read_from_the_parse() {
+        assert_eq!(
+            reserved(
+                "c",
+                "typedef long T; int main() { T t; return \"if\" != 0; }"
+            ),
+            ["int", "long", "return", "typedef"]
+        );
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-javascript"),
+        ignore = "needs the JavaScript grammar (cargo feature lang-javascript)"
+    )]
+    fn contextual_javascript_keywords_stay_names() {
+        assert_eq!(
+            reserved(
+                "javascript",
+                "var target = {}; let of = true; f(target, of)"
+            ),
+            ["let", "true", "var"]
+        );
+        assert!(reserved_words(None, b"int x;").is_empty());
+    }
+}

@@ -1,0 +1,213 @@
+//! The schedule of a pipeline's `(a+b+c)*` form: its stages rerun until none of them changes the
+//! current best (a global fixed point). Each stage runs to its own fixed point every time (run
+//! for a single iteration instead, stages saved a few tests but took other paths: larger
+//! results on C, `docs/benchmarks.md`). The first round runs them in the order written (cheap
+//! stages first); later rounds run first the stages that removed the most bytes per test so far.
+//! A stage that last ran to its end without changing anything is not run again while the
+//! current best is the text it ran on (its result is known), so the schedule ends after a round
+//! in which every stage either ran without effect or was skipped for that reason.
+//!
+//! A stage whose last run changed nothing runs on probation (as in shrinkray): after
+//! [`PROBATION_BUDGET`] tests in a row that are not interesting it is interrupted and deferred;
+//! a deferred stage runs again without a budget in the next round, so the end is still a fixed
+//! point of every stage.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use crate::testing::control::Stop;
+use crate::testing::tester::Tester;
+
+/// Tests in a row that may fail before a stage on probation is deferred.
+pub const PROBATION_BUDGET: u64 = 25;
+
+/// What the schedule has seen of one stage.
+#[derive(Clone, Debug, Default)]
+struct Record {
+    /// Tests and bytes removed in the stage's last run.
+    tests: u64,
+    removed: u64,
+    /// The fingerprint of the text the stage last ran on without changing it.
+    idle_on: Option<u64>,
+    /// Its last complete run changed nothing: the next one has a budget of failed tests.
+    probation: bool,
+    /// Its last run ran out of that budget: the next one runs to its end.
+    deferred: bool,
+}
+
+impl Record {
+    /// Bytes removed per test in the last run (0 before the stage ran).
+    fn yield_per_test(&self) -> f64 {
+        self.removed as f64 / self.tests.max(1) as f64
+    }
+}
+
+fn fingerprint(text: &[u8]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The order of the next round: by bytes removed per test in the last run (highest first), ties
+/// (in the first round every stage) in the order written.
+fn round_order(records: &[Record]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_by(|&a, &b| {
+        records[b]
+            .yield_per_test()
+            .total_cmp(&records[a].yield_per_test())
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// Runs `count` stages (`run_stage(i, round, tester)` runs stage `i` to its own end in round
+/// `round`) until a round changes nothing and defers nothing. Returns the number of rounds.
+pub fn run(
+    count: usize,
+    tester: &mut Tester,
+    mut run_stage: impl FnMut(usize, u32, &mut Tester) -> Result<(), Stop>,
+) -> Result<u32, Stop> {
+    let mut records = vec![Record::default(); count];
+    for round in 1.. {
+        let mut changed = false;
+        let mut deferred = false;
+        for stage in round_order(&records) {
+            let before = fingerprint(tester.best());
+            if records[stage].idle_on == Some(before) {
+                continue;
+            }
+            let budgeted = records[stage].probation && !records[stage].deferred;
+            if budgeted {
+                tester.set_failure_budget(Some(PROBATION_BUDGET));
+            }
+            let size = tester.best().len();
+            let tests = tester.stats().tests;
+            let result = run_stage(stage, round, tester);
+            if budgeted {
+                tester.set_failure_budget(None);
+            }
+            let interrupted = match result {
+                Ok(()) => false,
+                Err(Stop::Budget) => true,
+                Err(stop) => return Err(stop),
+            };
+            let record = &mut records[stage];
+            record.tests = tester.stats().tests - tests;
+            record.removed = size.saturating_sub(tester.best().len()) as u64;
+            let after = fingerprint(tester.best());
+            if after != before {
+                changed = true;
+                *record = Record {
+                    idle_on: None,
+                    probation: false,
+                    deferred: false,
+                    ..record.clone()
+                };
+            } else if interrupted {
+                record.deferred = true;
+                deferred = true;
+            } else {
+                record.idle_on = Some(after);
+                record.probation = true;
+                record.deferred = false;
+            }
+        }
+        if !changed && !deferred {
+            return Ok(round);
+        }
+    }
+    unreachable!("the rounds end when one changes nothing")
+}
+
+/// The longest a final character pass is expected to take and still run.
+pub const POLISH_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The expected cost of a character pass over the current best, at least one test per
+/// character at the mean test time so far, spread over the jobs: `Ok` when it is within
+/// [`POLISH_LIMIT`], else why the pass is skipped.
+pub fn polish_cost(tester: &Tester) -> Result<std::time::Duration, String> {
+    let stats = tester.stats();
+    let mean = stats.test_seconds / stats.tests.max(1) as f64;
+    let chars = crate::text::atoms::split(tester.best(), crate::text::atoms::AtomKind::Char).len();
+    let seconds = mean * chars as f64 / tester.jobs().max(1) as f64;
+    if seconds <= POLISH_LIMIT.as_secs_f64() {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "tests are too slow for a character pass: {chars} characters at {mean:.2}s a test \
+             would take at least {seconds:.0}s"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::exec::cache::CachePolicy;
+    use crate::observe::events::{Branch, Candidate, CandidateKind};
+    use crate::params::Knobs;
+    use crate::testing::control::Control;
+
+    #[test]
+    fn idle_stages_go_on_probation_and_the_end_is_a_fixed_point() {
+        let oracle = crate::exec::oracle::predicate("two or more a", |c: &[u8]| {
+            c.len() >= 2 && c.iter().all(|&b| b == b'a')
+        });
+        let mut tester = Tester::new(
+            Arc::new(oracle),
+            CachePolicy::recommended(),
+            Arc::new(Control::new(Knobs::default())),
+        );
+        tester.set_best(b"aaaa".to_vec());
+        let candidate = Candidate::single(CandidateKind::Manual);
+        let mut idle_tests = Vec::new();
+        let mut fresh = 0u32;
+        let rounds = run(2, &mut tester, |stage, _round, tester| {
+            if stage == 0 {
+                // Removes one `a` when that stays interesting.
+                let shorter = tester.best()[1..].to_vec();
+                if tester.judge_single(candidate, &shorter)?.0.is_interesting() {
+                    tester.accept(shorter, None, Branch::Manual, candidate);
+                }
+                return Ok(());
+            }
+            // Thirty distinct candidates, none interesting.
+            let before = tester.stats().tests;
+            let result = (0..30).try_for_each(|_| {
+                fresh += 1;
+                tester.judge_single(candidate, format!("b{fresh}").as_bytes())?;
+                Ok(())
+            });
+            idle_tests.push(tester.stats().tests - before);
+            result
+        })
+        .unwrap();
+        assert_eq!(tester.best(), b"aa");
+        // Round 1: stage 1 is idle; round 2: on probation, deferred after 25 failures; round 3:
+        // it runs to its end, stage 0 is idle too, and nothing is deferred.
+        assert_eq!(rounds, 3);
+        assert_eq!(idle_tests, [30, 25, 30]);
+    }
+
+    #[test]
+    fn productive_stages_go_first() {
+        let records = vec![
+            Record {
+                tests: 10,
+                removed: 10,
+                ..Record::default()
+            },
+            Record::default(),
+            Record {
+                tests: 2,
+                removed: 10,
+                ..Record::default()
+            },
+        ];
+        assert_eq!(round_order(&records), [2, 0, 1]);
+        assert_eq!(round_order(&[Record::default(), Record::default()]), [0, 1]);
+    }
+}

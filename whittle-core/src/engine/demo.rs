@@ -1,0 +1,139 @@
+//! Built-in examples reduced with built-in in-process tests: nothing of the user is needed.
+
+use std::sync::Arc;
+
+use crate::exec::cache::{CacheKind, CachePolicy};
+use crate::text::atoms::AtomKind;
+
+use crate::engine::job::Job;
+use crate::engine::pipeline::{Pipeline, Settings};
+use crate::engine::session::{Session, SessionOptions};
+use crate::exec::oracle::{Oracle, predicate};
+use crate::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor, SplitStyle};
+use crate::tree::Language;
+
+/// A built-in example: an input, a test, and the settings that show it best (the pipeline and
+/// the input's language included).
+pub struct Example {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub input: &'static [u8],
+    pub settings: Settings,
+    pub oracle: fn() -> Arc<dyn Oracle>,
+}
+
+impl Example {
+    /// Starts a session on the example: its input, settings (and so its pipeline) and
+    /// in-process test.
+    pub fn start(&self, options: SessionOptions) -> anyhow::Result<Session> {
+        let job = Job::new(self.input.to_vec(), self.settings.clone());
+        Session::start(job, (self.oracle)(), options)
+    }
+}
+
+/// The dissertation's Table 4.1: "12345" keeping '2' and '4'.
+fn table_4_1() -> Example {
+    Example {
+        name: "table-4.1",
+        description: "the dissertation's Table 4.1: reduce \"12345\" while it contains 2 and 4 \
+                      (characters, complements only, backward, content cache)",
+        input: b"12345",
+        settings: Settings {
+            atoms: vec![AtomKind::Char],
+            split_factor: SplitFactor::Finite(2),
+            dd: DdOptions {
+                order: ReduceOrder::ComplementsOnly,
+                subset_direction: Direction::Forward,
+                complement_direction: Direction::Backward,
+                split: SplitStyle::Zeller,
+            },
+            fixpoint: false,
+            cache: CachePolicy {
+                kind: CacheKind::Content,
+                store_interesting: false,
+                evict_larger: true,
+            },
+            jobs: 1,
+            parallel: Some(ParallelMode::Stable),
+            limits: Default::default(),
+            algorithm: Some(Pipeline::ddmin()),
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate("contains 2 and 4", |c: &[u8]| {
+                c.contains(&b'2') && c.contains(&b'4')
+            }))
+        },
+    }
+}
+
+const JSON_DOCUMENT: &[u8] = b"{\n  \"foo\": \"bar\",\n  \"baz\": [\n    6,\n    7,\n    12,\n    31,\n    77,\n    87\n  ]\n}\n";
+
+/// A JSON document reduced while it stays valid JSON that mentions 87.
+fn json_87() -> Example {
+    Example {
+        name: "json-87",
+        description: "a JSON document reduced while it parses and its value, printed, contains 87 \
+                      (lines then characters, DDMIN*)",
+        input: JSON_DOCUMENT,
+        settings: Settings {
+            jobs: 1,
+            algorithm: Some(Pipeline::ddmin()),
+            language: Some("json".into()),
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate("valid JSON mentioning 87", |c: &[u8]| {
+                serde_json::from_slice::<serde_json::Value>(c)
+                    .is_ok_and(|value| value.to_string().contains("87"))
+            }))
+        },
+    }
+}
+
+const HELLO_C: &[u8] =
+    b"int main() {\n    if (1) {\n        printf(\"Hello world!\\n\");\n    }\n}\n";
+
+/// The dissertation's hoisting example (Fig 7.1): the `if (1) { ... }` wrapper can only go by
+/// replacing the `if` by its body.
+fn hello_hoist() -> Example {
+    Example {
+        name: "hello-hoist",
+        description: "the dissertation's hoisting example (Fig 7.1): C that must parse and print \
+                      \"Hello world!\"; HDDH^r then lines hoists the printf out of the if; or \
+                      select the if statement and press h",
+        input: HELLO_C,
+        settings: Settings {
+            atoms: vec![AtomKind::Line],
+            jobs: 1,
+            // The tree and then lines, once each with the papers' ddmin, as the lesson shows it.
+            algorithm: "hddhr+ddmin:line".parse().ok(),
+            language: Some("c".into()),
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate(
+                "parses as C and prints Hello world!",
+                |c: &[u8]| {
+                    let Ok(language) = Language::by_name("c") else {
+                        return false;
+                    };
+                    let text = String::from_utf8_lossy(c);
+                    text.contains("int main()")
+                        && text.contains("printf(\"Hello world!\\n\");")
+                        && crate::tree::parse(language, c.to_vec(), crate::tree::Preprocess::none())
+                            .is_ok_and(|tree| tree.input_errors() == 0)
+                },
+            ))
+        },
+    }
+}
+
+/// Every built-in example.
+pub fn examples() -> Vec<Example> {
+    let mut examples = vec![table_4_1(), json_87()];
+    if Language::by_name("c").is_ok_and(|c| c.is_available()) {
+        examples.push(hello_hoist());
+    }
+    examples
+}

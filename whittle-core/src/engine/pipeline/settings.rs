@@ -1,0 +1,94 @@
+//! The settings of a reduction: everything that decides how it runs.
+
+use serde::Serialize;
+
+use crate::exec::cache::CachePolicy;
+use crate::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
+use crate::testing::tester::Limits;
+use crate::text::atoms::AtomKind;
+
+use super::Pipeline;
+
+/// Everything that decides how a reduction runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Settings {
+    /// The ddmin passes, in order (e.g. lines then characters).
+    pub atoms: Vec<AtomKind>,
+    /// The split factor ν to start with (a [knob](Knobs): the control owns it once the run
+    /// starts).
+    pub split_factor: SplitFactor,
+    pub dd: DdOptions,
+    /// ddmin's options inside a schedule `(...)*` (tree levels, lines, characters): by default
+    /// complements only, the last first. A schedule reruns its stages to a fixed point, so most of ddmin's work
+    /// there is showing that nothing more goes, where subsets never help.
+    pub scheduled_dd: DdOptions,
+    /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
+    pub fixpoint: bool,
+    pub cache: CachePolicy,
+    /// The most memory the outcome cache may take, in bytes (its estimate; the largest
+    /// candidates are evicted first).
+    pub cache_memory: usize,
+    /// The testing window to start with (a [knob](Knobs)).
+    pub jobs: usize,
+    /// The parallel mode to start with (a [knob](Knobs)); `None`: greedy when the pipeline has a
+    /// schedule (several interesting edits of a window go together: fewer tests at the same
+    /// sizes), else stable.
+    pub parallel: Option<ParallelMode>,
+    #[serde(skip)]
+    pub limits: Limits,
+    /// The pipeline (`-a`); `None`: the default for the language.
+    pub algorithm: Option<Pipeline>,
+    /// Without a pipeline: the fast default (no text stages, no schedule).
+    pub fast: bool,
+    /// The input's language (a name `whittle languages` lists); `None`: unknown.
+    pub language: Option<String>,
+    /// Skip tree candidates that re-parse with new syntax errors (tree pipelines only).
+    pub syntax_guard: bool,
+    /// Idle workers test ahead what a tree stage judges next (see [`crate::testing::ahead`]).
+    pub lookahead: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            atoms: vec![AtomKind::Line, AtomKind::Char],
+            split_factor: SplitFactor::Finite(2),
+            dd: DdOptions::default(),
+            scheduled_dd: DdOptions::scheduled(),
+            fixpoint: true,
+            cache: CachePolicy::recommended(),
+            cache_memory: crate::exec::cache::DEFAULT_MEMORY_LIMIT,
+            jobs: 1,
+            parallel: None,
+            limits: Limits::default(),
+            algorithm: None,
+            fast: false,
+            language: None,
+            syntax_guard: true,
+            lookahead: true,
+        }
+    }
+}
+
+impl Settings {
+    /// The starting values of the knobs.
+    pub fn knobs(&self) -> Knobs {
+        Knobs {
+            split_factor: self.split_factor,
+            jobs: self.jobs,
+            parallel: self.parallel_mode(),
+        }
+    }
+
+    /// The parallel mode a run starts with: the one asked for, else greedy for a pipeline with a
+    /// schedule and stable for the others.
+    pub fn parallel_mode(&self) -> ParallelMode {
+        self.parallel.unwrap_or_else(|| {
+            if super::pipeline_of(self).has_schedule() {
+                ParallelMode::Greedy
+            } else {
+                ParallelMode::Stable
+            }
+        })
+    }
+}

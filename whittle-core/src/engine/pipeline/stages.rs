@@ -1,0 +1,103 @@
+//! Stages and how they run: the `Stages` a session drives, what a stage may know besides the
+//! current best (`StageContext`), the runner of a whole pipeline, and one ddmin pass over text
+//! units (DDMIN*).
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::algorithms::dd::{self, TextDomain};
+use crate::algorithms::hdd::PinSource;
+use crate::exec::cache::UnitId;
+use crate::observe::events::Event;
+use crate::testing::control::Stop;
+use crate::testing::tester::Tester;
+use crate::text::atoms::{self, AtomKind};
+
+use super::{Pins, Settings};
+
+/// Pins shared between the session and the running stage: they follow every accepted reduction.
+pub type SharedPins = Arc<Mutex<Pins>>;
+
+/// What a stage may need to know besides the current best (which the tester holds).
+#[derive(Clone, Default)]
+pub struct StageContext {
+    /// Byte ranges of the current best that must stay intact in every candidate (live: the
+    /// session maps them through each accepted reduction).
+    pub pins: SharedPins,
+    /// Further nodes tree stages must keep, asked at each parse (for library users).
+    pub node_pins: Option<Arc<dyn PinSource>>,
+}
+
+impl StageContext {
+    /// The pinned byte ranges of the current best, now.
+    pub fn current_pins(&self) -> Pins {
+        self.pins
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// A pipeline: stages run in order on the tester's current best. Each stage maps an interesting
+/// test case to a smaller (or equal) interesting one, so any stage may be restarted or skipped.
+pub trait Stages: Send {
+    /// One line naming the pipeline.
+    fn describe(&self) -> String;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn name(&self, index: usize) -> String;
+    /// Runs stage `index` to its end (its fixed point where it has one).
+    fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop>;
+}
+
+/// Makes the stages of a pipeline from its name (when a session switches algorithm).
+pub type StagesFactory = Box<dyn Fn(&str) -> anyhow::Result<Box<dyn Stages>> + Send>;
+
+/// Runs every stage in order, reporting each start.
+pub fn run_all_stages(
+    stages: &dyn Stages,
+    tester: &mut Tester,
+    context: &StageContext,
+) -> Result<(), Stop> {
+    for index in 0..stages.len() {
+        tester.emit(Event::StageStarted {
+            stage: stages.name(index),
+            index,
+            scheduled: None,
+        });
+        stages.run(index, tester, context)?;
+    }
+    Ok(())
+}
+
+/// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
+/// `settings.fixpoint` is off. Units overlapping a pin stay in every candidate.
+pub fn run_ddmin_pass(
+    tester: &mut Tester,
+    settings: &Settings,
+    atom: AtomKind,
+    pins: &Pins,
+) -> Result<(), Stop> {
+    let stage = format!("ddmin {atom}");
+    let text = tester.best().to_vec();
+    let spans = atoms::split(&text, atom);
+    let pinned = pins.pinned_units(&spans);
+    let mut config: Vec<UnitId> = (0..spans.len() as UnitId)
+        .filter(|unit| pinned.binary_search(unit).is_err())
+        .collect();
+    let domain = TextDomain::new(&text, spans).with_pinned(pinned);
+    tester.begin_universe();
+    for iteration in 1.. {
+        tester.emit(Event::FixpointIteration {
+            stage: stage.clone(),
+            iteration,
+        });
+        let before = config.len();
+        config = dd::ddmin(&domain, config, tester, &settings.dd)?;
+        if config.len() == before || !settings.fixpoint {
+            break;
+        }
+    }
+    Ok(())
+}

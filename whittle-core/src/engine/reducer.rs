@@ -1,0 +1,86 @@
+//! The library's entry point: [`Reducer`] reduces bytes while a test written in Rust (a closure,
+//! or any [`Oracle`]) says they are still interesting, with the pipeline and settings the
+//! command line would use, on the calling thread.
+
+use std::sync::Arc;
+
+use crate::engine::job::{Finished, Job};
+use crate::engine::pipeline::{self, Pipeline, Settings};
+use crate::exec::oracle::{Oracle, predicate};
+
+/// A reduction of bytes in memory: the input, the settings, then [`Reducer::run`] with the test.
+///
+/// Without further settings the input is reduced by ddmin over lines, then characters, each to
+/// its fixed point; naming the input's [`language`](Reducer::language) selects the default tree
+/// pipeline for it (when its grammar is compiled in), and [`pipeline`](Reducer::pipeline) any
+/// pipeline `whittle algorithms` lists.
+///
+/// ```
+/// use whittle_core::Reducer;
+///
+/// let input = b"keep\ndrop\nthe bug\ndrop\n".to_vec();
+/// let reduced = Reducer::new(input)
+///     .run(|candidate: &[u8]| candidate.windows(3).any(|w| w == b"bug"))
+///     .unwrap();
+/// assert_eq!(reduced.result, b"bug");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Reducer {
+    input: Vec<u8>,
+    settings: Settings,
+}
+
+impl Reducer {
+    /// A reduction of `input` with the default settings.
+    pub fn new(input: impl Into<Vec<u8>>) -> Reducer {
+        Reducer {
+            input: input.into(),
+            settings: Settings::default(),
+        }
+    }
+
+    /// The input's language (a name `whittle languages` lists, e.g. `"c"`, `"json"`): the tree
+    /// pipelines parse it in this language, and without a pipeline its default one runs.
+    pub fn language(mut self, name: &str) -> Reducer {
+        self.settings.language = Some(name.to_owned());
+        self
+    }
+
+    /// The pipeline: stages joined with `+`, as `whittle reduce -a` takes it (e.g.
+    /// `"hdd+ddmin:line"`).
+    pub fn pipeline(mut self, pipeline: &str) -> Result<Reducer, String> {
+        self.settings.algorithm = Some(pipeline.parse::<Pipeline>()?);
+        Ok(self)
+    }
+
+    /// How many tests run at once (1 by default). The result is the same for any number: the
+    /// interesting candidate first in order wins.
+    pub fn jobs(mut self, jobs: usize) -> Reducer {
+        self.settings.jobs = jobs.max(1);
+        self
+    }
+
+    /// All the settings at once (what the command line builds from its options).
+    pub fn settings(mut self, settings: Settings) -> Reducer {
+        self.settings = settings;
+        self
+    }
+
+    /// Reduces the input while `is_interesting` returns true; the input itself must be
+    /// interesting. The closure may be called from several threads when [`jobs`](Reducer::jobs)
+    /// is more than 1.
+    pub fn run(
+        self,
+        is_interesting: impl Fn(&[u8]) -> bool + Send + Sync + 'static,
+    ) -> anyhow::Result<Finished> {
+        self.run_with(Arc::new(predicate("a Rust closure", is_interesting)))
+    }
+
+    /// Reduces the input with any oracle (e.g. `exec::oracle::CommandOracle` for a command).
+    pub fn run_with(self, oracle: Arc<dyn Oracle>) -> anyhow::Result<Finished> {
+        pipeline::check(&self.settings).map_err(anyhow::Error::msg)?;
+        let job = Job::new(self.input, self.settings);
+        let mut tester = job.tester(oracle)?;
+        Ok(job.run(&mut tester)?)
+    }
+}

@@ -1,0 +1,394 @@
+//! Flaky tests: an oracle around the user's test that replays the input's check, re-tests an
+//! interesting verdict now and then, notices when the test judges one file two ways, and from
+//! then on confirms every interesting verdict by repeated runs, so that what is accepted (and
+//! written) is what the test says again and again.
+
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::exec::oracle::{Oracle, TestStatus, TimeoutFit, Verdict};
+use crate::exec::processes::CancelToken;
+use crate::outcome::Outcome;
+
+/// Runs per interesting verdict once the test has been found flaky (without `--confirm`).
+pub const CONFIRM_WHEN_FLAKY: u32 = 3;
+/// Runs of the input's check (without `--assume-deterministic`).
+pub const CHECK_RUNS: u32 = 3;
+/// Every this many interesting verdicts (the first among them), one is re-tested once.
+pub const SPOT_CHECK_EVERY: u64 = 8;
+/// At most this many interesting files are remembered (to notice one judged otherwise later).
+const REMEMBERED: usize = 1 << 16;
+
+/// How hard flakiness is looked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Policy {
+    /// Runs of the input's check (1: once).
+    pub check_runs: u32,
+    /// Runs per interesting verdict from the start (`--confirm N`), if given.
+    pub confirm: Option<u32>,
+    /// Re-test one interesting verdict in this many (0: never).
+    pub spot_every: u64,
+}
+
+impl Policy {
+    /// `--confirm` and `--assume-deterministic` as given.
+    pub fn new(confirm: Option<u32>, assume_deterministic: bool) -> Policy {
+        if assume_deterministic {
+            Policy {
+                check_runs: 1,
+                confirm: None,
+                spot_every: 0,
+            }
+        } else {
+            Policy {
+                check_runs: CHECK_RUNS,
+                confirm,
+                spot_every: SPOT_CHECK_EVERY,
+            }
+        }
+    }
+}
+
+/// What was seen of the test's flakiness, for the report and `--stats-json`.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Flakiness {
+    /// The test judged a file two ways.
+    pub flaky: bool,
+    /// The first disagreement, in words.
+    pub first_disagreement: Option<String>,
+    /// How many times verdicts disagreed.
+    pub disagreements: u64,
+    /// Runs per interesting verdict at the end.
+    pub confirm_runs: u32,
+    /// Runs made to replay, re-test or confirm (not counted among the tests).
+    pub extra_runs: u64,
+}
+
+/// The user's test, judged with care for flakiness (see the module's documentation).
+pub struct Confirming {
+    inner: Arc<dyn Oracle>,
+    policy: Policy,
+    /// Runs per interesting verdict right now.
+    confirm: AtomicU32,
+    /// The input's check has had its verdict.
+    checked: AtomicBool,
+    interesting: AtomicU64,
+    extra_runs: AtomicU64,
+    disagreements: AtomicU64,
+    /// Hashes of the files judged interesting.
+    known: Mutex<HashSet<u64>>,
+    first_disagreement: Mutex<Option<String>>,
+    warnings: Mutex<Vec<String>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn hash(content: &[u8]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    content.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A verdict that says nothing of the file: the run was stopped, lost, or never started.
+fn inconclusive(verdict: &Verdict) -> bool {
+    matches!(
+        verdict.status,
+        TestStatus::Cancelled
+            | TestStatus::Lost(_)
+            | TestStatus::ScratchFailed(_)
+            | TestStatus::SpawnFailed(_)
+    )
+}
+
+fn said(verdict: &Verdict) -> String {
+    if verdict.outcome.is_interesting() {
+        "interesting".into()
+    } else {
+        format!("not interesting ({})", verdict.status)
+    }
+}
+
+impl Confirming {
+    pub fn new(inner: Arc<dyn Oracle>, policy: Policy) -> Confirming {
+        Confirming {
+            inner,
+            policy,
+            confirm: AtomicU32::new(policy.confirm.unwrap_or(1)),
+            checked: AtomicBool::new(false),
+            interesting: AtomicU64::new(0),
+            extra_runs: AtomicU64::new(0),
+            disagreements: AtomicU64::new(0),
+            known: Mutex::new(HashSet::new()),
+            first_disagreement: Mutex::new(None),
+            warnings: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// What was seen so far.
+    pub fn flakiness(&self) -> Flakiness {
+        let first_disagreement = lock(&self.first_disagreement).clone();
+        Flakiness {
+            flaky: first_disagreement.is_some(),
+            first_disagreement,
+            disagreements: self.disagreements.load(Ordering::Relaxed),
+            confirm_runs: self.confirm.load(Ordering::Relaxed),
+            extra_runs: self.extra_runs.load(Ordering::Relaxed),
+        }
+    }
+
+    /// One more run, counted as an extra run.
+    fn again(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
+        self.extra_runs.fetch_add(1, Ordering::Relaxed);
+        self.inner.judge(candidate, cancel)
+    }
+
+    /// The test judged a file of `size` bytes (`what`) `first`, then `then`.
+    fn disagreed(&self, what: &str, size: usize, first: &str, then: &str) {
+        self.disagreements.fetch_add(1, Ordering::Relaxed);
+        let mut noted = lock(&self.first_disagreement);
+        if noted.is_some() {
+            return;
+        }
+        let text = format!("{what} ({size} bytes) was judged {first}, then {then}");
+        let runs = match self.policy.confirm {
+            Some(runs) => runs,
+            None => {
+                self.confirm.fetch_max(CONFIRM_WHEN_FLAKY, Ordering::SeqCst);
+                CONFIRM_WHEN_FLAKY
+            }
+        };
+        let from_now = if runs > 1 {
+            format!("from now on an interesting verdict counts only when {runs} runs agree")
+        } else {
+            "each verdict is still taken from one run (--confirm 1)".into()
+        };
+        lock(&self.warnings).push(format!("the test is flaky: {text}; {from_now}"));
+        *noted = Some(text);
+    }
+
+    /// The input's check: when its first run says interesting, it is run `check_runs` times
+    /// in all; interesting when any run says so (the reduction then goes on confirming). A
+    /// check that fails at once is reported at once (a hanging test costs one timeout).
+    fn check(&self, candidate: &[u8], cancel: &CancelToken, first: Verdict) -> Verdict {
+        if !first.outcome.is_interesting() {
+            return first;
+        }
+        // The runs after the first get the timeout fitted to the first (without --timeout none
+        // is set yet): a test that hangs from its second run on costs a timeout, not the run.
+        // The tester fits it again to the slowest run once the check is over.
+        if self.policy.check_runs > 1 {
+            let _ = self.inner.fit_timeout(first.duration);
+        }
+        let mut verdicts = vec![first];
+        for _ in 1..self.policy.check_runs {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let verdict = self.again(candidate, cancel);
+            if inconclusive(&verdict) {
+                return verdict;
+            }
+            verdicts.push(verdict);
+        }
+        let yes = verdicts
+            .iter()
+            .filter(|v| v.outcome.is_interesting())
+            .count();
+        if yes > 0 && yes < verdicts.len() {
+            let (a, b) = (
+                &verdicts[0],
+                verdicts.iter().find(|v| v.outcome != verdicts[0].outcome),
+            );
+            if let Some(b) = b {
+                let what = format!(
+                    "the input's check (run {} times: interesting {yes} times)",
+                    verdicts.len()
+                );
+                self.disagreed(&what, candidate.len(), &said(a), &said(b));
+            }
+        }
+        // The slowest run is the one the timeout is fitted to.
+        let slowest = verdicts
+            .iter()
+            .map(|v| v.duration)
+            .max()
+            .unwrap_or_default();
+        let mut chosen = verdicts
+            .iter()
+            .find(|v| v.outcome.is_interesting())
+            .unwrap_or(&verdicts[0])
+            .clone();
+        chosen.duration = slowest;
+        if chosen.outcome.is_interesting() {
+            self.remember(candidate);
+        }
+        chosen
+    }
+
+    fn remember(&self, candidate: &[u8]) {
+        let mut known = lock(&self.known);
+        if known.len() < REMEMBERED {
+            known.insert(hash(candidate));
+        }
+    }
+}
+
+impl Oracle for Confirming {
+    fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
+        let verdict = self.inner.judge(candidate, cancel);
+        if inconclusive(&verdict) {
+            return verdict;
+        }
+        if !self.checked.swap(true, Ordering::SeqCst) {
+            return self.check(candidate, cancel, verdict);
+        }
+        let known = lock(&self.known).contains(&hash(candidate));
+        if !verdict.outcome.is_interesting() {
+            if known && verdict.outcome == Outcome::NotInteresting {
+                self.disagreed("a file", candidate.len(), "interesting", &said(&verdict));
+            }
+            return verdict;
+        }
+        let seen = self.interesting.fetch_add(1, Ordering::Relaxed);
+        let mut runs = self.confirm.load(Ordering::Relaxed);
+        if runs <= 1
+            && !known
+            && self.policy.spot_every > 0
+            && seen.is_multiple_of(self.policy.spot_every)
+        {
+            runs = 2;
+        }
+        for _ in 1..runs {
+            let again = self.again(candidate, cancel);
+            if inconclusive(&again) {
+                return again;
+            }
+            if !again.outcome.is_interesting() {
+                self.disagreed("a file", candidate.len(), "interesting", &said(&again));
+                return again;
+            }
+        }
+        self.remember(candidate);
+        verdict
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.inner.timeout()
+    }
+
+    fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
+        self.inner.fit_timeout(check)
+    }
+
+    fn take_warnings(&self) -> Vec<String> {
+        let mut warnings = self.inner.take_warnings();
+        warnings.append(&mut lock(&self.warnings));
+        warnings
+    }
+
+    fn max_jobs(&self) -> usize {
+        self.inner.max_jobs()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Interesting when the content holds `x`, except that run number `flip` (from 0) says the
+    /// opposite.
+    struct Flipping {
+        runs: AtomicUsize,
+        flip: usize,
+    }
+
+    impl Oracle for Flipping {
+        fn judge(&self, candidate: &[u8], _: &CancelToken) -> Verdict {
+            let run = self.runs.fetch_add(1, Ordering::SeqCst);
+            let interesting = candidate.contains(&b'x') != (run == self.flip);
+            Verdict {
+                outcome: if interesting {
+                    Outcome::Interesting
+                } else {
+                    Outcome::NotInteresting
+                },
+                status: TestStatus::Exited(if interesting { 0 } else { 1 }),
+                duration: Duration::ZERO,
+                output_tail: None,
+                node: None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "flipping".into()
+        }
+    }
+
+    fn flipping(flip: usize, policy: Policy) -> Confirming {
+        Confirming::new(
+            Arc::new(Flipping {
+                runs: AtomicUsize::new(0),
+                flip,
+            }),
+            policy,
+        )
+    }
+
+    #[test]
+    fn a_check_that_disagrees_turns_confirmation_on() {
+        let oracle = flipping(1, Policy::new(None, false));
+        let token = CancelToken::new();
+        assert!(oracle.judge(b"x", &token).outcome.is_interesting());
+        let flakiness = oracle.flakiness();
+        assert!(flakiness.flaky);
+        assert_eq!(flakiness.confirm_runs, CONFIRM_WHEN_FLAKY);
+        assert_eq!(flakiness.extra_runs, 2);
+        assert_eq!(oracle.take_warnings().len(), 1);
+    }
+
+    #[test]
+    fn a_wrong_interesting_verdict_is_caught_by_the_spot_check() {
+        // Run 3 (the first after the three runs of the check) wrongly says interesting.
+        let oracle = flipping(3, Policy::new(None, false));
+        let token = CancelToken::new();
+        assert!(oracle.judge(b"x", &token).outcome.is_interesting());
+        assert!(!oracle.flakiness().flaky);
+        assert!(!oracle.judge(b"y", &token).outcome.is_interesting());
+        assert!(oracle.flakiness().flaky);
+    }
+
+    #[test]
+    fn assuming_determinism_runs_each_verdict_once() {
+        let oracle = flipping(99, Policy::new(None, true));
+        let token = CancelToken::new();
+        assert!(oracle.judge(b"x", &token).outcome.is_interesting());
+        assert!(oracle.judge(b"xx", &token).outcome.is_interesting());
+        assert_eq!(oracle.flakiness().extra_runs, 0);
+    }
+
+    #[test]
+    fn a_file_judged_otherwise_later_is_flaky() {
+        let oracle = flipping(4, Policy::new(Some(1), false));
+        let token = CancelToken::new();
+        assert!(oracle.judge(b"x", &token).outcome.is_interesting());
+        assert!(!oracle.flakiness().flaky);
+        // Run 3: interesting, spot-checked by run 4, which flips.
+        assert!(!oracle.judge(b"xy", &token).outcome.is_interesting());
+        let flakiness = oracle.flakiness();
+        assert!(flakiness.flaky);
+        assert_eq!(
+            flakiness.confirm_runs, 1,
+            "--confirm 1 given explicitly stays"
+        );
+    }
+}

@@ -1,0 +1,332 @@
+//! What the engine reports while it works: candidates tested, reductions accepted, rounds and
+//! stages. The headless display and the UI are consumers of these events.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::exec::oracle::TestStatus;
+use crate::observe::stats::Stats;
+use crate::outcome::Outcome;
+use crate::output::WriteNotice;
+
+/// Candidates up to this size travel with their events.
+pub const PREVIEW_LIMIT: usize = 256;
+
+/// What a candidate is, relative to the configuration it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CandidateKind {
+    /// The input itself, checked once before reduction starts.
+    Initial,
+    /// The empty test case, checked once to warn about permissive tests.
+    Empty,
+    /// Δi: keep only chunk `index` of `n`.
+    Subset,
+    /// ∇i: remove chunk `index` of `n`.
+    Complement,
+    /// GreeDDy: remove several chunks at once.
+    Combination,
+    /// The empty configuration of a tree level where ddmin left one node.
+    EmptyConfig,
+    /// Hoisting: replace a node by a compatible descendant.
+    Hoist,
+    /// `replace`: a node becomes a shorter text its place allows (`n`: the text's rank).
+    Replace,
+    /// `lift`: a node becomes one of its descendants, of any kind (`n`: the descendant).
+    Lift,
+    /// `reshape`: a node becomes the short form of another kind (`n`: the form's rank).
+    Reshape,
+    /// An edit proposed by the user.
+    Manual,
+    /// An edit of a text stage (tokens, brackets, rename): candidate `index` of the `n` the
+    /// stage proposed for the current best.
+    Edit,
+    /// A chunk sweep's removal of the `n` units from unit `index` (0-based) of its
+    /// configuration.
+    Sweep,
+}
+
+/// One candidate under consideration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Candidate {
+    pub kind: CandidateKind,
+    /// The chunk (Δ/∇ index, 0-based) or node concerned.
+    pub index: u32,
+    /// The granularity: how many chunks the configuration is split into (for a hoist: the
+    /// descendant that takes the node's place).
+    pub n: u32,
+}
+
+impl Candidate {
+    pub fn single(kind: CandidateKind) -> Self {
+        Candidate {
+            kind,
+            index: 0,
+            n: 1,
+        }
+    }
+
+    /// A check of the input (the input itself, the empty file) rather than an algorithm's step.
+    pub fn is_check(&self) -> bool {
+        matches!(self.kind, CandidateKind::Initial | CandidateKind::Empty)
+    }
+
+    /// Δ3/8 or ∇2/4 as the papers would write it (1-based).
+    pub fn describe(&self) -> String {
+        match self.kind {
+            CandidateKind::Subset => format!("Δ{}/{}", self.index + 1, self.n),
+            CandidateKind::Complement => format!("∇{}/{}", self.index + 1, self.n),
+            CandidateKind::Combination => format!("∇-combination/{}", self.n),
+            CandidateKind::Initial => "input".into(),
+            CandidateKind::Empty => "empty".into(),
+            CandidateKind::EmptyConfig => "empty configuration".into(),
+            CandidateKind::Hoist => "hoist".into(),
+            CandidateKind::Replace => "replace".into(),
+            CandidateKind::Lift => "lift".into(),
+            CandidateKind::Reshape => "reshape".into(),
+            CandidateKind::Manual => "manual edit".into(),
+            CandidateKind::Edit => format!("edit {}/{}", self.index + 1, self.n),
+            CandidateKind::Sweep => format!("−{}@{}", self.n, self.index + 1),
+        }
+    }
+}
+
+/// How the outcome of a candidate was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// The test ran.
+    Test,
+    /// The outcome came from the cache.
+    Cache,
+    /// The syntax guard rejected the candidate without running the test.
+    Guard,
+}
+
+/// Which branch of the algorithm's definition a step took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Branch {
+    ReduceToSubset,
+    ReduceToComplement,
+    /// GreeDDy's "reduce greedily": several complements at once.
+    ReduceGreedily,
+    IncreaseGranularity,
+    Done,
+    Hoist,
+    /// A node was replaced by a shorter text (`replace`).
+    Replace,
+    /// A node was replaced by a descendant of another kind (`lift`).
+    Lift,
+    /// A node took the short form of another kind (`reshape`).
+    Reshape,
+    /// A tree level's configuration was pruned to nothing.
+    EmptyConfig,
+    Manual,
+    /// The input, where the history starts.
+    Start,
+    /// The user went back to an earlier state.
+    Restart,
+    /// A text stage's edit.
+    Edit,
+    /// A chunk sweep removed a run of units.
+    Sweep,
+}
+
+impl Branch {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Branch::ReduceToSubset => "reduce to subset",
+            Branch::ReduceToComplement => "reduce to complement",
+            Branch::ReduceGreedily => "reduce greedily",
+            Branch::IncreaseGranularity => "increase granularity",
+            Branch::Done => "done",
+            Branch::Hoist => "hoist",
+            Branch::Replace => "replace",
+            Branch::Lift => "lift",
+            Branch::Reshape => "reshape",
+            Branch::EmptyConfig => "empty configuration",
+            Branch::Manual => "manual edit",
+            Branch::Start => "input",
+            Branch::Restart => "restart",
+            Branch::Edit => "text edit",
+            Branch::Sweep => "remove a run",
+        }
+    }
+}
+
+/// Something that happened in the engine.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A stage of the pipeline began (e.g. "ddmin line", "hdd").
+    StageStarted {
+        stage: String,
+        index: usize,
+        /// Where the stage is in the `(a+b+c)*` schedule it belongs to, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scheduled: Option<SchedulePlace>,
+    },
+    /// A fixed-point iteration of the current stage began (1-based).
+    FixpointIteration { stage: String, iteration: u32 },
+    /// A ddmin round: the configuration of `len` units split into `n` chunks.
+    Round {
+        /// The rounds of the whole run so far (the report's `iterations`).
+        iteration: u64,
+        /// The round of the current ddmin (1-based).
+        #[serde(default)]
+        round: u64,
+        /// The most candidates the round judges (Δs and ∇s as the reduce order asks).
+        #[serde(default)]
+        candidates: usize,
+        n: usize,
+        len: usize,
+        /// The split factor ν in force.
+        nu: crate::params::SplitFactor,
+        /// Chunk sizes, in order (only for configurations of at most 256 chunks).
+        chunks: Vec<u32>,
+    },
+    /// A test was started (not sent for cache hits or guard skips).
+    TestStarted {
+        step: u64,
+        candidate: Candidate,
+        /// Byte ranges of the current best the candidate removes or replaces (may be empty
+        /// when the algorithm cannot tell).
+        removed: Vec<std::ops::Range<usize>>,
+        /// What replaces each removed range, when the candidate replaces rather than removes
+        /// (a text stage's rename or replacement; cut to a few dozen bytes each).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        replacements: Vec<String>,
+        size: usize,
+    },
+    /// The outcome of a candidate is known.
+    CandidateJudged {
+        step: u64,
+        candidate: Candidate,
+        size: usize,
+        /// The candidate itself when it is short (at most [`PREVIEW_LIMIT`] bytes of UTF-8).
+        preview: Option<String>,
+        /// Byte ranges of the current best the candidate removes or replaces (may be empty).
+        removed: Vec<std::ops::Range<usize>>,
+        action: Action,
+        outcome: Outcome,
+        status: Option<TestStatus>,
+        duration: Duration,
+        /// The machine the test ran on, when not this one (a Slurm node).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
+    },
+    /// A smaller interesting test case became the current best.
+    Accepted {
+        step: u64,
+        size: usize,
+        branch: Branch,
+        candidate: Candidate,
+    },
+    /// The algorithm took a branch that accepts nothing (granularity, done).
+    BranchTaken { branch: Branch, n: usize },
+    /// The output of the last test command (its tail).
+    TestOutput {
+        step: u64,
+        status: TestStatus,
+        tail: String,
+        /// The machine the test ran on, when not this one (a Slurm node).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
+    },
+    /// The re-test of the final result said it is not interesting: the test is flaky. When an
+    /// earlier result passed its re-test it became the result (`fell_back`).
+    Flaky {
+        unconfirmed_size: usize,
+        status: String,
+        fell_back: bool,
+    },
+    /// The pipeline finished.
+    Done { stats: Stats },
+    /// The session stopped before the pipeline finished (user, limit).
+    Stopped { reason: String, stats: Stats },
+    /// The reduction could not start (e.g. the input is not interesting).
+    Failed { message: String },
+    /// The algorithm was switched; it took effect after step `step`.
+    Switched { pipeline: String, step: u64 },
+    /// A command could not be carried out.
+    CommandRejected { command: String, reason: String },
+    /// The pinned byte ranges of the current best changed.
+    PinsChanged { pins: Vec<std::ops::Range<usize>> },
+    /// A proposed edit was tested.
+    ManualEdit {
+        description: String,
+        accepted: bool,
+        step: u64,
+    },
+    /// The session went back to history entry `from`.
+    Restarted { from: usize, size: usize },
+    /// The last manual edit or restart (`what`) was taken back: the session works on history
+    /// entry `to` again.
+    Undone {
+        what: String,
+        to: usize,
+        size: usize,
+    },
+    /// A tree stage works on a set of nodes: one level (`parent` is `None`), or the children of
+    /// `parent` (the recursive variants). Node ids refer to the tree parsed from the current best
+    /// at the start of the fixed-point iteration; when pruning, ddmin's unit `k` is `nodes[k]`.
+    TreeNodes {
+        stage: String,
+        depth: usize,
+        parent: Option<u32>,
+        phase: TreePhase,
+        nodes: Vec<u32>,
+        /// Where the nodes are in the current best (empty when nobody displays them).
+        spans: Vec<std::ops::Range<usize>>,
+        /// Where `parent` is in the current best.
+        parent_span: Option<std::ops::Range<usize>>,
+    },
+    /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
+    /// skipped it.
+    StageSkipped { stage: String, reason: String },
+    /// Something went wrong that does not stop the run (the output or the trace could not be
+    /// written, a test left files that cannot be removed). The engine prints nothing: the front
+    /// ends show these.
+    Warning { message: String },
+    /// Something the user should know that is no problem (the output is written again after a
+    /// failure).
+    Notice { message: String },
+}
+
+impl From<WriteNotice> for Event {
+    fn from(notice: WriteNotice) -> Event {
+        match notice {
+            WriteNotice::Failed(message) => Event::Warning { message },
+            WriteNotice::Recovered(message) => Event::Notice { message },
+        }
+    }
+}
+
+/// A stage's place in a schedule: stage `stage` (0-based, in the order written) of `of`, in
+/// round `round` (1-based) of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchedulePlace {
+    pub stage: usize,
+    pub of: usize,
+    pub round: u32,
+}
+
+/// What a tree stage does with a set of nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TreePhase {
+    /// ddmin over the nodes, removed nodes print their replacement Φ.
+    Prune,
+    /// TMIN^χ: each node may be replaced by a compatible descendant.
+    Hoist,
+    /// `replace`: the nodes that may become a shorter text (the whole tree, in document order).
+    Replace,
+    /// `lift`: the nodes that may become one of their descendants.
+    Lift,
+    /// `reshape`: the nodes that may take the short form of another kind.
+    Reshape,
+    /// `rewrite`: the nodes that may be replaced, lifted or reshaped.
+    Rewrite,
+}

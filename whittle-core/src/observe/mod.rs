@@ -1,0 +1,5 @@
+//! What a run reports: its events, its statistics and its trace.
+
+pub mod events;
+pub mod stats;
+pub mod trace;

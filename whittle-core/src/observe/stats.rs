@@ -1,0 +1,114 @@
+//! Statistics of a run, as reported at the end and written by `--stats-json`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::exec::cache::CacheStats;
+
+/// Everything counted during a run. Counts are exact in every parallel mode.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Stats {
+    /// The algorithm's real runs of the test (cache hits and guard skips excluded; cancelled
+    /// runs included), as the papers count them: the checks are not among them.
+    pub tests: u64,
+    /// Runs of the test on the input and the empty file before the reduction.
+    pub checks: u64,
+    /// Every run of the test: `tests` + `checks`.
+    pub oracle_runs: u64,
+    /// Tests that said interesting (checks not counted).
+    pub interesting_tests: u64,
+    pub cache_hits: u64,
+    /// ddmin rounds of the whole run, counted as the papers count their iterations (one per
+    /// loop of ddmin₂; not the fixed-point iterations of a stage).
+    pub iterations: u64,
+    /// Runs killed at `--timeout` (unresolved; checks included).
+    pub timeouts: u64,
+    /// Runs that crashed themselves (killed by a signal) or could not be started (unresolved;
+    /// checks included).
+    pub crashes: u64,
+    /// Runs that ended without a verdict for a reason outside the test (a job step the
+    /// scheduler killed, a failed node): unresolved and not cached.
+    pub lost: u64,
+    /// All unresolved outcomes of real runs (timeouts, crashes, lost runs and checks included).
+    pub unresolved: u64,
+    /// Tree candidates the syntax guard rejected without running the test.
+    pub guard_skips: u64,
+    /// Tests killed before they finished because another candidate won the window.
+    pub cancelled: u64,
+    /// Tests that finished but whose outcome the algorithm did not need (tests run ahead whose
+    /// candidate never came included).
+    pub wasted: u64,
+    /// Tests run ahead by idle workers, on candidates the algorithm expected to judge next
+    /// (among `tests`; those it then judged count once, as tests of their own step).
+    pub ahead: u64,
+    /// Sum of the durations of every run (checks included), in seconds.
+    pub test_seconds: f64,
+    /// Reductions accepted.
+    pub accepted: u64,
+    pub cache: CacheStats,
+    pub cache_peak_entries: u64,
+    pub cache_peak_bytes: u64,
+    pub input_bytes: u64,
+    pub input_lines: u64,
+    pub input_nonws_chars: u64,
+    pub output_bytes: u64,
+    pub output_lines: u64,
+    pub output_nonws_chars: u64,
+    pub wall_seconds: f64,
+    /// test-seconds / wall-seconds.
+    pub effective_parallelism: f64,
+    /// The parallel mode in force at the end (the UI may change it during the run).
+    pub parallel_mode: String,
+    /// ν, the split factor in force at the end (the UI may change it during the run).
+    pub split_factor: String,
+    /// The pipeline that ran (e.g. `hoist+hddh+ddmin`).
+    pub algorithm: String,
+    pub jobs: usize,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<String>,
+    /// The test command's timeout in seconds, if it had one.
+    pub timeout_seconds: Option<f64>,
+    /// The timeout was derived from the time of the input's own check (no `--timeout`).
+    pub timeout_derived: bool,
+    /// How the timeout was derived, when it was (`5x the input's check + 0.5s`).
+    #[serde(default)]
+    pub timeout_rule: Option<String>,
+    /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
+    /// it removed.
+    pub stages: Vec<StageStats>,
+}
+
+/// What one stage of a pipeline did, summed over all its runs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StageStats {
+    pub name: String,
+    pub runs: u64,
+    /// Real runs of the test during the stage.
+    pub tests: u64,
+    pub bytes_removed: u64,
+    pub nonws_removed: u64,
+    pub seconds: f64,
+}
+
+impl Stats {
+    /// Adds one run of stage `name` to its statistics.
+    pub fn record_stage(&mut self, name: &str, run: StageStats) {
+        let index = match self.stages.iter().position(|stage| stage.name == name) {
+            Some(index) => index,
+            None => {
+                self.stages.push(StageStats {
+                    name: name.to_owned(),
+                    ..StageStats::default()
+                });
+                self.stages.len() - 1
+            }
+        };
+        let stage = &mut self.stages[index];
+        stage.runs += 1;
+        stage.tests += run.tests;
+        stage.bytes_removed += run.bytes_removed;
+        stage.nonws_removed += run.nonws_removed;
+        stage.seconds += run.seconds;
+    }
+}

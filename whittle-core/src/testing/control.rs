@@ -1,0 +1,359 @@
+//! Steering a running reduction from another thread: pause, single steps, stop, and the knobs
+//! (split factor, testing window, parallel mode), which the control alone owns while the
+//! reduction runs. Every candidate the engine considers passes [`Control::checkpoint`].
+
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use serde::Serialize;
+
+use crate::exec::processes::CancelToken;
+use crate::params::{Knobs, ParallelMode, SplitFactor, max_jobs};
+
+/// Why a reduction stopped before it finished on its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// `--limit-tests` or `--limit-time` was reached.
+    Limit(String),
+    /// The user asked to stop (Ctrl-C, SIGTERM, `q`).
+    Requested,
+    /// The user switched algorithm or settings: the driver restarts from the current best.
+    Switched,
+    /// A stage on probation failed too many tests in a row (see
+    /// [`crate::testing::tester::Tester::set_failure_budget`]); the schedule that set the budget
+    /// takes it back and defers the stage.
+    Budget,
+    /// whittle itself failed (it could not write a candidate into its scratch directory, say):
+    /// nothing to do with the test.
+    Failed(String),
+}
+
+impl Stop {
+    /// Whether running tests must be killed for this stop (all but a switch, which lets them
+    /// finish).
+    pub fn kills_running_tests(&self) -> bool {
+        !matches!(self, Stop::Switched)
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Limit(what) => write!(f, "stopped early: {what}"),
+            Stop::Requested => f.write_str("stopped on request"),
+            Stop::Switched => f.write_str("interrupted by a switch"),
+            Stop::Budget => f.write_str("out of failed tests on probation"),
+            Stop::Failed(why) => write!(f, "stopped by an error of whittle's: {why}"),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    paused: bool,
+    /// In step mode, how many more candidates may be considered before pausing again.
+    steps_granted: u64,
+    step_mode: bool,
+    stop: Option<Stop>,
+    /// The engine is blocked in [`Control::checkpoint`], waiting for a step or a resume.
+    parked: bool,
+    /// Time spent parked, and since when it is parked now.
+    parked_for: std::time::Duration,
+    parked_since: Option<std::time::Instant>,
+}
+
+/// Shared between the engine thread and whoever steers it.
+#[derive(Debug)]
+pub struct Control {
+    state: Mutex<State>,
+    wake: Condvar,
+    /// The one live copy of the knobs: the settings gave their starting values.
+    knobs: Mutex<Knobs>,
+    /// The largest testing window: what the tests' executor allows ([`max_jobs`] on this
+    /// machine).
+    max_jobs: usize,
+    /// Cancelled by every stop but a switch: the tokens of all test runs are its children, so
+    /// a stop kills the tests that run and keeps new ones from starting.
+    stop_token: CancelToken,
+}
+
+impl Control {
+    /// A control whose knobs start at `start` (the testing window clamped to 1..=[`max_jobs`]).
+    pub fn new(start: Knobs) -> Self {
+        Self::with_max_jobs(start, max_jobs())
+    }
+
+    /// A control whose testing window may go up to `max` (an executor's cap, see
+    /// [`crate::exec::oracle::Oracle::max_jobs`]) instead of [`max_jobs`].
+    pub fn with_max_jobs(start: Knobs, max: usize) -> Self {
+        let max = max.max(1);
+        Control {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            knobs: Mutex::new(Knobs {
+                jobs: start.jobs.clamp(1, max),
+                ..start
+            }),
+            max_jobs: max,
+            stop_token: CancelToken::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The choke point: returns when the engine may consider one more candidate, or why it must
+    /// stop. Blocks while paused, and in step mode until a step is granted.
+    pub fn checkpoint(&self) -> Result<(), Stop> {
+        self.park_until(|state| {
+            if !state.step_mode {
+                return !state.paused;
+            }
+            let granted = state.steps_granted > 0;
+            state.steps_granted = state.steps_granted.saturating_sub(1);
+            granted
+        })
+    }
+
+    /// The choke point for work that is no step of the algorithm (the checks of the input): it
+    /// blocks while paused, but in step mode it passes without taking a granted step, so that
+    /// the first step is the algorithm's first.
+    pub fn checkpoint_outside_steps(&self) -> Result<(), Stop> {
+        self.park_until(|state| state.step_mode || !state.paused)
+    }
+
+    /// Waits (parked) until `may_pass` says so or a stop is requested.
+    fn park_until(&self, mut may_pass: impl FnMut(&mut State) -> bool) -> Result<(), Stop> {
+        let mut state = self.lock();
+        loop {
+            if let Some(stop) = &state.stop {
+                return Err(stop.clone());
+            }
+            if may_pass(&mut state) {
+                return Ok(());
+            }
+            state.parked = true;
+            state.parked_since = Some(std::time::Instant::now());
+            state = self
+                .wake
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+            state.parked = false;
+            if let Some(since) = state.parked_since.take() {
+                state.parked_for += since.elapsed();
+            }
+        }
+    }
+
+    /// Whether the engine waits at the checkpoint (paused, or between steps); with one job,
+    /// everything it did before has then been reported.
+    pub fn is_parked(&self) -> bool {
+        self.lock().parked
+    }
+
+    /// How long the engine has waited at its checkpoint in all (paused, or between steps): the
+    /// time that is no running time.
+    pub fn parked_time(&self) -> std::time::Duration {
+        let state = self.lock();
+        state.parked_for
+            + state
+                .parked_since
+                .map_or_else(Default::default, |since| since.elapsed())
+    }
+
+    /// Pauses before the next candidate (the running ones finish).
+    pub fn pause(&self) {
+        self.lock().paused = true;
+    }
+
+    pub fn resume(&self) {
+        let mut state = self.lock();
+        state.paused = false;
+        state.step_mode = false;
+        self.wake.notify_all();
+    }
+
+    /// Enters step mode (if needed) and lets exactly one more candidate through.
+    pub fn step(&self) {
+        let mut state = self.lock();
+        state.step_mode = true;
+        state.paused = true;
+        state.steps_granted += 1;
+        self.wake.notify_all();
+    }
+
+    /// Switches step mode on (every candidate waits for [`Control::step`]) or off.
+    pub fn set_step_mode(&self, on: bool) {
+        let mut state = self.lock();
+        state.step_mode = on;
+        state.paused = on;
+        state.steps_granted = 0;
+        self.wake.notify_all();
+    }
+
+    pub fn is_step_mode(&self) -> bool {
+        self.lock().step_mode
+    }
+
+    pub fn is_paused(&self) -> bool {
+        let state = self.lock();
+        state.paused || state.step_mode
+    }
+
+    /// Makes the next checkpoint fail with `stop` (the first reason given wins until cleared).
+    /// Every stop but a switch also kills the running tests and keeps new ones from starting.
+    pub fn request_stop(&self, stop: Stop) {
+        let kills = stop.kills_running_tests();
+        {
+            let mut state = self.lock();
+            if state.stop.is_none() || state.stop == Some(Stop::Switched) || stop == Stop::Requested
+            {
+                state.stop = Some(stop);
+            }
+            self.wake.notify_all();
+        }
+        if kills {
+            self.stop_token.cancel();
+        }
+    }
+
+    /// The token every test run's token descends from (see [`Control::request_stop`]).
+    pub fn stop_token(&self) -> &CancelToken {
+        &self.stop_token
+    }
+
+    /// Clears a pending [`Stop::Switched`] once the driver has handled it.
+    pub fn clear_switch(&self) {
+        let mut state = self.lock();
+        if state.stop == Some(Stop::Switched) {
+            state.stop = None;
+        }
+    }
+
+    pub fn stop_requested(&self) -> Option<Stop> {
+        self.lock().stop.clone()
+    }
+
+    fn knobs_now(&self) -> MutexGuard<'_, Knobs> {
+        self.knobs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The knobs as they are now.
+    pub fn knobs(&self) -> Knobs {
+        *self.knobs_now()
+    }
+
+    pub fn split_factor(&self) -> SplitFactor {
+        self.knobs_now().split_factor
+    }
+
+    /// Changes ν; ddmin picks it up at its next granularity step.
+    pub fn set_split_factor(&self, nu: SplitFactor) {
+        self.knobs_now().split_factor = nu;
+    }
+
+    /// The testing window: how many tests run at once.
+    pub fn jobs(&self) -> usize {
+        self.knobs_now().jobs
+    }
+
+    /// Changes the testing window (clamped to 1..=[`Control::max_jobs`]); the tester adopts
+    /// it at its next window.
+    pub fn set_jobs(&self, jobs: usize) {
+        self.knobs_now().jobs = jobs.clamp(1, self.max_jobs);
+    }
+
+    /// The largest testing window allowed.
+    pub fn max_jobs(&self) -> usize {
+        self.max_jobs
+    }
+
+    pub fn parallel_mode(&self) -> ParallelMode {
+        self.knobs_now().parallel
+    }
+
+    /// Changes the parallel mode; ddmin adopts it at its next round.
+    pub fn set_parallel_mode(&self, mode: ParallelMode) {
+        self.knobs_now().parallel = mode;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[test]
+    fn steps_let_one_candidate_through_each() {
+        let control = Arc::new(Control::new(Knobs::default()));
+        control.set_step_mode(true);
+        control.step();
+        control.step();
+        assert!(control.checkpoint().is_ok());
+        assert!(control.checkpoint().is_ok());
+        let waiting = {
+            let control = control.clone();
+            std::thread::spawn(move || control.checkpoint())
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!waiting.is_finished(), "a third candidate waits for a step");
+        control.request_stop(Stop::Requested);
+        assert_eq!(waiting.join().unwrap(), Err(Stop::Requested));
+    }
+
+    #[test]
+    fn checks_outside_steps_pass_in_step_mode_but_wait_while_paused() {
+        let control = Arc::new(Control::new(Knobs::default()));
+        control.set_step_mode(true);
+        assert!(control.checkpoint_outside_steps().is_ok());
+        control.step();
+        assert!(
+            control.checkpoint().is_ok(),
+            "the granted step is still there"
+        );
+
+        control.set_step_mode(false);
+        control.pause();
+        let waiting = {
+            let control = control.clone();
+            std::thread::spawn(move || control.checkpoint_outside_steps())
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!waiting.is_finished(), "a pause holds the checks too");
+        assert!(control.is_parked());
+        control.resume();
+        assert_eq!(waiting.join().unwrap(), Ok(()));
+    }
+
+    #[test]
+    fn the_knobs_start_at_the_given_values_and_the_window_stays_in_bounds() {
+        let start = Knobs {
+            split_factor: SplitFactor::Finite(3),
+            jobs: 2,
+            parallel: ParallelMode::Greedy,
+        };
+        let control = Control::new(start);
+        assert_eq!(control.knobs(), start);
+        control.set_jobs(0);
+        assert_eq!(control.jobs(), 1);
+        control.set_jobs(usize::MAX);
+        assert_eq!(control.jobs(), max_jobs());
+        control.set_split_factor(SplitFactor::Infinite);
+        control.set_parallel_mode(ParallelMode::First);
+        assert_eq!(
+            control.knobs(),
+            Knobs {
+                split_factor: SplitFactor::Infinite,
+                jobs: max_jobs(),
+                parallel: ParallelMode::First,
+            }
+        );
+        let too_many = Control::new(Knobs {
+            jobs: usize::MAX,
+            ..Knobs::default()
+        });
+        assert_eq!(too_many.jobs(), max_jobs());
+    }
+}

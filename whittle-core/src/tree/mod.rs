@@ -1,0 +1,73 @@
+//! Structured inputs: tree-sitter parse trees, grammar profiles with minimal replacements Φ,
+//! the formatting-preserving unparser and the syntax guard.
+//!
+//! A [`Tree`] is built once per input ([`parse`]); its node ids follow document order. A
+//! [`TreeState`] holds the committed edits (removals and hoistings) and lists the current tree
+//! ([`TreeState::level`], [`TreeState::next_level`], [`TreeState::children`], hoisting
+//! candidates [`TreeState::hoist_candidates`]). A [`TreeEdits`] describes edits to try: it is
+//! rendered with [`TreeState::render_into`] without copying the tree and made permanent with
+//! [`TreeState::commit`]. A [`SyntaxGuard`] rejects candidates that re-parse with new errors.
+//!
+//! How the input maps to the tree:
+//! - Every input byte belongs to exactly one token (a leaf) or to the whitespace before a token
+//!   (or after the last one). Text that no visible token covers (hidden tokens of a grammar,
+//!   such as string contents in some grammars) becomes an unremovable `(hidden text)` leaf, so
+//!   whitespace stays whitespace.
+//! - Comments (tree-sitter extras) are nodes like any other; they may appear anywhere, so they
+//!   are always Φ-empty and removable.
+//! - ERROR nodes keep their content as children; they and everything inside them are Φ-empty,
+//!   so the reduction can drop broken material. MISSING nodes have no bytes and are left out.
+//!   The syntax guard compares error counts, so inputs that already have errors still reduce.
+//! - A removed node prints nothing when its place may be empty (the grammar makes it optional
+//!   or repeated there; the node is *Φ-empty*), else Φ of its kind (or, when the grammar gives
+//!   none, the shortest text of that kind in the input).
+//! - Children of list kinds (`a, b, c`) take a separator with them when they go.
+//! - Preprocessing ([`Preprocess`]) squeezes single-child chains, flattens recursive chains and
+//!   marks nodes whose replacement is not shorter than their text as unremovable (this covers
+//!   the text being equal to Φ).
+
+mod arena;
+mod build;
+pub mod check;
+mod edit;
+mod guard;
+mod language;
+pub mod profile;
+mod render;
+pub mod syntax;
+pub mod text;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use arena::{Children, NodeId, Preprocess, Tree};
+pub use edit::{NodeState, TreeEdits, TreeState};
+pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
+pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
+pub use render::Layout;
+pub(crate) use render::{line_indentation, write_indented};
+
+/// Parses `source` in `language` into a tree, with the given preprocessing.
+pub fn parse(
+    language: &'static Language,
+    source: Vec<u8>,
+    preprocess: Preprocess,
+) -> anyhow::Result<Arc<Tree>> {
+    build::parse(language, source, preprocess).map(Arc::new)
+}
+
+/// Reads and parses a file; the language comes from `language`, else the file's extension or
+/// `#!` line.
+pub fn parse_file(
+    path: &Path,
+    language: Option<&str>,
+    preprocess: Preprocess,
+) -> anyhow::Result<Arc<Tree>> {
+    let source =
+        crate::output::read_regular_file(path, "", u32::MAX as u64).map_err(anyhow::Error::msg)?;
+    let language = match language {
+        Some(name) => Language::by_name(name)?,
+        None => Language::for_file(path, &source)?,
+    };
+    parse(language, source, preprocess)
+}
