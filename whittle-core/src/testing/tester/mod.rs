@@ -1,0 +1,595 @@
+//! The one path every candidate takes: the control checkpoint, the cache, the syntax guard and
+//! the oracle, with statistics, trace and events recorded on the way. Windows of candidates run
+//! on a rayon pool; workers a window leaves idle test ahead (see [`crate::testing::ahead`]).
+//!
+//! The [`Tester`] and what it is given (its settings, limits, the checkpoint, accepted
+//! reductions) are here; its parts are in the files beside: how each candidate gets its
+//! verdict (`verdicts.rs`), the window scheduler (`window.rs`), its statistics
+//! (`statistics.rs`) and what it tells of each reduction ([`Improvement`]).
+
+mod improvement;
+mod statistics;
+mod verdicts;
+mod window;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+
+use crate::exec::cache::{CacheKey, CachePolicy, OutcomeCache, UnitId};
+use crate::exec::oracle::Oracle;
+use crate::observe::events::{Branch, Candidate, Event};
+use crate::observe::stats::Stats;
+use crate::observe::trace::TraceWriter;
+use crate::testing::ahead::{Lookahead, RunAhead};
+use crate::testing::control::{Control, Stop};
+
+pub use improvement::{Improvement, ImprovementSink};
+use statistics::MeanTime;
+
+/// Rejects candidates that cannot be worth a test (the syntax guard of tree reductions).
+pub trait CandidateGuard: Send + Sync {
+    /// False when the candidate should count as unresolved without running the test.
+    fn admits(&self, candidate: &[u8]) -> bool;
+    /// The current best changed to `best`.
+    fn rebase(&self, best: &[u8]);
+}
+
+/// A list of candidates an algorithm wants judged, produced lazily in iteration order.
+pub trait CandidateSource {
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn candidate(&self, i: usize) -> Candidate;
+
+    /// The configuration of candidate `i` as consecutive slices of unit ids, when candidates are
+    /// subsets of one universe of units (None for transformations such as hoisting).
+    fn config(&self, i: usize) -> Option<Vec<&[UnitId]>>;
+
+    /// Writes the test case of candidate `i` into `out` (which is empty).
+    fn render(&self, i: usize, out: &mut Vec<u8>);
+
+    /// The byte ranges of the current best that candidate `i` removes or replaces, for
+    /// displays (empty when unknown).
+    fn removed_spans(&self, i: usize) -> Vec<std::ops::Range<usize>> {
+        let _ = i;
+        Vec::new()
+    }
+
+    /// What replaces each of [`CandidateSource::removed_spans`], for displays (empty when the
+    /// candidate only removes).
+    fn replacements(&self, i: usize) -> Vec<String> {
+        let _ = i;
+        Vec::new()
+    }
+}
+
+/// How a window of candidates is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowPolicy {
+    /// The interesting candidate that comes first in iteration order (sequential and `stable`).
+    FirstInOrder,
+    /// The interesting candidate that finishes first; the others are cancelled (`first`).
+    FirstToFinish,
+    /// Every interesting candidate of the testing window (`greedy`).
+    AllInWindow,
+}
+
+/// Stop conditions of a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub tests: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+/// Judges candidates for the algorithms.
+pub struct Tester {
+    oracle: Arc<dyn Oracle>,
+    cache: OutcomeCache,
+    guard: Option<Arc<dyn CandidateGuard>>,
+    control: Arc<Control>,
+    limits: Limits,
+    /// Tests of the algorithm started so far (counted when they start, so that a window of
+    /// parallel tests stops at `--limit-tests` exactly; `stats.tests` counts them as they end).
+    tests_started: u64,
+    started: Instant,
+    stats: Stats,
+    /// The trace (behind a cell: events are noted from `&self`).
+    trace: Option<std::cell::RefCell<TraceWriter>>,
+    events: Option<Sender<Event>>,
+    on_improvement: Option<ImprovementSink>,
+    steps: u64,
+    /// Candidates judged now are preflight checks (step 0).
+    preflight: bool,
+    /// Candidates judged now were proposed by the user: they run even while paused.
+    bypass_pause: bool,
+    /// The testing window in use: the control's, once adopted (see [`Tester::adopt_jobs`]).
+    jobs: usize,
+    /// A window whose threads could not be started: not tried again until the control asks
+    /// for another one.
+    unavailable_jobs: Option<usize>,
+    pool: Option<rayon::ThreadPool>,
+    inline_below: Option<Duration>,
+    best: Vec<u8>,
+    stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
+    last_published: Instant,
+    /// Tests that may fail in a row before the checkpoint stops with [`Stop::Budget`].
+    failure_budget: Option<u64>,
+    failures_in_a_row: u64,
+    /// Dropping it disarms the timer of the time limit.
+    time_limit_timer: Option<Sender<()>>,
+    /// Whether idle workers test ahead what an algorithm expects next.
+    lookahead_enabled: bool,
+    ahead: RunAhead,
+    /// The engine's own time per candidate: checkpoint to test (render, cache, guard).
+    preparing: MeanTime,
+}
+
+/// Sends an event to whoever listens (nobody: it is dropped).
+fn send(events: &Option<Sender<Event>>, event: Event) {
+    if let Some(events) = events {
+        let _ = events.send(event);
+    }
+}
+
+fn time_limit_reached(limit: Duration) -> Stop {
+    Stop::Limit(format!(
+        "the time limit of {}s was reached",
+        limit.as_secs_f64()
+    ))
+}
+
+/// Starts a thread that stops the run after `left` unless the returned sender is dropped first.
+fn arm_time_limit(control: Arc<Control>, limit: Duration, left: Duration) -> Option<Sender<()>> {
+    let (disarm, disarmed) = crossbeam_channel::bounded::<()>(0);
+    std::thread::Builder::new()
+        .name("whittle-time-limit".into())
+        .spawn(move || {
+            if let Err(crossbeam_channel::RecvTimeoutError::Timeout) = disarmed.recv_timeout(left) {
+                control.request_stop(time_limit_reached(limit));
+            }
+        })
+        .ok()?;
+    Some(disarm)
+}
+
+impl Tester {
+    pub fn new(oracle: Arc<dyn Oracle>, cache: CachePolicy, control: Arc<Control>) -> Self {
+        Tester {
+            oracle,
+            cache: OutcomeCache::new(cache),
+            guard: None,
+            control,
+            limits: Limits::default(),
+            tests_started: 0,
+            started: Instant::now(),
+            stats: Stats {
+                jobs: 1,
+                ..Stats::default()
+            },
+            trace: None,
+            events: None,
+            on_improvement: None,
+            steps: 0,
+            preflight: false,
+            bypass_pause: false,
+            jobs: 1,
+            unavailable_jobs: None,
+            pool: None,
+            inline_below: Some(Duration::from_micros(100)),
+            best: Vec::new(),
+            stats_out: None,
+            last_published: Instant::now(),
+            failure_budget: None,
+            failures_in_a_row: 0,
+            time_limit_timer: None,
+            lookahead_enabled: true,
+            ahead: RunAhead::default(),
+            preparing: MeanTime::default(),
+        }
+    }
+
+    /// Whether workers a window leaves idle may test ahead (on by default).
+    pub fn set_lookahead_enabled(&mut self, enabled: bool) {
+        self.lookahead_enabled = enabled;
+        if !enabled {
+            self.drop_run_ahead();
+        }
+    }
+
+    /// The candidates the algorithm expects to judge next, should the ones it judges before
+    /// them all fail: the workers that the coming windows leave idle test them ahead. The
+    /// lookahead holds until the next one is set or a reduction is accepted.
+    /// `None` ends it: the tests under way are cancelled and the verdicts not claimed dropped.
+    pub fn set_lookahead(&mut self, lookahead: Option<Box<dyn Lookahead>>) {
+        match lookahead.filter(|_| self.lookahead_enabled && !self.preflight) {
+            Some(lookahead) => self.ahead.set(Some(lookahead)),
+            None => self.drop_run_ahead(),
+        }
+    }
+
+    /// Forgets the lookahead and the verdicts not claimed (counted as wasted); cancels the
+    /// tests run ahead that are under way.
+    fn drop_run_ahead(&mut self) {
+        self.stats.wasted += self.ahead.clear() as u64;
+    }
+
+    /// With `Some(n)`, the next candidate after `n` tests in a row that were not interesting
+    /// stops with [`Stop::Budget`] (cache hits and guard skips do not count); `None` lifts it.
+    /// The count starts again at zero.
+    pub fn set_failure_budget(&mut self, budget: Option<u64>) {
+        self.failure_budget = budget;
+        self.failures_in_a_row = 0;
+    }
+
+    /// Adopts the control's testing window now: windows of up to that many tests run at once
+    /// (1: strictly sequential) on as many threads. Every window adopts it anyway; this tells
+    /// at once whether the threads can be started (on failure the tester keeps the window it
+    /// had).
+    pub fn adopt_jobs(&mut self) -> anyhow::Result<()> {
+        let wanted = self.control.jobs();
+        if wanted == self.jobs {
+            return Ok(());
+        }
+        self.pool = if wanted > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(wanted)
+                .thread_name(|i| format!("whittle-test-{i}"))
+                .build();
+            match pool {
+                Ok(pool) => Some(pool),
+                Err(error) => {
+                    self.unavailable_jobs = Some(wanted);
+                    anyhow::bail!("cannot start {wanted} threads for the tests: {error}");
+                }
+            }
+        } else {
+            None
+        };
+        self.jobs = wanted;
+        self.stats.jobs = wanted;
+        self.unavailable_jobs = None;
+        Ok(())
+    }
+
+    /// The testing window in use (the control's, from its next window on).
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// Sets the limits. A time limit also arms a timer that stops the run at the limit,
+    /// killing the tests that run then (the checkpoint alone would wait for them).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.time_limit_timer = limits.time.and_then(|limit| {
+            arm_time_limit(
+                self.control.clone(),
+                limit,
+                limit.saturating_sub(self.started.elapsed()),
+            )
+        });
+    }
+
+    pub fn set_guard(&mut self, guard: Option<Arc<dyn CandidateGuard>>) {
+        self.guard = guard;
+    }
+
+    pub fn set_trace(&mut self, trace: Option<TraceWriter>) {
+        self.trace = trace.map(std::cell::RefCell::new);
+    }
+
+    pub fn set_events(&mut self, events: Option<Sender<Event>>) {
+        self.events = events;
+    }
+
+    pub fn set_improvement_sink(&mut self, sink: Option<ImprovementSink>) {
+        self.on_improvement = sink;
+    }
+
+    pub fn control(&self) -> &Arc<Control> {
+        &self.control
+    }
+
+    pub fn oracle(&self) -> &Arc<dyn Oracle> {
+        &self.oracle
+    }
+
+    /// Bounds the outcome cache's memory (see [`crate::exec::cache::DEFAULT_MEMORY_LIMIT`]); the
+    /// cache starts afresh.
+    pub fn set_cache_memory(&mut self, bytes: usize) {
+        self.cache = OutcomeCache::new(self.cache.policy()).with_memory_limit(bytes);
+    }
+
+    /// Time since the tester started, without the time it waited paused or between steps.
+    pub fn running_time(&self) -> Duration {
+        self.started
+            .elapsed()
+            .saturating_sub(self.control.parked_time())
+    }
+
+    /// Reductions accepted so far.
+    pub fn accepted(&self) -> u64 {
+        self.stats.accepted
+    }
+
+    /// Candidates considered so far (tests, cache hits and guard skips).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The current best test case (the last one accepted).
+    pub fn best(&self) -> &[u8] {
+        &self.best
+    }
+
+    /// Sets the current best without a test (the input, once it was found interesting).
+    pub fn set_best(&mut self, best: Vec<u8>) {
+        if let Some(guard) = &self.guard {
+            guard.rebase(&best);
+        }
+        self.best = best;
+    }
+
+    /// A new universe of unit ids begins (a new pass, a new tree level).
+    pub fn begin_universe(&mut self) {
+        self.cache.begin_universe();
+    }
+
+    /// Whether someone listens to the events or a replayable trace records them (so
+    /// candidates should tell what they remove).
+    pub fn wants_spans(&self) -> bool {
+        self.events.is_some()
+            || self
+                .trace
+                .as_ref()
+                .is_some_and(|trace| trace.borrow().is_replayable())
+    }
+
+    /// Reports an event to whoever listens, and to a replayable trace.
+    pub fn emit(&self, event: Event) {
+        if let Some(trace) = &self.trace {
+            trace.borrow_mut().note_event(&event, &self.best);
+        }
+        send(&self.events, event);
+    }
+
+    /// Reports what the oracle has to say (a run directory it could not remove, say).
+    fn report_oracle_warnings(&self) {
+        for message in self.oracle.take_warnings() {
+            self.emit(Event::Warning { message });
+        }
+    }
+
+    /// Counts a ddmin round and reports the partition: round `round` of the current ddmin,
+    /// which judges at most `candidates` candidates.
+    pub fn note_round(
+        &mut self,
+        n: usize,
+        len: usize,
+        round: u64,
+        candidates: usize,
+        chunks: impl FnOnce() -> Vec<u32>,
+    ) {
+        self.stats.iterations += 1;
+        if self.wants_spans() {
+            let chunks = if n <= 256 { chunks() } else { Vec::new() };
+            let nu = self.control.split_factor();
+            self.emit(Event::Round {
+                iteration: self.stats.iterations,
+                round,
+                candidates,
+                n,
+                len,
+                nu,
+                chunks,
+            });
+        }
+    }
+
+    /// Reports a branch that accepts no candidate (granularity increase, done).
+    pub fn note_branch(&self, branch: Branch, n: usize) {
+        self.emit(Event::BranchTaken { branch, n });
+    }
+
+    /// The limit of tests or time, when one is reached.
+    fn limit_reached(&self) -> Option<Stop> {
+        if let Some(stop) = self.test_limit_reached() {
+            return Some(stop);
+        }
+        if let Some(max) = self.limits.time
+            && self.started.elapsed() >= max
+        {
+            return Some(time_limit_reached(max));
+        }
+        None
+    }
+
+    /// Why the run must stop now, if it must: a stop asked for (a signal, the time limit's
+    /// timer, a switch) or a limit reached. Unlike the checkpoint it never waits (a pause holds
+    /// the next candidate, not the work before it): long work between two candidates (a text
+    /// stage working out the edits of a long line) asks it as it goes.
+    pub fn interruption(&self) -> Result<(), Stop> {
+        match self
+            .control
+            .stop_requested()
+            .or_else(|| self.limit_reached())
+        {
+            Some(stop) => Err(stop),
+            None => Ok(()),
+        }
+    }
+
+    fn checkpoint(&mut self) -> Result<(), Stop> {
+        if let Some(budget) = self.failure_budget
+            && self.failures_in_a_row >= budget
+        {
+            return Err(Stop::Budget);
+        }
+        if let Some(stop) = self.limit_reached() {
+            return Err(stop);
+        }
+        if self.bypass_pause {
+            return match self.control.stop_requested() {
+                Some(Stop::Requested) => Err(Stop::Requested),
+                _ => Ok(()),
+            };
+        }
+        if self.control.is_paused() {
+            // About to wait: whoever displays the run sees the statistics of every step so far.
+            self.publish_stats(true);
+        }
+        if self.preflight {
+            self.control.checkpoint_outside_steps()
+        } else {
+            self.control.checkpoint()
+        }
+    }
+
+    /// The stop of `--limit-tests` once as many tests as it allows have started.
+    fn test_limit_reached(&self) -> Option<Stop> {
+        let max = self.limits.tests?;
+        (self.tests_started.max(self.stats.tests) >= max)
+            .then(|| Stop::Limit(format!("the limit of {max} tests was reached")))
+    }
+
+    /// Judges the candidates of `source` in order and returns the indices of the interesting
+    /// ones the policy selects (at most one, except for [`WindowPolicy::AllInWindow`]).
+    pub fn run_window(
+        &mut self,
+        source: &dyn CandidateSource,
+        policy: WindowPolicy,
+    ) -> Result<Vec<usize>, Stop> {
+        let wanted = self.control.jobs();
+        if wanted != self.jobs
+            && self.unavailable_jobs != Some(wanted)
+            && let Err(error) = self.adopt_jobs()
+        {
+            self.emit(Event::Warning {
+                message: format!("{error:#}; the tests keep running {} at a time", self.jobs),
+            });
+        }
+        self.publish_stats(false);
+        let lookahead = self.ahead.has_next() && !self.control.is_paused();
+        if self.jobs == 1 || (source.len() <= 1 && !lookahead) || self.tests_are_trivial() {
+            for i in 0..source.len() {
+                if self.consider(source, i, &mut None)?.is_interesting() {
+                    return Ok(vec![i]);
+                }
+            }
+            return Ok(Vec::new());
+        }
+        self.run_parallel_window(source, policy)
+    }
+
+    /// An interesting candidate becomes the current best.
+    pub fn accept(
+        &mut self,
+        content: Vec<u8>,
+        config: Option<&[&[UnitId]]>,
+        branch: Branch,
+        candidate: Candidate,
+    ) {
+        self.cache.accepted(CacheKey {
+            config: config.unwrap_or(&[]),
+            content: Some(&content),
+        });
+        self.failures_in_a_row = 0;
+        self.drop_run_ahead();
+        if let Some(guard) = &self.guard {
+            guard.rebase(&content);
+        }
+        self.stats.accepted += 1;
+        if let Some(sink) = &mut self.on_improvement {
+            let events = &self.events;
+            let report = |event: Event| send(events, event);
+            sink(
+                &Improvement {
+                    previous: &self.best,
+                    content: &content,
+                    branch,
+                    candidate,
+                    tests: self.stats.tests,
+                },
+                &report,
+            );
+        }
+        let size = content.len();
+        self.best = content;
+        self.emit(Event::Accepted {
+            step: self.steps,
+            size,
+            branch,
+            candidate,
+        });
+    }
+}
+
+impl Drop for Tester {
+    /// Ends a replayable trace with the events after the last candidate.
+    fn drop(&mut self) {
+        let running = self.running_time();
+        if let Some(trace) = self.trace.take()
+            && let Err(error) = trace.into_inner().finish(running, &self.best)
+        {
+            self.emit(Event::Warning {
+                message: format!("cannot write the end of the trace ({error})"),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::oracle::{CancelToken, TestStatus, Verdict};
+    use crate::observe::events::CandidateKind;
+    use crate::outcome::Outcome;
+    use crate::params::Knobs;
+
+    /// An oracle that finds everything interesting and has something to say after each run.
+    struct Untidy;
+
+    impl Oracle for Untidy {
+        fn judge(&self, _: &[u8], _: &CancelToken) -> Verdict {
+            Verdict {
+                outcome: Outcome::Interesting,
+                status: TestStatus::Predicate,
+                duration: Duration::ZERO,
+                output_tail: None,
+                node: None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "untidy".into()
+        }
+
+        fn take_warnings(&self) -> Vec<String> {
+            vec!["a run left a mess".into()]
+        }
+    }
+
+    #[test]
+    fn what_the_oracle_has_to_say_becomes_a_warning_event() {
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(Untidy), CachePolicy::recommended(), control);
+        let (events, received) = crossbeam_channel::unbounded();
+        tester.set_events(Some(events));
+        let initial = Candidate::single(CandidateKind::Initial);
+        let (outcome, _) = tester.preflight(initial, b"input").unwrap();
+        assert_eq!(outcome, Outcome::Interesting);
+        drop(tester);
+        let warnings: Vec<String> = received
+            .iter()
+            .filter_map(|event| match event {
+                Event::Warning { message } => Some(message),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(warnings, ["a run left a mess"]);
+    }
+}

@@ -1,0 +1,161 @@
+//! The tester's statistics: the counts of runs and how they ended, the figures read from the
+//! cache and the clock, their publication to displays, and the timings that decide whether
+//! windows run inline and whether tests run ahead.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::exec::oracle::{TestStatus, Verdict};
+use crate::observe::stats::Stats;
+
+use super::Tester;
+
+impl Tester {
+    /// Whether a lookahead would be used now: tests ahead are on, several run at once, and
+    /// the tests take long enough that the engine keeps up with the workers (preparing a
+    /// candidate for each worker, render, cache and guard, takes under a quarter of a test's
+    /// time; otherwise a test ahead only adds to the engine's work). Algorithms need not
+    /// compute one otherwise.
+    pub fn wants_lookahead(&self) -> bool {
+        if !self.lookahead_enabled || self.control.jobs() < 2 || self.tests_are_trivial() {
+            return false;
+        }
+        let (Some(preparing), true) = (self.preparing.mean(), self.stats.oracle_runs > 0) else {
+            return true;
+        };
+        let test = self.stats.test_seconds / self.stats.oracle_runs as f64;
+        engine_keeps_up(preparing.as_secs_f64(), test, self.control.jobs())
+    }
+
+    /// The statistics so far (cache figures included).
+    pub fn stats(&self) -> Stats {
+        let mut stats = self.stats.clone();
+        let cache = self.cache.stats();
+        stats.cache = cache;
+        stats.cache_hits = cache.hits();
+        stats.cache_peak_entries = cache.peak_entries;
+        stats.cache_peak_bytes = cache.peak_bytes;
+        stats.wasted += self.ahead.unclaimed() as u64;
+        stats.wall_seconds = self.started.elapsed().as_secs_f64();
+        if stats.wall_seconds > 0.0 {
+            stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
+        }
+        stats
+    }
+
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        &mut self.stats
+    }
+
+    /// Publishes the statistics to the shared copy (at most every 50 ms unless `now`).
+    pub fn publish_stats(&mut self, now: bool) {
+        if self.stats_out.is_none() {
+            return;
+        }
+        if !now && self.last_published.elapsed() < Duration::from_millis(50) {
+            return;
+        }
+        self.last_published = Instant::now();
+        let stats = self.stats();
+        if let Some(shared) = &self.stats_out {
+            *shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = stats;
+        }
+    }
+
+    /// Where [`Tester::publish_stats`] copies the statistics.
+    pub fn set_stats_output(&mut self, shared: Option<Arc<std::sync::Mutex<Stats>>>) {
+        self.stats_out = shared;
+    }
+
+    /// Whether tests are so fast that handing them to the pool costs more than running them
+    /// here (in-process predicates): then windows run inline, in iteration order.
+    pub(super) fn tests_are_trivial(&self) -> bool {
+        let Some(threshold) = self.inline_below else {
+            return false;
+        };
+        self.stats.oracle_runs >= 8
+            && self.stats.test_seconds / (self.stats.oracle_runs as f64) < threshold.as_secs_f64()
+    }
+
+    /// Windows run inline when the mean test takes less than `threshold` (default 100 µs);
+    /// `None` always uses the pool when `jobs` > 1.
+    pub fn set_inline_below(&mut self, threshold: Option<Duration>) {
+        self.inline_below = threshold;
+    }
+
+    /// Counts a test of the algorithm that starts (the checks of the input are not among them).
+    pub(super) fn count_start(&mut self) {
+        if !self.preflight {
+            self.tests_started += 1;
+        }
+    }
+
+    /// Counts one run of the test: a check of the input (preflight) or a test of the algorithm.
+    pub(super) fn count_run(&mut self) {
+        if self.preflight {
+            self.stats.checks += 1;
+        } else {
+            self.stats.tests += 1;
+        }
+        self.stats.oracle_runs += 1;
+    }
+
+    /// Counts a finished run and how it ended.
+    pub(super) fn count_verdict(&mut self, verdict: &Verdict) {
+        self.count_run();
+        self.stats.test_seconds += verdict.duration.as_secs_f64();
+        match verdict.status {
+            TestStatus::TimedOut => self.stats.timeouts += 1,
+            TestStatus::Signaled(_) | TestStatus::SpawnFailed(_) => self.stats.crashes += 1,
+            TestStatus::Lost(_) => self.stats.lost += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Whether preparing a candidate for each of `jobs` workers (`preparing` seconds each) takes
+/// under a quarter of the time a test takes (`test` seconds).
+fn engine_keeps_up(preparing: f64, test: f64, jobs: usize) -> bool {
+    preparing * jobs as f64 * 4.0 < test
+}
+
+/// A running mean of durations.
+#[derive(Default)]
+pub(super) struct MeanTime {
+    total: Duration,
+    count: u32,
+}
+
+impl MeanTime {
+    pub(super) fn add(&mut self, duration: Duration) {
+        self.total += duration;
+        self.count = self.count.saturating_add(1);
+    }
+
+    pub(super) fn mean(&self) -> Option<Duration> {
+        (self.count > 0).then(|| self.total / self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tests_run_ahead_only_while_the_engine_keeps_up() {
+        // gcc on a C file: 0.15 ms to prepare, 13 ms a test.
+        assert!(engine_keeps_up(0.000_15, 0.013, 2));
+        // grep on half a megabyte: 0.8 ms to prepare, 1.6 ms a test.
+        assert!(!engine_keeps_up(0.000_8, 0.001_6, 2));
+        // The more workers, the more the engine prepares.
+        assert!(engine_keeps_up(0.001, 0.010, 2));
+        assert!(!engine_keeps_up(0.001, 0.010, 4));
+        let mut mean = MeanTime::default();
+        assert_eq!(mean.mean(), None);
+        mean.add(Duration::from_millis(1));
+        mean.add(Duration::from_millis(3));
+        assert_eq!(mean.mean(), Some(Duration::from_millis(2)));
+    }
+}

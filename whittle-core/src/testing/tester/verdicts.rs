@@ -1,0 +1,516 @@
+//! How each candidate gets its verdict: the checkpoint, then what is known without a test (the
+//! verdict cache by configuration or content, the syntax guard, a test run ahead), else the
+//! test; then statistics, cache, trace and events record it. The entry points for candidates
+//! that stand alone (the input's checks, a hoist, a manual edit, the re-test of the result) are
+//! here too.
+
+use std::time::{Duration, Instant};
+
+use crate::exec::cache::{CacheKey, UnitId};
+use crate::exec::oracle::{TestStatus, Verdict};
+use crate::observe::events::{Action, Candidate, Event, PREVIEW_LIMIT};
+use crate::outcome::Outcome;
+use crate::testing::control::Stop;
+
+use super::{CandidateSource, Tester, WindowPolicy};
+
+impl Tester {
+    /// Judges one candidate that stands alone (the input, a hoist, a manual edit).
+    pub fn judge_single(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        self.judge_single_removing(candidate, content, Vec::new())
+    }
+
+    /// Like [`Tester::judge_single`], telling displays which bytes of the current best the
+    /// candidate removes or replaces (see [`CandidateSource::removed_spans`]).
+    pub fn judge_single_removing(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        let source = SingleCandidate {
+            candidate,
+            content,
+            removed,
+        };
+        let mut verdict = None;
+        let outcome = self.consider(&source, 0, &mut verdict)?;
+        Ok((outcome, verdict))
+    }
+
+    /// Whether a candidate that stands alone is interesting, judged as a window of its own
+    /// (workers it leaves idle test ahead); `removed` as for
+    /// [`Tester::judge_single_removing`].
+    pub fn judge_in_window(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Result<bool, Stop> {
+        let source = SingleCandidate {
+            candidate,
+            content,
+            removed,
+        };
+        Ok(!self
+            .run_window(&source, WindowPolicy::FirstInOrder)?
+            .is_empty())
+    }
+
+    /// Judges an edit the user proposed (which removes or replaces `removed` of the current
+    /// best): it runs even while the session is paused.
+    pub fn judge_manual(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        self.bypass_pause = true;
+        let result = self.judge_single_removing(candidate, content, removed);
+        self.bypass_pause = false;
+        result
+    }
+
+    /// Judges a check made before reduction starts (the input, the empty file): it is tested
+    /// and counted like any test but takes no step number (step 0) and, in step mode, waits for
+    /// no step, so that the steps of the algorithm are numbered as the papers number them.
+    pub fn preflight(
+        &mut self,
+        candidate: Candidate,
+        content: &[u8],
+    ) -> Result<(Outcome, Option<Verdict>), Stop> {
+        self.preflight = true;
+        let mut result = self.judge_single(candidate, content);
+        // A lost run says nothing; a check decides whether the reduction starts at all.
+        for _ in 1..LOST_RUN_ATTEMPTS {
+            if !matches!(&result, Ok((_, Some(verdict))) if is_lost(verdict)) {
+                break;
+            }
+            result = self.judge_single(candidate, content);
+        }
+        self.preflight = false;
+        result
+    }
+
+    /// Runs the test once more on `content` (the final result), bypassing the cache and
+    /// leaving it as it is. The run takes no step and is not counted among the tests (which
+    /// count candidates); a pause holds it, a stop prevents it.
+    pub fn retest(&mut self, content: &[u8]) -> Result<Verdict, Stop> {
+        self.preflight = true;
+        let passed = self.checkpoint();
+        self.preflight = false;
+        passed?;
+        let mut verdict = self
+            .oracle
+            .judge(content, &self.control.stop_token().child());
+        // A lost run would pass for a flaky test: it says nothing, so it is repeated.
+        for _ in 1..LOST_RUN_ATTEMPTS {
+            if !is_lost(&verdict) {
+                break;
+            }
+            verdict = self
+                .oracle
+                .judge(content, &self.control.stop_token().child());
+        }
+        self.report_oracle_warnings();
+        match &verdict.status {
+            TestStatus::ScratchFailed(why) => {
+                let stop = Stop::Failed(why.clone());
+                self.control.request_stop(stop.clone());
+                Err(stop)
+            }
+            TestStatus::Cancelled => Err(self.control.stop_requested().unwrap_or(Stop::Requested)),
+            _ => Ok(verdict),
+        }
+    }
+
+    /// Everything before the test itself: checkpoint, cache lookups, rendering and the guard.
+    /// Returns the outcome when it is known without a test, or the rendered candidate.
+    pub(super) fn prepare(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+    ) -> Result<Prepared, Stop> {
+        self.checkpoint()?;
+        let started = Instant::now();
+        let prepared = self.prepare_after_checkpoint(source, i);
+        self.preparing.add(started.elapsed());
+        prepared
+    }
+
+    fn prepare_after_checkpoint(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+    ) -> Result<Prepared, Stop> {
+        let step = if self.preflight {
+            0
+        } else {
+            self.steps += 1;
+            self.steps
+        };
+        let candidate = source.candidate(i);
+        let mut content = Vec::new();
+        if let Some(outcome) = self.known_without_test(source, i, step, candidate, &mut content) {
+            return Ok(Prepared::Known(outcome));
+        }
+        let removed = self.spans_of(source, i);
+        let replacements = if removed.is_empty() {
+            Vec::new()
+        } else {
+            source.replacements(i)
+        };
+        self.emit(Event::TestStarted {
+            step,
+            candidate,
+            removed,
+            replacements,
+            size: content.len(),
+        });
+        let judging = Judging {
+            step,
+            candidate,
+            content,
+        };
+        if self.ahead.is_in_flight(&judging.content) {
+            return Ok(Prepared::InFlight(judging));
+        }
+        if let Some(verdict) = self.ahead.claim(&judging.content) {
+            // Tested ahead: the test is reported now, where it belongs.
+            self.conclude(source, i, &judging, &verdict);
+            return Ok(Prepared::Known(verdict.outcome));
+        }
+        Ok(Prepared::Test(judging))
+    }
+
+    /// The outcome of candidate `i` when it is known without a test (the verdict cache, by
+    /// configuration before rendering or by content after, or the syntax guard), recorded as
+    /// such; else `None`, with the candidate rendered into `content`.
+    fn known_without_test(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        step: u64,
+        candidate: Candidate,
+        content: &mut Vec<u8>,
+    ) -> Option<Outcome> {
+        let config = source.config(i);
+        let config_parts: &[&[UnitId]] = config.as_deref().unwrap_or(&[]);
+        if !self.cache.needs_content() && config.is_some() {
+            let key = CacheKey {
+                config: config_parts,
+                content: None,
+            };
+            if let Some(outcome) = self.cache.lookup(key) {
+                if self.trace.is_some() || self.events.is_some() {
+                    source.render(i, content);
+                }
+                let removed = self.spans_of(source, i);
+                self.record(
+                    content,
+                    Judgement::known(step, candidate, Action::Cache, outcome, removed),
+                );
+                return Some(outcome);
+            }
+        }
+        source.render(i, content);
+        if self.cache.needs_content() {
+            let key = CacheKey {
+                config: config_parts,
+                content: Some(content),
+            };
+            if let Some(outcome) = self.cache.lookup(key) {
+                let removed = self.spans_of(source, i);
+                self.record(
+                    content,
+                    Judgement::known(step, candidate, Action::Cache, outcome, removed),
+                );
+                return Some(outcome);
+            }
+        }
+        if let Some(guard) = &self.guard
+            && !guard.admits(content)
+        {
+            self.stats.guard_skips += 1;
+            let outcome = Outcome::Unresolved;
+            let removed = self.spans_of(source, i);
+            self.record(
+                content,
+                Judgement::known(step, candidate, Action::Guard, outcome, removed),
+            );
+            return Some(outcome);
+        }
+        None
+    }
+
+    pub(super) fn consider(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        verdict_out: &mut Option<Verdict>,
+    ) -> Result<Outcome, Stop> {
+        let judging = match self.prepare(source, i)? {
+            Prepared::Known(outcome) => return Ok(outcome),
+            Prepared::InFlight(judging) => {
+                if let Some(verdict) = self.await_ahead(&judging.content)? {
+                    self.conclude(source, i, &judging, &verdict);
+                    let outcome = verdict.outcome;
+                    *verdict_out = Some(verdict);
+                    return Ok(outcome);
+                }
+                judging
+            }
+            Prepared::Test(judging) => judging,
+        };
+        // A candidate whose test ahead ended without a verdict is tested after all: a test
+        // more, which the limit may not allow.
+        if let Some(stop) = self.test_limit_reached() {
+            return Err(stop);
+        }
+        self.count_start();
+        let token = self.control.stop_token().child();
+        let verdict = self.oracle.judge(&judging.content, &token);
+        self.report_oracle_warnings();
+        if let Some(stop) = self.interrupted(&verdict) {
+            return Err(stop);
+        }
+        self.finish(source, i, &judging, &verdict);
+        let outcome = verdict.outcome;
+        *verdict_out = Some(verdict);
+        Ok(outcome)
+    }
+
+    /// Records a finished test: statistics, cache, trace and events.
+    pub(super) fn finish(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        judging: &Judging,
+        verdict: &Verdict,
+    ) {
+        self.count_verdict(verdict);
+        self.conclude(source, i, judging, verdict);
+    }
+
+    /// Records what a finished test says of candidate `i`: outcome statistics, cache, trace
+    /// and events (its run is counted by [`Tester::count_verdict`]).
+    pub(super) fn conclude(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        judging: &Judging,
+        verdict: &Verdict,
+    ) {
+        let Judging {
+            step,
+            candidate,
+            ref content,
+        } = *judging;
+        match verdict.outcome {
+            Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
+            Outcome::Unresolved => self.stats.unresolved += 1,
+            Outcome::Interesting | Outcome::NotInteresting => {}
+        }
+        // A lost run says nothing of the candidate: it is tested again when it comes up again,
+        // and it is no failure of the stage.
+        if !matches!(verdict.status, TestStatus::Lost(_)) {
+            if verdict.outcome.is_interesting() {
+                self.failures_in_a_row = 0;
+            } else {
+                self.failures_in_a_row += 1;
+            }
+            let config = source.config(i);
+            self.cache.store(
+                CacheKey {
+                    config: config.as_deref().unwrap_or(&[]),
+                    content: Some(content),
+                },
+                verdict.outcome,
+            );
+        }
+        if let Some(tail) = &verdict.output_tail {
+            self.emit(Event::TestOutput {
+                step,
+                status: verdict.status.clone(),
+                tail: tail.clone(),
+                node: verdict.node.clone(),
+            });
+        }
+        self.publish_stats(false);
+        let removed = self.spans_of(source, i);
+        self.record(
+            content,
+            Judgement {
+                step,
+                candidate,
+                action: Action::Test,
+                outcome: verdict.outcome,
+                status: Some(verdict.status.clone()),
+                duration: verdict.duration,
+                removed,
+                node: verdict.node.clone(),
+            },
+        );
+    }
+
+    /// A run that says nothing about the candidate: cancelled by a stop, or whittle could not
+    /// prepare it. Counts it and returns why the reduction must stop (`None`: an ordinary
+    /// verdict, or a run cancelled by its window that the caller handles).
+    pub(super) fn interrupted(&mut self, verdict: &Verdict) -> Option<Stop> {
+        match &verdict.status {
+            TestStatus::ScratchFailed(why) => {
+                let stop = Stop::Failed(why.clone());
+                self.control.request_stop(stop.clone());
+                Some(stop)
+            }
+            TestStatus::Cancelled => {
+                self.count_run();
+                self.stats.cancelled += 1;
+                self.stats.test_seconds += verdict.duration.as_secs_f64();
+                self.control
+                    .stop_requested()
+                    .filter(Stop::kills_running_tests)
+            }
+            _ => None,
+        }
+    }
+
+    /// What candidate `i` removes from the current best, when someone displays or records it.
+    fn spans_of(&self, source: &dyn CandidateSource, i: usize) -> Vec<std::ops::Range<usize>> {
+        if self.wants_spans() {
+            source.removed_spans(i)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn record(&mut self, content: &[u8], judgement: Judgement) {
+        let running = self.running_time();
+        let written = self.trace.as_ref().map(|trace| {
+            trace.borrow_mut().record(
+                running,
+                judgement.step,
+                content,
+                judgement.action,
+                judgement.outcome,
+                &judgement.candidate,
+                &judgement.removed,
+                judgement.duration,
+            )
+        });
+        if let Some(Err(error)) = written {
+            self.trace = None;
+            self.emit(Event::Warning {
+                message: format!("cannot write the trace ({error}); tracing stops"),
+            });
+        }
+        if self.events.is_none() {
+            return;
+        }
+        let preview = (content.len() <= PREVIEW_LIMIT)
+            .then(|| std::str::from_utf8(content).ok().map(str::to_owned))
+            .flatten();
+        self.emit(Event::CandidateJudged {
+            step: judgement.step,
+            candidate: judgement.candidate,
+            size: content.len(),
+            preview,
+            removed: judgement.removed,
+            action: judgement.action,
+            outcome: judgement.outcome,
+            status: judgement.status,
+            duration: judgement.duration,
+            node: judgement.node,
+        });
+    }
+}
+
+/// How often a check of the input or the re-test of the result runs when its run is lost
+/// ([`TestStatus::Lost`]: a failed node, a job step the scheduler killed).
+const LOST_RUN_ATTEMPTS: usize = 3;
+
+pub(super) fn is_lost(verdict: &Verdict) -> bool {
+    matches!(verdict.status, TestStatus::Lost(_))
+}
+
+/// How a candidate was judged, for the trace and the events.
+struct Judgement {
+    step: u64,
+    candidate: Candidate,
+    action: Action,
+    outcome: Outcome,
+    status: Option<TestStatus>,
+    duration: Duration,
+    removed: Vec<std::ops::Range<usize>>,
+    /// Where the test ran, when not on this machine.
+    node: Option<String>,
+}
+
+impl Judgement {
+    /// A candidate whose outcome was known without running the test.
+    fn known(
+        step: u64,
+        candidate: Candidate,
+        action: Action,
+        outcome: Outcome,
+        removed: Vec<std::ops::Range<usize>>,
+    ) -> Self {
+        Judgement {
+            step,
+            candidate,
+            action,
+            outcome,
+            status: None,
+            duration: Duration::ZERO,
+            removed,
+            node: None,
+        }
+    }
+}
+
+pub(super) enum Prepared {
+    Known(Outcome),
+    /// Its test runs ahead already: its verdict is awaited.
+    InFlight(Judging),
+    Test(Judging),
+}
+
+/// A candidate whose outcome takes a test: its step, what it is, its content.
+pub(super) struct Judging {
+    pub(super) step: u64,
+    pub(super) candidate: Candidate,
+    pub(super) content: Vec<u8>,
+}
+
+/// A window of one candidate with a fixed content.
+struct SingleCandidate<'a> {
+    candidate: Candidate,
+    content: &'a [u8],
+    removed: Vec<std::ops::Range<usize>>,
+}
+
+impl CandidateSource for SingleCandidate<'_> {
+    fn len(&self) -> usize {
+        1
+    }
+
+    fn candidate(&self, _: usize) -> Candidate {
+        self.candidate
+    }
+
+    fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
+        None
+    }
+
+    fn render(&self, _: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.content);
+    }
+
+    fn removed_spans(&self, _: usize) -> Vec<std::ops::Range<usize>> {
+        self.removed.clone()
+    }
+}

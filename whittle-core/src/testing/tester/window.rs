@@ -1,0 +1,477 @@
+//! The window scheduler: a window of candidates tested in parallel on the tester's pool, decided
+//! by its policy (first in order, first to finish, all in the window), with idle workers testing
+//! ahead the candidates a lookahead expects next.
+
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, Sender};
+
+use crate::exec::oracle::{CancelToken, TestStatus, Verdict};
+use crate::outcome::Outcome;
+use crate::testing::control::Stop;
+
+use super::verdicts::{Judging, Prepared, is_lost};
+use super::{CandidateSource, Tester, WindowPolicy};
+
+impl Tester {
+    pub(super) fn run_parallel_window(
+        &mut self,
+        source: &dyn CandidateSource,
+        policy: WindowPolicy,
+    ) -> Result<Vec<usize>, Stop> {
+        let Some(pool) = self.pool.take() else {
+            return Ok(Vec::new());
+        };
+        let result = pool.in_place_scope(|scope| self.drive_window(&pool, scope, source, policy));
+        self.pool = Some(pool);
+        result
+    }
+
+    fn drive_window<'scope>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        scope: &rayon::Scope<'scope>,
+        source: &dyn CandidateSource,
+        policy: WindowPolicy,
+    ) -> Result<Vec<usize>, Stop> {
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<(usize, Judging, Verdict)>();
+        let ahead_results = self.ahead.results();
+        let mut window = Window {
+            source,
+            policy,
+            done: done_tx,
+            running: Vec::new(),
+            waiting: Vec::new(),
+            interesting: Vec::new(),
+            finished_after: Vec::new(),
+            next: 0,
+            stop: None,
+        };
+        loop {
+            self.start_window_tests(pool, scope, &mut window);
+            if window.is_over() {
+                break;
+            }
+            let Some(decided) = self.await_window(scope, &mut window, &done_rx, &ahead_results)
+            else {
+                break;
+            };
+            for (i, outcome) in decided {
+                window.finished_after.push(i);
+                if outcome.is_interesting() {
+                    window.found_interesting(i);
+                }
+            }
+            if window.stop.is_none()
+                && let Some(why) = self.control.stop_requested()
+            {
+                window.stop = Some(why);
+            }
+            if window.stop.is_some() {
+                cancel_all(&window.running);
+                self.drop_run_ahead();
+            }
+        }
+        if let Some(why) = window.stop {
+            return Err(why);
+        }
+        let chosen = window.chosen();
+        self.stats.wasted += window.wasted_after(&chosen);
+        Ok(chosen)
+    }
+
+    /// Starts tests of the window's candidates (and, past its last one, of the lookahead's)
+    /// while workers are free. Paused or stepping, the tests under way finish and are reported
+    /// before the next candidate waits at the checkpoint: one step is one candidate judged and
+    /// shown.
+    fn start_window_tests<'scope>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        scope: &rayon::Scope<'scope>,
+        window: &mut Window<'_>,
+    ) {
+        while window.stop.is_none()
+            && window.interesting.is_empty()
+            && window.running.len() + self.ahead.in_flight() < self.jobs
+            && (window.running.is_empty() || !self.control.is_paused())
+        {
+            if window.next >= window.source.len() {
+                // The window's candidates are all under way: an idle worker tests ahead.
+                if window.running.is_empty() && window.waiting.is_empty() {
+                    break;
+                }
+                match self.next_ahead() {
+                    Some(content) => self.launch_ahead(pool, content),
+                    None => break,
+                }
+                continue;
+            }
+            let i = window.next;
+            window.next += 1;
+            match self.prepare(window.source, i) {
+                Err(why) => window.stop = Some(why),
+                Ok(Prepared::Known(outcome)) => {
+                    if outcome.is_interesting() {
+                        window.found_interesting(i);
+                    }
+                }
+                Ok(Prepared::InFlight(judging)) => window.waiting.push((i, judging)),
+                Ok(Prepared::Test(judging)) => {
+                    self.count_start();
+                    let started = self.spawn_test(scope, &window.done, i, judging);
+                    window.running.push(started);
+                }
+            }
+        }
+    }
+
+    /// Starts the test of candidate `i` of a window on the pool; its verdict comes back on
+    /// `done`.
+    fn spawn_test<'scope>(
+        &self,
+        scope: &rayon::Scope<'scope>,
+        done: &Sender<(usize, Judging, Verdict)>,
+        i: usize,
+        judging: Judging,
+    ) -> (usize, CancelToken) {
+        let token = self.control.stop_token().child();
+        let oracle = Arc::clone(&self.oracle);
+        let done = done.clone();
+        let cancel = token.clone();
+        scope.spawn(move |_| {
+            let verdict = oracle.judge(&judging.content, &token);
+            let _ = done.send((i, judging, verdict));
+        });
+        (i, cancel)
+    }
+
+    /// Waits for the next test of the window or run ahead to end and books it; returns the
+    /// candidates of the window it decides (`None`: a channel closed, the window ends).
+    fn await_window<'scope>(
+        &mut self,
+        scope: &rayon::Scope<'scope>,
+        window: &mut Window<'_>,
+        done_rx: &Receiver<(usize, Judging, Verdict)>,
+        ahead_results: &Receiver<(Vec<u8>, Verdict)>,
+    ) -> Option<Vec<(usize, Outcome)>> {
+        let mut decided: Vec<(usize, Outcome)> = Vec::new();
+        crossbeam_channel::select! {
+            recv(done_rx) -> finished => {
+                let Ok((i, judging, verdict)) = finished else {
+                    return None;
+                };
+                self.window_test_ended(window, i, &judging, &verdict, &mut decided);
+            }
+            recv(ahead_results) -> result => {
+                let Ok(result) = result else {
+                    return None;
+                };
+                self.ahead_test_ended(scope, window, result, &mut decided);
+            }
+        }
+        Some(decided)
+    }
+
+    /// Books the end of the test of candidate `i` of the window.
+    fn window_test_ended(
+        &mut self,
+        window: &mut Window<'_>,
+        i: usize,
+        judging: &Judging,
+        verdict: &Verdict,
+        decided: &mut Vec<(usize, Outcome)>,
+    ) {
+        window.running.retain(|(index, _)| *index != i);
+        self.report_oracle_warnings();
+        let no_verdict = matches!(
+            verdict.status,
+            TestStatus::Cancelled | TestStatus::ScratchFailed(_)
+        );
+        if no_verdict {
+            if let Some(why) = self.interrupted(verdict) {
+                window.stop.get_or_insert(why);
+            }
+        } else {
+            self.finish(window.source, i, judging, verdict);
+            decided.push((i, verdict.outcome));
+        }
+    }
+
+    /// Books the end of a test run ahead, and decides the window's candidates that waited for
+    /// it (a test run ahead that ended without a verdict leaves its candidate to be tested).
+    fn ahead_test_ended<'scope>(
+        &mut self,
+        scope: &rayon::Scope<'scope>,
+        window: &mut Window<'_>,
+        result: (Vec<u8>, Verdict),
+        decided: &mut Vec<(usize, Outcome)>,
+    ) {
+        if let Some(why) = self.take_ahead_result(result) {
+            window.stop.get_or_insert(why);
+        }
+        let (ended, still): (Vec<_>, Vec<_>) = window
+            .waiting
+            .drain(..)
+            .partition(|(_, judging)| !self.ahead.is_in_flight(&judging.content));
+        window.waiting = still;
+        for (i, judging) in ended {
+            match self.ahead.claim(&judging.content) {
+                Some(verdict) => {
+                    self.conclude(window.source, i, &judging, &verdict);
+                    decided.push((i, verdict.outcome));
+                }
+                // Ended without a verdict: the candidate is tested after all, when the limit
+                // allows a test more.
+                None if window.stop.is_none() => match self.test_limit_reached() {
+                    Some(limit) => window.stop = Some(limit),
+                    None => {
+                        self.count_start();
+                        let started = self.spawn_test(scope, &window.done, i, judging);
+                        window.running.push(started);
+                    }
+                },
+                None => {}
+            }
+        }
+    }
+
+    /// Waits for the test run ahead on `content` and takes its verdict (`None`: it ended
+    /// without one, and the candidate is to be tested).
+    pub(super) fn await_ahead(&mut self, content: &[u8]) -> Result<Option<Verdict>, Stop> {
+        let results = self.ahead.results();
+        while self.ahead.is_in_flight(content) {
+            let Ok(result) = results.recv() else {
+                break;
+            };
+            if let Some(stop) = self.take_ahead_result(result) {
+                return Err(stop);
+            }
+        }
+        Ok(self.ahead.claim(content))
+    }
+
+    /// Books a test run ahead that ended; returns why the reduction must stop, if it must.
+    fn take_ahead_result(&mut self, (content, verdict): (Vec<u8>, Verdict)) -> Option<Stop> {
+        self.report_oracle_warnings();
+        if matches!(
+            verdict.status,
+            TestStatus::Cancelled | TestStatus::ScratchFailed(_)
+        ) {
+            self.ahead.finished(content, None);
+            return self.interrupted(&verdict);
+        }
+        self.count_verdict(&verdict);
+        self.stats.ahead += 1;
+        let keep = !is_lost(&verdict);
+        self.stats.wasted += self.ahead.finished(content, keep.then_some(verdict)) as u64;
+        None
+    }
+
+    /// Starts a test of a candidate of the lookahead; it runs on after the window.
+    fn launch_ahead(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
+        self.count_start();
+        let token = self.control.stop_token().child();
+        let done = self.ahead.started(content.clone(), token.clone());
+        let oracle = Arc::clone(&self.oracle);
+        pool.spawn(move || {
+            let verdict = oracle.judge(&content, &token);
+            let _ = done.send((content, verdict));
+        });
+    }
+
+    /// The next candidate of the lookahead worth a test ahead: not known to the cache, admitted
+    /// by the guard, within the test limit, and not while paused or stepping.
+    fn next_ahead(&mut self) -> Option<Vec<u8>> {
+        if !self.ahead.has_next() || self.control.is_paused() {
+            return None;
+        }
+        if let Some(max) = self.limits.tests
+            && self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max
+        {
+            return None;
+        }
+        let cache = &self.cache;
+        let guard = &self.guard;
+        self.ahead.take_next(|content| {
+            !cache.knows(content) && guard.as_ref().is_none_or(|guard| guard.admits(content))
+        })
+    }
+}
+
+/// Cancels the tests of a window that are under way.
+fn cancel_all(running: &[(usize, CancelToken)]) {
+    for (_, token) in running {
+        token.cancel();
+    }
+}
+
+/// A parallel window while it runs.
+struct Window<'a> {
+    source: &'a dyn CandidateSource,
+    policy: WindowPolicy,
+    /// Where the window's tests send their verdicts.
+    done: Sender<(usize, Judging, Verdict)>,
+    /// The candidates whose tests run, with their cancellation.
+    running: Vec<(usize, CancelToken)>,
+    /// Candidates whose test runs ahead already.
+    waiting: Vec<(usize, Judging)>,
+    interesting: Vec<usize>,
+    /// The candidates decided by a test that ended during the window, in the order they ended.
+    finished_after: Vec<usize>,
+    /// The next candidate to start.
+    next: usize,
+    stop: Option<Stop>,
+}
+
+impl Window<'_> {
+    /// Whether nothing is left to wait for: no test of the window under way, none awaited
+    /// ahead, and no candidate left to start (or no reason to start one).
+    fn is_over(&self) -> bool {
+        let more =
+            self.stop.is_none() && self.interesting.is_empty() && self.next < self.source.len();
+        self.running.is_empty() && self.waiting.is_empty() && !more
+    }
+
+    /// Candidate `i` is interesting; the first to finish cancels the others.
+    fn found_interesting(&mut self, i: usize) {
+        self.interesting.push(i);
+        if self.policy == WindowPolicy::FirstToFinish {
+            cancel_all(&self.running);
+        }
+    }
+
+    /// The interesting candidates the policy selects.
+    fn chosen(&self) -> Vec<usize> {
+        match self.policy {
+            WindowPolicy::FirstToFinish => self.interesting.first().copied().into_iter().collect(),
+            WindowPolicy::FirstInOrder => {
+                self.interesting.iter().min().copied().into_iter().collect()
+            }
+            WindowPolicy::AllInWindow => {
+                let mut all = self.interesting.clone();
+                all.sort_unstable();
+                all
+            }
+        }
+    }
+
+    /// The tests of the window that were not needed: those of candidates after the first
+    /// chosen one that were not chosen themselves.
+    fn wasted_after(&self, chosen: &[usize]) -> u64 {
+        let Some(&first) = chosen.iter().min() else {
+            return 0;
+        };
+        self.finished_after
+            .iter()
+            .filter(|&&i| i > first && !chosen.contains(&i))
+            .count() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::exec::cache::{CachePolicy, UnitId};
+    use crate::exec::oracle::Oracle;
+    use crate::observe::events::{Candidate, CandidateKind};
+    use crate::params::Knobs;
+    use crate::testing::ahead::Lookahead;
+    use crate::testing::control::Control;
+
+    /// Finds interesting exactly the candidate `yes`; takes 20 ms on `quick`, else the time it
+    /// holds.
+    struct Sleepy(Duration);
+
+    impl Oracle for Sleepy {
+        fn judge(&self, candidate: &[u8], _: &CancelToken) -> Verdict {
+            let duration = if candidate == b"quick" {
+                Duration::from_millis(20)
+            } else {
+                self.0
+            };
+            std::thread::sleep(duration);
+            Verdict {
+                outcome: if candidate == b"yes" {
+                    Outcome::Interesting
+                } else {
+                    Outcome::NotInteresting
+                },
+                status: TestStatus::Exited(i32::from(candidate != b"yes")),
+                duration,
+                output_tail: None,
+                node: None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "sleepy".into()
+        }
+    }
+
+    impl Lookahead for Contents {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn render(&self, i: usize, out: &mut Vec<u8>) {
+            out.extend_from_slice(self.0[i].as_bytes());
+        }
+    }
+
+    /// Fixed candidates: a window of them, or a lookahead.
+    struct Contents(Vec<&'static str>);
+
+    impl CandidateSource for Contents {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+
+        fn candidate(&self, i: usize) -> Candidate {
+            Candidate {
+                kind: CandidateKind::Complement,
+                index: i as u32,
+                n: self.0.len() as u32,
+            }
+        }
+
+        fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
+            None
+        }
+
+        fn render(&self, i: usize, out: &mut Vec<u8>) {
+            out.extend_from_slice(self.0[i].as_bytes());
+        }
+    }
+
+    #[test]
+    fn tests_ahead_are_claimed_and_a_smaller_window_waits_for_them() {
+        let knobs = Knobs {
+            jobs: 3,
+            ..Knobs::default()
+        };
+        let control = Arc::new(Control::new(knobs));
+        let oracle = Arc::new(Sleepy(Duration::from_millis(300)));
+        let mut tester = Tester::new(oracle, CachePolicy::recommended(), control.clone());
+        tester.adopt_jobs().unwrap();
+        tester.set_lookahead(Some(Box::new(Contents(vec!["no 1", "yes"]))));
+        // A window of one candidate: the two idle workers test both candidates ahead.
+        let found = tester
+            .run_window(&Contents(vec!["quick"]), WindowPolicy::FirstInOrder)
+            .unwrap();
+        assert!(found.is_empty());
+        assert_eq!(tester.ahead.in_flight(), 2);
+        // Fewer workers than tests under way: the window waits for them, takes their verdicts
+        // and finds the interesting one.
+        control.set_jobs(2);
+        let found = tester
+            .run_window(&Contents(vec!["no 1", "yes"]), WindowPolicy::FirstInOrder)
+            .unwrap();
+        assert_eq!(found, [1]);
+        let stats = tester.stats();
+        assert_eq!(stats.tests, 3, "{stats:?}");
+        assert_eq!(stats.ahead, 2, "{stats:?}");
+        assert_eq!(stats.wasted, 0, "{stats:?}");
+    }
+}
