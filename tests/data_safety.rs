@@ -9,23 +9,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use safety_support::{Work, lines, run_within, spawn_piped, text, wait_until};
+use safety_support::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-/// An input of 40 lines of which the test wants `line 17`, and a test that counts its runs.
-fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "test.sh",
-        &format!(
-            "echo run >> {runs}\nwc -c < \"$1\" >> {sizes}\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display(),
-            sizes = work.path("sizes").display()
-        ),
-    );
-    (input, test)
-}
 
 /// An input of 40 lines in `in.txt`, an empty directory `out`, and a test that wants `line 17`
 /// and first, at the runs of `chmods`, gives `out` the modes there: `(run, mode)`.
@@ -326,13 +312,7 @@ fn special_files_at_the_output_are_refused_and_left_alone() {
     let work = Work::new();
     let (_, test) = needle_task(&work);
     let fifo = work.path("fifo");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     std::os::unix::fs::symlink("/dev/null", work.path("null-link")).unwrap();
     for target in ["fifo", "null-link"] {
         for option in ["-o", "--stats-json"] {

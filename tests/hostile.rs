@@ -12,23 +12,9 @@ use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
-use safety_support::{Work, lines, run_within, text, wait_until};
+use safety_support::{Work, lines, needle_task, run_within, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-/// An input of 40 lines of which the test wants `line 17`, and a test that counts its runs in
-/// `runs`.
-fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "test.sh",
-        &format!(
-            "echo run >> {runs}\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
-    (input, test)
-}
 
 /// Like [`needle_task`], with a test that takes `seconds`.
 fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {

@@ -4,23 +4,12 @@
 
 mod safety_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use safety_support::{Work, lines, run_within, spawn_piped, text, wait_until};
+use safety_support::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-/// An input of 40 lines in `in.txt` of which the test (`test.sh`) wants `line 17`.
-fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script("test.sh", "grep -q 'line 17$' \"$1\"");
-    (input, test)
-}
-
-fn mkfifo(path: &Path) {
-    nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
-}
 
 /// The lock files left in the work directory.
 fn locks_left(work: &Work) -> Vec<String> {

@@ -136,6 +136,26 @@ fn reduce_args<'a>(input: &'a Path, options: &[&'a str], test: &'a Path) -> Vec<
     args
 }
 
+/// An input of 40 lines in `in.txt` of which the test (`test.sh`) wants `line 17`; the test
+/// writes a line to `runs` and the candidate's size to `sizes` at each run.
+pub fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
+    let input = work.file("in.txt", lines(40));
+    let test = work.script(
+        "test.sh",
+        &format!(
+            "echo run >> {runs}\nwc -c < \"$1\" >> {sizes}\ngrep -q 'line 17$' \"$1\"",
+            runs = work.path("runs").display(),
+            sizes = work.path("sizes").display()
+        ),
+    );
+    (input, test)
+}
+
+/// Makes a FIFO at `path` (no reader or writer ever comes: an `open` of it would block).
+pub fn mkfifo(path: &Path) {
+    nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+}
+
 /// `n` numbered lines: `line 0` to `line n-1`.
 pub fn lines(n: usize) -> String {
     (0..n).map(|i| format!("line {i}\n")).collect()

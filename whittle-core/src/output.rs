@@ -60,14 +60,7 @@ pub fn open_regular_file(path: &Path, what: &str) -> Result<File, String> {
             describe_file_type(metadata.file_type())
         ));
     }
-    // On a regular file O_NONBLOCK changes nothing; it is cleared all the same.
-    let flags = nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_GETFL)
-        .map(nix::fcntl::OFlag::from_bits_truncate)
-        .unwrap_or(nix::fcntl::OFlag::empty());
-    let _ = nix::fcntl::fcntl(
-        &file,
-        nix::fcntl::FcntlArg::F_SETFL(flags - nix::fcntl::OFlag::O_NONBLOCK),
-    );
+    // On a regular file O_NONBLOCK changes nothing: reads of it never block anyway.
     Ok(file)
 }
 

@@ -44,9 +44,22 @@ pub fn parse_syntax<E>(
 
 /// Every node under `root` (itself included) in document order.
 pub fn preorder<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let visited: Result<(), std::convert::Infallible> = visit_preorder(root, |node| {
+        out.push(node);
+        Ok(())
+    });
+    let Ok(()) = visited;
+}
+
+/// Calls `visit` on every node under `root` (itself included) in document order, and ends at
+/// the first error it returns (a stop, for a walk over a file of megabytes).
+pub fn visit_preorder<'t, E>(
+    root: Node<'t>,
+    mut visit: impl FnMut(Node<'t>) -> Result<(), E>,
+) -> Result<(), E> {
     let mut cursor = root.walk();
     loop {
-        out.push(cursor.node());
+        visit(cursor.node())?;
         if cursor.goto_first_child() {
             continue;
         }
@@ -55,7 +68,7 @@ pub fn preorder<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
                 break;
             }
             if !cursor.goto_parent() {
-                return;
+                return Ok(());
             }
         }
     }

@@ -19,7 +19,7 @@ use crate::algorithms::pins::Pins;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::Language;
-use crate::tree::syntax::parse_syntax;
+use crate::tree::syntax::{parse_syntax, visit_preorder};
 
 pub use edit::{Edit, EditOptions, EditRequest, EditStage, run_edit_stage};
 pub use lexer::Syntax;
@@ -162,10 +162,8 @@ pub(crate) fn reserved_words_for(
     let Some(tree) = parse_syntax(language, text, || request.work())? else {
         return Ok(reserved);
     };
-    let mut cursor = tree.walk();
-    loop {
+    visit_preorder(tree.root_node(), |node| {
         request.work()?;
-        let node = cursor.node();
         if node.child_count() == 0 {
             let leaf = &text[node.byte_range()];
             let keyword = !node.is_named()
@@ -178,18 +176,9 @@ pub(crate) fn reserved_words_for(
                 reserved.insert(leaf.to_vec());
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return Ok(reserved);
-            }
-        }
-    }
+        Ok(())
+    })?;
+    Ok(reserved)
 }
 
 #[cfg(test)]
