@@ -632,6 +632,8 @@ impl RunModel {
             }
             Event::Warning { message } => self.notify(message, true, now),
             Event::Notice { message } => self.notify(message, false, now),
+            // A case of several files runs without the UI (see `cli/several.rs`).
+            Event::FileStarted { path, .. } => self.notify(format!("reducing {path}"), false, now),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
                 self.pins = pins;
