@@ -219,3 +219,36 @@ fn outputs_that_would_touch_the_inputs_are_refused() {
     assert!(String::from_utf8_lossy(&twins.stderr).contains("two inputs are named a.txt"));
     assert_eq!(names(&dir.path().join("pkg")), ["__init__.py", "core.py", "util.py"]);
 }
+
+#[test]
+fn each_file_session_writes_a_trace_that_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    c_task(dir.path());
+    let run = whittle(
+        &[
+            "reduce", "bug.c", "bug.h", "--no-tui", "-j", "1", "--trace", "traces", "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    let traces = names(&dir.path().join("traces"));
+    assert!(traces.contains(&"01-001-bug.c.trace".to_string()), "{traces:?}");
+    assert!(traces.contains(&"01-002-bug.h.trace".to_string()), "{traces:?}");
+    let replay = whittle(
+        &["replay", "traces/01-002-bug.h.trace", "--no-tui"],
+        dir.path(),
+    );
+    assert!(replay.status.success(), "{replay:?}");
+    let steps = String::from_utf8_lossy(&replay.stdout);
+    assert!(steps.contains("test"), "{steps}");
+    // The replay ends on the result of that session: the header as it is in the result.
+    let header = read(&dir.path().join("bug.whittled/bug.h"));
+    let trace = read(&dir.path().join("traces/01-002-bug.h.trace"));
+    let end: serde_json::Value = serde_json::from_str(trace.lines().last().unwrap()).unwrap();
+    assert_eq!(end["end"], true);
+    assert_eq!(
+        end["content_sha3"].as_str().unwrap(),
+        whittle_core::exec::cache::sha3_hex(header.as_bytes())
+    );
+}

@@ -510,6 +510,11 @@ fn spawn_case_progress(events: Receiver<Event>, start_size: usize) -> std::threa
                             index + 1
                         );
                     }
+                    // The files phase: sizes are the whole set's.
+                    Event::StageStarted { stage, .. } if stage == whittle_core::engine::case::FILES_STAGE => {
+                        file = String::from("(all files)");
+                        pending = false;
+                    }
                     Event::CandidateJudged {
                         action: whittle_core::observe::events::Action::Test,
                         candidate,

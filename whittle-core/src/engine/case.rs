@@ -33,6 +33,9 @@ use crate::testing::control::{Control, Stop};
 use crate::testing::tester::{Limits, Tester};
 use crate::text::atoms::AtomKind;
 
+/// The name of the stage that removes whole files (ddmin over the files).
+pub const FILES_STAGE: &str = "ddmin files";
+
 /// What becomes of files that are not text (NUL bytes, or not UTF-8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -336,7 +339,7 @@ impl CaseJob {
                     }
                 };
                 tester.emit(Event::StageStarted {
-                    stage: "ddmin files".into(),
+                    stage: FILES_STAGE.into(),
                     index: 0,
                     scheduled: None,
                 });
