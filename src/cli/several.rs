@@ -82,9 +82,7 @@ fn default_output(args: &ReduceArgs, name: &str) -> PathBuf {
     } else {
         args.input.parent().map(Path::to_path_buf)
     };
-    parent
-        .unwrap_or_default()
-        .join(format!("{name}.whittled"))
+    parent.unwrap_or_default().join(format!("{name}.whittled"))
 }
 
 /// Refuses outputs that would touch the inputs or the test: the output directory may not be an
@@ -116,16 +114,17 @@ fn check_output(args: &ReduceArgs, output: &Path) -> Result<(), String> {
         }
     }
     let test_files = super::test_files(&args.command);
-    if let Some(file) = test_files.iter().find(|file| absolute(file).starts_with(&resolved)) {
+    if let Some(file) = test_files
+        .iter()
+        .find(|file| absolute(file).starts_with(&resolved))
+    {
         return Err(format!(
             "{} of the test command is inside the output {}; whittle would replace it",
             file.display(),
             output.display()
         ));
     }
-    for (what, path, kind) in [
-        ("--stats-json", &args.stats_json, super::Record::Statistics),
-    ] {
+    for (what, path, kind) in [("--stats-json", &args.stats_json, super::Record::Statistics)] {
         if let Some(path) = path {
             whittle_core::output::check_output_path(path, what)?;
             super::check_record_path(path, what, kind, args.force)?;
@@ -136,9 +135,9 @@ fn check_output(args: &ReduceArgs, output: &Path) -> Result<(), String> {
         && !args.force
     {
         let earlier = std::fs::read_dir(trace).is_ok_and(|entries| {
-            entries.flatten().all(|entry| {
-                entry.path().extension().is_some_and(|ext| ext == "trace")
-            })
+            entries
+                .flatten()
+                .all(|entry| entry.path().extension().is_some_and(|ext| ext == "trace"))
         });
         if !earlier {
             return Err(format!(
@@ -260,15 +259,13 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     };
     whittle_core::exec::processes::adopt_orphans();
     let oracle = match args.oracle(timeout) {
-        Ok(oracle) => Arc::new(
-            oracle
-                .with_case_layout(layout.clone())
-                .fitting_timeout(if args.fast {
-                    TimeoutFit::Tight
-                } else {
-                    TimeoutFit::Generous
-                }),
-        ),
+        Ok(oracle) => Arc::new(oracle.with_case_layout(layout.clone()).fitting_timeout(
+            if args.fast {
+                TimeoutFit::Tight
+            } else {
+                TimeoutFit::Generous
+            },
+        )),
         Err(error) => return usage_error(format!("{error:#}")),
     };
     let judge = Arc::new(whittle_core::exec::confirm::Confirming::new(
@@ -337,7 +334,10 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             }
             errln!("whittle: the files are not interesting: the test reported {status} on them.");
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
-                errln!("whittle: the end of its output:\n{}", super::last_chars(&tail, 4096));
+                errln!(
+                    "whittle: the end of its output:\n{}",
+                    super::last_chars(&tail, 4096)
+                );
             }
             return Ok(EXIT_USAGE);
         }
@@ -381,7 +381,10 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             .map_err(std::io::Error::other)
             .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
         if let Err(error) = written {
-            errln!("whittle: error: cannot write the statistics to {}: {error}", path.display());
+            errln!(
+                "whittle: error: cannot write the statistics to {}: {error}",
+                path.display()
+            );
             code = EXIT_ERROR;
         }
     }
@@ -412,7 +415,10 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     match result_dir.finish() {
         Ok(_) => {}
         Err(error) => {
-            errln!("whittle: error: cannot write the result to {}: {error}", output.display());
+            errln!(
+                "whittle: error: cannot write the result to {}: {error}",
+                output.display()
+            );
             code = EXIT_ERROR;
         }
     }
@@ -511,7 +517,9 @@ fn spawn_case_progress(events: Receiver<Event>, start_size: usize) -> std::threa
                         );
                     }
                     // The files phase: sizes are the whole set's.
-                    Event::StageStarted { stage, .. } if stage == whittle_core::engine::case::FILES_STAGE => {
+                    Event::StageStarted { stage, .. }
+                        if stage == whittle_core::engine::case::FILES_STAGE =>
+                    {
                         file = String::from("(all files)");
                         pending = false;
                     }

@@ -177,7 +177,11 @@ fn read_file(path: &Path, relative: PathBuf, limit: u64) -> Result<CaseFile, Str
 /// Writes `files` into the directory `root` (which exists), making the directories they need.
 /// Each file gets `private_mode`, plus the owner's execute bit when the file had any execute
 /// bit (a script of the case stays runnable); `private_mode` of `None` keeps the files' modes.
-pub fn write_into(root: &Path, files: &[CaseFile], private_mode: Option<u32>) -> std::io::Result<()> {
+pub fn write_into(
+    root: &Path,
+    files: &[CaseFile],
+    private_mode: Option<u32>,
+) -> std::io::Result<()> {
     for file in files {
         check_relative(&file.path).map_err(std::io::Error::other)?;
         let path = root.join(&file.path);
@@ -369,7 +373,10 @@ mod tests {
         cut.pop();
         assert!(decode(&cut).is_err());
         let outside = encode(&[file("../escape", b"")]);
-        assert!(decode(&outside).is_err(), "a path out of the case is refused");
+        assert!(
+            decode(&outside).is_err(),
+            "a path out of the case is refused"
+        );
     }
 
     #[test]
@@ -384,7 +391,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("case.whittled");
         let result = CaseDirectory::new(&out);
-        assert!(result.write(&[file("a.c", b"1"), file("s/b.h", b"2")]).is_none());
+        assert!(
+            result
+                .write(&[file("a.c", b"1"), file("s/b.h", b"2")])
+                .is_none()
+        );
         assert!(result.write(&[file("s/b.h", b"3")]).is_none());
         let read = read_case(&out, 1 << 20).unwrap();
         assert_eq!(read, vec![file("s/b.h", b"3")]);

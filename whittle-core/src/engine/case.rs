@@ -21,7 +21,9 @@ use serde::Serialize;
 
 use crate::algorithms::dd::{self, Domain};
 use crate::bundle::{self, CaseDirectory, CaseFile};
-use crate::engine::pipeline::{PipelineStages, Settings, StageContext, pipeline_of, run_all_stages};
+use crate::engine::pipeline::{
+    PipelineStages, Settings, StageContext, pipeline_of, run_all_stages,
+};
 use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
@@ -110,8 +112,11 @@ pub struct CaseFinished {
 /// checkpoint and no other starts.
 #[derive(Clone, Default)]
 pub struct CaseStop {
-    state: Arc<Mutex<(Option<Stop>, Option<Arc<Control>>)>>,
+    state: Arc<Mutex<StopState>>,
 }
+
+/// The stop asked for (the first wins) and the control of the session running now.
+type StopState = (Option<Stop>, Option<Arc<Control>>);
 
 impl CaseStop {
     pub fn request(&self, stop: Stop) {
@@ -186,11 +191,7 @@ impl FileInCase {
         };
         let mut out = bundle::empty();
         for (i, file) in self.files.iter().enumerate() {
-            let content = if i == index {
-                candidate
-            } else {
-                &file.content
-            };
+            let content = if i == index { candidate } else { &file.content };
             bundle::push_file(&mut out, &file.path, file.mode, content);
         }
         out
@@ -257,7 +258,11 @@ impl CaseJob {
 
     /// Checks the starting set (it must be interesting), removes the files that can go, then
     /// reduces each file in rounds until a round changes nothing. `oracle` judges bundles.
-    pub fn run(&self, oracle: Arc<dyn Oracle>, stop: &CaseStop) -> Result<CaseFinished, StartError> {
+    pub fn run(
+        &self,
+        oracle: Arc<dyn Oracle>,
+        stop: &CaseStop,
+    ) -> Result<CaseFinished, StartError> {
         let started = Instant::now();
         let memo = Arc::new(CaseMemo::default());
         let mut total = Stats::default();
@@ -273,7 +278,8 @@ impl CaseJob {
             .collect();
 
         // The check of the whole set, then ddmin over whole files.
-        let mut tester = self.tester(oracle.clone(), &self.settings, Limits::default(), stop)
+        let mut tester = self
+            .tester(oracle.clone(), &self.settings, Limits::default(), stop)
             .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
         tester.set_limits(self.remaining_limits(&total, started));
         let start = bundle::encode(self.start_files());
@@ -331,9 +337,11 @@ impl CaseJob {
                             memo_hits: Default::default(),
                         });
                         let limits = self.remaining_limits(&total, started);
-                        let mut tester = self
-                            .tester(memo, &self.settings, limits, stop)
-                            .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
+                        let mut tester =
+                            self.tester(memo, &self.settings, limits, stop)
+                                .map_err(|error| {
+                                    StartError::Stopped(Stop::Failed(error.to_string()))
+                                })?;
                         tester.set_best(bundle::encode(&current));
                         tester
                     }
@@ -487,7 +495,12 @@ impl CaseJob {
             memo: memo.clone(),
             memo_hits: Default::default(),
         });
-        let mut tester = self.tester(in_case.clone(), settings, self.remaining_limits(total, started), stop)?;
+        let mut tester = self.tester(
+            in_case.clone(),
+            settings,
+            self.remaining_limits(total, started),
+            stop,
+        )?;
         if let Some(output) = &self.output {
             let output = output.clone();
             let files = files.to_vec();
@@ -509,9 +522,9 @@ impl CaseJob {
                 jobs: settings.jobs,
                 parallel: settings.parallel_mode().to_string(),
                 split_factor: settings.split_factor.to_string(),
-                stage_count: crate::engine::pipeline::Stages::len(
-                    &PipelineStages::from_settings(settings),
-                ),
+                stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::from_settings(
+                    settings,
+                )),
                 command: self.command.clone(),
                 output: self.output.as_ref().map(|o| o.path().display().to_string()),
                 ..Default::default()
