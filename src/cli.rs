@@ -8,6 +8,7 @@ mod paths;
 mod reduce;
 mod reduce_args;
 mod replay;
+mod several;
 mod slurm_step;
 mod tree;
 
@@ -40,7 +41,8 @@ pub struct Cli {
 #[derive(Debug, clap::Subcommand)]
 #[allow(clippy::large_enum_variant)] // built once per run
 pub enum Subcommand {
-    /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended).
+    /// Reduce INPUT while TEST-COMMAND exits 0 on the candidate (whose path is appended); a
+    /// directory, or several files, are reduced as one test case into a directory.
     Reduce(ReduceArgs),
     /// Reduce many inputs with one test (a directory of them, or a manifest of inputs and
     /// tests): several at once here, or one per Slurm array task; a summary at the end.

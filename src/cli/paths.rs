@@ -72,7 +72,7 @@ pub(super) fn check_paths(args: &ReduceArgs, output: &std::path::Path) -> Result
 
 /// What a `--trace` or `--stats-json` path may replace.
 #[derive(Clone, Copy)]
-enum Record {
+pub(super) enum Record {
     Trace,
     Statistics,
 }
@@ -80,7 +80,7 @@ enum Record {
 /// An existing `--trace` or `--stats-json` file is replaced only when it is empty or what an
 /// earlier run of whittle wrote there (or with `--force`), and never while another run writes it
 /// as its output.
-fn check_record_path(
+pub(super) fn check_record_path(
     path: &std::path::Path,
     what: &str,
     kind: Record,
@@ -129,7 +129,7 @@ fn check_record_path(
 
 /// The files of a test command: its program (found on `PATH` when named without a `/`) first,
 /// then each argument that names an existing file.
-fn test_files(command: &[OsString]) -> Vec<PathBuf> {
+pub(super) fn test_files(command: &[OsString]) -> Vec<PathBuf> {
     let Some((program, arguments)) = command.split_first() else {
         return Vec::new();
     };

@@ -24,6 +24,9 @@ use whittle_core::testing::control::Stop;
 
 /// Runs `whittle reduce` and returns the exit code.
 pub(super) fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
+    if super::several::asks_for_several(args) {
+        return super::several::reduce(args);
+    }
     // First of all: from now on a signal ends the run through the normal path (tests killed,
     // output written, scratch directory and lock removed).
     if let Err(error) = whittle_core::exec::signals::install() {
@@ -658,7 +661,7 @@ fn input_name(path: &std::path::Path) -> String {
 }
 
 /// The last `limit` characters of `text` (at most), for messages.
-fn last_chars(text: &str, limit: usize) -> &str {
+pub(super) fn last_chars(text: &str, limit: usize) -> &str {
     let count = text.chars().count();
     match text.char_indices().nth(count.saturating_sub(limit)) {
         Some((at, _)) if count > limit => &text[at..],

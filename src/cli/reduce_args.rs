@@ -85,11 +85,33 @@ impl ReductionLimits {
     after_help = "Exit codes: 0 done (also after a limit), 2 bad usage or an input that is \
 not interesting, 1 an error of whittle's own, 130 stopped by Ctrl-C, SIGTERM or SIGHUP, or by q \
 in the UI before the reduction ended (q once it is done exits 0). The output holds the best \
-result so far in every case."
+result so far in every case.
+
+Several files: `whittle reduce DIR -- TEST` or `whittle reduce a.c a.h -- TEST` reduce the \
+files as one test case. Each test runs in a fresh directory holding the whole case: a DIR \
+under its own name (the test gets that directory's path), several files each under its file \
+name (the test gets the path of the directory holding them, which is also its working \
+directory; a C-Vise script that reads `bug.c` from its working directory works as it is). \
+Stdin is empty. First the files that can go go (ddmin over whole files), then each file is \
+reduced with the pipeline of its own language while the others stay as they are, in rounds \
+until a round changes none. Binary files (NUL bytes or invalid UTF-8) are kept or removed \
+whole (--binary-lines: reduced as lines). The result is a directory (-o, default \
+<name>.whittled beside the input), replaced as a whole at each improvement; --trace names a \
+directory of one trace per file session; --stats-json holds the totals and each file's."
 )]
 pub struct ReduceArgs {
-    /// The file to reduce (never modified).
+    /// The file to reduce (never modified); a directory, or several files, are reduced as one
+    /// test case (see below).
     pub input: PathBuf,
+
+    /// More files of the same test case.
+    #[arg(value_name = "MORE-INPUTS")]
+    pub more_inputs: Vec<PathBuf>,
+
+    /// With several files: reduce binary files (NUL bytes or invalid UTF-8) as lines too; by
+    /// default they are kept or removed whole, never cut.
+    #[arg(long)]
+    pub binary_lines: bool,
 
     /// The interestingness test and its arguments; exit status 0 means interesting. It runs in
     /// a fresh directory holding the candidate under the input's file name; by default (see

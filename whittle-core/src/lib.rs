@@ -38,6 +38,7 @@
 //! [`algorithms`], what decides the candidates; [`engine`], what runs a reduction.
 
 // Foundations: parameters, outcomes, the user's files, text and parse trees.
+pub mod bundle;
 pub mod outcome;
 pub mod output;
 pub mod params;

@@ -46,6 +46,7 @@ impl RunModel {
             | Event::CommandRejected { .. }
             | Event::Warning { .. }
             | Event::Notice { .. }
+            | Event::FileStarted { .. }
             | Event::PinsChanged { .. } => self.told(event, now),
         }
     }
@@ -429,6 +430,8 @@ impl RunModel {
             }
             Event::Warning { message } => self.notify(message, true, now),
             Event::Notice { message } => self.notify(message, false, now),
+            // A case of several files runs without the UI (see `cli/several.rs`).
+            Event::FileStarted { path, .. } => self.notify(format!("reducing {path}"), false, now),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
                 self.pins = pins;

@@ -422,6 +422,21 @@ pub struct CommandOracle {
     input_type: InputType,
     /// The address-space limit of each test, in bytes.
     memory_limit: Option<u64>,
+    /// Candidates are bundles of several files laid out this way (see [`CaseLayout`]).
+    case_layout: Option<CaseLayout>,
+}
+
+/// How a run directory holds a case of several files, when the candidates are bundles (see
+/// [`crate::bundle`]). The test gets the path of the directory holding the case (never its
+/// bytes on stdin); it runs in the run directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaseLayout {
+    /// The files in a directory of this name inside the run directory (a directory input,
+    /// under its own name): the test gets that directory's path.
+    Directory(OsString),
+    /// The files in the run directory itself, each under its name (several files given one by
+    /// one, as C-Vise takes them): the test gets the run directory's path.
+    Files,
 }
 
 impl CommandOracle {
@@ -481,6 +496,7 @@ impl CommandOracle {
             closed: AtomicBool::new(false),
             input_type: InputType::default(),
             memory_limit: None,
+            case_layout: None,
         })
     }
 
@@ -493,6 +509,12 @@ impl CommandOracle {
     /// Caps the address space of each test process at `bytes`.
     pub fn with_memory_limit(mut self, bytes: Option<u64>) -> Self {
         self.memory_limit = bytes;
+        self
+    }
+
+    /// Judges bundles of several files laid out as `layout` says instead of single files.
+    pub fn with_case_layout(mut self, layout: CaseLayout) -> Self {
+        self.case_layout = Some(layout);
         self
     }
 
@@ -569,6 +591,19 @@ impl CommandOracle {
     fn write_candidate(&self, dir: &Path, candidate: &[u8]) -> std::io::Result<PathBuf> {
         fs::DirBuilder::new().mode(PRIVATE_DIR).create(dir)?;
         fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR))?;
+        if let Some(layout) = &self.case_layout {
+            let files = crate::bundle::decode(candidate).map_err(std::io::Error::other)?;
+            let root = match layout {
+                CaseLayout::Directory(name) => {
+                    let root = dir.join(name);
+                    fs::DirBuilder::new().mode(PRIVATE_DIR).create(&root)?;
+                    root
+                }
+                CaseLayout::Files => dir.to_path_buf(),
+            };
+            crate::bundle::write_into(&root, &files, Some(PRIVATE_FILE))?;
+            return Ok(root);
+        }
         let candidate_path = dir.join(&self.file_name);
         let mut file = File::options()
             .write(true)
@@ -604,9 +639,7 @@ impl CommandOracle {
             dir,
             timeout: self.timeout(),
             index,
-            stdin: self
-                .input_type
-                .feeds_stdin()
+            stdin: (self.input_type.feeds_stdin() && self.case_layout.is_none())
                 .then_some(candidate_path.as_path()),
             memory_limit: self.memory_limit,
         };

@@ -290,6 +290,17 @@ pub enum Event {
     /// written, a test left files that cannot be removed). The engine prints nothing: the front
     /// ends show these.
     Warning { message: String },
+    /// A case of several files: file `index` (0-based) of `of`, at `path` in the case, is
+    /// reduced now, in round `round` (1-based) over the files, while the others (`others`
+    /// bytes together) stay as they are. The sizes of the events that follow are this file's.
+    FileStarted {
+        path: String,
+        index: usize,
+        of: usize,
+        round: u32,
+        size: usize,
+        others: usize,
+    },
     /// Something the user should know that is no problem (the output is written again after a
     /// failure).
     Notice { message: String },

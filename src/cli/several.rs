@@ -1,0 +1,548 @@
+//! `whittle reduce DIR -- test` and `whittle reduce a.c a.h -- test`: several files reduced as
+//! one test case (see `whittle_core::engine::case`). The result is a directory, written whole
+//! each time the best changes; progress names the file being reduced.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossbeam_channel::Receiver;
+
+use super::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TRIVIAL, EXIT_USAGE, ReduceArgs, usage_error};
+use crate::console::{Report, errln};
+use whittle_core::bundle::{self, CaseDirectory, CaseFile};
+use whittle_core::engine::case::{BinaryFiles, CaseJob, CaseStop};
+use whittle_core::engine::job::StartError;
+use whittle_core::exec::oracle::{CaseLayout, InputType, Oracle, TimeoutFit};
+use whittle_core::observe::events::Event;
+use whittle_core::testing::control::Stop;
+
+/// The largest file of a case (as for a single input).
+const FILE_LIMIT: u64 = u32::MAX as u64;
+
+/// Whether these arguments ask for a case of several files: more than one input, or a
+/// directory.
+pub fn asks_for_several(args: &ReduceArgs) -> bool {
+    !args.more_inputs.is_empty() || args.input.is_dir()
+}
+
+/// The inputs as a case: its files, how the run directory holds them, and the name the
+/// default output is made from.
+fn read_inputs(args: &ReduceArgs) -> Result<(Vec<CaseFile>, CaseLayout, String), String> {
+    let inputs: Vec<&PathBuf> = std::iter::once(&args.input)
+        .chain(&args.more_inputs)
+        .collect();
+    if inputs.len() == 1 {
+        let dir = inputs[0];
+        let name = dir
+            .canonicalize()
+            .ok()
+            .and_then(|path| path.file_name().map(|n| n.to_os_string()))
+            .ok_or_else(|| format!("{} has no name", dir.display()))?;
+        let files = bundle::read_case(dir, FILE_LIMIT)?;
+        if files.is_empty() {
+            return Err(format!("{} holds no files", dir.display()));
+        }
+        let shown = name.to_string_lossy().into_owned();
+        return Ok((files, CaseLayout::Directory(name), shown));
+    }
+    let mut files: Vec<CaseFile> = Vec::new();
+    for input in &inputs {
+        if input.is_dir() {
+            return Err(format!(
+                "{} is a directory: give one directory alone, or several files",
+                input.display()
+            ));
+        }
+        let mut read = bundle::read_case(input, FILE_LIMIT)?;
+        let file = read.remove(0);
+        if let Some(twin) = files.iter().find(|f| f.path == file.path) {
+            return Err(format!(
+                "two inputs are named {}: the test finds the files by name in its directory, so \
+                 each needs a name of its own",
+                twin.path.display()
+            ));
+        }
+        files.push(file);
+    }
+    let stem = args
+        .input
+        .file_stem()
+        .map_or_else(|| "case".into(), |s| s.to_string_lossy().into_owned());
+    Ok((files, CaseLayout::Files, stem))
+}
+
+/// The default output: `<name>.whittled` beside the (first) input.
+fn default_output(args: &ReduceArgs, name: &str) -> PathBuf {
+    let parent = if args.more_inputs.is_empty() {
+        args.input
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+    } else {
+        args.input.parent().map(Path::to_path_buf)
+    };
+    parent.unwrap_or_default().join(format!("{name}.whittled"))
+}
+
+/// Refuses outputs that would touch the inputs or the test: the output directory may not be an
+/// input, lie inside the input directory, or be a file.
+fn check_output(args: &ReduceArgs, output: &Path) -> Result<(), String> {
+    if output.exists() && !output.is_dir() {
+        return Err(format!(
+            "the output {} exists and is not a directory; the result of several files is a \
+             directory: give another --output",
+            output.display()
+        ));
+    }
+    let resolved = absolute(output);
+    for input in std::iter::once(&args.input).chain(&args.more_inputs) {
+        let input = absolute(input);
+        if resolved == input || (args.input.is_dir() && resolved.starts_with(&input)) {
+            return Err(format!(
+                "the output {} is, or is inside, the input {}; whittle never writes its input",
+                output.display(),
+                input.display()
+            ));
+        }
+        if input.starts_with(&resolved) {
+            return Err(format!(
+                "the input {} is inside the output {}; whittle would replace it",
+                input.display(),
+                output.display()
+            ));
+        }
+    }
+    let test_files = super::paths::test_files(&args.command);
+    if let Some(file) = test_files
+        .iter()
+        .find(|file| absolute(file).starts_with(&resolved))
+    {
+        return Err(format!(
+            "{} of the test command is inside the output {}; whittle would replace it",
+            file.display(),
+            output.display()
+        ));
+    }
+    for (what, path, kind) in [("--stats-json", &args.stats_json, super::paths::Record::Statistics)] {
+        if let Some(path) = path {
+            whittle_core::output::check_output_path(path, what)?;
+            super::paths::check_record_path(path, what, kind, args.force)?;
+        }
+    }
+    if let Some(trace) = &args.trace
+        && trace.exists()
+        && !args.force
+    {
+        let earlier = std::fs::read_dir(trace).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .all(|entry| entry.path().extension().is_some_and(|ext| ext == "trace"))
+        });
+        if !earlier {
+            return Err(format!(
+                "--trace {} exists and is not a directory of traces written by whittle; with \
+                 several files --trace names a directory (one trace per file session): give \
+                 another path, or --force",
+                trace.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A path made absolute and resolved as far as it exists.
+fn absolute(path: &Path) -> PathBuf {
+    if let Ok(resolved) = path.canonicalize() {
+        return resolved;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            absolute(parent).join(name)
+        }
+        _ => std::env::current_dir().unwrap_or_default().join(path),
+    }
+}
+
+/// `whittle reduce` on a directory or several files.
+pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
+    if let Err(error) = whittle_core::exec::signals::install() {
+        errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
+    }
+    if args.step || args.paused {
+        return usage_error(
+            "--step and --paused are for the terminal UI, which shows one file; several files \
+             run with progress on stderr",
+        );
+    }
+    if args.input_type == super::InputTypeArg::Stdin {
+        return usage_error(
+            "--input-type stdin gives the test one file's bytes; several files reach the test \
+             as a directory (all, arg or name)",
+        );
+    }
+    let mut settings = match args.settings() {
+        Ok(settings) => settings,
+        Err(error) => return usage_error(error),
+    };
+    if args.language.is_none() {
+        // Each file's own, by its name.
+        settings.language = None;
+    }
+    let (input, layout, name) = match read_inputs(args) {
+        Ok(read) => read,
+        Err(error) => return usage_error(error),
+    };
+    let timeout = match super::reduce_args::seconds(args.limits.timeout, "--timeout") {
+        Ok(Some(Duration::ZERO)) => return usage_error("--timeout must be more than 0 seconds"),
+        Ok(timeout) => timeout,
+        Err(error) => return usage_error(error),
+    };
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(args, &name));
+    if let Err(error) = check_output(args, &output) {
+        return usage_error(error);
+    }
+    let lock = match whittle_core::output::OutputLock::acquire(&output) {
+        Ok(lock) => lock,
+        Err(error) => return usage_error(error),
+    };
+    if let Some(pid) = lock.stale_pid() {
+        errln!(
+            "whittle: a stale lock of process {pid}, which is gone, was removed ({})",
+            lock.path().display()
+        );
+    }
+    let mut start = None;
+    if output.exists() {
+        let existing = match bundle::read_case(&output, FILE_LIMIT) {
+            Ok(existing) => existing,
+            Err(error) => return usage_error(format!("the output: {error}")),
+        };
+        if existing != input {
+            if args.resume {
+                errln!(
+                    "whittle: resuming from {} ({} files, {} bytes; the input has {} files, {} \
+                     bytes)",
+                    output.display(),
+                    existing.len(),
+                    bundle::content_size(&existing),
+                    input.len(),
+                    bundle::content_size(&input)
+                );
+                start = Some(existing);
+            } else if !args.force {
+                return usage_error(format!(
+                    "{} exists and is not the input, the result of an earlier run perhaps: give \
+                     --resume to continue from it, --force to start over from the input (it is \
+                     replaced at the first write), or another --output",
+                    output.display()
+                ));
+            }
+        }
+    }
+    let trace_dir = match &args.trace {
+        Some(dir) => match std::fs::create_dir_all(dir) {
+            Ok(()) => Some(dir.clone()),
+            Err(error) => {
+                return usage_error(format!("--trace {}: {error}", dir.display()));
+            }
+        },
+        None => None,
+    };
+    whittle_core::exec::processes::adopt_orphans();
+    let oracle = match args.oracle(timeout) {
+        Ok(oracle) => Arc::new(oracle.with_case_layout(layout.clone()).fitting_timeout(
+            if args.fast {
+                TimeoutFit::Tight
+            } else {
+                TimeoutFit::Generous
+            },
+        )),
+        Err(error) => return usage_error(format!("{error:#}")),
+    };
+    let judge = Arc::new(whittle_core::exec::confirm::Confirming::new(
+        oracle.clone(),
+        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic),
+    ));
+    let result_dir = Arc::new(CaseDirectory::new(&output));
+    let (sender, events) = crossbeam_channel::unbounded();
+    let describe = oracle.describe();
+    let job = CaseJob {
+        input: input.clone(),
+        start,
+        settings,
+        binary: if args.binary_lines {
+            BinaryFiles::Lines
+        } else {
+            BinaryFiles::Keep
+        },
+        output: Some(result_dir.clone()),
+        events: Some(sender),
+        trace_dir,
+        command: Some(describe.clone()),
+    };
+    if !args.no_tui && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        errln!("whittle: the terminal UI shows one file; several files run with progress here");
+    }
+    errln!(
+        "whittle: reducing {} files ({} bytes) with `{describe}`; the test runs in a directory \
+         holding {}, {}; tests run {}, {} at once",
+        input.len(),
+        bundle::content_size(&input),
+        match &layout {
+            CaseLayout::Directory(name) => format!("the directory {}", name.to_string_lossy()),
+            CaseLayout::Files => "the files by name".into(),
+        },
+        match InputType::from(args.input_type) {
+            InputType::Name => "with no argument".to_string(),
+            _ => "whose path it gets as its argument".to_string(),
+        },
+        oracle.executor().describe(),
+        job.settings.jobs
+    );
+    let stop = CaseStop::default();
+    let _stop_on_signal = {
+        let stop = stop.clone();
+        whittle_core::exec::signals::on_signal(move || stop.request(Stop::Requested))
+    };
+    let progress = spawn_case_progress(events, bundle::content_size(job.start_files()));
+    let judge_dyn: Arc<dyn Oracle> = judge.clone();
+    let finished = job.run(judge_dyn, &stop);
+    drop(job);
+    let _ = progress.join();
+    if let Err(warning) = oracle.close() {
+        errln!("whittle: warning: {warning}");
+    }
+    let finished = match finished {
+        Ok(finished) => finished,
+        Err(StartError::NotInteresting { verdict, status }) => {
+            if let whittle_core::exec::oracle::TestStatus::SpawnFailed(why) = &verdict.status {
+                let program = args.command.first().cloned().unwrap_or_default();
+                errln!(
+                    "whittle: the test could not be started ({why}): {}",
+                    whittle_core::exec::oracle::explain_spawn_failure(&program, why)
+                );
+                return Ok(EXIT_USAGE);
+            }
+            errln!("whittle: the files are not interesting: the test reported {status} on them.");
+            if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
+                errln!(
+                    "whittle: the end of its output:\n{}",
+                    super::reduce::last_chars(&tail, 4096)
+                );
+            }
+            return Ok(EXIT_USAGE);
+        }
+        Err(StartError::Stopped(stop)) => {
+            errln!("whittle: {stop} before the files were checked.");
+            return Ok(match stop {
+                Stop::Requested => EXIT_INTERRUPTED,
+                Stop::Failed(_) => EXIT_ERROR,
+                _ => 0,
+            });
+        }
+    };
+    let mut code = 0;
+    let mut flakiness = judge.flakiness();
+    if let Some(first) = &flakiness.first_disagreement {
+        errln!(
+            "whittle: WARNING: the test is flaky: {first}; interesting verdicts were confirmed \
+             by {} runs from then on.",
+            flakiness.confirm_runs
+        );
+    }
+    flakiness.flaky |= flakiness.first_disagreement.is_some();
+    if let Some(path) = &args.stats_json {
+        let json = serde_json::json!({
+            "case": {
+                "files": finished.files,
+                "rounds": finished.rounds,
+                "file_removal_tests": finished.file_removal_tests,
+                "files_in": input.len(),
+                "files_out": finished.result.len(),
+            },
+            "flakiness": flakiness,
+        });
+        let written = serde_json::to_value(&finished.stats)
+            .and_then(|mut total| {
+                if let (Some(fields), Some(extra)) = (total.as_object_mut(), json.as_object()) {
+                    fields.extend(extra.clone());
+                }
+                serde_json::to_vec_pretty(&total)
+            })
+            .map_err(std::io::Error::other)
+            .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
+        if let Err(error) = written {
+            errln!(
+                "whittle: error: cannot write the statistics to {}: {error}",
+                path.display()
+            );
+            code = EXIT_ERROR;
+        }
+    }
+    let mut stdout = Report::new();
+    stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
+    stdout.line(format_args!(
+        "files: {} -> {} ({} tests removing whole files, {} round(s) over the files)",
+        input.len(),
+        finished.result.len(),
+        finished.file_removal_tests,
+        finished.rounds
+    ));
+    for file in &finished.files {
+        let after = match file.output_bytes {
+            Some(bytes) => format!("{bytes} bytes"),
+            None => "removed".into(),
+        };
+        let note = if file.binary && file.output_bytes == Some(file.input_bytes) {
+            " (binary: kept whole)"
+        } else {
+            ""
+        };
+        stdout.line(format_args!(
+            "  {}: {} -> {after}{note}, {} tests",
+            file.path, file.input_bytes, file.tests
+        ));
+    }
+    match result_dir.finish() {
+        Ok(_) => {}
+        Err(error) => {
+            errln!(
+                "whittle: error: cannot write the result to {}: {error}",
+                output.display()
+            );
+            code = EXIT_ERROR;
+        }
+    }
+    drop(lock);
+    let code = match &finished.stopped {
+        None => {
+            stdout.line(format_args!("result: {}", output.display()));
+            code
+        }
+        Some(Stop::Requested) => {
+            stdout.line(format_args!(
+                "stopped on request; the best result so far is in {}",
+                output.display()
+            ));
+            EXIT_INTERRUPTED
+        }
+        Some(Stop::Failed(why)) => {
+            errln!("whittle: error: {why}");
+            stdout.line(format_args!(
+                "stopped by an error; the best result so far is in {}",
+                output.display()
+            ));
+            EXIT_ERROR
+        }
+        Some(stop) => {
+            stdout.line(format_args!(
+                "{stop}; the best result so far is in {}",
+                output.display()
+            ));
+            code
+        }
+    };
+    let trivial = finished
+        .result
+        .iter()
+        .all(|file| file.content.iter().all(u8::is_ascii_whitespace));
+    let code = if trivial && !matches!(finished.stopped, Some(Stop::Requested | Stop::Failed(_))) {
+        if args.allow_trivial {
+            errln!("whittle: the result holds no text (allowed by --allow-trivial).");
+            code
+        } else {
+            errln!(
+                "whittle: error: the test probably accepts too much: it says interesting on files \
+                 that hold nothing but whitespace (or on no files). The result was written all \
+                 the same; make the test check for what matters, or give --allow-trivial."
+            );
+            if code == 0 { EXIT_TRIVIAL } else { code }
+        }
+    } else {
+        code
+    };
+    Ok(super::with_stdout(stdout, code))
+}
+
+/// Progress of a case on stderr: a line when a file's turn starts and, at most once a second,
+/// the sizes (this file's and the whole set's).
+fn spawn_case_progress(events: Receiver<Event>, start_size: usize) -> std::thread::JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("whittle-progress".into())
+        .spawn(move || {
+            let mut file = String::from("(all files)");
+            let mut others = 0;
+            let mut size = start_size;
+            let mut tests = 0u64;
+            let mut last = std::time::Instant::now();
+            let mut pending = false;
+            let line = |file: &str, size: usize, others: usize, tests: u64| {
+                format!(
+                    "whittle: [{file}] {size} bytes; all files {} bytes · {tests} tests",
+                    size + others
+                )
+            };
+            for event in events {
+                if let Some(message) = crate::headless::message_line(&event) {
+                    errln!("{message}");
+                }
+                match &event {
+                    Event::FileStarted {
+                        path,
+                        index,
+                        of,
+                        round,
+                        size: now,
+                        others: rest,
+                    } => {
+                        if pending {
+                            errln!("{}", line(&file, size, others, tests));
+                        }
+                        file = path.clone();
+                        size = *now;
+                        others = *rest;
+                        pending = false;
+                        errln!(
+                            "whittle: round {round}, file {} of {of}: {path} ({now} bytes)",
+                            index + 1
+                        );
+                    }
+                    // The files phase: sizes are the whole set's.
+                    Event::StageStarted { stage, .. }
+                        if stage == whittle_core::engine::case::FILES_STAGE =>
+                    {
+                        file = String::from("(all files)");
+                        pending = false;
+                    }
+                    Event::CandidateJudged {
+                        action: whittle_core::observe::events::Action::Test,
+                        candidate,
+                        ..
+                    } if !candidate.is_check() => tests += 1,
+                    Event::Accepted { size: now, .. } if file != "(all files)" => {
+                        size = *now;
+                        pending = true;
+                    }
+                    _ => {}
+                }
+                if pending && last.elapsed() >= Duration::from_secs(1) {
+                    errln!("{}", line(&file, size, others, tests));
+                    last = std::time::Instant::now();
+                    pending = false;
+                }
+            }
+            if pending {
+                errln!("{}", line(&file, size, others, tests));
+            }
+        })
+        .unwrap_or_else(|_| std::thread::spawn(|| {}))
+}

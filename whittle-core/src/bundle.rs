@@ -1,0 +1,407 @@
+//! A test case of several files (a directory, or files given together) as one byte string, a
+//! *bundle*: what the tester, its caches and the confirmation of verdicts judge and compare,
+//! so that a cache key is the whole set of files. Bundles are read from disk
+//! ([`read_case`]), written into a run directory ([`write_into`]) and kept on disk as the
+//! result ([`CaseDirectory`]: the whole directory replaced atomically).
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+/// The first bytes of every bundle (and its format's version).
+const MAGIC: &[u8] = b"whittle-case 1\n";
+
+/// The most files a case may have.
+pub const MAX_FILES: usize = 10_000;
+
+/// One file of a case: its path relative to the case's root, its permission bits and content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseFile {
+    pub path: PathBuf,
+    pub mode: u32,
+    pub content: Vec<u8>,
+}
+
+impl CaseFile {
+    /// Whether the file is text whittle may cut: valid UTF-8 without NUL bytes. Anything else
+    /// is binary and is reduced only as a whole (kept or removed) unless the user asks.
+    pub fn is_text(&self) -> bool {
+        !self.content.contains(&0) && std::str::from_utf8(&self.content).is_ok()
+    }
+}
+
+/// A relative path with nothing but normal components (no `..`, no root), as bundles hold.
+pub fn check_relative(path: &Path) -> Result<(), String> {
+    let normal = path.components().next().is_some()
+        && path.components().all(|c| matches!(c, Component::Normal(_)));
+    if normal {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} is not a plain relative path inside the case",
+            path.display()
+        ))
+    }
+}
+
+/// The bundle of `files`, in the order given.
+pub fn encode<'a>(files: impl IntoIterator<Item = &'a CaseFile>) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for file in files {
+        push_file(&mut out, &file.path, file.mode, &file.content);
+    }
+    out
+}
+
+/// Appends one file to a bundle being built.
+pub fn push_file(out: &mut Vec<u8>, path: &Path, mode: u32, content: &[u8]) {
+    use std::os::unix::ffi::OsStrExt;
+    let path = path.as_os_str().as_bytes();
+    out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+    out.extend_from_slice(path);
+    out.extend_from_slice(&mode.to_le_bytes());
+    out.extend_from_slice(&(content.len() as u64).to_le_bytes());
+    out.extend_from_slice(content);
+}
+
+/// The empty bundle (a case of no files), to which [`push_file`] appends.
+pub fn empty() -> Vec<u8> {
+    MAGIC.to_vec()
+}
+
+/// The files of a bundle; an error when `bytes` is not one (or names a path outside the case).
+pub fn decode(bytes: &[u8]) -> Result<Vec<CaseFile>, String> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut rest = bytes
+        .strip_prefix(MAGIC)
+        .ok_or("not a bundle of files (no header)")?;
+    let mut files = Vec::new();
+    let take = |rest: &mut &[u8], len: usize| -> Result<Vec<u8>, String> {
+        if rest.len() < len {
+            return Err("a bundle of files cut short".into());
+        }
+        let (head, tail) = rest.split_at(len);
+        *rest = tail;
+        Ok(head.to_vec())
+    };
+    while !rest.is_empty() {
+        let len = u32::from_le_bytes(fixed(&take(&mut rest, 4)?)) as usize;
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(&take(&mut rest, len)?));
+        check_relative(&path)?;
+        let mode = u32::from_le_bytes(fixed(&take(&mut rest, 4)?));
+        let len = u64::from_le_bytes(fixed(&take(&mut rest, 8)?));
+        let len = usize::try_from(len).map_err(|_| "a file too large for this machine")?;
+        let content = take(&mut rest, len)?;
+        files.push(CaseFile {
+            path,
+            mode,
+            content,
+        });
+    }
+    Ok(files)
+}
+
+/// The first N bytes of `bytes` (which has exactly N) as an array.
+fn fixed<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut array = [0; N];
+    array.copy_from_slice(&bytes[..N]);
+    array
+}
+
+/// The total size of the files' contents.
+pub fn content_size(files: &[CaseFile]) -> usize {
+    files.iter().map(|file| file.content.len()).sum()
+}
+
+/// Reads a case from disk: the regular files under `root` (every level, in path order) when it
+/// is a directory, else the single file `root` under its file name. Symbolic links, devices
+/// and FIFOs are refused (they cannot be reduced, and following them could leave the case);
+/// empty directories are not part of the case.
+pub fn read_case(root: &Path, limit: u64) -> Result<Vec<CaseFile>, String> {
+    let metadata = fs::symlink_metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    if !metadata.is_dir() {
+        let name = root
+            .file_name()
+            .ok_or_else(|| format!("{} has no file name", root.display()))?;
+        return Ok(vec![read_file(root, PathBuf::from(name), limit)?]);
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        let dir = root.join(&relative);
+        let entries = fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+            let path = relative.join(entry.file_name());
+            let kind = entry
+                .file_type()
+                .map_err(|e| format!("{}: {e}", root.join(&path).display()))?;
+            if kind.is_dir() {
+                pending.push(path);
+            } else if kind.is_file() {
+                files.push(read_file(&root.join(&path), path, limit)?);
+            } else {
+                return Err(format!(
+                    "{} is not a regular file or a directory (a symbolic link or a special \
+                     file); whittle reduces directories of regular files only",
+                    root.join(&path).display()
+                ));
+            }
+            if files.len() > MAX_FILES {
+                return Err(format!(
+                    "{} holds more than {MAX_FILES} files",
+                    root.display()
+                ));
+            }
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// One regular file of a case.
+fn read_file(path: &Path, relative: PathBuf, limit: u64) -> Result<CaseFile, String> {
+    let content = crate::output::read_regular_file(path, "a file of the case", limit)?;
+    let mode = fs::metadata(path)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(0o644);
+    Ok(CaseFile {
+        path: relative,
+        mode,
+        content,
+    })
+}
+
+/// Writes `files` into the directory `root` (which exists), making the directories they need.
+/// Each file gets `private_mode`, plus the owner's execute bit when the file had any execute
+/// bit (a script of the case stays runnable); `private_mode` of `None` keeps the files' modes.
+pub fn write_into(
+    root: &Path,
+    files: &[CaseFile],
+    private_mode: Option<u32>,
+) -> std::io::Result<()> {
+    for file in files {
+        check_relative(&file.path).map_err(std::io::Error::other)?;
+        let path = root.join(&file.path);
+        if let Some(parent) = path.parent()
+            && parent != root
+        {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(private_mode.map_or(0o755, |_| 0o700))
+                .create(parent)?;
+        }
+        let mode = match private_mode {
+            Some(private) if file.mode & 0o111 != 0 => private | 0o100,
+            Some(private) => private,
+            None => file.mode & 0o7777,
+        };
+        let mut out = fs::File::options()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&path)?;
+        // The umask may have taken bits away.
+        out.set_permissions(fs::Permissions::from_mode(mode))?;
+        out.write_all(&file.content)?;
+    }
+    Ok(())
+}
+
+/// The result of a reduction of several files: a directory that always holds a whole set of
+/// files the test accepted. Each write builds the new set in a fresh directory beside it, then
+/// swaps the two with one `renameat2(RENAME_EXCHANGE)` and removes the old one: there is no
+/// moment at which the path names a half-written set or a mix of two (per-file writes would
+/// show a mix between two renames, and a removed file would linger). Where the exchange is
+/// not available, the old directory is moved aside first (for an instant there is none).
+pub struct CaseDirectory {
+    path: PathBuf,
+    state: Mutex<DirectoryState>,
+}
+
+#[derive(Default)]
+struct DirectoryState {
+    /// The best set that is not on disk yet (a failed write).
+    pending: Option<Vec<CaseFile>>,
+    /// The last write failed (reported once).
+    failing: bool,
+    last_error: Option<String>,
+    written: bool,
+}
+
+impl CaseDirectory {
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        CaseDirectory {
+            path: path.into(),
+            state: Mutex::new(DirectoryState::default()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Makes `files` the result on disk. Returns what the user should be told.
+    #[must_use = "a failed write must be reported"]
+    pub fn write(&self, files: &[CaseFile]) -> Option<crate::output::WriteNotice> {
+        use crate::output::WriteNotice;
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match replace_directory(&self.path, files) {
+            Ok(()) => {
+                let notice = state.failing.then(|| {
+                    WriteNotice::Recovered(format!("{} is written again", self.path.display()))
+                });
+                *state = DirectoryState {
+                    written: true,
+                    ..DirectoryState::default()
+                };
+                notice
+            }
+            Err(error) => {
+                let notice = (!state.failing).then(|| {
+                    WriteNotice::Failed(format!(
+                        "cannot write {}: {error}; the best result so far is kept in memory and \
+                         written at the next improvement",
+                        self.path.display()
+                    ))
+                });
+                state.pending = Some(files.to_vec());
+                state.failing = true;
+                state.last_error = Some(error.to_string());
+                notice
+            }
+        }
+    }
+
+    /// Tries once more to write what is pending; `Err` with the error when the result is not
+    /// on disk, `Ok(written)` otherwise (`false`: nothing was ever written).
+    pub fn finish(&self) -> Result<bool, String> {
+        let pending = self
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pending
+            .clone();
+        if let Some(pending) = pending {
+            let _ = self.write(&pending);
+        }
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match (&state.pending, &state.last_error) {
+            (Some(_), Some(error)) => Err(error.clone()),
+            (Some(_), None) => Err("not written".into()),
+            (None, _) => Ok(state.written),
+        }
+    }
+}
+
+/// Replaces the directory `path` (or creates it) by one holding exactly `files`.
+fn replace_directory(path: &Path, files: &[CaseFile]) -> std::io::Result<()> {
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let fresh = tempfile::Builder::new()
+        .prefix(".whittle-")
+        .tempdir_in(parent)?;
+    fs::set_permissions(fresh.path(), fs::Permissions::from_mode(0o755))?;
+    write_into(fresh.path(), files, None)?;
+    if let Ok(dir) = fs::File::open(fresh.path()) {
+        let _ = dir.sync_all();
+    }
+    if !path.exists() {
+        fs::rename(fresh.path(), path)?;
+        // Renamed: nothing left to remove.
+        let _ = fresh.keep();
+        return Ok(());
+    }
+    exchange(fresh.path(), path)?;
+    // `fresh` now names the old directory: removed when dropped.
+    drop(fresh);
+    Ok(())
+}
+
+/// Swaps two paths atomically.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+    match renameat2(AT_FDCWD, a, AT_FDCWD, b, RenameFlags::RENAME_EXCHANGE) {
+        Ok(()) => Ok(()),
+        // A file system without the exchange.
+        Err(nix::errno::Errno::EINVAL | nix::errno::Errno::ENOSYS) => move_aside(a, b),
+        Err(errno) => Err(errno.into()),
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    move_aside(a, b)
+}
+
+/// Swaps two directories by moving `b` aside (to a third name), `a` to `b`, and the old `b`
+/// to `a`.
+fn move_aside(a: &Path, b: &Path) -> std::io::Result<()> {
+    let aside = a.with_extension("old");
+    fs::rename(b, &aside)?;
+    if let Err(error) = fs::rename(a, b) {
+        let _ = fs::rename(&aside, b);
+        return Err(error);
+    }
+    fs::rename(&aside, a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, content: &[u8]) -> CaseFile {
+        CaseFile {
+            path: PathBuf::from(path),
+            mode: 0o644,
+            content: content.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_bundle_decodes_to_the_files_it_was_made_of() {
+        let files = vec![file("a.c", b"int x;\n"), file("sub/b\n.h", b"\0\xff")];
+        assert_eq!(decode(&encode(&files)).unwrap(), files);
+        assert_eq!(decode(&empty()).unwrap(), Vec::new());
+        assert!(decode(b"int x;").is_err());
+        let mut cut = encode(&files);
+        cut.pop();
+        assert!(decode(&cut).is_err());
+        let outside = encode(&[file("../escape", b"")]);
+        assert!(
+            decode(&outside).is_err(),
+            "a path out of the case is refused"
+        );
+    }
+
+    #[test]
+    fn binary_files_are_told_apart() {
+        assert!(file("a", b"text\n").is_text());
+        assert!(!file("a", b"a\0b").is_text());
+        assert!(!file("a", b"\xff\xfe").is_text());
+    }
+
+    #[test]
+    fn the_result_directory_is_replaced_as_a_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("case.whittled");
+        let result = CaseDirectory::new(&out);
+        assert!(
+            result
+                .write(&[file("a.c", b"1"), file("s/b.h", b"2")])
+                .is_none()
+        );
+        assert!(result.write(&[file("s/b.h", b"3")]).is_none());
+        let read = read_case(&out, 1 << 20).unwrap();
+        assert_eq!(read, vec![file("s/b.h", b"3")]);
+        assert_eq!(result.finish(), Ok(true));
+        // Nothing but the result is left beside it.
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+}
