@@ -470,7 +470,7 @@ impl ReduceArgs {
             syntax_guard: !self.no_syntax_guard,
             lookahead: !self.no_lookahead,
         };
-        whittle_core::engine::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        settings.resolve().check().map_err(anyhow::Error::msg)?;
         Ok(settings)
     }
 }
@@ -744,20 +744,19 @@ fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     job.start = start;
 
     let input_size = job.input.len();
-    let job_count = job.settings.jobs;
+    let job_count = job.plan.knobs.jobs;
     let trace = match &args.trace {
         Some(path) => {
-            let settings = &job.settings;
+            let plan = &job.plan;
             let header = whittle_core::observe::trace::TraceHeader {
                 input_name: input_name(&args.input),
-                pipeline: whittle_core::engine::pipeline::pipeline_of(settings).to_string(),
-                language: whittle_core::engine::pipeline::language_of(settings)
-                    .map(|l| l.name().to_owned()),
-                jobs: settings.jobs,
-                parallel: settings.parallel_mode().to_string(),
-                split_factor: settings.split_factor.to_string(),
+                pipeline: plan.pipeline.to_string(),
+                language: plan.language.map(|l| l.name().to_owned()),
+                jobs: plan.knobs.jobs,
+                parallel: plan.knobs.parallel.to_string(),
+                split_factor: plan.knobs.split_factor.to_string(),
                 stage_count: whittle_core::engine::pipeline::Stages::len(
-                    &whittle_core::engine::pipeline::PipelineStages::from_settings(settings),
+                    &whittle_core::engine::pipeline::PipelineStages::new(plan.clone()),
                 ),
                 command: Some(oracle.describe()),
                 output: Some(output.display().to_string()),
