@@ -218,6 +218,8 @@ pub struct RunModel {
     pub pins: Vec<Range<usize>>,
     pub pipeline: Option<String>,
     pub split_factor: Option<SplitFactor>,
+    /// The version of the plan the events last told (0: as resolved).
+    pub plan_version: u64,
     /// The statistics of the end of the run (`Done`, `Stopped`).
     pub final_stats: Option<Stats>,
 }
@@ -249,6 +251,7 @@ impl RunModel {
             pins: Vec::new(),
             pipeline: None,
             split_factor: None,
+            plan_version: 0,
             final_stats: None,
         }
     }
@@ -623,6 +626,18 @@ impl RunModel {
                     now,
                 );
                 self.pipeline = Some(pipeline);
+            }
+            Event::PlanChanged {
+                version,
+                change,
+                step,
+            } => {
+                self.plan_version = version;
+                self.notify(
+                    format!("plan v{version}: {change} after step {step}"),
+                    false,
+                    now,
+                );
             }
             Event::StageSkipped { stage, reason } => {
                 self.notify(format!("skipped the stage {stage}: {reason}"), false, now);

@@ -8,7 +8,6 @@ use std::time::Instant;
 use crate::engine::history::{History, HistoryEntry};
 use crate::engine::job::{Checked, Flaky, Job, StartError};
 use crate::engine::pipeline::{Pins, StageContext, Stages, StagesFactory};
-use crate::exec::oracle::Oracle;
 use crate::observe::events::{Branch, Event};
 use crate::outcome::Outcome;
 use crate::testing::control::Stop;

@@ -4,7 +4,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::engine::pipeline::{Pins, Stages, line_range};
+use crate::engine::pipeline::{Pins, line_range};
 use crate::observe::events::{Branch, Candidate, CandidateKind, Event};
 use crate::outcome::Outcome;
 use crate::testing::tester::Tester;

@@ -3,17 +3,12 @@
 
 use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io::{Read, Write};
-use std::os::unix::ffi::OsStrExt;
+use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
-
-use serde::{Deserialize, Serialize};
-use wait_timeout::ChildExt;
 
 use crate::exec::processes::CancelToken;
 use crate::outcome::Outcome;

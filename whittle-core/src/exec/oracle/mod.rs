@@ -13,14 +13,9 @@ pub use executor::{Execution, Executor, LocalExecutor, Run};
 pub(crate) use executor::{OutputTail, wait_reading};
 pub use program::{check_program, explain_spawn_failure};
 
-use std::io::{Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use wait_timeout::ChildExt;
 
 pub use crate::exec::processes::{CancelToken, kill_all_running};
 use crate::outcome::Outcome;
