@@ -37,15 +37,15 @@ enum Target<'a> {
     Constant(&'a [u8], usize, &'a [u8]),
 }
 
+/// A literal: its kind of token and its text.
+type Literal<'a> = (TokenKind, &'a [u8]);
+
 /// The literals of a text (numbers and strings) and where each occurs, in order of first
 /// occurrence.
-fn literal_occurrences(
-    text: &[u8],
-    syntax: Syntax,
-) -> Vec<((TokenKind, &[u8]), Vec<Range<usize>>)> {
+fn literal_occurrences(text: &[u8], syntax: Syntax) -> Vec<(Literal<'_>, Vec<Range<usize>>)> {
     let tokens = lex(text, syntax);
-    let mut literals: BTreeMap<(TokenKind, &[u8]), Vec<Range<usize>>> = BTreeMap::new();
-    let mut first_seen: Vec<(TokenKind, &[u8])> = Vec::new();
+    let mut literals: BTreeMap<Literal<'_>, Vec<Range<usize>>> = BTreeMap::new();
+    let mut first_seen: Vec<Literal<'_>> = Vec::new();
     for token in &tokens {
         if !matches!(token.kind, TokenKind::Number | TokenKind::Str) {
             continue;
