@@ -442,7 +442,7 @@ fn pinned_nodes_are_kept() {
         let oracle = Arc::new(predicate("87", json_mentioning("87")));
         let mut tester = job.tester(oracle).unwrap();
         tester.set_best(job.input.clone());
-        run_pipeline(&mut tester, &job.settings, pins.clone()).unwrap();
+        run_pipeline(&mut tester, &settings("json", pipeline), pins.clone()).unwrap();
         let result = text(tester.best());
         assert!(
             result.contains("31") && result.contains("87"),
@@ -458,11 +458,8 @@ fn the_default_without_a_language_is_the_text_schedule() {
         fast: true,
         ..Settings::default()
     };
-    assert_eq!(
-        whittle_core::engine::pipeline::pipeline_of(&fast),
-        Pipeline::ddmin()
-    );
-    let text = whittle_core::engine::pipeline::pipeline_of(&Settings::default());
+    assert_eq!(fast.resolve().pipeline, Pipeline::ddmin());
+    let text = Settings::default().resolve().pipeline;
     assert_eq!(
         text.to_string(),
         whittle_core::engine::pipeline::DEFAULT_TEXT_PIPELINE
@@ -481,5 +478,5 @@ fn the_default_for_a_known_language_is_a_tree_pipeline() {
         language: Some("json".into()),
         ..Settings::default()
     };
-    assert!(whittle_core::engine::pipeline::pipeline_of(&json).needs_tree());
+    assert!(json.resolve().pipeline.needs_tree());
 }

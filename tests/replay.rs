@@ -28,12 +28,11 @@ const PATIENCE: Duration = Duration::from_secs(60);
 fn record(name: &str, dir: &Path) -> (PathBuf, Vec<Event>) {
     let example = demo_example(name);
     let path = dir.join(format!("{name}.jsonl"));
-    let settings = &example.settings;
+    let plan = example.settings.resolve();
     let header = TraceHeader {
         input_name: name.to_string(),
-        pipeline: whittle_core::engine::pipeline::pipeline_of(settings).to_string(),
-        language: whittle_core::engine::pipeline::language_of(settings)
-            .map(|l| l.name().to_string()),
+        pipeline: plan.pipeline.to_string(),
+        language: plan.language.map(|l| l.name().to_string()),
         jobs: 1,
         stage_count: 1,
         ..TraceHeader::default()

@@ -491,7 +491,90 @@ fn the_final_statistics_tell_the_knobs_that_ran_last() {
     assert_eq!(stats.parallel_mode, ParallelMode::First.to_string());
     assert_ne!(
         ParallelMode::First.to_string(),
-        text_settings(1).parallel_mode().to_string(),
+        text_settings(1).resolve().knobs.parallel.to_string(),
         "the test changes the mode"
     );
+}
+
+/// A live switch of ν and of the parallel mode makes new versions of the run's plan: the
+/// engine reports each (an event the trace records, with the step it came after), and the
+/// statistics (what `--stats-json` writes) list them and tell the values that ran last.
+#[test]
+fn live_switches_make_plan_versions_that_the_statistics_and_the_trace_tell() {
+    use whittle_core::observe::trace::{Trace, TraceHeader, TraceWriter};
+    use whittle_core::params::{ParallelMode, SplitFactor};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.jsonl");
+    let input = lines(10);
+    let plan = text_settings(1).resolve();
+    let started_with = plan.knobs.parallel;
+    assert_ne!(
+        started_with,
+        ParallelMode::First,
+        "the test changes the mode"
+    );
+    let header = TraceHeader {
+        input_name: "lines".into(),
+        pipeline: plan.pipeline.to_string(),
+        jobs: 1,
+        ..TraceHeader::default()
+    };
+    let trace = TraceWriter::for_run(&path, header, &input).unwrap();
+    let job = Job::planned(input.clone(), plan);
+    let options = session_options(false, true);
+    let session = Session::start_with(job, Arc::new(lines_3_and_7()), options, |t| {
+        t.set_inline_below(None);
+        t.set_trace(Some(trace));
+    })
+    .unwrap();
+    until_parked(&session);
+    session.send(Command::Step);
+    events_until(&session, |e| {
+        matches!(e, Event::CandidateJudged { step: 1, .. })
+    });
+    until_parked(&session);
+    assert_eq!(session.snapshot().plan_version, 0);
+    session.send(Command::SetSplitFactor(SplitFactor::Finite(3)));
+    session.send(Command::SetParallelMode(ParallelMode::First));
+    assert_eq!(session.snapshot().plan_version, 2);
+    session.send(Command::Resume);
+    let events = events_until(&session, |e| matches!(e, Event::Done { .. }));
+    let Some(Event::Done { stats }) = events.last() else {
+        panic!("the run ended without Done");
+    };
+    let expected = [
+        (1, "split factor 2 → 3".to_string()),
+        (2, format!("parallel mode {started_with} → first")),
+    ];
+    let listed: Vec<(u64, String)> = stats
+        .plan_changes
+        .iter()
+        .map(|change| (change.version, change.change.clone()))
+        .collect();
+    assert_eq!(listed, expected);
+    assert_eq!(stats.split_factor, "3");
+    assert_eq!(stats.parallel_mode, "first");
+    let json = serde_json::to_value(stats).unwrap();
+    assert_eq!(json["plan_changes"][1]["change"], expected[1].1.as_str());
+    drop(session);
+    let trace = Trace::read(&path).unwrap();
+    let traced: Vec<(u64, String, u64)> = trace
+        .candidates
+        .iter()
+        .flat_map(|candidate| &candidate.events)
+        .filter_map(|recorded| match &recorded.event {
+            Event::PlanChanged {
+                version,
+                change,
+                step,
+            } => Some((*version, change.clone(), *step)),
+            _ => None,
+        })
+        .collect();
+    let traced_changes: Vec<(u64, String)> = traced
+        .iter()
+        .map(|(version, change, _)| (*version, change.clone()))
+        .collect();
+    assert_eq!(traced_changes, expected);
+    assert!(traced.iter().all(|(_, _, step)| *step == 1), "{traced:?}");
 }

@@ -225,17 +225,16 @@ fn trace_writer(
     oracle: &CommandOracle,
     output: &Path,
 ) -> Result<TraceWriter, String> {
-    let settings = &job.settings;
+    let plan = &job.plan;
     let header = whittle_core::observe::trace::TraceHeader {
         input_name: input_name(&args.input),
-        pipeline: whittle_core::engine::pipeline::pipeline_of(settings).to_string(),
-        language: whittle_core::engine::pipeline::language_of(settings)
-            .map(|l| l.name().to_owned()),
-        jobs: settings.jobs,
-        parallel: settings.parallel_mode().to_string(),
-        split_factor: settings.split_factor.to_string(),
+        pipeline: plan.pipeline.to_string(),
+        language: plan.language.map(|l| l.name().to_owned()),
+        jobs: plan.knobs.jobs,
+        parallel: plan.knobs.parallel.to_string(),
+        split_factor: plan.knobs.split_factor.to_string(),
         stage_count: whittle_core::engine::pipeline::Stages::len(
-            &whittle_core::engine::pipeline::PipelineStages::from_settings(settings),
+            &whittle_core::engine::pipeline::PipelineStages::new(plan.clone()),
         ),
         command: Some(oracle.describe()),
         output: Some(output.display().to_string()),
@@ -257,7 +256,7 @@ fn run(
 ) -> anyhow::Result<(SessionReport, Option<bool>, Flakiness)> {
     let place = oracle.executor().describe();
     let input_size = job.input.len();
-    let job_count = job.settings.jobs;
+    let job_count = job.plan.knobs.jobs;
     let options = SessionOptions {
         // The UI keeps the session for edits and restarts after the pipeline ends.
         exit_when_done: theme.is_none(),

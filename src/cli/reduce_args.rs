@@ -384,7 +384,7 @@ impl ReduceArgs {
             syntax_guard: !self.no_syntax_guard,
             lookahead: !self.no_lookahead,
         };
-        whittle_core::engine::pipeline::check(&settings).map_err(anyhow::Error::msg)?;
+        settings.resolve().check().map_err(anyhow::Error::msg)?;
         Ok(settings)
     }
 }

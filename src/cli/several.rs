@@ -124,7 +124,11 @@ fn check_output(args: &ReduceArgs, output: &Path) -> Result<(), String> {
             output.display()
         ));
     }
-    for (what, path, kind) in [("--stats-json", &args.stats_json, super::paths::Record::Statistics)] {
+    for (what, path, kind) in [(
+        "--stats-json",
+        &args.stats_json,
+        super::paths::Record::Statistics,
+    )] {
         if let Some(path) = path {
             whittle_core::output::check_output_path(path, what)?;
             super::paths::check_record_path(path, what, kind, args.force)?;

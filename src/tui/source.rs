@@ -151,6 +151,7 @@ impl ReplaySource {
                 .copied()
                 .find(|mode| mode.name().eq_ignore_ascii_case(&header.parallel))
                 .unwrap_or(whittle_core::params::ParallelMode::Stable),
+            plan_version: run.plan_version,
             pins: run.pins.clone(),
             history: self.replay.history_at(self.position),
             stats: run.derived_stats(),

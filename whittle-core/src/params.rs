@@ -211,6 +211,16 @@ impl Default for Knobs {
     }
 }
 
+/// A live switch of a knob: the plan of the running reduction gets a new version. The plan
+/// resolved from the settings is version 0; each switch that changes a value adds one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct PlanChange {
+    /// The plan's version after the switch.
+    pub version: u64,
+    /// What changed, in words (`split factor 2 → 4`).
+    pub change: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

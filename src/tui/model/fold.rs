@@ -47,6 +47,7 @@ impl RunModel {
             | Event::Warning { .. }
             | Event::Notice { .. }
             | Event::FileStarted { .. }
+            | Event::PlanChanged { .. }
             | Event::PinsChanged { .. } => self.told(event, now),
         }
     }
@@ -422,6 +423,18 @@ impl RunModel {
     /// What the status line tells: skipped stages, refused commands, warnings, notices, pins.
     fn told(&mut self, event: Event, now: Instant) {
         match event {
+            Event::PlanChanged {
+                version,
+                change,
+                step,
+            } => {
+                self.plan_version = version;
+                self.notify(
+                    format!("plan v{version}: {change} after step {step}"),
+                    false,
+                    now,
+                );
+            }
             Event::StageSkipped { stage, reason } => {
                 self.notify(format!("skipped the stage {stage}: {reason}"), false, now);
             }

@@ -221,6 +221,8 @@ pub struct RunModel {
     pub pins: Vec<Range<usize>>,
     pub pipeline: Option<String>,
     pub split_factor: Option<SplitFactor>,
+    /// The version of the plan the events last told (0: as resolved).
+    pub plan_version: u64,
     /// The statistics of the end of the run (`Done`, `Stopped`).
     pub final_stats: Option<Stats>,
 }
@@ -252,6 +254,7 @@ impl RunModel {
             pins: Vec::new(),
             pipeline: None,
             split_factor: None,
+            plan_version: 0,
             final_stats: None,
         }
     }

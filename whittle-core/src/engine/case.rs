@@ -21,9 +21,7 @@ use serde::Serialize;
 
 use crate::algorithms::dd::{self, Domain};
 use crate::bundle::{self, CaseDirectory, CaseFile};
-use crate::engine::pipeline::{
-    PipelineStages, Settings, StageContext, pipeline_of, run_all_stages,
-};
+use crate::engine::pipeline::{PipelineStages, Plan, Settings, StageContext, run_all_stages};
 use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
@@ -279,7 +277,12 @@ impl CaseJob {
 
         // The check of the whole set, then ddmin over whole files.
         let mut tester = self
-            .tester(oracle.clone(), &self.settings, Limits::default(), stop)
+            .tester(
+                oracle.clone(),
+                &self.settings.resolve(),
+                Limits::default(),
+                stop,
+            )
             .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
         tester.set_limits(self.remaining_limits(&total, started));
         let start = bundle::encode(self.start_files());
@@ -337,11 +340,11 @@ impl CaseJob {
                             memo_hits: Default::default(),
                         });
                         let limits = self.remaining_limits(&total, started);
-                        let mut tester =
-                            self.tester(memo, &self.settings, limits, stop)
-                                .map_err(|error| {
-                                    StartError::Stopped(Stop::Failed(error.to_string()))
-                                })?;
+                        let mut tester = self
+                            .tester(memo, &self.settings.resolve(), limits, stop)
+                            .map_err(|error| {
+                                StartError::Stopped(Stop::Failed(error.to_string()))
+                            })?;
                         tester.set_best(bundle::encode(&current));
                         tester
                     }
@@ -381,7 +384,7 @@ impl CaseJob {
                 if settled.get(&current[index].path) == Some(&whole) {
                     continue;
                 }
-                let Some(settings) = self.settings_for(&current[index]) else {
+                let Some(plan) = self.plan_for(&current[index]) else {
                     settled.insert(current[index].path.clone(), whole);
                     continue;
                 };
@@ -390,7 +393,7 @@ impl CaseJob {
                     .position(|r| Some(r.path.as_str()) == current[index].path.to_str())
                     .map(|at| &mut reports[at]);
                 let session = self.reduce_file(
-                    &oracle, &memo, &current, index, rounds, &settings, &total, started, stop,
+                    &oracle, &memo, &current, index, rounds, &plan, &total, started, stop,
                 );
                 let session = match session {
                     Ok(session) => session,
@@ -406,8 +409,8 @@ impl CaseJob {
                     report.memo_hits += session.memo_hits;
                     report.accepted += session.stats.accepted;
                     report.seconds += session.stats.wall_seconds;
-                    report.language = settings.language.clone();
-                    report.pipeline = Some(pipeline_of(&settings).to_string());
+                    report.language = plan.language_name.clone();
+                    report.pipeline = Some(plan.pipeline.to_string());
                 }
                 if session.best != current[index].content {
                     current[index].content = session.best;
@@ -450,8 +453,8 @@ impl CaseJob {
         })
     }
 
-    /// The settings of one file's sessions (`None`: the file is left as it is).
-    fn settings_for(&self, file: &CaseFile) -> Option<Settings> {
+    /// The plan of one file's sessions (`None`: the file is left as it is).
+    fn plan_for(&self, file: &CaseFile) -> Option<Plan> {
         let mut settings = self.settings.clone();
         if !file.is_text() {
             return match self.binary {
@@ -460,7 +463,7 @@ impl CaseJob {
                     settings.language = None;
                     settings.algorithm = Some(crate::engine::pipeline::Pipeline::ddmin());
                     settings.atoms = vec![AtomKind::Line];
-                    Some(settings)
+                    Some(settings.resolve())
                 }
             };
         }
@@ -470,7 +473,7 @@ impl CaseJob {
                 .ok()
                 .map(|language| language.name().to_owned());
         }
-        Some(settings)
+        Some(settings.resolve())
     }
 
     /// One session on file `index` of `files`.
@@ -482,7 +485,7 @@ impl CaseJob {
         files: &[CaseFile],
         index: usize,
         round: u32,
-        settings: &Settings,
+        plan: &Plan,
         total: &Stats,
         started: Instant,
         stop: &CaseStop,
@@ -497,7 +500,7 @@ impl CaseJob {
         });
         let mut tester = self.tester(
             in_case.clone(),
-            settings,
+            plan,
             self.remaining_limits(total, started),
             stop,
         )?;
@@ -517,13 +520,13 @@ impl CaseJob {
             let path = dir.join(format!("{round:02}-{:03}-{name}.trace", index + 1));
             let header = TraceHeader {
                 input_name: file.path.display().to_string(),
-                pipeline: pipeline_of(settings).to_string(),
-                language: settings.language.clone(),
-                jobs: settings.jobs,
-                parallel: settings.parallel_mode().to_string(),
-                split_factor: settings.split_factor.to_string(),
-                stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::from_settings(
-                    settings,
+                pipeline: plan.pipeline.to_string(),
+                language: plan.language_name.clone(),
+                jobs: plan.knobs.jobs,
+                parallel: plan.knobs.parallel.to_string(),
+                split_factor: plan.knobs.split_factor.to_string(),
+                stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::new(
+                    plan.clone(),
                 )),
                 command: self.command.clone(),
                 output: self.output.as_ref().map(|o| o.path().display().to_string()),
@@ -541,7 +544,7 @@ impl CaseJob {
             others,
         });
         tester.set_best(file.content.clone());
-        let stages = PipelineStages::from_settings(settings);
+        let stages = PipelineStages::new(plan.clone());
         let stopped = run_all_stages(&stages, &mut tester, &StageContext::default()).err();
         let best = tester.best().to_vec();
         let mut stats = tester.stats();
@@ -561,20 +564,20 @@ impl CaseJob {
     fn tester(
         &self,
         oracle: Arc<dyn Oracle>,
-        settings: &Settings,
+        plan: &Plan,
         limits: Limits,
         stop: &CaseStop,
     ) -> anyhow::Result<Tester> {
-        let control = Arc::new(Control::with_max_jobs(settings.knobs(), oracle.max_jobs()));
+        let control = Arc::new(Control::with_max_jobs(plan.knobs, oracle.max_jobs()));
         stop.running(control.clone());
-        let mut tester = Tester::new(oracle, settings.cache, control);
-        tester.set_cache_memory(settings.cache_memory);
-        tester.set_lookahead_enabled(settings.lookahead);
+        let mut tester = Tester::new(oracle, plan.cache, control);
+        tester.set_cache_memory(plan.cache_memory);
+        tester.set_lookahead_enabled(plan.lookahead);
         tester.adopt_jobs()?;
         tester.set_limits(limits);
         tester.set_events(self.events.clone());
-        tester.stats_mut().parallel_mode = settings.parallel_mode().to_string();
-        tester.stats_mut().algorithm = pipeline_of(settings).to_string();
+        tester.stats_mut().parallel_mode = plan.knobs.parallel.to_string();
+        tester.stats_mut().algorithm = plan.pipeline.to_string();
         if let Some(output) = self.output.clone() {
             // The files phase: its candidates are bundles.
             tester.set_improvement_sink(Some(Box::new(move |improvement, report| {

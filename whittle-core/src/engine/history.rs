@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::observe::events::Branch;
+use crate::text::delta::Delta;
 
 /// Every this many entries the full text is kept, bounding the cost of restoring one.
 const KEYFRAME_EVERY: usize = 32;
@@ -23,34 +24,6 @@ pub struct HistoryEntry {
     pub branch: Branch,
     /// The stage of the pipeline that made it.
     pub stage: String,
-}
-
-/// How to get an entry's text from the previous one: keep `prefix` bytes from its start and
-/// `suffix` bytes from its end, with `middle` between them.
-#[derive(Clone, Debug)]
-struct Delta {
-    prefix: usize,
-    suffix: usize,
-    middle: Vec<u8>,
-}
-
-impl Delta {
-    fn between(old: &[u8], new: &[u8]) -> Delta {
-        let (prefix, suffix) = crate::text::atoms::common_ends(old, new);
-        Delta {
-            prefix,
-            suffix,
-            middle: new[prefix..new.len() - suffix].to_vec(),
-        }
-    }
-
-    fn apply(&self, old: &[u8]) -> Vec<u8> {
-        let mut text = Vec::with_capacity(self.prefix + self.middle.len() + self.suffix);
-        text.extend_from_slice(&old[..self.prefix]);
-        text.extend_from_slice(&self.middle);
-        text.extend_from_slice(&old[old.len() - self.suffix..]);
-        text
-    }
 }
 
 struct Stored {
@@ -110,7 +83,7 @@ impl History {
             .find(|&i| self.entries[i].keyframe.is_some())?;
         let mut text = self.entries[base].keyframe.as_deref()?.to_vec();
         for stored in &self.entries[base + 1..=index] {
-            text = stored.delta.apply(&text);
+            text = stored.delta.apply(&text).ok()?;
         }
         Some(text)
     }

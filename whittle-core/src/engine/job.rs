@@ -5,9 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::engine::pipeline::{
-    PipelineStages, Settings, StageContext, pipeline_of, run_all_stages,
-};
+use crate::engine::pipeline::{PipelineStages, Plan, Settings, StageContext, run_all_stages};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::observe::events::{Branch, Candidate, CandidateKind};
 use crate::observe::stats::Stats;
@@ -74,7 +72,8 @@ pub struct Checked {
     pub stopped: Option<Stop>,
 }
 
-/// A file reduction: the input, where the result goes, the test and the settings.
+/// A file reduction: the input, where the result goes, and the plan (the test comes with the
+/// tester).
 pub struct Job {
     pub input: Vec<u8>,
     /// Where the result is written (`None`: it is kept in memory only).
@@ -82,17 +81,24 @@ pub struct Job {
     /// Start from this instead of the input (an earlier run's result that the output holds,
     /// with `--resume`); it must be interesting too.
     pub start: Option<Vec<u8>>,
-    pub settings: Settings,
+    /// How it runs, resolved once from the settings.
+    pub plan: Plan,
 }
 
 impl Job {
-    /// A job on `input` whose result is kept in memory only.
+    /// A job on `input` with the plan `settings` resolve to, whose result is kept in memory
+    /// only.
     pub fn new(input: Vec<u8>, settings: Settings) -> Self {
+        Job::planned(input, settings.resolve())
+    }
+
+    /// A job on `input` that runs `plan`, whose result is kept in memory only.
+    pub fn planned(input: Vec<u8>, plan: Plan) -> Self {
         Job {
             input,
             output: None,
             start: None,
-            settings,
+            plan,
         }
     }
 
@@ -107,20 +113,16 @@ impl Job {
         self.start.as_deref().unwrap_or(&self.input)
     }
 
-    /// Builds the tester for this job, with a control whose knobs start at the settings'
-    /// values; every accepted reduction is written to the output.
+    /// Builds the tester for this job, with a control whose knobs start at the plan's; every
+    /// accepted reduction is written to the output.
     pub fn tester(&self, oracle: Arc<dyn Oracle>) -> anyhow::Result<Tester> {
-        let control = Arc::new(Control::with_max_jobs(
-            self.settings.knobs(),
-            oracle.max_jobs(),
-        ));
-        let mut tester = Tester::new(oracle, self.settings.cache, control);
-        tester.set_cache_memory(self.settings.cache_memory);
-        tester.set_lookahead_enabled(self.settings.lookahead);
+        let control = Arc::new(Control::with_max_jobs(self.plan.knobs, oracle.max_jobs()));
+        let mut tester = Tester::new(oracle, self.plan.cache, control);
+        tester.set_cache_memory(self.plan.cache_memory);
+        tester.set_lookahead_enabled(self.plan.lookahead);
         tester.adopt_jobs()?;
-        tester.set_limits(self.settings.limits);
-        tester.stats_mut().parallel_mode = self.settings.parallel_mode().to_string();
-        tester.stats_mut().algorithm = pipeline_of(&self.settings).to_string();
+        tester.set_limits(self.plan.limits);
+        tester.stats_mut().algorithm = self.plan.pipeline.to_string();
         if let Some(output) = &self.output {
             let output = output.clone();
             tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
@@ -182,7 +184,7 @@ impl Job {
         Ok(checked)
     }
 
-    /// Checks the input, then runs the whole pipeline of the settings synchronously, without a
+    /// Checks the input, then runs the whole pipeline of the plan synchronously, without a
     /// session (the stages are the ones a session runs).
     pub fn run(&self, tester: &mut Tester) -> Result<Finished, StartError> {
         let checked = self.preflight(tester, true)?;
@@ -191,7 +193,7 @@ impl Job {
         } else if checked.empty_is_interesting {
             None
         } else {
-            let stages = PipelineStages::from_settings(&self.settings);
+            let stages = PipelineStages::new(self.plan.clone());
             run_all_stages(&stages, tester, &StageContext::default()).err()
         };
         Ok(self.finish(tester, stopped, checked.empty_is_interesting))

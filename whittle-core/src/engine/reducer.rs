@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::engine::job::{Finished, Job};
-use crate::engine::pipeline::{self, Pipeline, Settings};
+use crate::engine::pipeline::{Pipeline, Settings};
 use crate::exec::oracle::{Oracle, predicate};
 
 /// A reduction of bytes in memory: the input, the settings, then [`Reducer::run`] with the test.
@@ -78,8 +78,9 @@ impl Reducer {
 
     /// Reduces the input with any oracle (e.g. `exec::oracle::CommandOracle` for a command).
     pub fn run_with(self, oracle: Arc<dyn Oracle>) -> anyhow::Result<Finished> {
-        pipeline::check(&self.settings).map_err(anyhow::Error::msg)?;
-        let job = Job::new(self.input, self.settings);
+        let plan = self.settings.resolve();
+        plan.check().map_err(anyhow::Error::msg)?;
+        let job = Job::planned(self.input, plan);
         let mut tester = job.tester(oracle)?;
         Ok(job.run(&mut tester)?)
     }

@@ -250,6 +250,13 @@ pub enum Event {
     Failed { message: String },
     /// The algorithm was switched; it took effect after step `step`.
     Switched { pipeline: String, step: u64 },
+    /// A knob was switched live (split factor, jobs, parallel mode): the plan has a new
+    /// version, in force from the candidate after step `step`.
+    PlanChanged {
+        version: u64,
+        change: String,
+        step: u64,
+    },
     /// A command could not be carried out.
     CommandRejected { command: String, reason: String },
     /// The pinned byte ranges of the current best changed.

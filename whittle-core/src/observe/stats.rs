@@ -64,6 +64,10 @@ pub struct Stats {
     /// The pipeline that ran (e.g. `hoist+hddh+ddmin`).
     pub algorithm: String,
     pub jobs: usize,
+    /// The live switches of the plan (split factor, jobs, parallel mode), in order: the last
+    /// one's version is the version that ran last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plan_changes: Vec<crate::params::PlanChange>,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
     /// The test command's timeout in seconds, if it had one.

@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::exec::cache::sha3_hex;
 use crate::observe::events::{Action, Candidate, Event};
 use crate::outcome::Outcome;
+pub use crate::text::delta::Delta;
 
 /// Candidates up to this size are written in full.
 pub const TRACE_CONTENT_LIMIT: usize = 4096;
@@ -102,35 +103,46 @@ pub struct TraceHeader {
     pub output: Option<String>,
 }
 
-/// How the best changed: keep `prefix` bytes of the old one's start and `suffix` of its end,
-/// with `middle` between.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Delta {
-    pub prefix: usize,
-    pub suffix: usize,
-    pub middle: Text,
+/// A [`Delta`] as a trace writes it: the new bytes as [`Text`].
+#[derive(Serialize, Deserialize)]
+struct DeltaJson {
+    prefix: usize,
+    suffix: usize,
+    middle: Text,
 }
 
-impl Delta {
-    pub fn between(old: &[u8], new: &[u8]) -> Delta {
-        let (prefix, suffix) = crate::text::atoms::common_ends(old, new);
-        Delta {
-            prefix,
-            suffix,
-            middle: Text::of(&new[prefix..new.len() - suffix]),
-        }
+/// Writes and reads a recorded event's delta in the form of [`DeltaJson`].
+mod delta_json {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Delta, DeltaJson, Text};
+
+    pub fn serialize<S: Serializer>(
+        delta: &Option<Delta>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        delta
+            .as_ref()
+            .map(|delta| DeltaJson {
+                prefix: delta.prefix,
+                suffix: delta.suffix,
+                middle: Text::of(&delta.middle),
+            })
+            .serialize(serializer)
     }
 
-    pub fn apply(&self, old: &[u8]) -> anyhow::Result<Vec<u8>> {
-        if self.prefix + self.suffix > old.len() {
-            anyhow::bail!("the change does not fit the text it applies to");
-        }
-        let middle = self.middle.bytes()?;
-        let mut text = Vec::with_capacity(self.prefix + middle.len() + self.suffix);
-        text.extend_from_slice(&old[..self.prefix]);
-        text.extend_from_slice(&middle);
-        text.extend_from_slice(&old[old.len() - self.suffix..]);
-        Ok(text)
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Delta>, D::Error> {
+        let Some(json) = Option::<DeltaJson>::deserialize(deserializer)? else {
+            return Ok(None);
+        };
+        let middle = json.middle.bytes().map_err(serde::de::Error::custom)?;
+        Ok(Some(Delta {
+            prefix: json.prefix,
+            suffix: json.suffix,
+            middle,
+        }))
     }
 }
 
@@ -140,7 +152,7 @@ pub struct RecordedEvent {
     #[serde(flatten)]
     pub event: Event,
     /// The new best against the previous one (reductions, restarts, undos).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "delta_json")]
     pub delta: Option<Delta>,
 }
 
@@ -499,20 +511,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn deltas_restore_texts() {
-        for (old, new) in [
-            (&b"12345"[..], &b"1245"[..]),
-            (b"abc", b""),
-            (b"", b"xyz"),
-            (b"aXa", b"aa"),
-            (b"\xff\xfe", b"\xff"),
-        ] {
-            let delta = Delta::between(old, new);
-            assert_eq!(delta.apply(old).unwrap(), new);
-            let json = serde_json::to_string(&delta).unwrap();
-            let back: Delta = serde_json::from_str(&json).unwrap();
-            assert_eq!(back.apply(old).unwrap(), new);
+    fn recorded_deltas_keep_their_bytes_through_json() {
+        for (old, new) in [(&b"12345"[..], &b"1245"[..]), (b"\xff\xfe", b"\xff")] {
+            let recorded = RecordedEvent {
+                event: Event::Notice {
+                    message: String::new(),
+                },
+                delta: Some(Delta::between(old, new)),
+            };
+            let json = serde_json::to_string(&recorded).unwrap();
+            let back: RecordedEvent = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.delta.unwrap().apply(old).unwrap(), new);
         }
-        assert!(Delta::between(b"abc", b"abd").apply(b"x").is_err());
     }
 }

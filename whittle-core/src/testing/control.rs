@@ -7,7 +7,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use serde::Serialize;
 
 use crate::exec::processes::CancelToken;
-use crate::params::{Knobs, ParallelMode, SplitFactor, max_jobs};
+use crate::params::{Knobs, ParallelMode, PlanChange, SplitFactor, max_jobs};
 
 /// Why a reduction stopped before it finished on its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -48,6 +48,36 @@ impl std::fmt::Display for Stop {
     }
 }
 
+/// The knobs while a run lasts, with the version of the plan they make.
+#[derive(Debug)]
+struct LiveKnobs {
+    knobs: Knobs,
+    version: u64,
+    unreported: Vec<PlanChange>,
+}
+
+impl LiveKnobs {
+    /// Sets a knob to `new`; a change of value makes a new version of the plan.
+    fn switch<T: PartialEq + std::fmt::Display>(
+        &mut self,
+        what: &str,
+        knob: impl FnOnce(&mut Knobs) -> &mut T,
+        new: T,
+    ) {
+        let value = knob(&mut self.knobs);
+        if *value == new {
+            return;
+        }
+        let change = format!("{what} {value} → {new}");
+        *value = new;
+        self.version += 1;
+        self.unreported.push(PlanChange {
+            version: self.version,
+            change,
+        });
+    }
+}
+
 #[derive(Debug, Default)]
 struct State {
     paused: bool,
@@ -67,8 +97,9 @@ struct State {
 pub struct Control {
     state: Mutex<State>,
     wake: Condvar,
-    /// The one live copy of the knobs: the settings gave their starting values.
-    knobs: Mutex<Knobs>,
+    /// The one live copy of the knobs (the plan gave their starting values), the plan's version
+    /// and the switches not yet reported.
+    knobs: Mutex<LiveKnobs>,
     /// The largest testing window: what the tests' executor allows ([`max_jobs`] on this
     /// machine).
     max_jobs: usize,
@@ -90,9 +121,13 @@ impl Control {
         Control {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
-            knobs: Mutex::new(Knobs {
-                jobs: start.jobs.clamp(1, max),
-                ..start
+            knobs: Mutex::new(LiveKnobs {
+                knobs: Knobs {
+                    jobs: start.jobs.clamp(1, max),
+                    ..start
+                },
+                version: 0,
+                unreported: Vec::new(),
             }),
             max_jobs: max,
             stop_token: CancelToken::new(),
@@ -235,33 +270,47 @@ impl Control {
         self.lock().stop.clone()
     }
 
-    fn knobs_now(&self) -> MutexGuard<'_, Knobs> {
+    fn knobs_now(&self) -> MutexGuard<'_, LiveKnobs> {
         self.knobs.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The knobs as they are now.
     pub fn knobs(&self) -> Knobs {
-        *self.knobs_now()
+        self.knobs_now().knobs
+    }
+
+    /// The version of the running plan: 0 as resolved, one more for each live switch.
+    pub fn plan_version(&self) -> u64 {
+        self.knobs_now().version
+    }
+
+    /// The switches of the plan since this was last asked, oldest first (the engine reports
+    /// them).
+    pub fn take_plan_changes(&self) -> Vec<PlanChange> {
+        std::mem::take(&mut self.knobs_now().unreported)
     }
 
     pub fn split_factor(&self) -> SplitFactor {
-        self.knobs_now().split_factor
+        self.knobs_now().knobs.split_factor
     }
 
     /// Changes ν; ddmin picks it up at its next granularity step.
     pub fn set_split_factor(&self, nu: SplitFactor) {
-        self.knobs_now().split_factor = nu;
+        self.knobs_now()
+            .switch("split factor", |knobs| &mut knobs.split_factor, nu);
     }
 
     /// The testing window: how many tests run at once.
     pub fn jobs(&self) -> usize {
-        self.knobs_now().jobs
+        self.knobs_now().knobs.jobs
     }
 
     /// Changes the testing window (clamped to 1..=[`Control::max_jobs`]); the tester adopts
     /// it at its next window.
     pub fn set_jobs(&self, jobs: usize) {
-        self.knobs_now().jobs = jobs.clamp(1, self.max_jobs);
+        let jobs = jobs.clamp(1, self.max_jobs);
+        self.knobs_now()
+            .switch("jobs", |knobs| &mut knobs.jobs, jobs);
     }
 
     /// The largest testing window allowed.
@@ -270,12 +319,13 @@ impl Control {
     }
 
     pub fn parallel_mode(&self) -> ParallelMode {
-        self.knobs_now().parallel
+        self.knobs_now().knobs.parallel
     }
 
     /// Changes the parallel mode; ddmin adopts it at its next round.
     pub fn set_parallel_mode(&self, mode: ParallelMode) {
-        self.knobs_now().parallel = mode;
+        self.knobs_now()
+            .switch("parallel mode", |knobs| &mut knobs.parallel, mode);
     }
 }
 
@@ -355,5 +405,24 @@ mod tests {
             ..Knobs::default()
         });
         assert_eq!(too_many.jobs(), max_jobs());
+    }
+
+    #[test]
+    fn each_switch_that_changes_a_knob_makes_a_new_plan_version() {
+        let control = Control::new(Knobs::default());
+        assert_eq!(control.plan_version(), 0);
+        control.set_split_factor(SplitFactor::Finite(2));
+        assert_eq!(control.plan_version(), 0, "the same value changes nothing");
+        control.set_split_factor(SplitFactor::Finite(4));
+        control.set_parallel_mode(ParallelMode::Greedy);
+        assert_eq!(control.plan_version(), 2);
+        let changes = control.take_plan_changes();
+        let words: Vec<&str> = changes.iter().map(|c| c.change.as_str()).collect();
+        assert_eq!(
+            words,
+            ["split factor 2 → 4", "parallel mode stable → greedy"]
+        );
+        assert_eq!(changes[1].version, 2);
+        assert!(control.take_plan_changes().is_empty());
     }
 }

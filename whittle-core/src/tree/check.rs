@@ -7,10 +7,10 @@ use std::sync::Arc;
 use anyhow::Context as _;
 
 use super::arena::{NodeId, Tree};
-use super::edit::{TreeEdits, TreeState};
 use super::guard::{count_syntax_errors, edit_between};
 use super::language::needs_space;
 use super::render::write_indented;
+use super::state::{TreeEdits, TreeState};
 
 /// Re-parses edited versions of one text incrementally (only the changed region is re-lexed).
 pub struct Reparser {

@@ -373,52 +373,69 @@ impl KindTables {
                 tables.phi[id] = Some(tables.names[id].as_bytes().into());
             }
         }
+        tables.load_texts(&table, language);
+        tables.load_structure(&table, language)?;
+        tables.load_places(&table);
+        Ok(tables)
+    }
+
+    /// Φ, the alternatives, the short forms and what may not be removed, from the generated
+    /// table and the profile's overlay.
+    fn load_texts(&mut self, table: &GeneratedTable, language: &Language) {
         let overlay = &language.profile.overlay;
         for (key, text) in table.phi.iter().chain(overlay.iter()) {
-            for id in tables.ids_for_key(key) {
-                tables.phi[usize::from(id)] = Some(text.as_bytes().into());
+            for id in self.ids_for_key(key) {
+                self.phi[usize::from(id)] = Some(text.as_bytes().into());
             }
         }
         for (key, texts) in &table.alternatives {
             if overlay.contains_key(key) {
                 continue;
             }
-            for id in tables.ids_for_key(key) {
-                tables.alternatives[usize::from(id)] =
+            for id in self.ids_for_key(key) {
+                self.alternatives[usize::from(id)] =
                     texts.iter().map(|text| text.as_bytes().into()).collect();
             }
         }
         for (key, forms) in &table.forms {
             let forms: Vec<ShortForm> = forms
                 .iter()
-                .filter_map(|form| ShortForm::from_alternating(&tables.grammar, form))
+                .filter_map(|form| ShortForm::from_alternating(&self.grammar, form))
                 .collect();
-            for id in tables.ids_for_key(key) {
-                tables.forms[usize::from(id)] = forms.clone();
+            for id in self.ids_for_key(key) {
+                self.forms[usize::from(id)] = forms.clone();
             }
         }
         for key in &language.profile.unremovable {
-            for id in tables.ids_for_key(key) {
-                tables.unremovable[usize::from(id)] = true;
+            for id in self.ids_for_key(key) {
+                self.unremovable[usize::from(id)] = true;
             }
         }
+    }
+
+    /// Which children may be missing, the separated lists and the supertypes.
+    fn load_structure(
+        &mut self,
+        table: &GeneratedTable,
+        language: &Language,
+    ) -> anyhow::Result<()> {
         for (parent, children) in &table.children {
-            for parent_id in tables.ids_for_key(parent) {
+            for parent_id in self.ids_for_key(parent) {
                 for (keys, presence) in [
                     (&children.optional, Presence::Optional),
                     (&children.repeated, Presence::Repeated),
                 ] {
                     for key in keys {
-                        for child_id in tables.ids_for_key(key) {
-                            tables.presence.insert((parent_id, child_id), presence);
+                        for child_id in self.ids_for_key(key) {
+                            self.presence.insert((parent_id, child_id), presence);
                         }
                     }
                 }
             }
         }
         for (parent, list) in table.lists.iter().chain(language.profile.lists.iter()) {
-            for parent_id in tables.ids_for_key(parent) {
-                let mut entry = tables.lists.remove(&parent_id).unwrap_or_default();
+            for parent_id in self.ids_for_key(parent) {
+                let mut entry = self.lists.remove(&parent_id).unwrap_or_default();
                 for separator in &list.separators {
                     let separator: Box<[u8]> = separator.as_bytes().into();
                     if !entry.separators.contains(&separator) {
@@ -426,27 +443,32 @@ impl KindTables {
                     }
                 }
                 for key in &list.elements {
-                    entry.elements.extend(tables.ids_for_key(key));
+                    entry.elements.extend(self.ids_for_key(key));
                 }
-                tables.lists.insert(parent_id, entry);
+                self.lists.insert(parent_id, entry);
             }
         }
         for (index, (name, kinds)) in table.supertypes.iter().enumerate() {
             let index = u16::try_from(index).context("too many supertypes")?;
-            tables.supertype_names.push(name.clone());
+            self.supertype_names.push(name.clone());
             for key in kinds {
-                for id in tables.ids_for_key(key) {
-                    tables.supertypes_of[usize::from(id)].push(index);
+                for id in self.ids_for_key(key) {
+                    self.supertypes_of[usize::from(id)].push(index);
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Where each kind may go (per parent kind and field): where hoisted nodes may go.
+    fn load_places(&mut self, table: &GeneratedTable) {
         for (parent, fields) in &table.places {
-            for parent_id in tables.ids_for_key(parent) {
+            for parent_id in self.ids_for_key(parent) {
                 for (field, kinds) in fields {
                     let field_id = if field == "*" {
                         0
                     } else {
-                        match tables.grammar.field_id_for_name(field) {
+                        match self.grammar.field_id_for_name(field) {
                             Some(id) => id.get(),
                             None => continue,
                         }
@@ -456,21 +478,19 @@ impl KindTables {
                         match table.supertypes.get(key) {
                             Some(concrete) => {
                                 for key in concrete {
-                                    allowed.extend(tables.ids_for_key(key));
+                                    allowed.extend(self.ids_for_key(key));
                                 }
                             }
-                            None => allowed.extend(tables.ids_for_key(key)),
+                            None => allowed.extend(self.ids_for_key(key)),
                         }
                     }
-                    tables
-                        .places
+                    self.places
                         .entry((parent_id, field_id))
                         .or_default()
                         .extend(allowed);
                 }
             }
         }
-        Ok(tables)
     }
 
     /// Whether the grammar allows a node of kind `kind` in field `field` (0: outside fields) of

@@ -29,11 +29,11 @@
 mod arena;
 mod build;
 pub mod check;
-mod edit;
 mod guard;
 mod language;
 pub mod profile;
 mod render;
+mod state;
 pub mod syntax;
 pub mod text;
 
@@ -41,11 +41,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use arena::{Children, NodeId, Preprocess, Tree};
-pub use edit::{NodeState, TreeEdits, TreeState};
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
 pub use render::Layout;
 pub(crate) use render::{line_indentation, write_indented};
+pub use state::{NodeState, TreeEdits, TreeState};
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.
 pub fn parse(

@@ -6,8 +6,8 @@
 //! is written.
 
 use super::arena::{NodeId, Tree, flags};
-use super::edit::{KEPT, REMOVED, TreeEdits, TreeState};
 use super::language::needs_space;
+use super::state::{KEPT, REMOVED, TreeEdits, TreeState};
 
 /// Removed material since the last text written.
 #[derive(Debug, Clone, Copy)]

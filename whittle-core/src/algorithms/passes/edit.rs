@@ -316,30 +316,8 @@ fn run_round(
     let mut progress = false;
     loop {
         let text = tester.best().to_vec();
-        let pins = pins();
-        let proposed = {
-            let stop = || tester.interruption();
-            stage.edits_for(&text, &EditRequest::new(from, batch, &stop))?
-        };
-        // Past the batch's last edit, the next batch starts (when the stage cut one: it has at
-        // least `batch` edits then).
-        let wanted = proposed.iter().filter(|edit| edit.order >= from);
-        let next_batch = wanted
-            .clone()
-            .map(|edit| edit.order)
-            .max()
-            .filter(|_| wanted.count() >= batch)
-            .and_then(|last| last.checked_add(1));
-        let edits: Vec<Edit> = proposed
-            .into_iter()
-            .filter(|edit| {
-                edit.order >= from
-                    && (edit.identity == 0 || !failed.contains(&edit.identity))
-                    && edit.is_well_formed(text.len())
-                    && !edit.is_noop(&text)
-                    && !edit.touches(&pins)
-            })
-            .collect();
+        let (edits, next_batch) =
+            edits_to_try(stage, tester, &text, &pins(), from, batch, &failed)?;
         if edits.is_empty() {
             match next_batch {
                 Some(next) => {
@@ -381,36 +359,82 @@ fn run_round(
                 .filter(|&identity| identity != 0),
         );
         progress = true;
-        if found.len() > 1 {
-            let together: Vec<&Edit> = found.iter().map(|&i| &edits[i]).collect();
-            if let Some(combined) = union(&together) {
-                let both = [combined];
-                let window = EditWindow {
-                    text: &text,
-                    edits: &both,
-                };
-                if !tester
-                    .run_window(&window, WindowPolicy::FirstInOrder)?
-                    .is_empty()
-                {
-                    let mut content = Vec::with_capacity(text.len());
-                    window.render(0, &mut content);
-                    let candidate = Candidate {
-                        kind: CandidateKind::Combination,
-                        index: chosen as u32,
-                        n: edits.len() as u32,
-                    };
-                    tester.accept(content, None, Branch::Edit, candidate);
-                    from = edits[chosen].resume;
-                    continue;
-                }
-            }
+        if found.len() > 1 && accept_union(tester, &text, &edits, &found)? {
+            from = edits[chosen].resume;
+            continue;
         }
         let mut content = Vec::with_capacity(text.len());
         window.render(chosen, &mut content);
         tester.accept(content, None, Branch::Edit, window.candidate(chosen));
         from = edits[chosen].resume;
     }
+}
+
+/// The edits the stage proposes from `from` on, `batch` at a time, that are worth a test: not
+/// failed before in this round, well formed, changing something, touching no pin. Also where
+/// the next batch starts, when the stage cut one (it has at least `batch` edits then).
+fn edits_to_try(
+    stage: &dyn EditStage,
+    tester: &Tester,
+    text: &[u8],
+    pins: &Pins,
+    from: u64,
+    batch: usize,
+    failed: &HashSet<u64>,
+) -> Result<(Vec<Edit>, Option<u64>), Stop> {
+    let proposed = {
+        let stop = || tester.interruption();
+        stage.edits_for(text, &EditRequest::new(from, batch, &stop))?
+    };
+    let wanted = proposed.iter().filter(|edit| edit.order >= from);
+    let next_batch = wanted
+        .clone()
+        .map(|edit| edit.order)
+        .max()
+        .filter(|_| wanted.count() >= batch)
+        .and_then(|last| last.checked_add(1));
+    let edits: Vec<Edit> = proposed
+        .into_iter()
+        .filter(|edit| {
+            edit.order >= from
+                && (edit.identity == 0 || !failed.contains(&edit.identity))
+                && edit.is_well_formed(text.len())
+                && !edit.is_noop(text)
+                && !edit.touches(pins)
+        })
+        .collect();
+    Ok((edits, next_batch))
+}
+
+/// Several edits of a greedy window were interesting (`found`, the first is the one chosen):
+/// tries their union, and accepts it when it is interesting too. Returns whether it was.
+fn accept_union(
+    tester: &mut Tester,
+    text: &[u8],
+    edits: &[Edit],
+    found: &[usize],
+) -> Result<bool, Stop> {
+    let together: Vec<&Edit> = found.iter().map(|&i| &edits[i]).collect();
+    let Some(combined) = union(&together) else {
+        return Ok(false);
+    };
+    let both = [combined];
+    let window = EditWindow { text, edits: &both };
+    if tester
+        .run_window(&window, WindowPolicy::FirstInOrder)?
+        .is_empty()
+    {
+        return Ok(false);
+    }
+    let mut content = Vec::with_capacity(text.len());
+    window.render(0, &mut content);
+    let candidate = Candidate {
+        kind: CandidateKind::Combination,
+        index: found[0] as u32,
+        n: edits.len() as u32,
+    };
+    tester.accept(content, None, Branch::Edit, candidate);
+    Ok(true)
 }
 
 /// The edits of one window as the tester's candidates.

@@ -37,6 +37,55 @@ enum Target<'a> {
     Constant(&'a [u8], usize, &'a [u8]),
 }
 
+/// A literal: its kind of token and its text.
+type Literal<'a> = (TokenKind, &'a [u8]);
+
+/// The literals of a text (numbers and strings) and where each occurs, in order of first
+/// occurrence.
+fn literal_occurrences(text: &[u8], syntax: Syntax) -> Vec<(Literal<'_>, Vec<Range<usize>>)> {
+    let tokens = lex(text, syntax);
+    let mut literals: BTreeMap<Literal<'_>, Vec<Range<usize>>> = BTreeMap::new();
+    let mut first_seen: Vec<Literal<'_>> = Vec::new();
+    for token in &tokens {
+        if !matches!(token.kind, TokenKind::Number | TokenKind::Str) {
+            continue;
+        }
+        let key = (token.kind, &text[token.range()]);
+        literals
+            .entry(key)
+            .or_insert_with(|| {
+                first_seen.push(key);
+                Vec::new()
+            })
+            .push(token.range());
+    }
+    first_seen
+        .into_iter()
+        .map(|key| (key, literals.remove(&key).unwrap_or_default()))
+        .collect()
+}
+
+/// What a literal may become: a number 0 or 1 (when shorter in shortlex order), a quoted string
+/// empty.
+fn literal_replacements(kind: TokenKind, literal: &[u8]) -> Vec<(Target<'_>, Vec<u8>)> {
+    if kind == TokenKind::Number {
+        return [&b"0"[..], b"1"]
+            .into_iter()
+            .filter(|small| shortlex(small) < shortlex(literal))
+            .map(|small| (Target::Number(literal, small), small.to_vec()))
+            .collect();
+    }
+    let quote = literal[0];
+    // Quoted strings only: a regular expression literal `/x/` has no empty form.
+    let closed =
+        b"\"'`".contains(&quote) && literal.len() >= 2 && literal[literal.len() - 1] == quote;
+    if closed && literal.len() > 2 {
+        vec![(Target::Empty(literal), vec![quote, quote])]
+    } else {
+        Vec::new()
+    }
+}
+
 /// The words of a text and where each occurs, in order of first occurrence.
 pub fn word_occurrences(text: &[u8]) -> Vec<(Vec<u8>, Vec<Range<usize>>)> {
     let mut index: BTreeMap<&[u8], usize> = BTreeMap::new();
@@ -145,44 +194,9 @@ impl EditStage for Rename<'_> {
                 push(Target::Merge(word, other), occurrences, other)?;
             }
         }
-        let tokens = lex(text, self.syntax);
-        let mut literals: BTreeMap<(TokenKind, &[u8]), Vec<Range<usize>>> = BTreeMap::new();
-        let mut first_seen: Vec<(TokenKind, &[u8])> = Vec::new();
-        for token in &tokens {
-            if !matches!(token.kind, TokenKind::Number | TokenKind::Str) {
-                continue;
-            }
-            let key = (token.kind, &text[token.range()]);
-            literals
-                .entry(key)
-                .or_insert_with(|| {
-                    first_seen.push(key);
-                    Vec::new()
-                })
-                .push(token.range());
-        }
-        for key in first_seen {
-            let occurrences = &literals[&key];
-            let (kind, literal) = key;
-            match kind {
-                TokenKind::Number => {
-                    for small in [&b"0"[..], b"1"] {
-                        if shortlex(small) < shortlex(literal) {
-                            push(Target::Number(literal, small), occurrences, small)?;
-                        }
-                    }
-                }
-                _ => {
-                    let quote = literal[0];
-                    let empty = [quote, quote];
-                    // Quoted strings only: a regular expression literal `/x/` has no empty form.
-                    let closed = b"\"'`".contains(&quote)
-                        && literal.len() >= 2
-                        && literal[literal.len() - 1] == quote;
-                    if closed && literal.len() > 2 {
-                        push(Target::Empty(literal), occurrences, &empty)?;
-                    }
-                }
+        for ((kind, literal), occurrences) in literal_occurrences(text, self.syntax) {
+            for (target, new) in literal_replacements(kind, literal) {
+                push(target, &occurrences, &new)?;
             }
         }
         for (word, occurrences) in &words {

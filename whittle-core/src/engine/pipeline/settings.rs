@@ -1,20 +1,21 @@
-//! The settings of a reduction: everything that decides how it runs.
+//! The settings of a reduction as the user gives them: choices left open (`None`: the default)
+//! are resolved once, into a [`Plan`].
 
 use serde::Serialize;
 
 use crate::exec::cache::CachePolicy;
-use crate::params::{DdOptions, Knobs, ParallelMode, SplitFactor};
+use crate::params::{DdOptions, ParallelMode, SplitFactor};
 use crate::testing::tester::Limits;
 use crate::text::atoms::AtomKind;
 
-use super::Pipeline;
+use super::{Pipeline, Plan};
 
 /// Everything that decides how a reduction runs.
 #[derive(Clone, Debug, Serialize)]
 pub struct Settings {
     /// The ddmin passes, in order (e.g. lines then characters).
     pub atoms: Vec<AtomKind>,
-    /// The split factor ν to start with (a [knob](Knobs): the control owns it once the run
+    /// The split factor ν to start with (a [knob](crate::params::Knobs): the control owns it once the run
     /// starts).
     pub split_factor: SplitFactor,
     pub dd: DdOptions,
@@ -28,9 +29,9 @@ pub struct Settings {
     /// The most memory the outcome cache may take, in bytes (its estimate; the largest
     /// candidates are evicted first).
     pub cache_memory: usize,
-    /// The testing window to start with (a [knob](Knobs)).
+    /// The testing window to start with (a [knob](crate::params::Knobs)).
     pub jobs: usize,
-    /// The parallel mode to start with (a [knob](Knobs)); `None`: greedy when the pipeline has a
+    /// The parallel mode to start with (a [knob](crate::params::Knobs)); `None`: greedy when the pipeline has a
     /// schedule (several interesting edits of a window go together: fewer tests at the same
     /// sizes), else stable.
     pub parallel: Option<ParallelMode>,
@@ -71,24 +72,8 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The starting values of the knobs.
-    pub fn knobs(&self) -> Knobs {
-        Knobs {
-            split_factor: self.split_factor,
-            jobs: self.jobs,
-            parallel: self.parallel_mode(),
-        }
-    }
-
-    /// The parallel mode a run starts with: the one asked for, else greedy for a pipeline with a
-    /// schedule and stable for the others.
-    pub fn parallel_mode(&self) -> ParallelMode {
-        self.parallel.unwrap_or_else(|| {
-            if super::pipeline_of(self).has_schedule() {
-                ParallelMode::Greedy
-            } else {
-                ParallelMode::Stable
-            }
-        })
+    /// The plan these settings ask for, every open choice resolved (see [`Plan::resolve`]).
+    pub fn resolve(&self) -> Plan {
+        Plan::resolve(self)
     }
 }

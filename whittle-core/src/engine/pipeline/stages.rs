@@ -8,11 +8,12 @@ use crate::algorithms::dd::{self, TextDomain};
 use crate::algorithms::hdd::PinSource;
 use crate::exec::cache::UnitId;
 use crate::observe::events::Event;
+use crate::params::DdOptions;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::text::atoms::{self, AtomKind};
 
-use super::{Pins, Settings};
+use super::Pins;
 
 /// Pins shared between the session and the running stage: they follow every accepted reduction.
 pub type SharedPins = Arc<Mutex<Pins>>;
@@ -72,10 +73,11 @@ pub fn run_all_stages(
 }
 
 /// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
-/// `settings.fixpoint` is off. Units overlapping a pin stay in every candidate.
+/// `fixpoint` is off. Units overlapping a pin stay in every candidate.
 pub fn run_ddmin_pass(
     tester: &mut Tester,
-    settings: &Settings,
+    dd: &DdOptions,
+    fixpoint: bool,
     atom: AtomKind,
     pins: &Pins,
 ) -> Result<(), Stop> {
@@ -94,8 +96,8 @@ pub fn run_ddmin_pass(
             iteration,
         });
         let before = config.len();
-        config = dd::ddmin(&domain, config, tester, &settings.dd)?;
-        if config.len() == before || !settings.fixpoint {
+        config = dd::ddmin(&domain, config, tester, dd)?;
+        if config.len() == before || !fixpoint {
             break;
         }
     }

@@ -22,6 +22,7 @@ use crate::exec::oracle::Oracle;
 use crate::observe::events::{Branch, Candidate, Event};
 use crate::observe::stats::Stats;
 use crate::observe::trace::TraceWriter;
+use crate::params::PlanChange;
 use crate::testing::ahead::{Lookahead, RunAhead};
 use crate::testing::control::{Control, Stop};
 
@@ -431,6 +432,7 @@ impl Tester {
     }
 
     fn checkpoint(&mut self) -> Result<(), Stop> {
+        self.report_plan_changes();
         if let Some(budget) = self.failure_budget
             && self.failures_in_a_row >= budget
         {
@@ -449,10 +451,26 @@ impl Tester {
             // About to wait: whoever displays the run sees the statistics of every step so far.
             self.publish_stats(true);
         }
-        if self.preflight {
+        let passed = if self.preflight {
             self.control.checkpoint_outside_steps()
         } else {
             self.control.checkpoint()
+        };
+        // What was switched while it waited holds from this candidate on.
+        self.report_plan_changes();
+        passed
+    }
+
+    /// Reports the live switches of the plan since the last report (an event each, and in the
+    /// statistics): they hold from the next candidate on.
+    pub fn report_plan_changes(&mut self) {
+        for PlanChange { version, change } in self.control.take_plan_changes() {
+            self.emit(Event::PlanChanged {
+                version,
+                change: change.clone(),
+                step: self.steps(),
+            });
+            self.stats.plan_changes.push(PlanChange { version, change });
         }
     }
 

@@ -36,6 +36,9 @@ impl Tester {
         stats.cache_peak_entries = cache.peak_entries;
         stats.cache_peak_bytes = cache.peak_bytes;
         stats.wasted += self.ahead.unclaimed() as u64;
+        // The knobs of the plan's latest version, never those it started with.
+        stats.parallel_mode = self.control.parallel_mode().to_string();
+        stats.split_factor = self.control.split_factor().to_string();
         stats.wall_seconds = self.started.elapsed().as_secs_f64();
         if stats.wall_seconds > 0.0 {
             stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;

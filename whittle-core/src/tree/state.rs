@@ -1,5 +1,6 @@
-//! Edits of a tree: each node kept, removed (it prints its replacement) or hoisted (replaced by
-//! one of its descendants). A [`TreeState`] holds the committed edits; a [`TreeEdits`] describes
+//! The state of a tree's nodes and the edits tried on it: each node kept, removed (it prints its
+//! replacement) or hoisted (replaced by one of its descendants). A [`TreeState`] holds the
+//! committed edits; a [`TreeEdits`] describes
 //! further edits to try, rendered without copying the tree (the unparser, `render.rs`, renders
 //! them) and committed when they succeed.
 

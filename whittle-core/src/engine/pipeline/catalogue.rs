@@ -1,0 +1,280 @@
+//! The pipelines offered: Table 7.1 of the dissertation, the catalogue a session switches to,
+//! and the listing of `whittle algorithms`.
+
+use crate::algorithms::hdd::Algorithm;
+use crate::algorithms::passes::TextStage;
+use crate::algorithms::rewrite::Rewrite;
+
+use super::{DEFAULT_TEXT_PIPELINE, DEFAULT_TREE_PIPELINE, FAST_TREE_PIPELINE, Pipeline, Stage};
+
+/// Table 7.1 of the dissertation: per HDD variant (rows), the variant alone, hoisting as
+/// preprocessing, hoisting interlaced, and both. (The coarse rows are coarse throughout.)
+pub const TABLE_7_1: [[&str; 4]; 4] = [
+    ["hdd", "hoist+hdd", "hddh", "hoist+hddh"],
+    ["hddr", "hoistr+hddr", "hddhr", "hoistr+hddhr"],
+    [
+        "coarse-hdd",
+        "coarse-hoist+coarse-hdd",
+        "coarse-hddh",
+        "coarse-hoist+coarse-hddh",
+    ],
+    [
+        "coarse-hddr",
+        "coarse-hoistr+coarse-hddr",
+        "coarse-hddhr",
+        "coarse-hoistr+coarse-hddhr",
+    ],
+];
+
+/// The column titles of [`TABLE_7_1`].
+pub const TABLE_7_1_COLUMNS: [&str; 4] = [
+    "alone",
+    "preprocessing",
+    "interlacing",
+    "preprocessing & interlacing",
+];
+
+/// The sixteen pipelines of Table 7.1, row by row.
+pub fn table_7_1() -> Vec<Pipeline> {
+    TABLE_7_1
+        .iter()
+        .flatten()
+        .filter_map(|name| name.parse().ok())
+        .collect()
+}
+
+/// The language named in the settings, when its grammar is compiled in.
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PipelineInfo {
+    /// What `-a` and a session's switch take.
+    pub name: String,
+    pub description: String,
+}
+
+/// The pipelines offered for switching: the ddmin passes, each tree algorithm alone, and the
+/// sixteen pipelines of Table 7.1 (tree entries only when `tree` is true, i.e. the input's
+/// language is known).
+pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
+    let mut entries: Vec<PipelineInfo> = [
+        ("ddmin", "ddmin over the --atoms passes (default lines, then characters), each to its fixed point"),
+        ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
+        ("ddmin:char", "ddmin over characters, to its fixed point"),
+        ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
+    ]
+    .into_iter()
+    .map(|(name, description)| PipelineInfo {
+        name: name.into(),
+        description: description.into(),
+    })
+    .collect();
+    let text_default = PipelineInfo {
+        name: DEFAULT_TEXT_PIPELINE.into(),
+        description: "the default for other inputs: lines and the text stages to a fixed point"
+            .into(),
+    };
+    entries.push(text_default);
+    // `inline` reads the parse tree: only where there is one.
+    for stage in TextStage::ALL
+        .into_iter()
+        .filter(|&stage| tree || !stage.needs_grammar())
+    {
+        entries.push(PipelineInfo {
+            name: stage.name().into(),
+            description: stage.description().into(),
+        });
+    }
+    if tree {
+        entries.insert(
+            0,
+            PipelineInfo {
+                name: DEFAULT_TREE_PIPELINE.into(),
+                description: "the default for known languages (see docs/benchmarks.md)".into(),
+            },
+        );
+        entries.insert(
+            1,
+            PipelineInfo {
+                name: FAST_TREE_PIPELINE.into(),
+                description:
+                    "--fast: the tree pruned by chunk sweeps, then lines; no text stages, loops' \
+                     conditions and updates kept, a tighter timeout (a fraction of the tests)"
+                        .into(),
+            },
+        );
+        for algorithm in Algorithm::all() {
+            entries.push(PipelineInfo {
+                name: algorithm.name().into(),
+                description: format!("{} ({})", algorithm.description(), algorithm.figure()),
+            });
+        }
+        for rewrite in Rewrite::all() {
+            entries.push(PipelineInfo {
+                name: rewrite.name().into(),
+                description: rewrite.description().into(),
+            });
+        }
+        for (row, names) in TABLE_7_1.iter().enumerate() {
+            for (column, name) in names.iter().enumerate() {
+                // Algorithms alone are listed above (the first column, and HDDH's interlacing).
+                if entries.iter().any(|entry| entry.name == *name) {
+                    continue;
+                }
+                entries.push(PipelineInfo {
+                    name: (*name).into(),
+                    description: format!(
+                        "{}: Table 7.1, row {}, {}",
+                        paper_name(name),
+                        row + 1,
+                        TABLE_7_1_COLUMNS[column]
+                    ),
+                });
+            }
+        }
+    }
+    entries
+}
+
+/// `whittle algorithms`: every algorithm and the sixteen pipelines of Table 7.1.
+pub fn algorithms_listing() -> String {
+    let mut out = String::new();
+    out.push_str("Algorithms (each runs to its fixed point unless --no-fixpoint):\n");
+    out.push_str(&format!(
+        "  {:<14} {:<16} {:<26} {}\n",
+        "ddmin", "DDMIN*", "Fig. 2.1, ch. 5", "line/char/token passes (--atoms), each ddmin^ν"
+    ));
+    for algorithm in Algorithm::all() {
+        out.push_str(&format!(
+            "  {:<14} {:<16} {:<26} {}\n",
+            algorithm.name(),
+            algorithm.title(),
+            algorithm.figure(),
+            algorithm.description()
+        ));
+    }
+    out.push_str("\nRewrite stages (each to its fixed point; best after a tree algorithm):\n");
+    for rewrite in Rewrite::all() {
+        out.push_str(&format!(
+            "  {:<14} {:<16} {}\n",
+            rewrite.name(),
+            rewrite.title(),
+            rewrite.description()
+        ));
+    }
+    out.push_str(
+        "\nText stages (over tokens, each to its fixed point; only `inline` needs the grammar):\n",
+    );
+    for stage in TextStage::ALL {
+        out.push_str(&format!("  {:<14} {}\n", stage.name(), stage.description()));
+    }
+    out.push_str(&format!(
+        "  {:<14} {}\n",
+        "polish", "ddmin over characters, skipped when the tests are too slow for it"
+    ));
+    out.push_str(
+        "\nPipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
+         `ddmin:line,char`, ...)\nmay finish at text level. `(a+b+c)*` reruns its stages until \
+         none changes anything (the most\nproductive per test first; a stage that changed \
+         nothing last time is deferred after 25 failed tests\nin a row). The sixteen of Table \
+         7.1:\n",
+    );
+    for row in TABLE_7_1 {
+        for (column, pipeline) in TABLE_7_1_COLUMNS.iter().zip(row) {
+            out.push_str(&format!(
+                "  {:<28} {:<32} {}\n",
+                pipeline,
+                paper_name(pipeline),
+                column
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else \
+         `{DEFAULT_TEXT_PIPELINE}`.\nWith --fast: `{FAST_TREE_PIPELINE}`, else `ddmin` (lines, \
+         then characters).\n"
+    ));
+    out
+}
+
+/// The dissertation's name of a pipeline (`Hoist* + HDDH*`).
+fn paper_name(pipeline: &str) -> String {
+    let Ok(pipeline) = pipeline.parse::<Pipeline>() else {
+        return String::new();
+    };
+    let titles: Vec<String> = pipeline
+        .stages()
+        .iter()
+        .map(|stage| match stage {
+            Stage::Tree(algorithm) => algorithm.title().to_owned(),
+            Stage::Rewrite(rewrite) => rewrite.title().to_owned(),
+            Stage::Ddmin(_) => "DDMIN*".to_owned(),
+            other => other.to_string(),
+        })
+        .collect();
+    titles.join(" + ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_names_pipelines_that_parse() {
+        let with_trees = catalogue(true);
+        assert!(with_trees.len() > catalogue(false).len());
+        for entry in with_trees {
+            assert!(entry.name.parse::<Pipeline>().is_ok(), "{}", entry.name);
+        }
+        assert!(
+            catalogue(false)
+                .iter()
+                .all(|e| !e.name.parse::<Pipeline>().unwrap().needs_tree())
+        );
+    }
+
+    #[test]
+    fn the_catalogue_lists_each_pipeline_once() {
+        let entries = catalogue(true);
+        for (i, entry) in entries.iter().enumerate() {
+            assert!(
+                entries[i + 1..]
+                    .iter()
+                    .all(|other| other.name != entry.name),
+                "{} is listed twice",
+                entry.name
+            );
+        }
+        for name in TABLE_7_1.iter().flatten() {
+            assert!(entries.iter().any(|entry| entry.name == *name), "{name}");
+        }
+    }
+
+    #[test]
+    fn table_7_1_has_sixteen_distinct_pipelines() {
+        let all = table_7_1();
+        assert_eq!(all.len(), 16);
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");
+            assert!(a.needs_tree());
+        }
+        for default in [
+            DEFAULT_TREE_PIPELINE,
+            DEFAULT_TEXT_PIPELINE,
+            FAST_TREE_PIPELINE,
+        ] {
+            let pipeline = default.parse::<Pipeline>().unwrap();
+            assert_eq!(pipeline.to_string(), default);
+        }
+        assert!(
+            !DEFAULT_TEXT_PIPELINE
+                .parse::<Pipeline>()
+                .unwrap()
+                .needs_tree()
+        );
+        let listing = algorithms_listing();
+        for name in TABLE_7_1.iter().flatten() {
+            assert!(listing.contains(name), "{name} missing");
+        }
+        assert!(listing.contains("Coarse Hoist^r* + Coarse HDDH^r*"));
+    }
+}

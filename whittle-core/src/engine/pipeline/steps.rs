@@ -1,0 +1,316 @@
+//! The stages of a pipeline as a session runs them ([`PipelineStages`]): a ddmin stage is one
+//! step per kind of atom, a schedule one step that reruns its own; each step runs under the
+//! syntax guard (tree pipelines) and records its statistics. Also the switch to another
+//! pipeline by name and the run of a whole pipeline without a session.
+
+use std::sync::Arc;
+
+use crate::algorithms::hdd::{self, Algorithm, PinSource, TreeContext};
+use crate::algorithms::passes::{EditOptions, TextStage};
+use crate::algorithms::rewrite::{self, Rewrite};
+use crate::algorithms::schedule;
+use crate::observe::events::Event;
+use crate::observe::stats::StageStats;
+use crate::params::{DdOptions, ParallelMode};
+use crate::testing::control::Stop;
+use crate::testing::tester::{CandidateGuard, Tester};
+use crate::text::atoms::{self, AtomKind};
+use crate::tree::{NodeId, SyntaxGuard, Tree};
+
+use super::{Pipeline, Plan, Settings, Stage, StageContext, Stages, StagesFactory};
+use super::{run_all_stages, run_ddmin_pass};
+
+/// The syntax guard as the tester's candidate guard.
+struct TreeGuard(SyntaxGuard);
+
+impl CandidateGuard for TreeGuard {
+    fn admits(&self, candidate: &[u8]) -> bool {
+        self.0.admits(candidate)
+    }
+
+    fn rebase(&self, best: &[u8]) {
+        self.0.rebase(best);
+    }
+}
+
+/// One stage as a session runs it: a tree algorithm, one ddmin pass, a text stage, or a
+/// schedule of such stages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    Tree(Algorithm),
+    Ddmin(AtomKind),
+    Rewrite(Rewrite),
+    Text(TextStage),
+    Polish,
+    Schedule(Vec<Step>),
+}
+
+impl Step {
+    /// The steps of `stages`: a ddmin stage is one step per kind of atom.
+    fn of(stages: &[Stage], default_atoms: &[AtomKind]) -> Vec<Step> {
+        stages
+            .iter()
+            .flat_map(|stage| match stage {
+                Stage::Tree(algorithm) => vec![Step::Tree(*algorithm)],
+                Stage::Rewrite(rewrite) => vec![Step::Rewrite(*rewrite)],
+                Stage::Ddmin(atoms) => atoms
+                    .as_deref()
+                    .unwrap_or(default_atoms)
+                    .iter()
+                    .map(|&atom| Step::Ddmin(atom))
+                    .collect(),
+                Stage::Text(stage) => vec![Step::Text(*stage)],
+                Stage::Polish => vec![Step::Polish],
+                Stage::Schedule(stages) => vec![Step::Schedule(Step::of(stages, default_atoms))],
+            })
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Step::Tree(algorithm) => algorithm.name().to_owned(),
+            Step::Rewrite(rewrite) => rewrite.name().to_owned(),
+            Step::Ddmin(atom) => format!("ddmin {atom}"),
+            Step::Text(stage) => stage.name().to_owned(),
+            Step::Polish => "polish".to_owned(),
+            Step::Schedule(steps) => {
+                let names: Vec<String> = steps.iter().map(Step::name).collect();
+                format!("({})*", names.join("+"))
+            }
+        }
+    }
+}
+
+/// The stages of a pipeline as a session runs them: each tree algorithm is a stage, and a ddmin
+/// stage is one stage per kind of atom (so `hdd+ddmin` with `--atoms line,char` has three).
+pub struct PipelineStages {
+    plan: Plan,
+    steps: Vec<Step>,
+}
+
+impl PipelineStages {
+    /// The stages of the plan's pipeline.
+    pub fn new(plan: Plan) -> PipelineStages {
+        let steps = Step::of(plan.pipeline.stages(), &plan.atoms);
+        PipelineStages { plan, steps }
+    }
+
+    /// Runs a stage on the parse tree (a tree algorithm or a rewrite) named `name`.
+    fn run_tree(
+        &self,
+        name: &str,
+        tester: &mut Tester,
+        context: &StageContext,
+        dd: &DdOptions,
+        stage: impl FnOnce(&mut Tester, &TreeContext<'_>) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        let Some(language) = self.plan.language else {
+            tester.emit(Event::StageSkipped {
+                stage: name.to_owned(),
+                reason: "the input's language is unknown".into(),
+            });
+            return Ok(());
+        };
+        let pins = StagePins(context);
+        let tree_context = TreeContext {
+            language,
+            dd,
+            fixpoint: self.plan.fixpoint,
+            pins: &pins,
+            keep_loop_control: self.plan.keep_loop_control,
+        };
+        stage(tester, &tree_context)
+    }
+
+    /// Runs one step (the session's stage `index`, or a stage of the schedule that is stage
+    /// `index`), recording its statistics. In a schedule (`scheduled`) ddmin runs with
+    /// [`Plan::scheduled_dd`].
+    fn run_step(
+        &self,
+        step: &Step,
+        index: usize,
+        tester: &mut Tester,
+        context: &StageContext,
+        scheduled: bool,
+    ) -> Result<(), Stop> {
+        if let Step::Schedule(steps) = step {
+            return schedule::run(steps.len(), tester, |inner, round, tester| {
+                let step = &steps[inner];
+                tester.emit(Event::StageStarted {
+                    stage: step.name(),
+                    index,
+                    scheduled: Some(crate::observe::events::SchedulePlace {
+                        stage: inner,
+                        of: steps.len(),
+                        round,
+                    }),
+                });
+                self.run_step(step, index, tester, context, true)
+            })
+            .map(|_| ());
+        }
+        let dd = if scheduled {
+            self.plan.scheduled_dd
+        } else {
+            self.plan.dd
+        };
+        let started = tester.running_time();
+        let tests = tester.stats().tests;
+        let before = tester.best().to_vec();
+        // Text stages judge what the parser would reject: compilers accept more than the
+        // grammars do (C's implicit int, say), and their edits are few and small.
+        let guard = if matches!(step, Step::Text(_)) {
+            None
+        } else {
+            self.guard(tester.best())
+        };
+        let guarded = guard.is_some();
+        tester.set_guard(guard);
+        let result = self.run_single(step, tester, context, &dd);
+        if guarded {
+            tester.set_guard(None);
+        }
+        let run = StageStats {
+            tests: tester.stats().tests - tests,
+            bytes_removed: before.len().saturating_sub(tester.best().len()) as u64,
+            nonws_removed: atoms::non_whitespace_chars(&before)
+                .saturating_sub(atoms::non_whitespace_chars(tester.best()))
+                as u64,
+            seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
+            ..StageStats::default()
+        };
+        tester.stats_mut().record_stage(&step.name(), run);
+        result
+    }
+
+    /// Runs a step that is no schedule, with ddmin's options `dd`.
+    fn run_single(
+        &self,
+        step: &Step,
+        tester: &mut Tester,
+        context: &StageContext,
+        dd: &DdOptions,
+    ) -> Result<(), Stop> {
+        let fixpoint = self.plan.fixpoint;
+        match step {
+            Step::Tree(algorithm) => {
+                let (algorithm, name) = (*algorithm, algorithm.name());
+                self.run_tree(name, tester, context, dd, |tester, tree| {
+                    hdd::run(tester, algorithm, tree, name)
+                })
+            }
+            Step::Rewrite(stage) => {
+                let (stage, name) = (*stage, stage.name());
+                self.run_tree(name, tester, context, dd, |tester, tree| {
+                    rewrite::run(tester, stage, tree, name)
+                })
+            }
+            Step::Ddmin(atom) => {
+                run_ddmin_pass(tester, dd, fixpoint, *atom, &context.current_pins())
+            }
+            Step::Text(stage) => stage.run(
+                tester,
+                self.plan.language,
+                &|| context.current_pins(),
+                EditOptions {
+                    fixpoint,
+                    greedy: tester.control().parallel_mode() == ParallelMode::Greedy,
+                },
+            ),
+            Step::Polish => match schedule::polish_cost(tester) {
+                Ok(_) => run_ddmin_pass(
+                    tester,
+                    dd,
+                    fixpoint,
+                    AtomKind::Char,
+                    &context.current_pins(),
+                ),
+                Err(reason) => {
+                    tester.emit(Event::StageSkipped {
+                        stage: step.name(),
+                        reason,
+                    });
+                    Ok(())
+                }
+            },
+            Step::Schedule(_) => Ok(()),
+        }
+    }
+
+    /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
+    /// stage works on the tree and the plan does not turn it off.
+    fn guard(&self, best: &[u8]) -> Option<Arc<dyn CandidateGuard>> {
+        if !self.plan.syntax_guard || !self.plan.pipeline.needs_tree() {
+            return None;
+        }
+        let guard = SyntaxGuard::new(self.plan.language?, best).ok()?;
+        Some(Arc::new(TreeGuard(guard)))
+    }
+}
+
+impl Stages for PipelineStages {
+    fn describe(&self) -> String {
+        self.plan.pipeline.to_string()
+    }
+
+    fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn name(&self, index: usize) -> String {
+        self.steps[index].name()
+    }
+
+    fn run(&self, index: usize, tester: &mut Tester, context: &StageContext) -> Result<(), Stop> {
+        self.run_step(&self.steps[index], index, tester, context, false)
+    }
+}
+
+/// The nodes a tree stage keeps: those overlapping a pinned byte range of the current best,
+/// and those the context's node pins name.
+struct StagePins<'a>(&'a StageContext);
+
+impl PinSource for StagePins<'_> {
+    fn pinned_nodes(&self, tree: &Arc<Tree>) -> Vec<NodeId> {
+        let pins = self.0.current_pins();
+        let mut nodes: Vec<NodeId> = if pins.is_empty() {
+            Vec::new()
+        } else {
+            tree.ids()
+                .filter(|&node| pins.touches(tree.byte_range(node)))
+                .collect()
+        };
+        if let Some(extra) = &self.0.node_pins {
+            nodes.extend(extra.pinned_nodes(tree));
+        }
+        nodes
+    }
+}
+
+/// The stages of the pipeline `name` (as `-a` takes it), with the rest of `plan`.
+fn stages_named(plan: &Plan, name: &str) -> anyhow::Result<Box<dyn Stages>> {
+    let pipeline: Pipeline = name.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let plan = plan.with_pipeline(pipeline);
+    plan.check().map_err(|e| anyhow::anyhow!(e))?;
+    Ok(Box::new(PipelineStages::new(plan)))
+}
+
+/// Makes stages from pipeline names, for switching algorithm in a session.
+pub fn stages_factory(plan: Plan) -> StagesFactory {
+    Box::new(move |name: &str| stages_named(&plan, name))
+}
+
+/// Runs the pipeline of `settings` on the tester's current best (which must be interesting),
+/// without a session; tree stages keep the nodes `node_pins` names. Stages that cannot run (no
+/// grammar) are reported with [`Event::StageSkipped`] and passed over.
+pub fn run_pipeline(
+    tester: &mut Tester,
+    settings: &Settings,
+    node_pins: Arc<dyn PinSource>,
+) -> Result<(), Stop> {
+    let context = StageContext {
+        node_pins: Some(node_pins),
+        ..StageContext::default()
+    };
+    run_all_stages(&PipelineStages::new(settings.resolve()), tester, &context)
+}

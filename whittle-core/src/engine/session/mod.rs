@@ -1,0 +1,370 @@
+//! A reduction session: the engine thread, the commands that steer it, the snapshot the UI
+//! reads, and the history of accepted states.
+
+mod engine;
+mod manual;
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crossbeam_channel::Receiver;
+use serde::Serialize;
+
+use crate::engine::history::{History, HistoryEntry};
+use crate::engine::job::{Finished, Job, StartError};
+use crate::engine::pipeline::{Pins, PipelineStages, Stages, stages_factory};
+use crate::exec::oracle::Oracle;
+use crate::observe::events::Event;
+use crate::observe::stats::Stats;
+use crate::params::{ParallelMode, SplitFactor};
+use crate::testing::control::{Control, Stop};
+use crate::testing::tester::Tester;
+use crate::tree::{self, NodeId};
+
+use engine::Engine;
+
+/// A part of the current best, as the user points at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PinTarget {
+    /// A byte range of the current best.
+    Bytes(Range<usize>),
+    /// Lines of the current best (0-based, end exclusive).
+    Lines(Range<usize>),
+    /// A node of the parse tree of the current best with the given version (see
+    /// [`Snapshot::version`]; the tree is `tree::parse` of the best with default preprocessing).
+    Node { version: u64, node: NodeId },
+}
+
+/// An edit the user proposes; the oracle decides whether it is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ManualEdit {
+    RemoveBytes(Range<usize>),
+    RemoveLines(Range<usize>),
+    /// Remove a node (it prints its minimal replacement Φ).
+    RemoveNode {
+        version: u64,
+        node: NodeId,
+    },
+    /// Replace a node by one of its descendants.
+    Hoist {
+        version: u64,
+        node: NodeId,
+        descendant: NodeId,
+    },
+}
+
+/// What the user can ask of a running session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Pause,
+    Resume,
+    /// Consider exactly one more candidate, then pause.
+    Step,
+    SetStepMode(bool),
+    Pin(PinTarget),
+    Unpin(PinTarget),
+    /// Continue from the current best with another pipeline.
+    SwitchAlgorithm(String),
+    SetSplitFactor(SplitFactor),
+    SetJobs(usize),
+    SetParallelMode(ParallelMode),
+    Propose(ManualEdit),
+    /// End the current stage of the pipeline.
+    SkipStage,
+    /// Continue from the accepted state with this history index (the output keeps the
+    /// smallest result found: only where the engine works moves).
+    RestartFrom(usize),
+    /// Take back the last accepted manual edit or restart: the engine works again from where
+    /// it was before it.
+    Undo,
+    Stop,
+}
+
+/// Where the session is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// The preflight checks run.
+    Checking,
+    Running,
+    /// The pipeline finished; the session waits for commands (or has ended).
+    Done,
+    /// Stopped before the end (by the user or a limit).
+    Stopped(String),
+    /// The reduction could not start.
+    Failed(String),
+}
+
+/// What the UI needs to draw, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub state: RunState,
+    pub paused: bool,
+    pub step_mode: bool,
+    /// The engine waits at its checkpoint for a step or a resume.
+    pub parked: bool,
+    /// How long it has waited there in all (paused or stepping): not running time.
+    pub parked_time: std::time::Duration,
+    /// The current best test case and how many times it changed.
+    pub best: Arc<[u8]>,
+    pub version: u64,
+    pub input_size: usize,
+    pub pipeline: String,
+    pub stage: String,
+    pub stage_index: usize,
+    pub stage_count: usize,
+    pub split_factor: SplitFactor,
+    pub jobs: usize,
+    pub parallel: ParallelMode,
+    /// The version of the running plan (see [`crate::params::PlanChange`]).
+    pub plan_version: u64,
+    pub pins: Vec<Range<usize>>,
+    pub history: Vec<HistoryEntry>,
+    pub stats: Stats,
+    pub output: Option<PathBuf>,
+    pub language: Option<&'static str>,
+}
+
+/// How a session behaves.
+pub struct SessionOptions {
+    /// End the engine thread when the pipeline is done (headless); otherwise it waits for
+    /// commands (restart, propose, switch) until [`Command::Stop`].
+    pub exit_when_done: bool,
+    /// Start in step mode: nothing is tested until [`Command::Step`] or [`Command::Resume`].
+    pub start_in_step_mode: bool,
+    /// Check the input, then wait for [`Command::Resume`] (or a step) before the first step.
+    pub start_paused: bool,
+}
+
+struct Shared {
+    control: Arc<Control>,
+    pending: Mutex<VecDeque<Command>>,
+    wake: Condvar,
+    snapshot: Mutex<Snapshot>,
+    stats: Arc<Mutex<Stats>>,
+    history: Arc<Mutex<History>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Sends commands to a session from any thread.
+#[derive(Clone)]
+pub struct CommandSender {
+    shared: Arc<Shared>,
+}
+
+impl CommandSender {
+    pub fn send(&self, command: Command) {
+        let control = &self.shared.control;
+        match command {
+            Command::Pause => control.pause(),
+            Command::Resume => control.resume(),
+            Command::Step => control.step(),
+            Command::SetStepMode(on) => control.set_step_mode(on),
+            Command::SetSplitFactor(nu) => control.set_split_factor(nu),
+            Command::SetJobs(jobs) => control.set_jobs(jobs),
+            Command::SetParallelMode(mode) => control.set_parallel_mode(mode),
+            Command::Stop => {
+                // Kills the running tests of this session and keeps new ones from starting.
+                control.request_stop(Stop::Requested);
+                self.enqueue(Command::Stop);
+            }
+            structural => {
+                self.enqueue(structural);
+                control.request_stop(Stop::Switched);
+            }
+        }
+    }
+
+    /// The current state, for drawing (the same as [`Session::snapshot`]).
+    pub fn snapshot(&self) -> Snapshot {
+        let shared = &self.shared;
+        let mut snapshot = lock(&shared.snapshot).clone();
+        snapshot.stats = lock(&shared.stats).clone();
+        snapshot.paused = shared.control.is_paused();
+        snapshot.step_mode = shared.control.is_step_mode();
+        snapshot.parked = shared.control.is_parked();
+        snapshot.parked_time = shared.control.parked_time();
+        let knobs = shared.control.knobs();
+        snapshot.split_factor = knobs.split_factor;
+        snapshot.jobs = knobs.jobs;
+        snapshot.parallel = knobs.parallel;
+        snapshot.plan_version = shared.control.plan_version();
+        snapshot
+    }
+
+    /// The text of history entry `index` (see [`Snapshot::history`]).
+    pub fn history_text(&self, index: usize) -> Option<Vec<u8>> {
+        lock(&self.shared.history).text(index)
+    }
+
+    fn enqueue(&self, command: Command) {
+        lock(&self.shared.pending).push_back(command);
+        self.shared.wake.notify_all();
+    }
+}
+
+/// How a session ended.
+pub struct SessionReport {
+    /// The preflight checks failed: nothing was reduced.
+    pub failure: Option<StartError>,
+    /// The result and statistics (the input and zero counts after a failure).
+    pub finished: Finished,
+}
+
+/// A running reduction.
+pub struct Session {
+    sender: CommandSender,
+    events: Receiver<Event>,
+    engine: Option<JoinHandle<SessionReport>>,
+    language: Option<&'static tree::Language>,
+}
+
+impl Session {
+    /// Starts the engine thread on `job`. The plan of the job decides the rest: the pipeline it
+    /// runs, the pipelines a switch builds and the input's language (for node pins and node
+    /// edits).
+    pub fn start(
+        job: Job,
+        oracle: Arc<dyn Oracle>,
+        options: SessionOptions,
+    ) -> anyhow::Result<Session> {
+        Self::start_with(job, oracle, options, |_| {})
+    }
+
+    /// Like [`Session::start`]; `configure` adjusts the tester before the engine starts (trace,
+    /// inline threshold, ...).
+    pub fn start_with(
+        job: Job,
+        oracle: Arc<dyn Oracle>,
+        options: SessionOptions,
+        configure: impl FnOnce(&mut Tester),
+    ) -> anyhow::Result<Session> {
+        job.plan.check().map_err(anyhow::Error::msg)?;
+        let stages: Box<dyn Stages> = Box::new(PipelineStages::new(job.plan.clone()));
+        let factory = stages_factory(job.plan.clone());
+        let language = job.plan.language;
+        let mut tester = job.tester(oracle)?;
+        let control = tester.control().clone();
+        if options.start_in_step_mode {
+            control.set_step_mode(true);
+        }
+        configure(&mut tester);
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        tester.set_events(Some(events_tx));
+        let stats = Arc::new(Mutex::new(tester.stats()));
+        tester.set_stats_output(Some(stats.clone()));
+        let snapshot = Snapshot {
+            state: RunState::Checking,
+            paused: false,
+            step_mode: false,
+            parked: false,
+            parked_time: std::time::Duration::ZERO,
+            best: Arc::from(job.start_text()),
+            version: 0,
+            input_size: job.input.len(),
+            pipeline: stages.describe(),
+            stage: String::new(),
+            stage_index: 0,
+            stage_count: stages.len(),
+            split_factor: control.split_factor(),
+            jobs: control.jobs(),
+            parallel: control.parallel_mode(),
+            plan_version: control.plan_version(),
+            pins: Vec::new(),
+            history: Vec::new(),
+            stats: tester.stats(),
+            output: job
+                .output
+                .as_ref()
+                .map(|output| output.path().to_path_buf()),
+            language: language.map(|l| l.name()),
+        };
+        let shared = Arc::new(Shared {
+            control,
+            pending: Mutex::new(VecDeque::new()),
+            wake: Condvar::new(),
+            snapshot: Mutex::new(snapshot),
+            stats,
+            history: Arc::new(Mutex::new(History::default())),
+        });
+        let job_start_len = job.start_text().len();
+        let engine = Engine {
+            job,
+            language,
+            shared: shared.clone(),
+            stages,
+            factory,
+            options,
+            history: shared.history.clone(),
+            pins: Arc::new(Mutex::new(Pins::default())),
+            stage_name: Arc::new(Mutex::new(String::new())),
+            started: Instant::now(),
+            undo: Vec::new(),
+            smallest: Arc::new(AtomicUsize::new(job_start_len)),
+        };
+        let thread = std::thread::Builder::new()
+            .name("whittle-engine".into())
+            .spawn(move || engine.run(tester))?;
+        Ok(Session {
+            sender: CommandSender { shared },
+            events: events_rx,
+            engine: Some(thread),
+            language,
+        })
+    }
+
+    /// The input's language, when this build parses it (the plan names it).
+    pub fn language(&self) -> Option<&'static tree::Language> {
+        self.language
+    }
+
+    pub fn commands(&self) -> CommandSender {
+        self.sender.clone()
+    }
+
+    pub fn send(&self, command: Command) {
+        self.sender.send(command);
+    }
+
+    /// The engine's events; the channel closes when the engine thread ends.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    /// The current state, for drawing.
+    pub fn snapshot(&self) -> Snapshot {
+        self.sender.snapshot()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.engine.as_ref().is_none_or(|e| e.is_finished())
+    }
+
+    /// Waits for the engine thread to end.
+    pub fn wait(mut self) -> anyhow::Result<SessionReport> {
+        let engine = self
+            .engine
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("the session was already waited for"))?;
+        engine
+            .join()
+            .map_err(|_| anyhow::anyhow!("the engine thread panicked"))
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            self.sender.send(Command::Stop);
+            let _ = engine.join();
+        }
+    }
+}

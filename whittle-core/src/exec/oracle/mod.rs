@@ -1,0 +1,199 @@
+//! The interestingness test: the [`Oracle`] trait, its verdicts, an in-process predicate, and
+//! the user's command ([`CommandOracle`]), which runs in a fresh private directory inside its own
+//! process group, killed whole on timeout or cancellation. How the command runs is an
+//! [`Executor`]: on this machine ([`LocalExecutor`]) or as a Slurm job step
+//! ([`crate::exec::slurm::SlurmExecutor`]).
+
+mod command;
+mod executor;
+mod program;
+
+pub use command::{CaseLayout, CommandOracle, InputType, remove_tree};
+pub use executor::{Execution, Executor, LocalExecutor, Run};
+pub(crate) use executor::{OutputTail, wait_reading};
+pub use program::{check_program, explain_spawn_failure};
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::exec::processes::{CancelToken, kill_all_running};
+use crate::outcome::Outcome;
+
+/// How much of a test's output is kept (its tail).
+pub const OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
+
+/// How a test run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    /// The command exited with this code.
+    Exited(i32),
+    /// The command was killed by this signal (a crash of the test itself).
+    Signaled(i32),
+    /// The command ran past the timeout; its process group was killed.
+    TimedOut,
+    /// The run was cancelled (another candidate won its window, or the user stopped).
+    Cancelled,
+    /// The command could not be started.
+    SpawnFailed(String),
+    /// whittle could not prepare the run (write the candidate in its scratch directory): an
+    /// error of whittle's environment, not of the test.
+    ScratchFailed(String),
+    /// The run ended without a verdict for a reason outside the test: a job step the scheduler
+    /// killed (time limit, preemption), a node that failed, a launcher that could not start
+    /// the step. Unresolved, and never cached: the candidate is tested again when it comes up
+    /// again.
+    Lost(String),
+    /// An in-process predicate decided.
+    Predicate,
+}
+
+impl TestStatus {
+    /// What a run of the user's command that ended this way says about the candidate: exit
+    /// status 0 is interesting, any other exit status is not, the rest is unresolved.
+    pub fn command_outcome(&self) -> Outcome {
+        match self {
+            TestStatus::Exited(0) => Outcome::Interesting,
+            TestStatus::Exited(_) => Outcome::NotInteresting,
+            _ => Outcome::Unresolved,
+        }
+    }
+}
+
+impl std::fmt::Display for TestStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TestStatus::Exited(code) => write!(f, "exit status {code}"),
+            TestStatus::Signaled(signal) => write!(f, "killed by signal {signal}"),
+            TestStatus::TimedOut => f.write_str("timed out"),
+            TestStatus::Cancelled => f.write_str("cancelled"),
+            TestStatus::SpawnFailed(why) => write!(f, "could not start: {why}"),
+            TestStatus::ScratchFailed(why) => f.write_str(why),
+            TestStatus::Lost(why) => write!(f, "lost ({why})"),
+            TestStatus::Predicate => f.write_str("in-process predicate"),
+        }
+    }
+}
+
+/// The result of one test run.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub status: TestStatus,
+    pub duration: Duration,
+    /// The last [`OUTPUT_TAIL_BYTES`] of what the command printed (stdout and stderr together).
+    pub output_tail: Option<String>,
+    /// The machine the test ran on, when it ran elsewhere (the Slurm node).
+    pub node: Option<String>,
+}
+
+/// The interestingness test. Implementations must be callable from several threads at once.
+pub trait Oracle: Send + Sync {
+    /// Judges one candidate. A cancelled run returns [`TestStatus::Cancelled`] promptly.
+    fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict;
+
+    /// One line saying what the test is, for reports.
+    fn describe(&self) -> String;
+
+    /// The time limit of one test, if there is one.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Told how long the input's own check took: an oracle that fits its timeout to the test
+    /// sets it now (see [`TimeoutFit`]) and returns how; others return `None`.
+    fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
+        let _ = check;
+        None
+    }
+
+    /// What went wrong around the tests since the last call, that the user should know (a run
+    /// directory that could not be removed, say). The tester reports these as warnings.
+    fn take_warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The most tests that may run at once (the cap of the testing window).
+    fn max_jobs(&self) -> usize {
+        crate::params::max_jobs()
+    }
+}
+
+/// How a timeout is fitted to the time the input's own check took, so that a candidate that
+/// never ends costs little more than a good one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutFit {
+    /// Five times the check plus half a second: the half second covers the start-up jitter of
+    /// short tests, the factor parallel tests slowing each other and the spread of long ones.
+    Generous,
+    /// Three times the check plus a tenth of a second (`--fast`): a candidate that is
+    /// interesting but much slower than the input may be taken for one that hangs, which costs
+    /// a reduction, never the result.
+    Tight,
+}
+
+impl TimeoutFit {
+    /// The timeout for a test whose check of the input took `check`.
+    pub fn fit(self, check: Duration) -> Duration {
+        match self {
+            TimeoutFit::Generous => check * 5 + Duration::from_millis(500),
+            TimeoutFit::Tight => check * 3 + Duration::from_millis(100),
+        }
+    }
+
+    /// The rule, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TimeoutFit::Generous => "5x the input's check + 0.5s",
+            TimeoutFit::Tight => "3x the input's check + 0.1s",
+        }
+    }
+}
+
+/// A test function in the same process: tests, benchmarks and the demo use it.
+pub struct PredicateOracle<F> {
+    predicate: F,
+    name: String,
+}
+
+impl<F: Fn(&[u8]) -> Outcome + Send + Sync> PredicateOracle<F> {
+    pub fn new(name: impl Into<String>, predicate: F) -> Self {
+        PredicateOracle {
+            predicate,
+            name: name.into(),
+        }
+    }
+}
+
+/// An in-process oracle from a yes/no predicate (yes = interesting).
+pub fn predicate(
+    name: impl Into<String>,
+    is_interesting: impl Fn(&[u8]) -> bool + Send + Sync,
+) -> PredicateOracle<impl Fn(&[u8]) -> Outcome + Send + Sync> {
+    PredicateOracle::new(name, move |candidate: &[u8]| {
+        if is_interesting(candidate) {
+            Outcome::Interesting
+        } else {
+            Outcome::NotInteresting
+        }
+    })
+}
+
+impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
+    fn judge(&self, candidate: &[u8], _cancel: &CancelToken) -> Verdict {
+        let start = Instant::now();
+        let outcome = (self.predicate)(candidate);
+        Verdict {
+            outcome,
+            status: TestStatus::Predicate,
+            duration: start.elapsed(),
+            output_tail: None,
+            node: None,
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.name.clone()
+    }
+}
