@@ -234,6 +234,20 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_fixpoint: bool,
 
+    /// ProbDD and CDD (`probdd:line`, `hddr-cdd`, ...): every unit's probability of being
+    /// needed before the first test.
+    #[arg(long, default_value_t = 0.1, value_parser = probability, value_name = "P")]
+    pub initial_probability: f64,
+
+    /// ProbDD and CDD: break ties between equally likely units by a shuffle from this seed
+    /// (default: by position).
+    #[arg(long, value_name = "SEED")]
+    pub belief_seed: Option<u64>,
+
+    /// ProbDD and CDD: end with one pass of single-unit removals (1-minimal on monotone tests).
+    #[arg(long)]
+    pub final_check: bool,
+
     /// The outcome cache.
     #[arg(long, value_parser = choices::cache_kind(), default_value_t = CacheKind::Hash, value_name = "KIND")]
     pub cache: CacheKind,
@@ -398,6 +412,16 @@ fn seconds(value: Option<f64>, what: &str) -> anyhow::Result<Option<Duration>> {
         .transpose()
 }
 
+/// A probability strictly between 0 and 1 (`--initial-probability`).
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
+        _ => Err(format!(
+            "`{text}` is not a probability strictly between 0 and 1"
+        )),
+    }
+}
+
 /// The first 256 bytes of a file (empty when it cannot be read or is no regular file: the
 /// input's checks say why later), for what a `#!` line tells of its language.
 fn file_head(path: &std::path::Path) -> Vec<u8> {
@@ -445,6 +469,12 @@ impl ReduceArgs {
             split_factor: self.split_factor,
             dd: self.dd_options(DdOptions::default()),
             scheduled_dd: self.dd_options(DdOptions::scheduled()),
+            belief: whittle_core::params::BeliefOptions {
+                initial_probability: self.initial_probability,
+                seed: self.belief_seed,
+                final_check: self.final_check,
+                ..Default::default()
+            },
             fixpoint: !self.no_fixpoint,
             cache: CachePolicy {
                 kind: self.cache,

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use whittle_core::exec::oracle::TestStatus;
 use whittle_core::observe::events::{
-    Action, Branch, Candidate, CandidateKind, Event, SchedulePlace, TreePhase,
+    Action, BeliefStep, Branch, Candidate, CandidateKind, Event, SchedulePlace, TreePhase,
 };
 use whittle_core::observe::stats::Stats;
 use whittle_core::outcome::Outcome;
@@ -137,6 +137,8 @@ pub struct ConfigView {
     pub pass: u32,
     pub tree_set: Option<TreeSet>,
     pub round: Option<Round>,
+    /// What ProbDD or CDD believes before its current step (shared: views are cloned).
+    pub beliefs: Option<std::sync::Arc<BeliefStep>>,
     pub decision: Option<Decision>,
 }
 
@@ -387,6 +389,7 @@ impl RunModel {
                 target.pass = iteration;
                 target.tree_set = None;
                 target.round = None;
+                target.beliefs = None;
             }
             Event::TreeNodes {
                 depth,
@@ -408,6 +411,7 @@ impl RunModel {
                     hoisted: 0,
                 });
                 target.round = None;
+                target.beliefs = None;
             }
             Event::Round {
                 round,
@@ -446,6 +450,12 @@ impl RunModel {
                 shown.complement_outcomes.clear();
                 shown.complement_outcomes.resize(drawn, None);
                 target.round = Some(shown);
+                target.decision = None;
+            }
+            Event::Beliefs(step) => {
+                let target = self.target();
+                target.round = None;
+                target.beliefs = Some(std::sync::Arc::new(step));
                 target.decision = None;
             }
             Event::TestStarted {

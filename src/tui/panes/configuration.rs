@@ -481,6 +481,22 @@ pub fn plain_reading(view: &View, current: &CandidateView) -> String {
             format!("removing {}{at}", count_of(candidate.n as usize, units)),
             true,
         ),
+        CandidateKind::LeastLikely => {
+            let gain = shown
+                .beliefs
+                .as_ref()
+                .filter(|beliefs| beliefs.size == candidate.n as usize)
+                .map(|beliefs| format!(", expected gain {:.1}", beliefs.gain))
+                .unwrap_or_default();
+            let what = match candidate.n {
+                1 => format!(
+                    "the least likely {}",
+                    units.strip_suffix('s').unwrap_or(units)
+                ),
+                n => format!("the {n} least likely {units}"),
+            };
+            (format!("removing {what}{gain}"), true)
+        }
         CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
         CandidateKind::Hoist => (format!("replacing a node{at} by a part of it"), false),
         CandidateKind::Replace | CandidateKind::Reshape => {
@@ -509,6 +525,9 @@ pub fn plain_reading(view: &View, current: &CandidateView) -> String {
                 (false, true) => "still fails → kept removed",
                 (false, false) => "still fails → kept",
             }
+        }
+        Some(Outcome::NotInteresting) if candidate.kind == CandidateKind::LeastLikely => {
+            "passes → put back, now believed more likely needed"
         }
         Some(Outcome::NotInteresting) => "passes → put back",
         Some(Outcome::Unresolved) => "no answer (timeout or error) → put back",

@@ -232,7 +232,11 @@ impl Beliefs {
                     .product();
                 for &i in &choice.removed {
                     let p = self.beliefs[i].probability(&self.options);
-                    let raised = if alone { 1.0 } else { (p / (1.0 - product)).min(1.0) };
+                    let raised = if alone {
+                        1.0
+                    } else {
+                        (p / (1.0 - product)).min(1.0)
+                    };
                     self.beliefs[i] = Belief::Probability(raised);
                     self.settled[i] = raised >= self.options.threshold;
                 }

@@ -7,10 +7,12 @@
 //! and the ddmin pass over text units; pinned byte ranges ([`Pins`], from
 //! `crate::algorithms::pins`).
 
+mod belief;
 mod settings;
 mod stages;
 
 pub use crate::algorithms::pins::{Pins, line_range};
+pub use belief::run_belief_pass;
 pub use settings::Settings;
 pub use stages::{SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass};
 
@@ -26,7 +28,7 @@ use crate::algorithms::rewrite::{self, Rewrite};
 use crate::algorithms::schedule;
 use crate::observe::events::Event;
 use crate::observe::stats::StageStats;
-use crate::params::ParallelMode;
+use crate::params::{BeliefModel, ParallelMode};
 use crate::testing::control::Stop;
 use crate::testing::tester::{CandidateGuard, Tester};
 use crate::text::atoms::{self, AtomKind};
@@ -39,6 +41,8 @@ pub enum Stage {
     Tree(Algorithm),
     /// ddmin passes over text units, each to its fixed point: the given atoms, or `--atoms`.
     Ddmin(Option<Vec<AtomKind>>),
+    /// ProbDD or CDD passes over text units, like [`Stage::Ddmin`]'s.
+    Belief(BeliefModel, Option<Vec<AtomKind>>),
     /// A text stage over tokens (no parse tree needed).
     Text(TextStage),
     /// ddmin over characters when the tests are cheap enough (see [`schedule::polish_cost`]).
@@ -54,7 +58,7 @@ impl Stage {
         match self {
             Stage::Tree(_) | Stage::Rewrite(_) => true,
             Stage::Schedule(stages) => stages.iter().any(Stage::is_tree),
-            Stage::Ddmin(_) | Stage::Text(_) | Stage::Polish => false,
+            Stage::Ddmin(_) | Stage::Belief(..) | Stage::Text(_) | Stage::Polish => false,
         }
     }
 }
@@ -68,6 +72,11 @@ impl fmt::Display for Stage {
             Stage::Ddmin(Some(atoms)) => {
                 let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
                 write!(f, "ddmin:{}", names.join(","))
+            }
+            Stage::Belief(model, None) => write!(f, "{model}"),
+            Stage::Belief(model, Some(atoms)) => {
+                let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
+                write!(f, "{model}:{}", names.join(","))
             }
             Stage::Text(stage) => f.write_str(stage.name()),
             Stage::Polish => f.write_str("polish"),
@@ -113,6 +122,11 @@ fn split_stages(s: &str) -> Result<Vec<&str>, String> {
 /// `(...)*`). Messages list the names from here, so they name every stage the parser takes.
 pub fn named_stages() -> Vec<(&'static str, Stage)> {
     let mut stages = vec![("ddmin", Stage::Ddmin(None))];
+    stages.extend(
+        BeliefModel::ALL
+            .iter()
+            .map(|&model| (model.name(), Stage::Belief(model, None))),
+    );
     stages.extend(
         TextStage::ALL
             .into_iter()
@@ -176,6 +190,11 @@ impl FromStr for Stage {
         if let Some(atoms) = name.strip_prefix("ddmin:") {
             return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
         }
+        for &model in BeliefModel::ALL {
+            if let Some(atoms) = name.strip_prefix(&format!("{model}:")) {
+                return AtomKind::parse_list(atoms).map(|atoms| Stage::Belief(model, Some(atoms)));
+            }
+        }
         let stages = named_stages();
         if let Some((_, stage)) = stages.iter().find(|(known, _)| *known == name) {
             return Ok(stage.clone());
@@ -183,7 +202,7 @@ impl FromStr for Stage {
         let names: Vec<&str> = stages.iter().map(|(known, _)| *known).collect();
         Err(format!(
             "unknown algorithm `{trimmed}`: a stage is one of {}; or ddmin:ATOMS (e.g. \
-             ddmin:line,char); or a schedule `(a+b+...)*` of stages (see `whittle algorithms`)",
+             ddmin:line,char, cdd:token); or a schedule `(a+b+...)*` of stages (see `whittle algorithms`)",
             names.join(", ")
         ))
     }
@@ -368,6 +387,7 @@ impl CandidateGuard for TreeGuard {
 enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
+    Belief(BeliefModel, AtomKind),
     Rewrite(Rewrite),
     Text(TextStage),
     Polish,
@@ -388,6 +408,12 @@ impl Step {
                     .iter()
                     .map(|&atom| Step::Ddmin(atom))
                     .collect(),
+                Stage::Belief(model, atoms) => atoms
+                    .as_deref()
+                    .unwrap_or(&settings.atoms)
+                    .iter()
+                    .map(|&atom| Step::Belief(*model, atom))
+                    .collect(),
                 Stage::Text(stage) => vec![Step::Text(*stage)],
                 Stage::Polish => vec![Step::Polish],
                 Stage::Schedule(stages) => vec![Step::Schedule(Step::of(stages, settings))],
@@ -400,6 +426,7 @@ impl Step {
             Step::Tree(algorithm) => algorithm.name().to_owned(),
             Step::Rewrite(rewrite) => rewrite.name().to_owned(),
             Step::Ddmin(atom) => format!("ddmin {atom}"),
+            Step::Belief(model, atom) => format!("{model} {atom}"),
             Step::Text(stage) => stage.name().to_owned(),
             Step::Polish => "polish".to_owned(),
             Step::Schedule(steps) => {
@@ -453,6 +480,7 @@ impl PipelineStages {
         let tree_context = TreeContext {
             language,
             dd: &settings.dd,
+            belief: &settings.belief,
             fixpoint: settings.fixpoint,
             pins: &pins,
             keep_loop_control: settings.fast,
@@ -521,6 +549,9 @@ impl PipelineStages {
                 })
             }
             Step::Ddmin(atom) => run_ddmin_pass(tester, &settings, *atom, &context.current_pins()),
+            Step::Belief(model, atom) => {
+                run_belief_pass(tester, &settings, *model, *atom, &context.current_pins())
+            }
             Step::Text(stage) => stage.run(
                 tester,
                 language_of(&self.settings),
@@ -656,6 +687,9 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
         ("ddmin:char", "ddmin over characters, to its fixed point"),
         ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
+        ("probdd:line", "ProbDD over lines (a probability per line; Wang et al. 2021)"),
+        ("cdd:line", "CDD over lines (a counter per line; Zhang et al. 2025)"),
+        ("cdd:token", "CDD over tokens"),
     ]
     .into_iter()
     .map(|(name, description)| PipelineInfo {
@@ -738,6 +772,17 @@ pub fn algorithms_listing() -> String {
         "  {:<14} {:<16} {:<26} {}\n",
         "ddmin", "DDMIN*", "Fig. 2.1, ch. 5", "line/char/token passes (--atoms), each ddmin^ν"
     ));
+    out.push_str(&format!(
+        "  {:<14} {:<16} {:<26} {}\n",
+        "probdd",
+        "ProbDD",
+        "Wang et al., FSE 2021",
+        "line/char/token passes: a probability per unit"
+    ));
+    out.push_str(&format!(
+        "  {:<14} {:<16} {:<26} {}\n",
+        "cdd", "CDD", "Zhang et al., ICSE 2025", "line/char/token passes: a counter per unit"
+    ));
     for algorithm in Algorithm::all() {
         out.push_str(&format!(
             "  {:<14} {:<16} {:<26} {}\n",
@@ -803,6 +848,8 @@ fn paper_name(pipeline: &str) -> String {
             Stage::Tree(algorithm) => algorithm.title().to_owned(),
             Stage::Rewrite(rewrite) => rewrite.title().to_owned(),
             Stage::Ddmin(_) => "DDMIN*".to_owned(),
+            Stage::Belief(BeliefModel::ProbDd, _) => "ProbDD*".to_owned(),
+            Stage::Belief(BeliefModel::Cdd, _) => "CDD*".to_owned(),
             other => other.to_string(),
         })
         .collect();
