@@ -5,11 +5,11 @@
 
 mod common;
 
-use common::{belief_ints, is_one_minimal, knobs};
+use common::{belief_ints, ddmin_ints, is_one_minimal, knobs};
 use proptest::prelude::*;
 use whittle_core::algorithms::probdd::{Belief, Beliefs};
 use whittle_core::exec::cache::{CacheKind, CachePolicy, UnitId};
-use whittle_core::params::{BeliefModel, BeliefOptions, ParallelMode, SplitFactor};
+use whittle_core::params::{BeliefModel, BeliefOptions, DdOptions, ParallelMode, SplitFactor};
 
 const LETTERS: &[u8] = b"abcdefgh";
 
@@ -207,6 +207,32 @@ fn the_tester_judges_the_artifacts_sequence() {
         assert_eq!(cached.result, needed);
         assert!(cached.stats.tests <= run.stats.tests);
     }
+}
+
+/// The counts the `cdd-vs-ddmin` lesson states: CDD and ddmin on a..h keeping c and h.
+#[test]
+fn the_lessons_counts_hold() {
+    let input: Vec<i64> = (0..8).collect();
+    let test = |c: &[i64]| c.contains(&2) && c.contains(&7);
+    let sequential = knobs(SplitFactor::Finite(2), 1, ParallelMode::Stable);
+    let cdd = belief_ints(
+        &input,
+        test,
+        BeliefModel::Cdd,
+        options(0.25),
+        sequential,
+        CachePolicy::recommended(),
+    );
+    let ddmin = ddmin_ints(
+        &input,
+        test,
+        DdOptions::default(),
+        sequential,
+        CachePolicy::recommended(),
+    );
+    assert_eq!(cdd.result, [2, 7]);
+    assert_eq!(ddmin.result, [2, 7]);
+    assert_eq!((cdd.stats.tests, ddmin.stats.tests), (9, 14));
 }
 
 /// A random monotone test: interesting iff one of the cores is kept.

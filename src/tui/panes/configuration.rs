@@ -214,6 +214,15 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             );
             push(1, partition_lines(view, round, width));
         }
+        (None, false) if shown.beliefs.is_some() => {
+            if let Some(beliefs) = &shown.beliefs {
+                let units = unit_word(&stage, shown.tree_set.is_some());
+                push(
+                    1,
+                    super::beliefs::belief_lines(beliefs, units, width, theme),
+                );
+            }
+        }
         (None, false) if shown.tree_set.is_none() => push(
             1,
             vec![Line::from(vec![
