@@ -924,14 +924,20 @@ fn the_beliefs_heat_strip() {
     let mut h = harness("cdd-vs-ddmin", 160, 45);
     h.step(1);
     let screen = h.screen();
-    assert!(screen.contains("CDD · 8 lines · heat: failed removals each was in"), "{screen}");
+    assert!(
+        screen.contains("CDD · 8 lines · heat: failed removals each was in"),
+        "{screen}"
+    );
     assert!(screen.contains("░░░░░░░░"), "{screen}");
     assert!(screen.contains("   ^^^^    "), "{screen}");
     assert!(
         screen.contains("remove the 4 least likely lines, expected gain 1.3"),
         "{screen}"
     );
-    assert!(screen.contains("removing the 4 least likely lines"), "{screen}");
+    assert!(
+        screen.contains("removing the 4 least likely lines"),
+        "{screen}"
+    );
     h.step(2);
     h.step(3);
     let screen = h.screen();

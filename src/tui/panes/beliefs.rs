@@ -117,6 +117,36 @@ pub fn belief_lines(
     lines
 }
 
+/// What a tree node's label tells of its belief: by the node's bytes in the current best, its
+/// value and heat, or that it stays (built per frame from the step's unit spans).
+pub fn node_beliefs(
+    step: &BeliefStep,
+) -> std::collections::HashMap<std::ops::Range<usize>, (String, f32)> {
+    let heats = heats(step);
+    step.spans
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < step.values.len())
+        .map(|(i, span)| {
+            let label = match (step.settled[i], step.model) {
+                (true, _) => " [stays]".to_string(),
+                (false, BeliefModel::ProbDd) => format!(" [p {:.2}]", step.values[i]),
+                (false, BeliefModel::Cdd) => format!(" [r {}]", step.values[i]),
+            };
+            (span.clone(), (label, heats[i]))
+        })
+        .collect()
+}
+
+/// The style of a belief label of heat `heat`.
+pub fn heat_style(heat: f32, theme: &Theme) -> Style {
+    if theme.monochrome {
+        theme.muted
+    } else {
+        Style::default().fg(heat_colour(heat))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,9 +162,13 @@ mod tests {
             size: 1,
             gain: 0.6,
             gains: vec![(1, 0.6)],
+            spans: vec![0..2, 2..4, 4..6, 6..8],
         };
         let two = columns(&step, 2);
         assert_eq!(two, [(1.0, false, true), (0.5, false, false)]);
         assert_eq!(columns(&step, 80).len(), 4);
+        let nodes = node_beliefs(&step);
+        assert_eq!(nodes[&(0..2)], (" [r 0]".to_string(), 0.0));
+        assert_eq!(nodes[&(2..4)].0, " [stays]");
     }
 }

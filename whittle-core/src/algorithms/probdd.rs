@@ -287,7 +287,7 @@ impl Beliefs {
     }
 
     /// What a display shows of this state and the step chosen.
-    fn describe(&self, choice: &Choice) -> BeliefStep {
+    fn describe(&self, choice: &Choice, spans: Option<&[Range<usize>]>) -> BeliefStep {
         let len = self.config.len();
         let cells = len.min(BELIEF_CELLS);
         let cell_of = |i: usize| i * cells / len.max(1);
@@ -311,6 +311,10 @@ impl Beliefs {
             size: choice.removed.len(),
             gain: choice.gain,
             gains: choice.gains.clone(),
+            spans: spans
+                .filter(|spans| len <= BELIEF_CELLS && spans.len() == len)
+                .map(<[Range<usize>]>::to_vec)
+                .unwrap_or_default(),
         }
     }
 }
@@ -407,7 +411,9 @@ pub fn minimize(
             .then(|| domain.unit_spans(state.config()))
             .flatten();
         if tester.wants_spans() {
-            tester.emit(Event::Beliefs(before[0].describe(&choices[0])));
+            tester.emit(Event::Beliefs(
+                before[0].describe(&choices[0], spans.as_deref()),
+            ));
         }
         let window = BeliefWindow {
             domain,

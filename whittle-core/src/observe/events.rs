@@ -335,6 +335,10 @@ pub struct BeliefStep {
     pub gain: f64,
     /// E(s) for the sizes around `size`.
     pub gains: Vec<(u32, f64)>,
+    /// Where each unit is in the current best, when there is one cell per unit and the
+    /// algorithm can tell (else empty): lets the tree pane colour the nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<std::ops::Range<usize>>,
 }
 
 /// A stage's place in a schedule: stage `stage` (0-based, in the order written) of `of`, in
