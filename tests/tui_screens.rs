@@ -308,7 +308,8 @@ fn algorithm_picker() {
     // The text default's name is longer than the name column: cut there, whole when highlighted.
     let long = whittle_core::engine::pipeline::DEFAULT_TEXT_PIPELINE;
     assert!(!screen.contains(long), "{screen}");
-    for _ in 0..3 {
+    // Past ddmin:char, ddmin:token and the three ProbDD and CDD passes.
+    for _ in 0..6 {
         h.key(KeyCode::Down);
     }
     let screen = h.screen();

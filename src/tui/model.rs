@@ -453,10 +453,12 @@ impl RunModel {
                 target.decision = None;
             }
             Event::Beliefs(step) => {
-                let target = self.target();
-                target.round = None;
-                target.beliefs = Some(std::sync::Arc::new(step));
-                target.decision = None;
+                // The step's beliefs show with its candidate: the one judged last stays on
+                // screen with the beliefs it was chosen by until the next test starts.
+                let view = &self.view;
+                let next = self.next.get_or_insert_with(|| view.undecided());
+                next.round = None;
+                next.beliefs = Some(std::sync::Arc::new(step));
             }
             Event::TestStarted {
                 step,
