@@ -497,7 +497,6 @@ fn one_unit_pass(
             candidate,
         );
         let position = choices[first].removed[0];
-        drop(window);
         config.remove(position);
         next = position;
     }
