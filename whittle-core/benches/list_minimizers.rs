@@ -43,9 +43,7 @@ fn reduce(len: usize, needed: &[usize], minimizer: Minimizer) -> (u64, usize) {
     let wanted: Vec<String> = needed.iter().map(|i| i.to_string()).collect();
     let oracle = predicate("keeps the essential lines", move |candidate: &[u8]| {
         let lines: Vec<&[u8]> = candidate.split(|&b| b == b'\n').collect();
-        wanted
-            .iter()
-            .all(|w| lines.iter().any(|line| *line == w.as_bytes()))
+        wanted.iter().all(|w| lines.contains(&w.as_bytes()))
     });
     let control = Arc::new(Control::new(Knobs::default()));
     let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
