@@ -308,7 +308,8 @@ fn algorithm_picker() {
     // The text default's name is longer than the name column: cut there, whole when highlighted.
     let long = whittle_core::engine::pipeline::DEFAULT_TEXT_PIPELINE;
     assert!(!screen.contains(long), "{screen}");
-    for _ in 0..3 {
+    // Past ddmin:char, ddmin:token and the three ProbDD and CDD passes.
+    for _ in 0..6 {
         h.key(KeyCode::Down);
     }
     let screen = h.screen();
@@ -915,4 +916,36 @@ fn two_jobs_list_steps_in_order() {
     assert!(steps.len() >= 5, "{screen}");
     assert!(steps.is_sorted(), "{steps:?}\n{screen}");
     insta::assert_snapshot!("two_jobs_in_order_160x45", screen);
+}
+
+/// CDD's beliefs as a heat strip: the counters of the eight lines, the prefix the step removes
+/// marked under them, its expected gain; after two failed removals every counter is 1 (hot).
+#[test]
+fn the_beliefs_heat_strip() {
+    let mut h = harness("cdd-vs-ddmin", 160, 45);
+    h.step(1);
+    let screen = h.screen();
+    assert!(
+        screen.contains("CDD · 8 lines · heat: failed removals each was in"),
+        "{screen}"
+    );
+    assert!(screen.contains("░░░░░░░░"), "{screen}");
+    assert!(screen.contains("   ^^^^    "), "{screen}");
+    assert!(
+        screen.contains("remove the 4 least likely lines, expected gain 1.3"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("removing the 4 least likely lines"),
+        "{screen}"
+    );
+    h.step(2);
+    h.step(3);
+    let screen = h.screen();
+    assert!(screen.contains("████████"), "{screen}");
+    assert!(screen.contains("   ^^      "), "{screen}");
+    assert!(
+        screen.contains("remove the 2 least likely lines, expected gain 0.7"),
+        "{screen}"
+    );
 }

@@ -219,6 +219,20 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_fixpoint: bool,
 
+    /// ProbDD and CDD (`probdd:line`, `hddr-cdd`, ...): every unit's probability of being
+    /// needed before the first test.
+    #[arg(long, default_value_t = 0.1, value_parser = probability, value_name = "P")]
+    pub initial_probability: f64,
+
+    /// ProbDD and CDD: break ties between equally likely units by a shuffle from this seed
+    /// (default: by position).
+    #[arg(long, value_name = "SEED")]
+    pub belief_seed: Option<u64>,
+
+    /// ProbDD and CDD: end with one pass of single-unit removals (1-minimal on monotone tests).
+    #[arg(long)]
+    pub final_check: bool,
+
     /// The outcome cache.
     #[arg(long, value_parser = choices::cache_kind(), default_value_t = CacheKind::Hash, value_name = "KIND")]
     pub cache: CacheKind,
@@ -359,6 +373,12 @@ impl ReduceArgs {
             split_factor: self.split_factor,
             dd: self.dd_options(DdOptions::default()),
             scheduled_dd: self.dd_options(DdOptions::scheduled()),
+            belief: whittle_core::params::BeliefOptions {
+                initial_probability: self.initial_probability,
+                seed: self.belief_seed,
+                final_check: self.final_check,
+                ..Default::default()
+            },
             fixpoint: !self.no_fixpoint,
             cache: CachePolicy {
                 kind: self.cache,
@@ -444,6 +464,16 @@ impl ReduceArgs {
                 Ok(oracle.with_executor(Box::new(executor)))
             }
         }
+    }
+}
+
+/// A probability strictly between 0 and 1 (`--initial-probability`).
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
+        _ => Err(format!(
+            "`{text}` is not a probability strictly between 0 and 1"
+        )),
     }
 }
 

@@ -77,6 +77,27 @@ pub fn sweep_ints(
     )
 }
 
+/// Runs ProbDD or CDD (one search, no fixed point) over `values` like [`ddmin_ints`].
+pub fn belief_ints(
+    values: &[i64],
+    interesting: impl Fn(&[i64]) -> bool + Send + Sync + 'static,
+    model: whittle_core::params::BeliefModel,
+    options: whittle_core::params::BeliefOptions,
+    knobs: Knobs,
+    cache: CachePolicy,
+) -> Run {
+    reduce_ints(
+        values,
+        interesting,
+        knobs,
+        cache,
+        move |domain, units, tester| {
+            whittle_core::algorithms::probdd::minimize(domain, units, tester, model, &options)
+                .map(drop)
+        },
+    )
+}
+
 /// Runs `reduce` over `values` with line units and an in-process predicate on the decoded
 /// integers.
 fn reduce_ints(

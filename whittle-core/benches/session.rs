@@ -219,6 +219,7 @@ fn tree_run(text: &[u8], events: bool) -> u64 {
     let context = TreeContext {
         language,
         dd: &DdOptions::default(),
+        belief: &Default::default(),
         fixpoint: false,
         pins: &NoPins,
         keep_loop_control: false,

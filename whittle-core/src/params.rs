@@ -146,6 +146,47 @@ named_values!(ParallelMode {
     Greedy = "greedy",
 });
 
+/// What a probabilistic list minimizer believes of each unit: ProbDD's probability of being
+/// needed (Wang et al. 2021) or CDD's counter of failed removals (Zhang et al. 2025).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BeliefModel {
+    ProbDd,
+    Cdd,
+}
+named_values!(BeliefModel {
+    ProbDd = "probdd",
+    Cdd = "cdd",
+});
+
+/// The options of ProbDD and CDD (see [`crate::algorithms::probdd`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BeliefOptions {
+    /// Every unit's probability of being needed before the first test (p₀; both papers' artifacts
+    /// start at 0.1 for ProbDD, Perses at 0.25 for both).
+    pub initial_probability: f64,
+    /// ProbDD leaves a unit alone once its probability reaches this (the artifacts' 0.8; a unit
+    /// whose removal alone failed is at 1).
+    pub threshold: f64,
+    /// Ties between equally likely units: `None` breaks them by position (the first first),
+    /// `Some(seed)` by a shuffle drawn from the seed (the artifacts' random mode).
+    pub seed: Option<u64>,
+    /// After the search, one pass of single-unit removals, so that the result is 1-minimal on
+    /// monotone tests as ddmin's is (neither paper guarantees it).
+    pub final_check: bool,
+}
+
+impl Default for BeliefOptions {
+    fn default() -> Self {
+        BeliefOptions {
+            initial_probability: 0.1,
+            threshold: 0.8,
+            seed: None,
+            final_check: false,
+        }
+    }
+}
+
 /// The settings of ddmin that stay fixed during a run (the split factor ν and the parallel mode
 /// are [`Knobs`], read live from the tester's control).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

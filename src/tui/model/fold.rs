@@ -22,6 +22,14 @@ impl RunModel {
             | Event::FixpointIteration { .. }
             | Event::TreeNodes { .. }
             | Event::Round { .. } => self.announced(event, running),
+            Event::Beliefs(step) => {
+                // The step's beliefs show with its candidate: the one judged last stays on
+                // screen with the beliefs it was chosen by until the next test starts.
+                let view = &self.view;
+                let next = self.next.get_or_insert_with(|| view.undecided());
+                next.round = None;
+                next.beliefs = Some(std::sync::Arc::new(step));
+            }
             Event::TestStarted { .. } => self.test_started(event),
             Event::CandidateJudged { .. } => self.judged(event),
             Event::TestOutput {
@@ -90,6 +98,7 @@ impl RunModel {
                 let target = self.target();
                 target.tree_set = Some(tree_set);
                 target.round = None;
+                target.beliefs = None;
             }
             Event::Round {
                 round,
@@ -141,6 +150,7 @@ impl RunModel {
         target.pass = iteration;
         target.tree_set = None;
         target.round = None;
+        target.beliefs = None;
     }
 
     /// A ddmin round is announced: its outcomes start empty (kept per chunk only when there are

@@ -18,7 +18,9 @@ use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use whittle_core::exec::oracle::TestStatus;
-use whittle_core::observe::events::{Action, Branch, Candidate, SchedulePlace, TreePhase};
+use whittle_core::observe::events::{
+    Action, BeliefStep, Branch, Candidate, SchedulePlace, TreePhase,
+};
 use whittle_core::observe::stats::Stats;
 use whittle_core::outcome::Outcome;
 use whittle_core::params::SplitFactor;
@@ -140,6 +142,8 @@ pub struct ConfigView {
     pub pass: u32,
     pub tree_set: Option<TreeSet>,
     pub round: Option<Round>,
+    /// What ProbDD or CDD believes before its current step (shared: views are cloned).
+    pub beliefs: Option<std::sync::Arc<BeliefStep>>,
     pub decision: Option<Decision>,
 }
 

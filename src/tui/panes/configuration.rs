@@ -212,6 +212,15 @@ fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<
             sections.push(Section::new(1, vec![round_line(view, round, units, width)]));
             sections.push(Section::new(1, partition_lines(view, round, width)));
         }
+        (None, false) if shown.beliefs.is_some() => {
+            if let Some(beliefs) = &shown.beliefs {
+                let units = unit_word(stage, shown.tree_set.is_some());
+                sections.push(Section::new(
+                    1,
+                    super::beliefs::belief_lines(beliefs, units, width, theme),
+                ));
+            }
+        }
         (None, false) if shown.tree_set.is_none() => sections.push(Section::new(
             1,
             vec![Line::from(vec![
@@ -527,6 +536,22 @@ fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
             format!("removing {}{at}", count_of(candidate.n as usize, units)),
             true,
         ),
+        CandidateKind::LeastLikely => {
+            let gain = shown
+                .beliefs
+                .as_ref()
+                .filter(|beliefs| beliefs.size == candidate.n as usize)
+                .map(|beliefs| format!(", expected gain {:.1}", beliefs.gain))
+                .unwrap_or_default();
+            let what = match candidate.n {
+                1 => format!(
+                    "the least likely {}",
+                    units.strip_suffix('s').unwrap_or(units)
+                ),
+                n => format!("the {n} least likely {units}"),
+            };
+            (format!("removing {what}{gain}"), true)
+        }
         CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
         CandidateKind::Hoist => (format!("replacing a node{at} by a part of it"), false),
         CandidateKind::Replace | CandidateKind::Reshape => {
@@ -562,6 +587,9 @@ fn outcome_in_words(view: &View, current: &CandidateView, removal: bool) -> &'st
                 (false, true) => "still fails → kept removed",
                 (false, false) => "still fails → kept",
             }
+        }
+        Some(Outcome::NotInteresting) if candidate.kind == CandidateKind::LeastLikely => {
+            "passes → put back, now believed more likely needed"
         }
         Some(Outcome::NotInteresting) => "passes → put back",
         Some(Outcome::Unresolved) => "no answer (timeout or error) → put back",

@@ -2,6 +2,7 @@
 //! [`View`] of the run (snapshot, events folded into the model, the best's line index), what
 //! they do with keys stays inside them or comes back as an [`Action`] for the app.
 
+pub mod beliefs;
 pub mod chart;
 pub mod configuration;
 pub mod footer;

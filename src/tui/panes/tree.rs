@@ -339,6 +339,8 @@ pub struct Marks<'a> {
     pub pins: &'a [Range<usize>],
     pub removed: &'a [Range<usize>],
     pub hoist: Option<(Range<usize>, Range<usize>)>,
+    /// ProbDD's or CDD's belief per node bytes, with its heat (while one prunes a set).
+    pub beliefs: std::collections::HashMap<Range<usize>, (String, f32)>,
 }
 
 impl TreePane {
@@ -434,10 +436,15 @@ impl TreePane {
         } else {
             None
         };
+        let beliefs = match &view.run.view.beliefs {
+            Some(step) if stale.is_empty() => super::beliefs::node_beliefs(step),
+            _ => Default::default(),
+        };
         let marks = Marks {
             pins: &view.snapshot.pins,
             removed,
             hoist,
+            beliefs,
         };
         let items = self.items(theme, &marks);
         match TreeWidget::new(&items) {
@@ -588,6 +595,12 @@ fn node_label(tree: &Tree, node: NodeId, theme: &Theme, marks: &Marks) -> Line<'
         }
         _ if unit.touched => spans.push(Span::styled(" [part]", theme.accent)),
         _ => {}
+    }
+    if let Some((label, heat)) = marks.beliefs.get(&range) {
+        spans.push(Span::styled(
+            label.clone(),
+            super::beliefs::heat_style(*heat, theme),
+        ));
     }
     if !tree.is_removable(node) {
         spans.push(Span::styled(" [fixed]", theme.unremovable));

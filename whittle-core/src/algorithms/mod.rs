@@ -1,4 +1,4 @@
-//! What decides the candidates: ddmin and chunk sweeps over units, the hierarchical algorithms and
+//! What decides the candidates: ddmin, chunk sweeps, ProbDD and CDD over units, the hierarchical algorithms and
 //! the rewrites over parse trees, the text stages over tokens, schedules of stages, and the pins
 //! every candidate keeps.
 
@@ -6,6 +6,7 @@ pub mod dd;
 pub mod hdd;
 pub mod passes;
 pub mod pins;
+pub mod probdd;
 pub mod rewrite;
 pub mod schedule;
 pub mod sweep;

@@ -45,6 +45,9 @@ pub enum CandidateKind {
     /// A chunk sweep's removal of the `n` units from unit `index` (0-based) of its
     /// configuration.
     Sweep,
+    /// ProbDD or CDD: remove the `n` least likely units of the configuration (`index`: the
+    /// search's step, 0-based).
+    LeastLikely,
 }
 
 /// One candidate under consideration.
@@ -88,6 +91,7 @@ impl Candidate {
             CandidateKind::Manual => "manual edit".into(),
             CandidateKind::Edit => format!("edit {}/{}", self.index + 1, self.n),
             CandidateKind::Sweep => format!("−{}@{}", self.n, self.index + 1),
+            CandidateKind::LeastLikely => format!("−{} least likely", self.n),
         }
     }
 }
@@ -132,6 +136,8 @@ pub enum Branch {
     Edit,
     /// A chunk sweep removed a run of units.
     Sweep,
+    /// ProbDD or CDD removed the least likely units.
+    LeastLikely,
 }
 
 impl Branch {
@@ -152,6 +158,7 @@ impl Branch {
             Branch::Restart => "restart",
             Branch::Edit => "text edit",
             Branch::Sweep => "remove a run",
+            Branch::LeastLikely => "remove the least likely",
         }
     }
 }
@@ -224,6 +231,9 @@ pub enum Event {
         branch: Branch,
         candidate: Candidate,
     },
+    /// ProbDD or CDD is about to judge its next step: what it believes of each unit and why it
+    /// chose the units it removes.
+    Beliefs(BeliefStep),
     /// The algorithm took a branch that accepts nothing (granularity, done).
     BranchTaken { branch: Branch, n: usize },
     /// The output of the last test command (its tail).
@@ -320,6 +330,33 @@ impl From<WriteNotice> for Event {
             WriteNotice::Recovered(message) => Event::Notice { message },
         }
     }
+}
+
+/// What ProbDD or CDD believes of the units of its configuration before a step, and the step.
+/// Configurations of more than [`crate::algorithms::probdd::BELIEF_CELLS`] units are shown in
+/// as many cells, each holding consecutive units (the largest value, settled when all are,
+/// chosen when one is).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BeliefStep {
+    pub model: crate::params::BeliefModel,
+    /// Units in the configuration.
+    pub len: usize,
+    /// Per cell: the probability a unit is needed (ProbDD), or its counter (CDD).
+    pub values: Vec<f32>,
+    /// Per cell: whether its units stay (no step removes them any more).
+    pub settled: Vec<bool>,
+    /// Per cell: whether the step removes a unit of it.
+    pub chosen: Vec<bool>,
+    /// How many units the step removes.
+    pub size: usize,
+    /// The expected gain of the step, E(size).
+    pub gain: f64,
+    /// E(s) for the sizes around `size`.
+    pub gains: Vec<(u32, f64)>,
+    /// Where each unit is in the current best, when there is one cell per unit and the
+    /// algorithm can tell (else empty): lets the tree pane colour the nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<std::ops::Range<usize>>,
 }
 
 /// A stage's place in a schedule: stage `stage` (0-based, in the order written) of `of`, in

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::params::BeliefModel;
+
 /// How an algorithm walks the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Traversal {
@@ -23,9 +25,19 @@ pub struct Algorithm {
     pub prune: bool,
     /// TMIN^χ hoists the (kept) nodes of each configuration to compatible descendants.
     pub hoist: bool,
-    /// Pruning sweeps each configuration ([`crate::algorithms::sweep`]) instead of running ddmin
-    /// on it (not an algorithm of the papers).
-    pub sweep: bool,
+    /// What prunes each configuration: ddmin (the papers'), or a chunk sweep, ProbDD or CDD.
+    pub pruner: Pruner,
+}
+
+/// The list minimizer that prunes each configuration of nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pruner {
+    /// ddmin^ν ([`crate::algorithms::dd`]).
+    Ddmin,
+    /// Chunk sweeps ([`crate::algorithms::sweep`]; not an algorithm of the papers).
+    Sweep,
+    /// ProbDD or CDD ([`crate::algorithms::probdd`]).
+    Belief(BeliefModel),
 }
 
 struct Entry {
@@ -42,20 +54,32 @@ const fn algorithm(traversal: Traversal, coarse: bool, prune: bool, hoist: bool)
         coarse,
         prune,
         hoist,
-        sweep: false,
+        pruner: Pruner::Ddmin,
     }
 }
 
 const fn sweeping(algorithm: Algorithm) -> Algorithm {
+    pruned_by(algorithm, Pruner::Sweep)
+}
+
+const fn pruned_by(algorithm: Algorithm, pruner: Pruner) -> Algorithm {
     Algorithm {
-        sweep: true,
+        pruner,
         ..algorithm
     }
 }
 
+const fn probdd(algorithm: Algorithm) -> Algorithm {
+    pruned_by(algorithm, Pruner::Belief(BeliefModel::ProbDd))
+}
+
+const fn cdd(algorithm: Algorithm) -> Algorithm {
+    pruned_by(algorithm, Pruner::Belief(BeliefModel::Cdd))
+}
+
 use Traversal::{Levels, Recursive};
 
-const ENTRIES: [Entry; 16] = [
+const ENTRIES: [Entry; 24] = [
     Entry {
         name: "hdd",
         title: "HDD*",
@@ -168,6 +192,62 @@ const ENTRIES: [Entry; 16] = [
         algorithm: sweeping(algorithm(Recursive, true, true, true)),
         description: "Coarse HDDH^r pruning each node's children by chunk sweeps instead of ddmin",
     },
+    Entry {
+        name: "hdd-probdd",
+        title: "HDD* with ProbDD",
+        figure: "Wang et al. 2021",
+        algorithm: probdd(algorithm(Levels, false, true, false)),
+        description: "HDD pruning each level by ProbDD (a probability per node) instead of ddmin",
+    },
+    Entry {
+        name: "hdd-cdd",
+        title: "HDD* with CDD",
+        figure: "Zhang et al. 2025",
+        algorithm: cdd(algorithm(Levels, false, true, false)),
+        description: "HDD pruning each level by CDD (a counter per node) instead of ddmin",
+    },
+    Entry {
+        name: "hddr-probdd",
+        title: "HDD^r* with ProbDD",
+        figure: "Wang et al. 2021",
+        algorithm: probdd(algorithm(Recursive, false, true, false)),
+        description: "HDD^r pruning each node's children by ProbDD instead of ddmin",
+    },
+    Entry {
+        name: "hddr-cdd",
+        title: "HDD^r* with CDD",
+        figure: "Zhang et al. 2025",
+        algorithm: cdd(algorithm(Recursive, false, true, false)),
+        description: "HDD^r pruning each node's children by CDD instead of ddmin",
+    },
+    Entry {
+        name: "hddhr-probdd",
+        title: "HDDH^r* with ProbDD",
+        figure: "Wang et al. 2021",
+        algorithm: probdd(algorithm(Recursive, false, true, true)),
+        description: "HDDH^r pruning each node's children by ProbDD instead of ddmin",
+    },
+    Entry {
+        name: "hddhr-cdd",
+        title: "HDDH^r* with CDD",
+        figure: "Zhang et al. 2025",
+        algorithm: cdd(algorithm(Recursive, false, true, true)),
+        description: "HDDH^r pruning each node's children by CDD instead of ddmin",
+    },
+    Entry {
+        name: "coarse-hddhr-probdd",
+        title: "Coarse HDDH^r* with ProbDD",
+        figure: "Wang et al. 2021",
+        algorithm: probdd(algorithm(Recursive, true, true, true)),
+        description: "Coarse HDDH^r pruning each node's children by ProbDD instead of ddmin",
+    },
+    Entry {
+        name: "coarse-hddhr-cdd",
+        title: "Coarse HDDH^r* with CDD",
+        figure: "Zhang et al. 2025",
+        algorithm: cdd(algorithm(Recursive, true, true, true)),
+        description: "Coarse HDDH^r pruning each node's children by CDD instead of ddmin",
+    },
 ];
 
 impl Algorithm {
@@ -248,7 +328,7 @@ mod tests {
     #[test]
     fn names_round_trip_and_are_distinct() {
         let all: Vec<Algorithm> = Algorithm::all().collect();
-        assert_eq!(all.len(), 16);
+        assert_eq!(all.len(), 24);
         for (i, a) in all.iter().enumerate() {
             assert_eq!(a.name().parse::<Algorithm>(), Ok(*a));
             assert!(all[i + 1..].iter().all(|b| b != a), "{a} twice");

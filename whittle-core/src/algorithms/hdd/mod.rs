@@ -21,7 +21,7 @@ pub use pinned_nodes::PinSource;
 pub(crate) use pinned_nodes::PinnedNodes;
 
 use crate::observe::events::Event;
-use crate::params::DdOptions;
+use crate::params::{BeliefOptions, DdOptions};
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::{self, Language, Preprocess, TreeState};
@@ -32,6 +32,8 @@ pub struct TreeContext<'a> {
     pub language: &'static Language,
     /// The options of the inner ddmin.
     pub dd: &'a DdOptions,
+    /// The options of the inner ProbDD or CDD.
+    pub belief: &'a BeliefOptions,
     /// Iterate to the fixed point (re-run while the text shrinks).
     pub fixpoint: bool,
     /// Nodes that must never be removed or hoisted away.
@@ -65,6 +67,7 @@ pub fn run(
             state,
             algorithm,
             dd: context.dd,
+            belief: context.belief,
             pins,
             keep_loop_control: context.keep_loop_control,
             stage,

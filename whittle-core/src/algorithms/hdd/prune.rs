@@ -7,12 +7,15 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use crate::algorithms::dd::{self, Domain};
+use crate::algorithms::probdd;
 use crate::exec::cache::UnitId;
 use crate::observe::events::{Branch, Candidate, CandidateKind};
-use crate::params::{DdOptions, SplitFactor};
+use crate::params::{BeliefOptions, DdOptions, SplitFactor};
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
+
+use super::algorithm::Pruner;
 
 /// A configuration of nodes: unit `k` is `nodes[k]`; the rendering keeps the units of the
 /// configuration and removes the other nodes.
@@ -82,8 +85,8 @@ impl Domain for NodesDomain<'_> {
     }
 }
 
-/// ddmin over `config` (nodes of the current tree whose text is the tester's best), then the
-/// empty configuration if one node is left; or, with `sweep`, chunk sweeps over it (which try
+/// ddmin (or ProbDD, CDD) over `config` (nodes of the current tree whose text is the tester's
+/// best), then the empty configuration if one node is left; or chunk sweeps over it (which try
 /// the empty configuration themselves). Commits the removals to `state`.
 /// `layout` tells where the nodes are in the best, when known already (for displays).
 pub(super) fn prune(
@@ -91,7 +94,8 @@ pub(super) fn prune(
     shared: &mut Arc<TreeState>,
     config: &[NodeId],
     options: &DdOptions,
-    sweep: bool,
+    belief: &BeliefOptions,
+    pruner: Pruner,
     layout: Option<&Layout>,
 ) -> Result<(), Stop> {
     if config.is_empty() {
@@ -106,12 +110,19 @@ pub(super) fn prune(
         spans: Mutex::new(None),
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
-    let removal = if sweep {
-        let kept = crate::algorithms::sweep::sweep(&domain, units, tester)?;
-        domain.candidate(&[&kept])
-    } else {
-        let kept = dd::ddmin(&domain, units, tester, options)?;
-        empty_configuration(tester, &domain, &kept)?
+    let removal = match pruner {
+        Pruner::Sweep => {
+            let kept = crate::algorithms::sweep::sweep(&domain, units, tester)?;
+            domain.candidate(&[&kept])
+        }
+        Pruner::Ddmin => {
+            let kept = dd::ddmin(&domain, units, tester, options)?;
+            empty_configuration(tester, &domain, &kept)?
+        }
+        Pruner::Belief(model) => {
+            let kept = probdd::minimize(&domain, units, tester, model, belief)?;
+            empty_configuration(tester, &domain, &kept)?
+        }
     };
     if !removal.is_empty() {
         Arc::make_mut(shared).commit(&removal);
@@ -157,17 +168,21 @@ fn empty_configuration(
 /// The candidates pruning judges first on a configuration of `len` nodes, should the ones
 /// before all fail (for the walk's lookahead): for each, the positions of the nodes it keeps.
 /// A sweep's first window ([`crate::algorithms::sweep::first_window`]); ddmin's
-/// ([`dd::first_window`]), or with one node the empty configuration, which pruning tries after
-/// ddmin.
+/// ([`dd::first_window`]), ProbDD's or CDD's first steps ([`probdd::first_window`]), or with
+/// one node the empty configuration, which pruning tries after ddmin.
 pub(super) fn first_candidates(
     len: usize,
-    sweep: bool,
+    pruner: Pruner,
     nu: SplitFactor,
     options: &DdOptions,
+    belief: &BeliefOptions,
 ) -> Vec<Vec<Range<usize>>> {
-    match (sweep, len) {
-        (true, _) => crate::algorithms::sweep::first_window(len),
-        (false, 1) => vec![Vec::new()],
-        (false, _) => dd::first_window(len, nu, options),
+    /// ProbDD's and CDD's steps foreseen per configuration.
+    const BELIEF_STEPS: usize = 4;
+    match (pruner, len) {
+        (Pruner::Sweep, _) => crate::algorithms::sweep::first_window(len),
+        (Pruner::Belief(model), _) => probdd::first_window(len, model, belief, BELIEF_STEPS),
+        (Pruner::Ddmin, 1) => vec![Vec::new()],
+        (Pruner::Ddmin, _) => dd::first_window(len, nu, options),
     }
 }

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::observe::events::{Event, TreePhase};
-use crate::params::DdOptions;
+use crate::params::{BeliefOptions, DdOptions};
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
@@ -22,6 +22,7 @@ pub(super) struct Walk<'a> {
     pub state: Arc<TreeState>,
     pub algorithm: Algorithm,
     pub dd: &'a DdOptions,
+    pub belief: &'a BeliefOptions,
     pub pins: PinnedNodes,
     /// Loops' conditions and updates are neither pruned nor hoisted.
     pub keep_loop_control: bool,
@@ -136,8 +137,13 @@ impl Walk<'_> {
             let children = self.state.children(node);
             if self.algorithm.prune {
                 let config = self.prune_config(&children);
-                let first =
-                    prune::first_candidates(config.len(), self.algorithm.sweep, nu, self.dd);
+                let first = prune::first_candidates(
+                    config.len(),
+                    self.algorithm.pruner,
+                    nu,
+                    self.dd,
+                    self.belief,
+                );
                 lookahead.keeping(&config, first);
             }
             if self.algorithm.hoist {
@@ -164,7 +170,8 @@ impl Walk<'_> {
                     &mut self.state,
                     &config,
                     self.dd,
-                    self.algorithm.sweep,
+                    self.belief,
+                    self.algorithm.pruner,
                     layout,
                 )?;
             }

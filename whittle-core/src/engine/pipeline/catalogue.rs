@@ -4,6 +4,7 @@
 use crate::algorithms::hdd::Algorithm;
 use crate::algorithms::passes::TextStage;
 use crate::algorithms::rewrite::Rewrite;
+use crate::params::BeliefModel;
 
 use super::{DEFAULT_TEXT_PIPELINE, DEFAULT_TREE_PIPELINE, FAST_TREE_PIPELINE, Pipeline, Stage};
 
@@ -61,6 +62,9 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
         ("ddmin:char", "ddmin over characters, to its fixed point"),
         ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
+        ("probdd:line", "ProbDD over lines (a probability per line; Wang et al. 2021)"),
+        ("cdd:line", "CDD over lines (a counter per line; Zhang et al. 2025)"),
+        ("cdd:token", "CDD over tokens"),
     ]
     .into_iter()
     .map(|(name, description)| PipelineInfo {
@@ -143,6 +147,17 @@ pub fn algorithms_listing() -> String {
         "  {:<14} {:<16} {:<26} {}\n",
         "ddmin", "DDMIN*", "Fig. 2.1, ch. 5", "line/char/token passes (--atoms), each ddmin^ν"
     ));
+    out.push_str(&format!(
+        "  {:<14} {:<16} {:<26} {}\n",
+        "probdd",
+        "ProbDD",
+        "Wang et al., FSE 2021",
+        "line/char/token passes: a probability per unit"
+    ));
+    out.push_str(&format!(
+        "  {:<14} {:<16} {:<26} {}\n",
+        "cdd", "CDD", "Zhang et al., ICSE 2025", "line/char/token passes: a counter per unit"
+    ));
     for algorithm in Algorithm::all() {
         out.push_str(&format!(
             "  {:<14} {:<16} {:<26} {}\n",
@@ -208,6 +223,8 @@ fn paper_name(pipeline: &str) -> String {
             Stage::Tree(algorithm) => algorithm.title().to_owned(),
             Stage::Rewrite(rewrite) => rewrite.title().to_owned(),
             Stage::Ddmin(_) => "DDMIN*".to_owned(),
+            Stage::Belief(BeliefModel::ProbDd, _) => "ProbDD*".to_owned(),
+            Stage::Belief(BeliefModel::Cdd, _) => "CDD*".to_owned(),
             other => other.to_string(),
         })
         .collect();

@@ -6,6 +6,7 @@
 //! ([`Stages`], [`PipelineStages`]), the pipelines offered ([`catalogue`]), and pinned byte
 //! ranges ([`Pins`], from `crate::algorithms::pins`).
 
+mod belief;
 mod catalogue;
 mod plan;
 mod settings;
@@ -13,6 +14,7 @@ mod stages;
 mod steps;
 
 pub use crate::algorithms::pins::{Pins, line_range};
+pub use belief::run_belief_pass;
 pub use catalogue::{
     PipelineInfo, TABLE_7_1, TABLE_7_1_COLUMNS, algorithms_listing, catalogue, table_7_1,
 };
@@ -29,6 +31,7 @@ use serde::{Serialize, Serializer};
 use crate::algorithms::hdd::Algorithm;
 use crate::algorithms::passes::TextStage;
 use crate::algorithms::rewrite::Rewrite;
+use crate::params::BeliefModel;
 use crate::text::atoms::AtomKind;
 use crate::tree::Language;
 
@@ -39,6 +42,8 @@ pub enum Stage {
     Tree(Algorithm),
     /// ddmin passes over text units, each to its fixed point: the given atoms, or `--atoms`.
     Ddmin(Option<Vec<AtomKind>>),
+    /// ProbDD or CDD passes over text units, like [`Stage::Ddmin`]'s.
+    Belief(BeliefModel, Option<Vec<AtomKind>>),
     /// A text stage over tokens (no parse tree needed).
     Text(TextStage),
     /// ddmin over characters when the tests are cheap enough (see [`schedule::polish_cost`]).
@@ -54,7 +59,7 @@ impl Stage {
         match self {
             Stage::Tree(_) | Stage::Rewrite(_) => true,
             Stage::Schedule(stages) => stages.iter().any(Stage::is_tree),
-            Stage::Ddmin(_) | Stage::Text(_) | Stage::Polish => false,
+            Stage::Ddmin(_) | Stage::Belief(..) | Stage::Text(_) | Stage::Polish => false,
         }
     }
 }
@@ -68,6 +73,11 @@ impl fmt::Display for Stage {
             Stage::Ddmin(Some(atoms)) => {
                 let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
                 write!(f, "ddmin:{}", names.join(","))
+            }
+            Stage::Belief(model, None) => write!(f, "{model}"),
+            Stage::Belief(model, Some(atoms)) => {
+                let names: Vec<&str> = atoms.iter().map(|atom| atom.name()).collect();
+                write!(f, "{model}:{}", names.join(","))
             }
             Stage::Text(stage) => f.write_str(stage.name()),
             Stage::Polish => f.write_str("polish"),
@@ -113,6 +123,11 @@ fn split_stages(s: &str) -> Result<Vec<&str>, String> {
 /// `(...)*`). Messages list the names from here, so they name every stage the parser takes.
 pub fn named_stages() -> Vec<(&'static str, Stage)> {
     let mut stages = vec![("ddmin", Stage::Ddmin(None))];
+    stages.extend(
+        BeliefModel::ALL
+            .iter()
+            .map(|&model| (model.name(), Stage::Belief(model, None))),
+    );
     stages.extend(
         TextStage::ALL
             .into_iter()
@@ -176,6 +191,11 @@ impl FromStr for Stage {
         if let Some(atoms) = name.strip_prefix("ddmin:") {
             return AtomKind::parse_list(atoms).map(|atoms| Stage::Ddmin(Some(atoms)));
         }
+        for &model in BeliefModel::ALL {
+            if let Some(atoms) = name.strip_prefix(&format!("{model}:")) {
+                return AtomKind::parse_list(atoms).map(|atoms| Stage::Belief(model, Some(atoms)));
+            }
+        }
         let stages = named_stages();
         if let Some((_, stage)) = stages.iter().find(|(known, _)| *known == name) {
             return Ok(stage.clone());
@@ -183,7 +203,7 @@ impl FromStr for Stage {
         let names: Vec<&str> = stages.iter().map(|(known, _)| *known).collect();
         Err(format!(
             "unknown algorithm `{trimmed}`: a stage is one of {}; or ddmin:ATOMS (e.g. \
-             ddmin:line,char); or a schedule `(a+b+...)*` of stages (see `whittle algorithms`)",
+             ddmin:line,char, cdd:token); or a schedule `(a+b+...)*` of stages (see `whittle algorithms`)",
             names.join(", ")
         ))
     }

@@ -8,7 +8,7 @@
 //! trace read.
 
 use crate::exec::cache::CachePolicy;
-use crate::params::{DdOptions, Knobs, ParallelMode};
+use crate::params::{BeliefOptions, DdOptions, Knobs, ParallelMode};
 use crate::testing::tester::Limits;
 use crate::text::atoms::AtomKind;
 use crate::tree::Language;
@@ -38,6 +38,8 @@ pub struct Plan {
     pub lookahead: bool,
     /// Tree stages keep loops' conditions and updates (`--fast`).
     pub keep_loop_control: bool,
+    /// The options of ProbDD and CDD.
+    pub belief: BeliefOptions,
     /// The knobs the run starts with (version 0 of the plan).
     pub knobs: Knobs,
 }
@@ -81,6 +83,7 @@ impl Plan {
             syntax_guard: settings.syntax_guard,
             lookahead: settings.lookahead,
             keep_loop_control: settings.fast,
+            belief: settings.belief,
         }
     }
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::exec::cache::CachePolicy;
-use crate::params::{DdOptions, ParallelMode, SplitFactor};
+use crate::params::{BeliefOptions, DdOptions, ParallelMode, SplitFactor};
 use crate::testing::tester::Limits;
 use crate::text::atoms::AtomKind;
 
@@ -23,6 +23,8 @@ pub struct Settings {
     /// complements only, the last first. A schedule reruns its stages to a fixed point, so most of ddmin's work
     /// there is showing that nothing more goes, where subsets never help.
     pub scheduled_dd: DdOptions,
+    /// The options of ProbDD and CDD (`probdd:ATOMS`, `cdd:ATOMS`, `hddr-cdd`, ...).
+    pub belief: BeliefOptions,
     /// Iterate each pass to its fixed point (DDMIN*) instead of running it once.
     pub fixpoint: bool,
     pub cache: CachePolicy,
@@ -56,6 +58,7 @@ impl Default for Settings {
             split_factor: SplitFactor::Finite(2),
             dd: DdOptions::default(),
             scheduled_dd: DdOptions::scheduled(),
+            belief: BeliefOptions::default(),
             fixpoint: true,
             cache: CachePolicy::recommended(),
             cache_memory: crate::exec::cache::DEFAULT_MEMORY_LIMIT,

@@ -11,14 +11,14 @@ use crate::algorithms::rewrite::{self, Rewrite};
 use crate::algorithms::schedule;
 use crate::observe::events::Event;
 use crate::observe::stats::StageStats;
-use crate::params::{DdOptions, ParallelMode};
+use crate::params::{BeliefModel, DdOptions, ParallelMode};
 use crate::testing::control::Stop;
 use crate::testing::tester::{CandidateGuard, Tester};
 use crate::text::atoms::{self, AtomKind};
 use crate::tree::{NodeId, SyntaxGuard, Tree};
 
 use super::{Pipeline, Plan, Settings, Stage, StageContext, Stages, StagesFactory};
-use super::{run_all_stages, run_ddmin_pass};
+use super::{run_all_stages, run_belief_pass, run_ddmin_pass};
 
 /// The syntax guard as the tester's candidate guard.
 struct TreeGuard(SyntaxGuard);
@@ -39,6 +39,7 @@ impl CandidateGuard for TreeGuard {
 enum Step {
     Tree(Algorithm),
     Ddmin(AtomKind),
+    Belief(BeliefModel, AtomKind),
     Rewrite(Rewrite),
     Text(TextStage),
     Polish,
@@ -59,6 +60,12 @@ impl Step {
                     .iter()
                     .map(|&atom| Step::Ddmin(atom))
                     .collect(),
+                Stage::Belief(model, atoms) => atoms
+                    .as_deref()
+                    .unwrap_or(default_atoms)
+                    .iter()
+                    .map(|&atom| Step::Belief(*model, atom))
+                    .collect(),
                 Stage::Text(stage) => vec![Step::Text(*stage)],
                 Stage::Polish => vec![Step::Polish],
                 Stage::Schedule(stages) => vec![Step::Schedule(Step::of(stages, default_atoms))],
@@ -71,6 +78,7 @@ impl Step {
             Step::Tree(algorithm) => algorithm.name().to_owned(),
             Step::Rewrite(rewrite) => rewrite.name().to_owned(),
             Step::Ddmin(atom) => format!("ddmin {atom}"),
+            Step::Belief(model, atom) => format!("{model} {atom}"),
             Step::Text(stage) => stage.name().to_owned(),
             Step::Polish => "polish".to_owned(),
             Step::Schedule(steps) => {
@@ -115,6 +123,7 @@ impl PipelineStages {
         let tree_context = TreeContext {
             language,
             dd,
+            belief: &self.plan.belief,
             fixpoint: self.plan.fixpoint,
             pins: &pins,
             keep_loop_control: self.plan.keep_loop_control,
@@ -208,6 +217,14 @@ impl PipelineStages {
             Step::Ddmin(atom) => {
                 run_ddmin_pass(tester, dd, fixpoint, *atom, &context.current_pins())
             }
+            Step::Belief(model, atom) => run_belief_pass(
+                tester,
+                &self.plan.belief,
+                fixpoint,
+                *model,
+                *atom,
+                &context.current_pins(),
+            ),
             Step::Text(stage) => stage.run(
                 tester,
                 self.plan.language,
