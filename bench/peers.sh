@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs shrinkray, treereduce and whittle pipelines on the same tasks one after another and appends one CSV
+# Runs shrinkray, C-Vise, treereduce and whittle pipelines on the same tasks one after another and appends one CSV
 # line per run to OUT (default bench/results/peers.csv): task, reducer, pipeline, output
 # non-whitespace characters, output bytes, oracle runs (counted by a wrapper around the task's
 # oracle, the same for every reducer), wall seconds, whittle's own test count and timeouts,
@@ -11,7 +11,8 @@
 # `default` is whittle's default, a line starting with `--` is options, e.g. `--fast`;
 # default "default"), TREEREDUCE (a directory with treereduce-c and treereduce-java, default
 # /opt/treereduce/bin; treereduce runs only on .c and .java inputs, with its defaults), CAP (seconds per run, default 300: a capped run is killed and its best
-# file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray),
+# file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray), CVISE
+# (default cvise, given --not-c on inputs other than C and C++),
 # OUT, KEEP (a directory that receives every output as TASK.REDUCER.PIPELINE.out, and whittle's
 # statistics as .json beside it), TASKS, WHITTLE, WHITTLE_BENCH_DIR (see tasks.sh). Runs
 # already in OUT are skipped (delete lines to run them again).
@@ -21,6 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cap=${CAP:-300}
 jobs=${JOBS:-2}
 shrinkray=${SHRINKRAY:-/opt/shrinkray/bin/shrinkray}
+cvise=${CVISE:-cvise}
 treereduce_dir=${TREEREDUCE:-/opt/treereduce/bin}
 out_csv=${OUT:-$ROOT/bench/results/peers.csv}
 reducers=${REDUCERS:-shrinkray whittle}
@@ -74,6 +76,8 @@ for dir in "${task_list[@]}"; do
     for reducer in $reducers; do
         if [ "$reducer" = shrinkray ]; then
             mapfile -t pipelines <<<shrinkray
+        elif [ "$reducer" = cvise ]; then
+            pipelines=(cvise)
         elif [ "$reducer" = treereduce ]; then
             case "$input" in
             *.c) pipelines=(treereduce-c) ;;
@@ -96,6 +100,18 @@ for dir in "${task_list[@]}"; do
                 (cd "$work" && timeout --kill-after=10 "$cap" "$shrinkray" --ui basic --no-llm \
                     --no-restart --parallelism "$jobs" "$work/test.sh" "$work/$input" \
                     </dev/null >"$work/log" 2>&1) || status=$?
+                result=$work/$input
+                tests=""
+                timeouts=""
+            elif [ "$reducer" = cvise ]; then
+                # C-Vise runs its test without arguments in a directory holding the candidate
+                # under the input's name; its C passes only on C and C++.
+                printf '#!/bin/bash\nexec "%s" "$PWD/%s"\n' "$work/test.sh" "$input" >"$work/cvise.sh"
+                chmod +x "$work/cvise.sh"
+                language=()
+                case "$input" in *.c | *.cpp | *.cc | *.h | *.hpp) ;; *) language=(--not-c) ;; esac
+                (cd "$work" && timeout --kill-after=10 "$cap" "$cvise" --n "$jobs" "${language[@]}" \
+                    "$work/cvise.sh" "$input" </dev/null >"$work/log" 2>&1) || status=$?
                 result=$work/$input
                 tests=""
                 timeouts=""
