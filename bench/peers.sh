@@ -11,18 +11,19 @@
 # `default` is whittle's default, a line starting with `--` is options, e.g. `--fast`;
 # default "default"), TREEREDUCE (a directory with treereduce-c and treereduce-java, default
 # /opt/treereduce/bin; treereduce runs only on .c and .java inputs, with its defaults), CAP (seconds per run, default 300: a capped run is killed and its best
-# file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray), CVISE
-# (default cvise, given --not-c on inputs other than C and C++),
+# file measured), JOBS (parallel tests, default 2), SHRINKRAY (default /opt/shrinkray/bin/shrinkray),
 # OUT, KEEP (a directory that receives every output as TASK.REDUCER.PIPELINE.out, and whittle's
-# statistics as .json beside it), TASKS, WHITTLE, WHITTLE_BENCH_DIR (see tasks.sh). Runs
-# already in OUT are skipped (delete lines to run them again).
+# statistics as .json beside it, and the run's course as .course: one line "SECONDS NONWS BYTES"
+# per interesting test, seconds since the reducer started; bench/anytime.py reads them), TASKS,
+# WHITTLE, WHITTLE_BENCH_DIR (see tasks.sh), CVISE (default cvise; C-Vise runs the test with no
+# argument in a directory that holds the candidate under the input's name). Runs already in OUT
+# are skipped (delete lines to run them again).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
 cap=${CAP:-300}
 jobs=${JOBS:-2}
 shrinkray=${SHRINKRAY:-/opt/shrinkray/bin/shrinkray}
-cvise=${CVISE:-cvise}
 treereduce_dir=${TREEREDUCE:-/opt/treereduce/bin}
 out_csv=${OUT:-$ROOT/bench/results/peers.csv}
 reducers=${REDUCERS:-shrinkray whittle}
@@ -37,16 +38,25 @@ mkdir -p "$(dirname "$out_csv")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The oracle wrapper: one line in COUNT per call, then the task's own oracle.
+# The oracle wrapper: one line in COUNT per call, then the task's own oracle on the candidate
+# (its path as the argument, or the input's name in the working directory for a test called
+# without one, as C-Vise calls it); an interesting candidate's time since the start (the file
+# COURSE.start), non-whitespace characters and bytes are appended to COURSE.
 wrap() {
-    local oracle=$1 count=$2 wrapper=$3
+    local oracle=$1 count=$2 wrapper=$3 input=$4 course=$5
     cat >"$wrapper" <<EOF
 #!/bin/bash
 echo >>"$count"
-exec "$oracle" "\$@"
+candidate=\${1:-\$PWD/$input}
+"$oracle" "\$candidate" || exit \$?
+now=\$(date +%s.%N)
+nonws=\$(tr -d ' \\t\\n\\r\\v\\f' <"\$candidate" | wc -c)
+bytes=\$(wc -c <"\$candidate")
+echo "\$now \$(cat "$course.start") \$nonws \$bytes" | awk '{ printf "%.3f %d %d\\n", \$1 - \$2, \$3, \$4 }' >>"$course"
 EOF
     chmod +x "$wrapper"
     : >"$count"
+    : >"$course"
 }
 
 now() { date +%s.%N; }
@@ -74,10 +84,8 @@ for dir in "${task_list[@]}"; do
     task=$(basename "$dir")
     input=$(task_input "$dir")
     for reducer in $reducers; do
-        if [ "$reducer" = shrinkray ]; then
-            mapfile -t pipelines <<<shrinkray
-        elif [ "$reducer" = cvise ]; then
-            pipelines=(cvise)
+        if [ "$reducer" = shrinkray ] || [ "$reducer" = cvise ]; then
+            pipelines=("$reducer")
         elif [ "$reducer" = treereduce ]; then
             case "$input" in
             *.c) pipelines=(treereduce-c) ;;
@@ -93,8 +101,9 @@ for dir in "${task_list[@]}"; do
             work=$tmp/$task.$reducer
             rm -rf "$work" && mkdir -p "$work"
             cp "$dir/$input" "$work/$input"
-            wrap "$dir/oracle.sh" "$work/count" "$work/test.sh"
+            wrap "$dir/oracle.sh" "$work/count" "$work/test.sh" "$input" "$work/course"
             start=$(now)
+            echo "$start" >"$work/course.start"
             status=0
             if [ "$reducer" = shrinkray ]; then
                 (cd "$work" && timeout --kill-after=10 "$cap" "$shrinkray" --ui basic --no-llm \
@@ -104,14 +113,12 @@ for dir in "${task_list[@]}"; do
                 tests=""
                 timeouts=""
             elif [ "$reducer" = cvise ]; then
-                # C-Vise runs its test without arguments in a directory holding the candidate
-                # under the input's name; its C passes only on C and C++.
-                printf '#!/bin/bash\nexec "%s" "$PWD/%s"\n' "$work/test.sh" "$input" >"$work/cvise.sh"
-                chmod +x "$work/cvise.sh"
-                language=()
-                case "$input" in *.c | *.cpp | *.cc | *.h | *.hpp) ;; *) language=(--not-c) ;; esac
-                (cd "$work" && timeout --kill-after=10 "$cap" "$cvise" --n "$jobs" "${language[@]}" \
-                    "$work/cvise.sh" "$input" </dev/null >"$work/log" 2>&1) || status=$?
+                # C-Vise's C passes (clang_delta) only where the input is C or C++.
+                not_c=(--not-c)
+                case "$input" in *.c | *.h | *.cc | *.cpp | *.cxx | *.hpp | *.ii | *.i) not_c=() ;; esac
+                (cd "$work" && timeout --kill-after=10 "$cap" "${CVISE:-cvise}" --n "$jobs" \
+                    "${not_c[@]}" "$work/test.sh" "$input" </dev/null >"$work/log" 2>&1) \
+                    || status=$?
                 result=$work/$input
                 tests=""
                 timeouts=""
@@ -159,6 +166,7 @@ EOF
             name=$task.$reducer.${pipeline//[:, \/()*+]/-}
             keep "$result" "$name.out"
             [ ! -f "$work/stats.json" ] || keep "$work/stats.json" "$name.json"
+            keep "$work/course" "$name.course"
         done
     done
 done

@@ -76,6 +76,24 @@ pub struct Stats {
     /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
     /// it removed.
     pub stages: Vec<StageStats>,
+    /// The run's course: the best result's size after each whole minute of running time
+    /// ([`COURSE_INTERVAL`]), and last where the run is now (at the end: where it ended).
+    pub course: Vec<CoursePoint>,
+}
+
+/// How often the run's course is noted: once a minute of running time (pauses excluded).
+pub const COURSE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The best result at one moment of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CoursePoint {
+    /// Running time, pauses excluded.
+    pub seconds: f64,
+    /// Real runs of the test by then.
+    pub tests: u64,
+    pub bytes: u64,
+    pub nonws_chars: u64,
 }
 
 /// What one stage of a pipeline did, summed over all its runs.

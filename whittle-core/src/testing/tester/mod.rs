@@ -115,6 +115,10 @@ pub struct Tester {
     pool: Option<rayon::ThreadPool>,
     inline_below: Option<Duration>,
     best: Vec<u8>,
+    /// The non-whitespace characters of `best`, counted when first asked for.
+    best_nonws: std::cell::OnceCell<u64>,
+    /// When the run's course is next noted (see [`Stats::course`]).
+    next_course_point: Duration,
     stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
     last_published: Instant,
     /// Tests that may fail in a row before the checkpoint stops with [`Stop::Budget`].
@@ -182,6 +186,8 @@ impl Tester {
             pool: None,
             inline_below: Some(Duration::from_micros(100)),
             best: Vec::new(),
+            best_nonws: std::cell::OnceCell::new(),
+            next_course_point: crate::observe::stats::COURSE_INTERVAL,
             stats_out: None,
             last_published: Instant::now(),
             failure_budget: None,
@@ -332,6 +338,7 @@ impl Tester {
             guard.rebase(&best);
         }
         self.best = best;
+        self.best_nonws = std::cell::OnceCell::new();
     }
 
     /// A new universe of unit ids begins (a new pass, a new tree level).
@@ -519,6 +526,7 @@ impl Tester {
         }
         let size = content.len();
         self.best = content;
+        self.best_nonws = std::cell::OnceCell::new();
         self.emit(Event::Accepted {
             step: self.steps,
             size,
@@ -546,7 +554,7 @@ impl Drop for Tester {
 mod tests {
     use super::*;
     use crate::exec::oracle::{CancelToken, TestStatus, Verdict};
-    use crate::observe::events::CandidateKind;
+    use crate::observe::events::{Branch, CandidateKind};
     use crate::outcome::Outcome;
     use crate::params::Knobs;
 
@@ -571,6 +579,33 @@ mod tests {
         fn take_warnings(&self) -> Vec<String> {
             vec!["a run left a mess".into()]
         }
+    }
+
+    /// The course holds the best as it was at each noted moment, and last the best now.
+    #[test]
+    fn the_course_notes_the_best_of_each_moment_and_ends_where_the_run_is() {
+        let oracle = crate::exec::oracle::predicate("has x", |c: &[u8]| c.contains(&b'x'));
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+        tester.set_best(b"a b x".to_vec());
+        // The first moment is due at once: the test below ends after it.
+        tester.next_course_point = Duration::ZERO;
+        let candidate = Candidate::single(CandidateKind::Complement);
+        let (outcome, _) = tester.judge_single(candidate, b"x").unwrap();
+        assert_eq!(outcome, Outcome::Interesting);
+        tester.accept(b"x".to_vec(), None, Branch::ReduceToComplement, candidate);
+        let course = tester.stats().course;
+        let seen: Vec<(u64, u64, u64)> = course
+            .iter()
+            .map(|point| (point.tests, point.bytes, point.nonws_chars))
+            .collect();
+        assert_eq!(seen, [(1, 5, 3), (1, 1, 1)]);
+        assert_eq!(course[0].seconds, 0.0);
+        assert!(course[1].seconds > 0.0);
+        assert_eq!(
+            tester.next_course_point,
+            crate::observe::stats::COURSE_INTERVAL
+        );
     }
 
     #[test]

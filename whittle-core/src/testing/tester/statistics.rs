@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::exec::oracle::{TestStatus, Verdict};
-use crate::observe::stats::Stats;
+use crate::observe::stats::{COURSE_INTERVAL, CoursePoint, Stats};
 
 use super::Tester;
 
@@ -40,7 +40,31 @@ impl Tester {
         if stats.wall_seconds > 0.0 {
             stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
         }
+        stats.course.push(self.course_point(self.running_time()));
         stats
+    }
+
+    /// The best result now, as a point of the run's course at running time `at`.
+    fn course_point(&self, at: Duration) -> CoursePoint {
+        CoursePoint {
+            seconds: at.as_secs_f64(),
+            tests: self.stats.tests,
+            bytes: self.best.len() as u64,
+            nonws_chars: *self
+                .best_nonws
+                .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64),
+        }
+    }
+
+    /// Notes the run's course for each whole minute of running time that has passed (called as
+    /// each test ends, before what it found is accepted: the best is still what it was then).
+    pub(super) fn note_course(&mut self) {
+        let now = self.running_time();
+        while self.next_course_point <= now {
+            let point = self.course_point(self.next_course_point);
+            self.stats.course.push(point);
+            self.next_course_point += COURSE_INTERVAL;
+        }
     }
 
     pub fn stats_mut(&mut self) -> &mut Stats {

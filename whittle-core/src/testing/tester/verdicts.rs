@@ -340,6 +340,7 @@ impl Tester {
                 node: verdict.node.clone(),
             });
         }
+        self.note_course();
         self.publish_stats(false);
         let removed = self.spans_of(source, i);
         self.record(
