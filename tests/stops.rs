@@ -97,14 +97,15 @@ fn the_time_limit_kills_a_test_that_hangs() {
     let output = run_within(
         // The input's check is run again with the timeout fitted to its first run: the second
         // run hangs until that timeout, not for good.
-        &mut work.reduce(&input, &["-j", "2", "--limit-time", "1.5"], &test),
+        // The limit leaves the input's first check time even on a loaded machine.
+        &mut work.reduce(&input, &["-j", "2", "--limit-time", "4"], &test),
         MINUTE,
     );
     let took = start.elapsed();
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(took < Duration::from_secs(10), "{took:?}");
-    assert!(stdout.contains("time limit of 1.5s"), "{stdout}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    assert!(stdout.contains("time limit of 4s"), "{stdout}");
     assert!(stdout.contains("the input, unchanged"), "{stdout}");
     assert_eq!(
         std::fs::read(work.path("in.whittled.txt")).unwrap(),

@@ -161,23 +161,13 @@ impl Picker {
             Span::styled(format!("{}▏", self.input), theme.accent),
         ])];
         for (index, pipeline) in matching.iter().enumerate().skip(first).take(rows) {
-            let style = if index == selected {
-                theme.selection.add_modifier(Modifier::BOLD)
-            } else {
-                theme.base
-            };
-            let marker = if index == selected { "▶ " } else { "  " };
-            lines.push(Line::from(vec![
-                Span::styled(marker, theme.accent),
-                Span::styled(
-                    format!("{:<name_width$}  ", ellipsize(&pipeline.name, name_width)),
-                    style,
-                ),
-                Span::styled(
-                    ellipsize(&pipeline.description, width.saturating_sub(name_width + 4)),
-                    theme.muted,
-                ),
-            ]));
+            lines.push(pipeline_row(
+                view,
+                pipeline,
+                index == selected,
+                name_width,
+                width,
+            ));
         }
         if matching.is_empty() {
             lines.push(Line::styled(
@@ -185,7 +175,26 @@ impl Picker {
                 theme.muted,
             ));
         }
-        lines.push(Line::raw(""));
+        lines.extend(self.footer_lines(view, cut_name, width));
+        let title = if matching.is_empty() {
+            " Algorithm · no match ".to_string()
+        } else {
+            format!(" Algorithm · {}/{} ", selected + 1, matching.len())
+        };
+        frame.render_widget(Clear, area);
+        frame.render_widget(Paragraph::new(lines).block(block(title, true, theme)), area);
+    }
+
+    /// Under the list: the whole name cut in it, the error or the pipeline running now, and the
+    /// keys.
+    fn footer_lines(
+        &self,
+        view: &View,
+        cut_name: Option<&str>,
+        width: usize,
+    ) -> Vec<Line<'static>> {
+        let theme = view.theme;
+        let mut lines = vec![Line::raw("")];
         if let Some(name) = cut_name {
             lines.push(Line::styled(ellipsize(name, width), theme.accent));
         }
@@ -210,14 +219,36 @@ impl Picker {
             ),
             theme.muted,
         ));
-        let title = if matching.is_empty() {
-            " Algorithm · no match ".to_string()
-        } else {
-            format!(" Algorithm · {}/{} ", selected + 1, matching.len())
-        };
-        frame.render_widget(Clear, area);
-        frame.render_widget(Paragraph::new(lines).block(block(title, true, theme)), area);
+        lines
     }
+}
+
+/// One pipeline of the list: its name in a column of `name_width`, its description after.
+fn pipeline_row(
+    view: &View,
+    pipeline: &PipelineInfo,
+    selected: bool,
+    name_width: usize,
+    width: usize,
+) -> Line<'static> {
+    let theme = view.theme;
+    let style = if selected {
+        theme.selection.add_modifier(Modifier::BOLD)
+    } else {
+        theme.base
+    };
+    let marker = if selected { "▶ " } else { "  " };
+    Line::from(vec![
+        Span::styled(marker, theme.accent),
+        Span::styled(
+            format!("{:<name_width$}  ", ellipsize(&pipeline.name, name_width)),
+            style,
+        ),
+        Span::styled(
+            ellipsize(&pipeline.description, width.saturating_sub(name_width + 4)),
+            theme.muted,
+        ),
+    ])
 }
 
 #[cfg(test)]

@@ -139,158 +139,185 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// The pane's sections, in the order they are drawn.
 fn sections(view: &View, width: usize) -> Vec<Section> {
+    let shown = &view.run.view;
+    // Phases other than pruning run no ddmin: no partition, no ddmin formula.
+    let phase = shown.tree_set.as_ref().map(|set| set.phase);
+    let hoisting = phase.is_some_and(|phase| phase != TreePhase::Prune);
+    let mut sections = Vec::new();
+    place_sections(view, width, hoisting, &mut sections);
+    candidate_sections(view, width, &mut sections);
+    if let Some(round) = shown.round.as_ref().filter(|r| !hoisting && r.len >= 2) {
+        sections.push(Section::new(3, vec![progress_line(view, round, width)]));
+    }
+    rule_sections(view, width, phase, &mut sections);
+    sections
+}
+
+impl Section {
+    fn new(priority: u8, lines: Vec<Line<'static>>) -> Section {
+        Section { priority, lines }
+    }
+}
+
+/// The stage the pane shows: the one of the round shown, else the snapshot's.
+fn shown_stage<'a>(view: &'a View<'_>) -> &'a str {
+    let shown = &view.run.view;
+    if shown.stage.is_empty() {
+        view.snapshot.stage.as_str()
+    } else {
+        shown.stage.as_str()
+    }
+}
+
+/// Where the run is: the stage and its fixed-point pass, the tree set, the ddmin round with its
+/// partition, and the testing window.
+fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<Section>) {
     let theme = view.theme;
     let snapshot = view.snapshot;
     let shown = &view.run.view;
-    let mut sections = Vec::new();
-    let mut push = |priority, lines| sections.push(Section { priority, lines });
-
-    // Where: the stage and its fixed-point pass.
-    let stage = if shown.stage.is_empty() {
-        snapshot.stage.clone()
-    } else {
-        shown.stage.clone()
-    };
+    let stage = shown_stage(view);
     let stage_count = snapshot.stage_count.max(1);
     let pass = if shown.pass > 0 {
         format!(" · pass {}", shown.pass)
     } else {
         String::new()
     };
-    push(
-        0,
-        vec![Line::from(vec![
-            Span::styled(
-                if stage.is_empty() {
-                    "(not started)".to_string()
-                } else {
-                    stage.clone()
-                },
-                theme.title,
+    let stage_line = Line::from(vec![
+        Span::styled(
+            if stage.is_empty() {
+                "(not started)".to_string()
+            } else {
+                stage.to_owned()
+            },
+            theme.title,
+        ),
+        Span::styled(
+            ellipsize(
+                &format!("{}{pass}", stage_place(shown, stage_count)),
+                width.saturating_sub(stage.len()),
             ),
-            Span::styled(
-                ellipsize(
-                    &format!("{}{pass}", stage_place(shown, stage_count)),
-                    width.saturating_sub(stage.len()),
-                ),
-                theme.muted,
-            ),
-        ])],
-    );
-    // Phases other than pruning run no ddmin: no partition, no ddmin formula.
-    let phase = shown.tree_set.as_ref().map(|set| set.phase);
-    let hoisting = phase.is_some_and(|phase| phase != TreePhase::Prune);
+            theme.muted,
+        ),
+    ]);
+    sections.push(Section::new(0, vec![stage_line]));
     if let Some(set) = &shown.tree_set {
-        push(2, vec![tree_set_line(view, set, width)]);
+        sections.push(Section::new(2, vec![tree_set_line(view, set, width)]));
     }
     let nu = snapshot.split_factor;
     match (&shown.round, hoisting) {
         (Some(round), false) => {
-            let units = unit_word(&stage, shown.tree_set.is_some());
-            let long = format!(
-                "ddmin round {} · n = {} of {} {units} · ν = {nu}",
-                round.round, round.n, round.len
-            );
-            let (title, of) = if long.chars().count() <= width {
-                (
-                    format!("ddmin round {} · ", round.round),
-                    format!(" of {} {units} · ", round.len),
-                )
-            } else {
-                (
-                    format!("round {} · ", round.round),
-                    format!(" of {} · ", round.len),
-                )
-            };
-            push(
-                1,
-                vec![Line::from(vec![
-                    Span::styled(title, theme.muted),
-                    Span::styled(format!("n = {}", round.n), theme.accent),
-                    Span::styled(of, theme.muted),
-                    Span::styled(format!("ν = {nu}"), theme.accent),
-                ])],
-            );
-            push(1, partition_lines(view, round, width));
+            let units = unit_word(stage, shown.tree_set.is_some());
+            sections.push(Section::new(1, vec![round_line(view, round, units, width)]));
+            sections.push(Section::new(1, partition_lines(view, round, width)));
         }
-        (None, false) if shown.tree_set.is_none() => push(
+        (None, false) if shown.tree_set.is_none() => sections.push(Section::new(
             1,
             vec![Line::from(vec![
                 Span::styled("no ddmin round yet · ", theme.muted),
                 Span::styled(format!("ν = {nu}"), theme.accent),
             ])],
-        ),
+        )),
         _ => {}
     }
-    push(
-        5,
-        vec![Line::styled(
-            format!(
-                "jobs {} · {}",
-                snapshot.jobs,
-                format!("{:?}", snapshot.parallel).to_lowercase()
-            ),
-            theme.muted,
-        )],
+    let jobs = format!(
+        "jobs {} · {}",
+        snapshot.jobs,
+        format!("{:?}", snapshot.parallel).to_lowercase()
     );
+    sections.push(Section::new(5, vec![Line::styled(jobs, theme.muted)]));
+}
 
-    // The candidate under test (or the last one judged).
-    match &view.run.current {
-        Some(current) => {
-            let step = format!("step {} ", current.step);
-            let content = view
-                .run
-                .current_preview()
-                .filter(|p| p.chars().count() <= 16 && !p.contains('\n'))
-                .map(|p| format!(" “{p}”"))
-                .unwrap_or_else(|| format!(" · {}", human_bytes(current.size)));
-            let name = view.describe(current, width.saturating_sub(step.chars().count()));
-            // The size or content only when the name leaves room for it.
-            let room = width.saturating_sub(step.chars().count() + name.chars().count());
-            let content = if content.chars().count() <= room {
-                content
-            } else {
-                String::new()
-            };
-            let mut lines = vec![Line::from(vec![
-                Span::styled(step, theme.muted),
-                Span::styled(name, theme.accent),
-                Span::styled(content, theme.base),
-            ])];
-            for what in view.what_it_does(current, width.saturating_sub(2)) {
-                lines.push(Line::styled(format!("  {what}"), theme.base));
-            }
-            push(0, lines);
-            push(
-                0,
-                vec![match current.verdict {
-                    None => Line::styled("  testing…", theme.accent),
-                    Some((outcome, action)) => Line::from(vec![
-                        Span::styled(format!("  {}", outcome.symbol()), theme.outcome(outcome)),
-                        Span::styled(
-                            format!(" {} ({})", outcome_word(outcome), action_word(action)),
-                            theme.outcome(outcome),
-                        ),
-                    ]),
-                }],
-            );
-            // Where room is short, ddmin's rules and the jobs line stay before it.
-            push(
-                5,
-                wrap_words(&plain_reading(view, current), width)
-                    .into_iter()
-                    .map(|line| Line::styled(line, theme.base))
-                    .collect(),
-            );
-        }
-        None => push(0, vec![Line::styled("no candidate yet", theme.muted)]),
-    }
-    if let Some(round) = shown.round.as_ref().filter(|r| !hoisting && r.len >= 2) {
-        push(3, vec![progress_line(view, round, width)]);
-    }
+/// The ddmin round: its number, the granularity n of the length in `units`, and ν (shorter
+/// words when the pane is narrow).
+fn round_line(view: &View, round: &Round, units: &str, width: usize) -> Line<'static> {
+    let theme = view.theme;
+    let nu = view.snapshot.split_factor;
+    let long = format!(
+        "ddmin round {} · n = {} of {} {units} · ν = {nu}",
+        round.round, round.n, round.len
+    );
+    let (title, of) = if long.chars().count() <= width {
+        (
+            format!("ddmin round {} · ", round.round),
+            format!(" of {} {units} · ", round.len),
+        )
+    } else {
+        (
+            format!("round {} · ", round.round),
+            format!(" of {} · ", round.len),
+        )
+    };
+    Line::from(vec![
+        Span::styled(title, theme.muted),
+        Span::styled(format!("n = {}", round.n), theme.accent),
+        Span::styled(of, theme.muted),
+        Span::styled(format!("ν = {nu}"), theme.accent),
+    ])
+}
 
-    // The definition, with the branch taken.
+/// The candidate under test (or the last one judged): its name, what it does, its verdict and
+/// the step in plain words.
+fn candidate_sections(view: &View, width: usize, sections: &mut Vec<Section>) {
+    let theme = view.theme;
+    let Some(current) = &view.run.current else {
+        sections.push(Section::new(
+            0,
+            vec![Line::styled("no candidate yet", theme.muted)],
+        ));
+        return;
+    };
+    let step = format!("step {} ", current.step);
+    let content = view
+        .run
+        .current_preview()
+        .filter(|p| p.chars().count() <= 16 && !p.contains('\n'))
+        .map(|p| format!(" “{p}”"))
+        .unwrap_or_else(|| format!(" · {}", human_bytes(current.size)));
+    let name = view.describe(current, width.saturating_sub(step.chars().count()));
+    // The size or content only when the name leaves room for it.
+    let room = width.saturating_sub(step.chars().count() + name.chars().count());
+    let content = if content.chars().count() <= room {
+        content
+    } else {
+        String::new()
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(step, theme.muted),
+        Span::styled(name, theme.accent),
+        Span::styled(content, theme.base),
+    ])];
+    for what in view.what_it_does(current, width.saturating_sub(2)) {
+        lines.push(Line::styled(format!("  {what}"), theme.base));
+    }
+    sections.push(Section::new(0, lines));
+    let verdict = match current.verdict {
+        None => Line::styled("  testing…", theme.accent),
+        Some((outcome, action)) => Line::from(vec![
+            Span::styled(format!("  {}", outcome.symbol()), theme.outcome(outcome)),
+            Span::styled(
+                format!(" {} ({})", outcome_word(outcome), action_word(action)),
+                theme.outcome(outcome),
+            ),
+        ]),
+    };
+    sections.push(Section::new(0, vec![verdict]));
+    // Where room is short, ddmin's rules and the jobs line stay before it.
+    sections.push(Section::new(
+        5,
+        wrap_words(&plain_reading(view, current), width)
+            .into_iter()
+            .map(|line| Line::styled(line, theme.base))
+            .collect(),
+    ));
+}
+
+/// The definition, with the branch taken, and the decision in words.
+fn rule_sections(view: &View, width: usize, phase: Option<TreePhase>, sections: &mut Vec<Section>) {
+    let theme = view.theme;
+    let shown = &view.run.view;
+    let hoisting = phase.is_some_and(|phase| phase != TreePhase::Prune);
     let rules = match phase {
         None | Some(TreePhase::Prune) => FORMULA,
         Some(TreePhase::Hoist) => HOIST_RULES,
@@ -304,6 +331,59 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
         .filter(|_| !trivial)
         .map(|decision| decision.branch);
     let show_rules = width >= 50;
+    let (formula, formula_shown) = formula_lines(view, rules, taken, show_rules, width);
+    if (shown.round.is_some() && !trivial) || hoisting {
+        sections.push(Section::new(4, formula));
+    }
+    match (&shown.decision, taken) {
+        (Some(decision), Some(_)) if formula_shown && show_rules => sections.push(Section::new(
+            2,
+            vec![Line::styled(
+                format!(
+                    "  {}",
+                    decision_detail(view, decision, width.saturating_sub(2))
+                ),
+                theme.accent,
+            )],
+        )),
+        (Some(decision), _) if !formula_shown && !trivial => sections.push(Section::new(
+            2,
+            vec![Line::styled(
+                ellipsize(
+                    &format!(
+                        "▶ {} · {}",
+                        decision.branch.describe(),
+                        decision_detail(view, decision, width)
+                    ),
+                    width,
+                ),
+                theme.accent,
+            )],
+        )),
+        _ => {}
+    }
+    if trivial && !hoisting {
+        sections.push(Section::new(
+            2,
+            vec![Line::styled(
+                "one unit: ddmin has nothing to split (no test)",
+                theme.muted,
+            )],
+        ));
+    }
+}
+
+/// The branches of `rules`, the one `taken` marked: with room (`show_rules`) each with its rule,
+/// else the taken one with the detail of the decision. Also whether the taken branch is among
+/// them.
+fn formula_lines(
+    view: &View,
+    rules: &[(Branch, &str, &str)],
+    taken: Option<Branch>,
+    show_rules: bool,
+    width: usize,
+) -> (Vec<Line<'static>>, bool) {
+    let theme = view.theme;
     let mut formula = Vec::new();
     let mut formula_shown = false;
     for (branch, name, rule) in rules {
@@ -314,7 +394,7 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
         } else {
             ("  ", theme.muted)
         };
-        let detail = match &shown.decision {
+        let detail = match &view.run.view.decision {
             Some(decision) if is_taken && !show_rules => {
                 format!("· {}", decision_detail(view, decision, width))
             }
@@ -344,46 +424,7 @@ fn sections(view: &View, width: usize) -> Vec<Section> {
             formula.push(Line::styled(format!("{:indent$}{more}", ""), rule_style));
         }
     }
-    if (shown.round.is_some() && !trivial) || hoisting {
-        push(4, formula);
-    }
-    match (&shown.decision, taken) {
-        (Some(decision), Some(_)) if formula_shown && show_rules => push(
-            2,
-            vec![Line::styled(
-                format!(
-                    "  {}",
-                    decision_detail(view, decision, width.saturating_sub(2))
-                ),
-                theme.accent,
-            )],
-        ),
-        (Some(decision), _) if !formula_shown && !trivial => push(
-            2,
-            vec![Line::styled(
-                ellipsize(
-                    &format!(
-                        "▶ {} · {}",
-                        decision.branch.describe(),
-                        decision_detail(view, decision, width)
-                    ),
-                    width,
-                ),
-                theme.accent,
-            )],
-        ),
-        _ => {}
-    }
-    if trivial && !hoisting {
-        push(
-            2,
-            vec![Line::styled(
-                "one unit: ddmin has nothing to split (no test)",
-                theme.muted,
-            )],
-        );
-    }
-    sections
+    (formula, formula_shown)
 }
 
 /// Where the stage is in the whole run: `stage 2 of 3`, or in a schedule `stage 3 of 9 ·
@@ -439,13 +480,19 @@ fn count_of(count: usize, units: &str) -> String {
 /// test passes, so the change is put back), e.g. `removing 2 nodes at line 124: still fails →
 /// kept removed`.
 pub fn plain_reading(view: &View, current: &CandidateView) -> String {
-    let shown = &view.run.view;
-    let stage = if shown.stage.is_empty() {
-        view.snapshot.stage.as_str()
+    let (what, removal) = change_in_words(view, current);
+    let outcome = outcome_in_words(view, current, removal);
+    if outcome.is_empty() {
+        what
     } else {
-        shown.stage.as_str()
-    };
-    let units = unit_word(stage, shown.tree_set.is_some());
+        format!("{what}: {outcome}")
+    }
+}
+
+/// What the candidate changes, in words, and whether a kept change is a removal.
+fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
+    let shown = &view.run.view;
+    let units = unit_word(shown_stage(view), shown.tree_set.is_some());
     let candidate = current.candidate;
     let chunk_size = shown
         .round
@@ -469,8 +516,7 @@ pub fn plain_reading(view: &View, current: &CandidateView) -> String {
         ),
         None => format!("{prefix} part {} of {}", candidate.index + 1, candidate.n),
     };
-    // What the change is, and whether a kept change is a removal.
-    let (what, removal) = match candidate.kind {
+    match candidate.kind {
         CandidateKind::Subset => (
             format!("{}{at}, removing the rest", part("keeping only")),
             true,
@@ -508,7 +554,14 @@ pub fn plain_reading(view: &View, current: &CandidateView) -> String {
         CandidateKind::Manual => (format!("your edit{at}"), false),
         CandidateKind::Initial => ("checking that the input fails the test".into(), false),
         CandidateKind::Empty => ("checking that an empty file passes the test".into(), false),
-    };
+    }
+}
+
+/// What the outcome of the candidate means (empty for a check's verdict, which the check's
+/// own words tell); `removal`: the change is a removal.
+fn outcome_in_words(view: &View, current: &CandidateView, removal: bool) -> &'static str {
+    let shown = &view.run.view;
+    let candidate = current.candidate;
     let outcome = match current.verdict.map(|(outcome, _)| outcome) {
         None => "testing…",
         Some(_) if candidate.is_check() => "",
@@ -527,16 +580,11 @@ pub fn plain_reading(view: &View, current: &CandidateView) -> String {
         Some(Outcome::NotInteresting) => "passes → put back",
         Some(Outcome::Unresolved) => "no answer (timeout or error) → put back",
     };
-    let outcome = match (candidate.kind, current.verdict.map(|(o, _)| o)) {
+    match (candidate.kind, current.verdict.map(|(o, _)| o)) {
         (CandidateKind::Initial, Some(Outcome::Interesting)) => "it fails, as it should",
         (CandidateKind::Empty, Some(Outcome::NotInteresting)) => "it passes, as it should",
         (CandidateKind::Initial | CandidateKind::Empty, Some(_)) => "unexpected",
         _ => outcome,
-    };
-    if outcome.is_empty() {
-        what
-    } else {
-        format!("{what}: {outcome}")
     }
 }
 

@@ -151,16 +151,11 @@ impl TestCasePane {
         self.diff_cache = Some(view);
     }
 
-    pub fn draw(&mut self, view: &View, frame: &mut Frame, area: Rect) {
-        let focused = view.focus == Pane::TestCase;
-        let theme = view.theme;
-        let height = area.height.saturating_sub(2) as usize;
-        if self.diff {
-            self.draw_diff(view, frame, area, height);
-            return;
-        }
+    /// The text shown (an earlier best of the history, else the best), the version it is
+    /// highlighted as, and the pane's title.
+    fn shown(&self, view: &View) -> (Arc<[u8]>, u64, String) {
         let snapshot = view.snapshot;
-        let (text, version, title) = match &self.viewing {
+        match &self.viewing {
             Some((index, text)) => (
                 text.clone(),
                 u64::MAX - *index as u64,
@@ -179,7 +174,19 @@ impl TestCasePane {
                     snapshot.version
                 ),
             ),
-        };
+        }
+    }
+
+    pub fn draw(&mut self, view: &View, frame: &mut Frame, area: Rect) {
+        let focused = view.focus == Pane::TestCase;
+        let theme = view.theme;
+        let height = area.height.saturating_sub(2) as usize;
+        if self.diff {
+            self.draw_diff(view, frame, area, height);
+            return;
+        }
+        let snapshot = view.snapshot;
+        let (text, version, title) = self.shown(view);
         let live = self.viewing.is_none();
         let (removed, pins): (&[std::ops::Range<usize>], &[std::ops::Range<usize>]) = if live {
             (view.removed, &snapshot.pins)

@@ -405,48 +405,64 @@ impl TreePane {
 
     /// Draws the tree (or the lines) with the pins and the candidate's marks.
     pub fn draw(&mut self, view: &View, frame: &mut Frame, area: Rect) {
+        match self.tree().cloned() {
+            Some(tree) => self.draw_tree(view, &tree, frame, area),
+            None => self.draw_lines(view, frame, area),
+        }
+    }
+
+    /// The title's note that the view follows the candidate under test.
+    fn follow_note(&self) -> &'static str {
+        if self.follow { " · follow" } else { "" }
+    }
+
+    /// The tree of the best, its nodes marked.
+    fn draw_tree(&mut self, view: &View, tree: &Tree, frame: &mut Frame, area: Rect) {
         let focused = view.focus == super::Pane::Tree;
         let theme = view.theme;
-        let follow = if self.follow { " · follow" } else { "" };
-        if let Some(tree) = self.tree().cloned() {
-            let stale = if self.tree_version != view.snapshot.version {
-                " · …"
-            } else {
-                ""
-            };
-            // Marks apply to the tree of the best they were made on.
-            let removed = if stale.is_empty() { view.removed } else { &[] };
-            let title = format!(" Tree {}{follow}{stale} ", tree.len());
-            let hoist = if stale.is_empty() {
-                view.hoist.clone()
-            } else {
-                None
-            };
-            let marks = Marks {
-                pins: &view.snapshot.pins,
-                removed,
-                hoist,
-            };
-            let items = self.items(theme, &marks);
-            match TreeWidget::new(&items) {
-                Ok(widget) => {
-                    let widget = widget
-                        .block(block(title, focused, theme))
-                        .highlight_style(theme.selection.add_modifier(Modifier::BOLD))
-                        .highlight_symbol(">")
-                        .node_closed_symbol("▸ ")
-                        .node_open_symbol("▾ ")
-                        .node_no_children_symbol("  ");
-                    frame.render_stateful_widget(widget, area, &mut self.state);
-                }
-                Err(error) => frame.render_widget(
-                    Paragraph::new(error.to_string()).block(block(title, focused, theme)),
-                    area,
-                ),
+        let follow = self.follow_note();
+        let stale = if self.tree_version != view.snapshot.version {
+            " · …"
+        } else {
+            ""
+        };
+        // Marks apply to the tree of the best they were made on.
+        let removed = if stale.is_empty() { view.removed } else { &[] };
+        let title = format!(" Tree {}{follow}{stale} ", tree.len());
+        let hoist = if stale.is_empty() {
+            view.hoist.clone()
+        } else {
+            None
+        };
+        let marks = Marks {
+            pins: &view.snapshot.pins,
+            removed,
+            hoist,
+        };
+        let items = self.items(theme, &marks);
+        match TreeWidget::new(&items) {
+            Ok(widget) => {
+                let widget = widget
+                    .block(block(title, focused, theme))
+                    .highlight_style(theme.selection.add_modifier(Modifier::BOLD))
+                    .highlight_symbol(">")
+                    .node_closed_symbol("▸ ")
+                    .node_open_symbol("▾ ")
+                    .node_no_children_symbol("  ");
+                frame.render_stateful_widget(widget, area, &mut self.state);
             }
-            return;
+            Err(error) => frame.render_widget(
+                Paragraph::new(error.to_string()).block(block(title, focused, theme)),
+                area,
+            ),
         }
-        // Lines as units.
+    }
+
+    /// The lines of the best (lines as units: no tree), marked.
+    fn draw_lines(&mut self, view: &View, frame: &mut Frame, area: Rect) {
+        let focused = view.focus == super::Pane::Tree;
+        let theme = view.theme;
+        let follow = self.follow_note();
         let best = &view.snapshot.best;
         let starts = view.lines;
         let height = area.height.saturating_sub(2) as usize;

@@ -1,0 +1,284 @@
+//! Which children of a kind may be absent or repeated, and its separated lists: a walk over
+//! each visible rule (and named alias), through the hidden rules it uses.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Generator;
+use super::grammar_json::Rule;
+use super::profile::{ChildPresence, GeneratedTable, Presence};
+use super::text::kind_key;
+
+/// Children that may be absent or repeated, per parent kind (visible rules and named aliases),
+/// and the separated lists.
+pub(super) fn child_presence<'a>(
+    generator: &mut Generator<'a>,
+    aliases: &[(&'a Rule, String)],
+    table: &mut GeneratedTable,
+) {
+    let mut merged: BTreeMap<String, BTreeMap<String, Presence>> = BTreeMap::new();
+    for (parent, body) in parents(generator, aliases) {
+        let mut walk = ChildWalk {
+            generator: &mut *generator,
+            presence: BTreeMap::new(),
+            separators: BTreeSet::new(),
+            elements: BTreeSet::new(),
+            in_element: 0,
+            expanding: Vec::new(),
+        };
+        walk.walk(body, Presence::Required);
+        let ChildWalk {
+            presence,
+            separators,
+            elements,
+            ..
+        } = walk;
+        // A kind reached through several rules (aliases) keeps the most restrictive presence.
+        let entry = merged.entry(parent.clone()).or_default();
+        for (child, presence) in presence {
+            let slot = entry.entry(child).or_insert(presence);
+            *slot = (*slot).max(presence);
+        }
+        if !separators.is_empty() {
+            let list = table.lists.entry(parent).or_default();
+            list.separators.extend(separators);
+            list.elements.extend(elements);
+        }
+    }
+    for (parent, children) in merged {
+        let mut presence = ChildPresence::default();
+        for (child, how) in children {
+            match how {
+                Presence::Optional => {
+                    presence.optional.insert(child);
+                }
+                Presence::Repeated => {
+                    presence.repeated.insert(child);
+                }
+                Presence::Required => {}
+            }
+        }
+        table.children.insert(parent, presence);
+    }
+    table
+        .children
+        .retain(|_, presence| !presence.optional.is_empty() || !presence.repeated.is_empty());
+}
+
+/// The kinds whose children are walked, each with its rule: the visible rules, and the named
+/// aliases with the rule of the symbol they rename.
+fn parents<'a>(
+    generator: &Generator<'a>,
+    aliases: &[(&'a Rule, String)],
+) -> Vec<(String, &'a Rule)> {
+    let grammar = generator.input.grammar;
+    let mut parents: Vec<(String, &Rule)> = Vec::new();
+    for (name, rule) in &grammar.rules {
+        if !generator.is_hidden_symbol(name) {
+            parents.push((kind_key(name, true), rule));
+        }
+    }
+    for (content, key) in aliases {
+        let body = match content.unwrap_transparent() {
+            Rule::Symbol { name } => match generator.rules.get(name.as_str()) {
+                Some(rule) => *rule,
+                None => continue,
+            },
+            other => other,
+        };
+        parents.push((key.clone(), body));
+    }
+    parents
+}
+
+/// Collects, for one parent kind, the presence of every child kind and the list separators.
+struct ChildWalk<'g, 'a> {
+    generator: &'g mut Generator<'a>,
+    presence: BTreeMap<String, Presence>,
+    separators: BTreeSet<String>,
+    /// Kinds met inside the element of a separated list.
+    elements: BTreeSet<String>,
+    /// Depth of separated-list elements being walked.
+    in_element: usize,
+    expanding: Vec<&'a str>,
+}
+
+impl<'a> ChildWalk<'_, 'a> {
+    fn record(&mut self, key: String, presence: Presence) {
+        if self.in_element > 0 {
+            self.elements.insert(key.clone());
+        }
+        let entry = self.presence.entry(key).or_insert(presence);
+        *entry = (*entry).max(presence);
+    }
+
+    fn walk(&mut self, rule: &'a Rule, presence: Presence) {
+        match rule {
+            Rule::Blank | Rule::Pattern { .. } => {}
+            Rule::String { value } => {
+                if !value.is_empty() {
+                    self.record(kind_key(value, false), presence);
+                }
+            }
+            Rule::Token { content } | Rule::ImmediateToken { content } => {
+                if let Some(literal) = content.as_literal()
+                    && !literal.is_empty()
+                {
+                    self.record(kind_key(literal, false), presence);
+                }
+            }
+            Rule::Alias { value, named, .. } => {
+                if !value.is_empty() {
+                    self.record(kind_key(value, *named), presence);
+                }
+            }
+            Rule::Symbol { name } => self.walk_symbol(name, presence),
+            Rule::Field { content, .. }
+            | Rule::Prec { content }
+            | Rule::PrecDynamic { content }
+            | Rule::PrecLeft { content }
+            | Rule::PrecRight { content }
+            | Rule::Reserved { content } => self.walk(content, presence),
+            Rule::Repeat { content } => self.walk_repeated(content, Presence::Optional),
+            Rule::Repeat1 { content } => {
+                let inner = if presence == Presence::Optional {
+                    Presence::Optional
+                } else {
+                    Presence::Repeated
+                };
+                self.walk_repeated(content, inner);
+            }
+            Rule::Choice { members } => {
+                let nullable = members.iter().any(|m| self.generator.produces_no_child(m));
+                for member in members {
+                    self.walk(
+                        member,
+                        if nullable {
+                            Presence::Optional
+                        } else {
+                            presence
+                        },
+                    );
+                }
+            }
+            Rule::Seq { members } => self.walk_sequence(members, presence),
+        }
+    }
+
+    /// A hidden symbol is walked through (once on each path); a visible one is a child.
+    fn walk_symbol(&mut self, name: &'a str, presence: Presence) {
+        if self.generator.is_hidden_symbol(name) {
+            if self.expanding.contains(&name) {
+                return;
+            }
+            if let Some(body) = self.generator.rules.get(name).copied() {
+                self.expanding.push(name);
+                self.walk(body, presence);
+                self.expanding.pop();
+            }
+        } else {
+            self.record(kind_key(name, true), presence);
+        }
+    }
+
+    /// A member of a sequence has the sequence's presence when every other member may produce
+    /// no child, else it is required; the first element of a list that a later member repeats
+    /// is repeated.
+    fn walk_sequence(&mut self, members: &'a [Rule], presence: Presence) {
+        let nullable: Vec<bool> = members
+            .iter()
+            .map(|m| self.generator.produces_no_child(m))
+            .collect();
+        for (index, member) in members.iter().enumerate() {
+            let others_nullable = nullable.iter().enumerate().all(|(j, &n)| j == index || n);
+            let mut inner = if others_nullable {
+                presence
+            } else {
+                Presence::Required
+            };
+            if repeats_in_sequence(members, index) {
+                inner = if others_nullable && presence == Presence::Optional {
+                    Presence::Optional
+                } else {
+                    Presence::Repeated
+                };
+            }
+            self.walk(member, inner);
+        }
+    }
+
+    /// The body of a repetition: a two-member sequence of a literal separator and an element is a
+    /// separated list, whose separators the unparser drops together with the elements.
+    fn walk_repeated(&mut self, content: &'a Rule, presence: Presence) {
+        if let Rule::Choice { members } = content.unwrap_transparent()
+            && members
+                .iter()
+                .any(|member| separated_pair(member).is_some())
+        {
+            for member in members {
+                self.walk_repeated(member, presence);
+            }
+            return;
+        }
+        if let Rule::Seq { members } = content.unwrap_transparent()
+            && members.len() == 2
+        {
+            let separator_at = match (members[0].as_literal(), members[1].as_literal()) {
+                (Some(_), None) => Some(0),
+                (None, Some(_)) => Some(1),
+                _ => None,
+            };
+            if let Some(at) = separator_at
+                && let Some(separator) = members[at].as_literal()
+            {
+                self.separators.insert(separator.to_string());
+                self.record(kind_key(separator, false), Presence::Required);
+                self.in_element += 1;
+                self.walk(&members[1 - at], presence);
+                self.in_element -= 1;
+                return;
+            }
+        }
+        self.walk(content, presence);
+    }
+}
+
+/// The position of the separator when `rule` is a separator-and-element pair.
+fn separated_pair(rule: &Rule) -> Option<usize> {
+    match rule.unwrap_transparent() {
+        Rule::Seq { members } if members.len() == 2 => {
+            match (members[0].as_literal(), members[1].as_literal()) {
+                (Some(_), None) => Some(0),
+                (None, Some(_)) => Some(1),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether member `index` of a sequence is the first element of a list whose further elements a
+/// later member repeats (`x (sep x)*`, `x x*`).
+fn repeats_in_sequence(members: &[Rule], index: usize) -> bool {
+    let element = members[index].unwrap_transparent();
+    members.iter().enumerate().any(|(j, other)| {
+        j != index
+            && match other.unwrap_transparent() {
+                Rule::Repeat { content } | Rule::Repeat1 { content } => {
+                    let content = content.unwrap_transparent();
+                    if content == element {
+                        return true;
+                    }
+                    match content {
+                        Rule::Seq { members: pair } if pair.len() == 2 => {
+                            (pair[0].as_literal().is_some()
+                                && pair[1].unwrap_transparent() == element)
+                                || (pair[1].as_literal().is_some()
+                                    && pair[0].unwrap_transparent() == element)
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            }
+    })
+}
