@@ -533,7 +533,7 @@ fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
             (format!("replacing a node{at} by a shorter text"), false)
         }
         CandidateKind::Lift => (format!("replacing a node{at} by one inside it"), false),
-        CandidateKind::Edit => match (stage, &view.what_it_does(current, 48)[..]) {
+        CandidateKind::Edit => match (shown_stage(view), &view.what_it_does(current, 48)[..]) {
             ("unbind", _) => (
                 format!("removing a name with every statement that mentions it{at}"),
                 true,
