@@ -170,11 +170,16 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
         [
             "coarse-hddhr-sweep",
             "hddhr-sweep",
+            "unbind",
+            "typedefs",
+            "declarations",
+            "conditions",
             "replace",
             "inline",
             "ddmin line",
             "brackets",
             "tokens",
+            "spans",
             "rename",
             "indent"
         ]

@@ -558,8 +558,22 @@ fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
             (format!("replacing a node{at} by a shorter text"), false)
         }
         CandidateKind::Lift => (format!("replacing a node{at} by one inside it"), false),
-        CandidateKind::Edit => match &view.what_it_does(current, 48)[..] {
-            [change] => (format!("replacing {change}{at}"), false),
+        CandidateKind::Edit => match (shown_stage(view), &view.what_it_does(current, 48)[..]) {
+            ("unbind", _) => (
+                format!("removing a name with every statement that mentions it{at}"),
+                true,
+            ),
+            ("typedefs", _) => (
+                format!("inlining a type alias into its uses and removing it{at}"),
+                false,
+            ),
+            ("conditions", _) => (format!("replacing a statement{at} by its condition"), false),
+            ("declarations", _) => (
+                format!("replacing a function's body{at} by `;` (a declaration)"),
+                false,
+            ),
+            ("spans", _) => (format!("removing a run of tokens{at}"), true),
+            (_, [change]) => (format!("replacing {change}{at}"), false),
             _ => (format!("removing text{at}"), true),
         },
         CandidateKind::Manual => (format!("your edit{at}"), false),

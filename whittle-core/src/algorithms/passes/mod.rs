@@ -4,12 +4,18 @@
 //! fixed point.
 
 pub mod brackets;
+pub mod conditions;
+pub mod declarations;
 pub mod edit;
 pub mod indent;
 pub mod inline;
 pub mod lexer;
+pub mod nodes;
 pub mod rename;
+pub mod spans;
 pub mod tokens;
+pub mod typedefs;
+pub mod unbind;
 
 use std::collections::HashSet;
 use std::fmt;
@@ -37,15 +43,30 @@ pub enum TextStage {
     Indent,
     /// Inline a function that only returns an expression into its calls (needs the grammar).
     Inline,
+    /// Delete a balanced run of 4 to 64 tokens that ends where a statement ends.
+    Spans,
+    /// Delete a name's statements, declaration and uses together (needs the grammar).
+    Unbind,
+    /// Inline a type alias at its uses and delete it (needs the grammar).
+    Typedefs,
+    /// A statement with a condition becomes the condition as a statement (needs the grammar).
+    Conditions,
+    /// A function definition becomes its declaration (needs the grammar).
+    Declarations,
 }
 
 impl TextStage {
-    pub const ALL: [TextStage; 5] = [
+    pub const ALL: [TextStage; 10] = [
         TextStage::Tokens,
         TextStage::Brackets,
         TextStage::Rename,
         TextStage::Indent,
         TextStage::Inline,
+        TextStage::Spans,
+        TextStage::Unbind,
+        TextStage::Typedefs,
+        TextStage::Conditions,
+        TextStage::Declarations,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,12 +76,24 @@ impl TextStage {
             TextStage::Rename => "rename",
             TextStage::Indent => "indent",
             TextStage::Inline => "inline",
+            TextStage::Spans => "spans",
+            TextStage::Unbind => "unbind",
+            TextStage::Typedefs => "typedefs",
+            TextStage::Conditions => "conditions",
+            TextStage::Declarations => "declarations",
         }
     }
 
     /// Whether the stage reads the parse tree (it does nothing without the language's grammar).
     pub fn needs_grammar(self) -> bool {
-        self == TextStage::Inline
+        !matches!(
+            self,
+            TextStage::Tokens
+                | TextStage::Brackets
+                | TextStage::Rename
+                | TextStage::Indent
+                | TextStage::Spans
+        )
     }
 
     /// One line for `whittle algorithms` and the UI's catalogue.
@@ -83,6 +116,26 @@ impl TextStage {
             TextStage::Inline => {
                 "a function that only returns an expression goes into every call of it, and its \
                  definition away (needs the language's grammar)"
+            }
+            TextStage::Spans => {
+                "delete a run of 4-64 tokens that keeps the brackets balanced and ends where a \
+                 statement ends, across statements, longest first at each token"
+            }
+            TextStage::Unbind => {
+                "delete every statement that mentions a name (its declaration or import and all \
+                 its uses) at once (needs the language's grammar)"
+            }
+            TextStage::Typedefs => {
+                "a typedef or type alias goes into every use of its name, and its declaration \
+                 away (needs the language's grammar)"
+            }
+            TextStage::Conditions => {
+                "an if, while or for statement becomes its condition as an expression statement \
+                 (needs the language's grammar)"
+            }
+            TextStage::Declarations => {
+                "a function, method or constructor definition becomes its declaration: the body \
+                 (and member initializers) become ; (needs the language's grammar)"
             }
         }
     }
@@ -114,6 +167,37 @@ impl TextStage {
             TextStage::Inline => match language {
                 Some(language) => {
                     run_edit_stage(&inline::InlineCalls { language }, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Spans => {
+                run_edit_stage(&spans::TokenSpans { syntax }, tester, pins, options)
+            }
+            TextStage::Unbind => match language {
+                Some(language) => {
+                    let stage = unbind::RemoveBindings { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Typedefs => match language {
+                Some(language) => {
+                    let stage = typedefs::InlineTypedefs { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Conditions => match language {
+                Some(language) => {
+                    let stage = conditions::HoistConditions { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Declarations => match language {
+                Some(language) => {
+                    let stage = declarations::DefinitionsToDeclarations { language };
+                    run_edit_stage(&stage, tester, pins, options)
                 }
                 None => Ok(()),
             },

@@ -1,0 +1,94 @@
+//! What the tree-reading text stages (`unbind`, `typedefs`, `conditions`) share: names as the
+//! parse spells them, the statement a mention sits in, and whether the language ends its
+//! statements with `;`. All of it is read from node kinds and fields, so it holds for every
+//! grammar that names its nodes the usual way (`…identifier`, `…statement`, `…declaration`).
+
+use crate::tree::syntax::Node;
+
+/// The bytes of `node`.
+pub fn text_of<'a>(node: Node<'_>, text: &'a [u8]) -> &'a [u8] {
+    &text[node.byte_range()]
+}
+
+/// Whether `node` is a name: a named leaf whose kind is an identifier of any sort
+/// (`identifier`, `type_identifier`, `field_identifier`, `package_identifier`).
+pub fn is_name(node: Node<'_>) -> bool {
+    node.is_named() && node.child_count() == 0 && node.kind().ends_with("identifier")
+}
+
+/// Kinds that stand alone in a list of their siblings: statements, declarations, definitions,
+/// import and type specs, items.
+fn is_unit_kind(kind: &str) -> bool {
+    ["statement", "declaration", "definition", "_spec", "_item"]
+        .iter()
+        .any(|suffix| kind.ends_with(suffix))
+}
+
+/// Kinds that hold a list of units (blocks, bodies, declaration and spec lists, modules).
+fn is_list_kind(kind: &str) -> bool {
+    [
+        "block",
+        "body",
+        "list",
+        "compound",
+        "module",
+        "program",
+        "source_file",
+        "translation_unit",
+    ]
+    .iter()
+    .any(|part| kind.contains(part))
+}
+
+/// The statement `node` sits in: its nearest ancestor (itself included) of a unit kind whose
+/// parent is the root or a list of units, so that deleting it leaves its parent whole. `None`
+/// when there is none below the root.
+pub fn enclosing_unit(node: Node<'_>) -> Option<Node<'_>> {
+    let mut at = node;
+    loop {
+        let parent = at.parent()?;
+        if at.is_named()
+            && is_unit_kind(at.kind())
+            && (parent.parent().is_none() || is_list_kind(parent.kind()))
+        {
+            return Some(at);
+        }
+        at = parent;
+    }
+}
+
+/// Whether the text's statements end with `;` (some leaf of the parse is a `;`).
+pub fn uses_semicolons(root: Node<'_>) -> bool {
+    let mut found = false;
+    let visited: Result<(), ()> = crate::tree::syntax::visit_preorder(root, |node| {
+        if node.child_count() == 0 && !node.is_named() && node.kind() == ";" {
+            found = true;
+            return Err(());
+        }
+        Ok(())
+    });
+    let _ = visited;
+    found
+}
+
+/// Sorted ranges merged where they overlap or touch (the first's text kept).
+pub fn merged(mut changes: super::edit::Changes) -> super::edit::Changes {
+    changes.sort_by_key(|(range, _)| (range.start, range.end));
+    let mut out: super::edit::Changes = Vec::with_capacity(changes.len());
+    for (range, new) in changes {
+        match out.last_mut() {
+            Some((last, _)) if range.start < last.end => last.end = last.end.max(range.end),
+            _ => out.push((range, new)),
+        }
+    }
+    out
+}
+
+/// A stable identity for an edit named by `key` (never 0).
+pub fn identity_of(stage: &str, key: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    stage.hash(&mut hasher);
+    key.hash(&mut hasher);
+    hasher.finish() | 1
+}

@@ -1,0 +1,131 @@
+//! `spans`: a run of tokens of any length is deleted at once, across statements and without
+//! regard to the tree (shrinkray's `delete_byte_spans` and block deletion over tokens):
+//! `if (n < 1) return 1; if (n == 1) return 0; return n;` loses `< 1) return 1; if (n == 1)
+//! return 0; return` in one test. Every run keeps the text's brackets balanced (it removes as
+//! many of each opening bracket as of its closing one) and ends where a statement ends (before
+//! a token that follows `;`, `{` or `}` or starts a line, or at the end): the likely runs, from
+//! 4 tokens (shorter ones are the `tokens` stage's) to [`LONGEST`]. At each token the longest
+//! run is tried first.
+
+use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
+use super::lexer::{Syntax, TokenKind, lex};
+use crate::testing::control::Stop;
+
+/// The longest run, in tokens.
+pub const LONGEST: usize = 64;
+
+/// The shortest run, in tokens (shorter ones are the `tokens` stage's).
+pub const SHORTEST: usize = 4;
+
+/// The token-span deletion stage.
+pub struct TokenSpans {
+    pub syntax: Syntax,
+}
+
+impl EditStage for TokenSpans {
+    fn name(&self) -> &'static str {
+        "spans"
+    }
+
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
+        let tokens = lex(text, self.syntax);
+        request.check_stop()?;
+        // What each token does to the depth of each bracket kind.
+        let depth_change: Vec<[i32; 3]> = tokens
+            .iter()
+            .map(|token| {
+                let mut change = [0; 3];
+                if token.kind == TokenKind::Punct && token.end == token.start + 1 {
+                    match text[token.start] {
+                        b'(' => change[0] = 1,
+                        b')' => change[0] = -1,
+                        b'[' => change[1] = 1,
+                        b']' => change[1] = -1,
+                        b'{' => change[2] = 1,
+                        b'}' => change[2] = -1,
+                        _ => {}
+                    }
+                }
+                change
+            })
+            .collect();
+        // Whether a statement ends before token `j` (or `j` is the end).
+        let ends_before = |j: usize| {
+            j == tokens.len()
+                || j > 0 && {
+                    let before = &tokens[j - 1];
+                    (before.end == before.start + 1 && b";{}".contains(&text[before.start]))
+                        || text[before.end..tokens[j].start].contains(&b'\n')
+                }
+        };
+        let mut edits = Vec::new();
+        for (i, token) in tokens.iter().enumerate() {
+            request.work()?;
+            let at = position_order(token.start, 0);
+            if at < request.from {
+                continue;
+            }
+            if request.is_full(edits.len()) {
+                break;
+            }
+            let mut balance = [0; 3];
+            let mut runs = Vec::new();
+            for j in i + 1..=(i + LONGEST).min(tokens.len()) {
+                let change = depth_change[j - 1];
+                for kind in 0..3 {
+                    balance[kind] += change[kind];
+                }
+                if j - i >= SHORTEST && balance == [0; 3] && ends_before(j) {
+                    runs.push(j);
+                }
+            }
+            for &j in runs.iter().rev() {
+                let (range, new) = deletion(text, token.start..tokens[j - 1].end);
+                edits.push(Edit::replace(vec![(range, new)], at).with_resume(at));
+            }
+        }
+        Ok(edits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::passes::edit::rendered_edits;
+
+    #[test]
+    fn a_run_across_statements_goes_at_once() {
+        // From the LLVM test-suite's Stanford `Quicksort` (the shape of the C example).
+        let text = "int f(int n) { if (n < 1) return 1; if (n == 1) return 0; return n; }";
+        let edits = rendered_edits(
+            &TokenSpans {
+                syntax: Syntax::for_language(Some("c")),
+            },
+            text.as_bytes(),
+        );
+        // Two statements and the start of a third in one run: the brackets stay balanced.
+        assert!(
+            edits.contains(&"int f(int n) { if (n < 1) return n; }".to_owned()),
+            "{edits:#?}"
+        );
+        // The whole body (the widest run at `{`'s successor) comes first there.
+        let at_if = edits
+            .iter()
+            .position(|e| e.starts_with("int f(int n) { ") && !e.contains("if (n < 1)"))
+            .unwrap();
+        assert_eq!(edits[at_if], "int f(int n) { }");
+        // Every run keeps every bracket with its partner.
+        for edit in &edits {
+            assert_eq!(
+                edit.matches('(').count(),
+                edit.matches(')').count(),
+                "{edit}"
+            );
+            assert_eq!(
+                edit.matches('{').count(),
+                edit.matches('}').count(),
+                "{edit}"
+            );
+        }
+    }
+}

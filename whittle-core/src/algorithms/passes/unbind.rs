@@ -1,0 +1,163 @@
+//! `unbind`: a name goes with every statement that mentions it, in one edit. Languages that
+//! refuse unused variables and imports (Go) keep a declaration as long as one use is left, and
+//! a use as long as its declaration is: neither goes alone, both go together. For each name
+//! (identifiers of every sort; for an import, the last segment of its path, the name its uses
+//! spell), the statements its mentions sit in (see [`enclosing_unit`]) are deleted at once.
+//! Names come in the order of their first mention; a name mentioned in one statement only is
+//! left to the tree stages, which delete single statements.
+
+use std::collections::HashMap;
+
+use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
+use super::nodes::{enclosing_unit, identity_of, is_name, merged, text_of};
+use crate::testing::control::Stop;
+use crate::tree::Language;
+use crate::tree::syntax::{Node, parse_syntax, preorder};
+
+/// The unbind stage for one language (it needs the parse tree).
+pub struct RemoveBindings<'a> {
+    pub language: &'a Language,
+}
+
+impl EditStage for RemoveBindings<'_> {
+    fn name(&self) -> &'static str {
+        "unbind"
+    }
+
+    fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
+        let Some(tree) = parse_syntax(self.language, text, || request.work())? else {
+            return Ok(Vec::new());
+        };
+        let mut nodes = Vec::new();
+        preorder(tree.root_node(), &mut nodes);
+        request.check_stop()?;
+        // Each name's mentions, names in the order of their first mention.
+        let mut order: Vec<&[u8]> = Vec::new();
+        let mut mentions: HashMap<&[u8], Vec<Node<'_>>> = HashMap::new();
+        for &node in &nodes {
+            request.work()?;
+            let Some(name) = mentioned_name(node, text) else {
+                continue;
+            };
+            let list = mentions.entry(name).or_default();
+            if list.is_empty() {
+                order.push(name);
+            }
+            list.push(node);
+        }
+        let mut edits = Vec::new();
+        for name in order {
+            request.work()?;
+            let list = &mentions[name];
+            let at = position_order(list[0].start_byte(), 0);
+            if at < request.from {
+                continue;
+            }
+            if request.is_full(edits.len()) {
+                break;
+            }
+            let Some(units) = list
+                .iter()
+                .map(|&node| enclosing_unit(node))
+                .collect::<Option<Vec<Node<'_>>>>()
+            else {
+                continue;
+            };
+            let mut ranges: Vec<_> = units.iter().map(|unit| unit.byte_range()).collect();
+            ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
+            // Units inside another unit go with it.
+            let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
+            for range in ranges {
+                if outer.last().is_some_and(|last| range.end <= last.end) {
+                    continue;
+                }
+                outer.push(range);
+            }
+            if outer.len() < 2 {
+                continue;
+            }
+            let changes = merged(outer.into_iter().map(|r| deletion(text, r)).collect());
+            edits.push(
+                Edit::replace(changes, at)
+                    .with_resume(at)
+                    .with_identity(identity_of("unbind", name)),
+            );
+        }
+        Ok(edits)
+    }
+}
+
+/// The name `node` mentions: a name leaf's text, or the last segment of an import's path
+/// (`"net/http"` is used as `http`).
+fn mentioned_name<'a>(node: Node<'_>, text: &'a [u8]) -> Option<&'a [u8]> {
+    if is_name(node) {
+        return Some(text_of(node, text));
+    }
+    if !node.kind().contains("string") || node.parent()?.kind().contains("string") {
+        return None;
+    }
+    let mut ancestor = node.parent();
+    let mut in_import = false;
+    for _ in 0..3 {
+        let Some(at) = ancestor else { break };
+        in_import |= at.kind().contains("import");
+        ancestor = at.parent();
+    }
+    if !in_import {
+        return None;
+    }
+    let path = text_of(node, text);
+    let path = path.strip_prefix(b"\"").unwrap_or(path);
+    let path = path.strip_suffix(b"\"").unwrap_or(path);
+    let last = path.rsplit(|&b| b == b'/').next()?;
+    (!last.is_empty() && last.iter().all(|&b| super::lexer::is_word_byte(b))).then_some(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::passes::edit::rendered_edits;
+
+    fn unbound(language: &str, text: &str) -> Vec<String> {
+        let Ok(language) = Language::by_name(language) else {
+            panic!("no language {language}");
+        };
+        rendered_edits(&RemoveBindings { language }, text.as_bytes())
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-go"),
+        ignore = "needs the Go grammar (cargo feature lang-go)"
+    )]
+    fn a_go_variable_goes_with_every_statement_that_uses_it() {
+        // From golang/go's src/sort/example_test.go, cut down.
+        let text = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tpeople := []int{1, 2}\n\tn := len(people)\n\tfmt.Println(people, n)\n\tfmt.Println(n)\n}\n";
+        let edits = unbound("go", text);
+        // `people`: its declaration, the `len` and the first print go; `n := …` with it.
+        assert!(
+            edits.contains(
+                &"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(n)\n}\n"
+                    .to_owned()
+            ),
+            "{edits:#?}"
+        );
+        // `fmt`: the import and both prints.
+        assert!(
+            edits.contains(
+                &"package main\n\n\nfunc main() {\n\tpeople := []int{1, 2}\n\tn := len(people)\n}\n"
+                    .to_owned()
+            ),
+            "{edits:#?}"
+        );
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-go"),
+        ignore = "needs the Go grammar (cargo feature lang-go)"
+    )]
+    fn a_name_used_once_is_left_alone() {
+        assert!(unbound("go", "package main\n\nfunc main() {\n\tx := 1\n}\n").is_empty());
+    }
+}
