@@ -428,7 +428,18 @@ fn pinned_bytes_are_never_edited() {
             .unwrap();
         let result = String::from_utf8(tester.best().to_vec()).unwrap();
         assert!(result.contains("keep_this_name("), "{stage}: {result}");
-        assert!(result.len() < input.len(), "{stage}: {result}");
+        // The stages over any tokens find something besides the pin; the others need a
+        // construct (a statement run, a binding, an alias, a definition, a condition) that is
+        // not here outside the pinned bytes.
+        let over_any_tokens = [
+            TextStage::Tokens,
+            TextStage::Brackets,
+            TextStage::Rename,
+            TextStage::Indent,
+        ];
+        if over_any_tokens.contains(&stage) {
+            assert!(result.len() < input.len(), "{stage}: {result}");
+        }
     }
 }
 
