@@ -768,13 +768,31 @@ fn small_screens_keep_the_essentials() {
     assert!(screen.contains("↑ ↓ scroll"), "{screen}");
 }
 
-/// The C example under the default pipeline for C: a schedule of nine stages.
+/// The C example under a schedule of nine stages (the default for C before its structure
+/// stages: the screens below are about a schedule, not about the default).
 fn scheduled_hello(width: u16, height: u16) -> Harness {
     harness_on("hello-hoist", width, height, |settings| {
+        settings.algorithm =
+            "(coarse-hddhr-sweep+hddhr-sweep+replace+inline+ddmin:line+brackets+tokens+rename+indent)*"
+                .parse()
+                .ok();
+    })
+}
+
+/// Step by step, the default pipeline for C runs to its end: every stage parks before each
+/// test it runs.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn stepping_through_the_default_for_c_reaches_the_end() {
+    let mut h = harness_on("hello-hoist", 160, 45, |settings| {
         settings.algorithm = whittle_core::engine::pipeline::DEFAULT_TREE_PIPELINE
             .parse()
             .ok();
-    })
+    });
+    h.step_until_event(|event| matches!(event, Event::Done { .. }), 400);
 }
 
 /// A stage of a schedule says where it is in the schedule and in which round, not "stage 1/1".
