@@ -51,6 +51,10 @@ fn c_task(dir: &Path) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c): the sizes are the C pipeline's"
+)]
 fn a_header_and_a_source_are_reduced_together_with_a_c_vise_style_test() {
     let dir = tempfile::tempdir().unwrap();
     c_task(dir.path());
