@@ -82,6 +82,27 @@ pub fn run_ddmin_pass(
     pins: &Pins,
 ) -> Result<(), Stop> {
     let stage = format!("ddmin {atom}");
+    run_unit_pass(
+        tester,
+        &stage,
+        fixpoint,
+        atom,
+        pins,
+        |domain, config, tester| dd::ddmin(domain, config, tester, dd),
+    )
+}
+
+/// One pass of a list minimizer (`minimize`) over `atom` units of the tester's current best,
+/// rerun while it removes something unless `fixpoint` is off; each run is a fixed-point
+/// iteration of `stage`. Units overlapping a pin stay in every candidate.
+pub(super) fn run_unit_pass(
+    tester: &mut Tester,
+    stage: &str,
+    fixpoint: bool,
+    atom: AtomKind,
+    pins: &Pins,
+    mut minimize: impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
+) -> Result<(), Stop> {
     let text = tester.best().to_vec();
     let spans = atoms::split(&text, atom);
     let pinned = pins.pinned_units(&spans);
@@ -92,11 +113,11 @@ pub fn run_ddmin_pass(
     tester.begin_universe();
     for iteration in 1.. {
         tester.emit(Event::FixpointIteration {
-            stage: stage.clone(),
+            stage: stage.to_owned(),
             iteration,
         });
         let before = config.len();
-        config = dd::ddmin(&domain, config, tester, dd)?;
+        config = minimize(&domain, config, tester)?;
         if config.len() == before || !fixpoint {
             break;
         }
