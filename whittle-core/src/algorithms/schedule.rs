@@ -198,6 +198,57 @@ mod tests {
         assert_eq!(idle_tests, [30, 25, 25, 30]);
     }
 
+    /// A stage that never removes anything runs last in every round after the first, and at
+    /// most once a round; the others reach their fixed point first.
+    #[test]
+    fn a_stage_that_never_removes_runs_last_once_a_round() {
+        let oracle = crate::exec::oracle::predicate("two or more a", |c: &[u8]| {
+            c.len() >= 2 && c.iter().all(|&b| b == b'a')
+        });
+        let mut tester = Tester::new(
+            Arc::new(oracle),
+            CachePolicy::recommended(),
+            Arc::new(Control::new(Knobs::default())),
+        );
+        tester.set_best(b"aaaaaa".to_vec());
+        let candidate = Candidate::single(CandidateKind::Manual);
+        let mut runs: Vec<(u32, usize)> = Vec::new();
+        let mut fresh = 0u32;
+        run(2, &mut tester, |stage, round, tester| {
+            runs.push((round, stage));
+            if stage == 1 {
+                // Removes one `a` when that stays interesting.
+                let shorter = tester.best()[1..].to_vec();
+                if tester.judge_single(candidate, &shorter)?.0.is_interesting() {
+                    tester.accept(shorter, None, Branch::Manual, candidate);
+                }
+                return Ok(());
+            }
+            (0..40).try_for_each(|_| {
+                fresh += 1;
+                tester.judge_single(candidate, format!("b{fresh}").as_bytes())?;
+                Ok(())
+            })
+        })
+        .unwrap();
+        assert_eq!(tester.best(), b"aa");
+        let last_round = runs.last().map_or(0, |&(round, _)| round);
+        for round in 2..=last_round {
+            let stages: Vec<usize> = runs
+                .iter()
+                .filter(|&&(r, _)| r == round)
+                .map(|&(_, stage)| stage)
+                .collect();
+            assert!(
+                stages.iter().filter(|&&stage| stage == 0).count() <= 1,
+                "{runs:?}"
+            );
+            if let Some(at) = stages.iter().position(|&stage| stage == 0) {
+                assert_eq!(at, stages.len() - 1, "round {round}: {runs:?}");
+            }
+        }
+    }
+
     #[test]
     fn productive_stages_go_first() {
         let records = vec![
