@@ -541,3 +541,63 @@ fn sigterm_kills_the_running_tests_and_leaves_a_complete_output() {
     );
     assert!(output.len() <= input.len());
 }
+
+/// The trace of a run with one test at a time, without its clock readings (and the output's
+/// name, which differs between the runs).
+fn trace_without_times(work: &Work, name: &str) -> Vec<serde_json::Value> {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                fields.retain(|key, _| {
+                    !matches!(
+                        key.as_str(),
+                        "t" | "duration" | "output" | "effective_parallelism"
+                    ) && !key.ends_with("seconds")
+                });
+                fields.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    work.read_string(name)
+        .lines()
+        .map(|line| {
+            let mut step: serde_json::Value = serde_json::from_str(line).unwrap();
+            strip(&mut step);
+            step
+        })
+        .collect()
+}
+
+/// With one test at a time the default pipeline (its schedule ordered by yield) takes the same
+/// steps in every run: two runs write the same trace, clock readings aside.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn two_runs_with_one_test_at_a_time_take_the_same_steps() {
+    let work = Work::new();
+    let input = work.file(
+        "data.json",
+        "{\"name\": \"whittle\", \"tags\": [1, 2, 3], \"keep\": {\"this\": \"needle\"}, \"n\": 4}\n",
+    );
+    let test = work.script("needle.sh", "grep -q needle \"$1\"");
+    for run in ["one", "two"] {
+        let trace = format!("{run}.jsonl");
+        let output = safety_support::run_within(
+            &mut work.reduce(
+                &input,
+                &["-j", "1", "--trace", &trace, "-o", &format!("{run}.json")],
+                &test,
+            ),
+            Duration::from_secs(120),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    assert_eq!(work.read("one.json"), work.read("two.json"));
+    let one = trace_without_times(&work, "one.jsonl");
+    assert!(one.len() > 10, "{one:?}");
+    assert_eq!(one, trace_without_times(&work, "two.jsonl"));
+}
