@@ -60,13 +60,10 @@ impl EditStage for HoistConditions<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::passes::edit::rendered_edits;
+    use crate::algorithms::passes::edit::rendered_edits_in;
 
     fn hoisted(language: &str, text: &str) -> Vec<String> {
-        let Ok(language) = Language::by_name(language) else {
-            panic!("no language {language}");
-        };
-        rendered_edits(&HoistConditions { language }, text.as_bytes())
+        rendered_edits_in(language, text, |language| HoistConditions { language })
     }
 
     #[test]

@@ -80,13 +80,12 @@ impl EditStage for DefinitionsToDeclarations<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::passes::edit::rendered_edits;
+    use crate::algorithms::passes::edit::rendered_edits_in;
 
     fn declared(language: &str, text: &str) -> Vec<String> {
-        let Ok(language) = Language::by_name(language) else {
-            panic!("no language {language}");
-        };
-        rendered_edits(&DefinitionsToDeclarations { language }, text.as_bytes())
+        rendered_edits_in(language, text, |language| DefinitionsToDeclarations {
+            language,
+        })
     }
 
     #[test]

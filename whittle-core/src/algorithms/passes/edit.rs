@@ -253,6 +253,19 @@ pub fn rendered_edits(stage: &dyn EditStage, text: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// [`rendered_edits`] of the stage `stage` makes for the language named `language`.
+#[cfg(test)]
+pub fn rendered_edits_in<S: EditStage>(
+    language: &str,
+    text: &str,
+    stage: impl FnOnce(&'static crate::tree::Language) -> S,
+) -> Vec<String> {
+    let Ok(language) = crate::tree::Language::by_name(language) else {
+        panic!("no language {language}");
+    };
+    rendered_edits(&stage(language), text.as_bytes())
+}
+
 /// How a text stage runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EditOptions {

@@ -275,13 +275,10 @@ fn substituted(function: &Inlinable<'_>, arguments: &[Node<'_>], text: &[u8]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::passes::edit::rendered_edits;
+    use crate::algorithms::passes::edit::rendered_edits_in;
 
     fn inlined(language: &str, text: &str) -> Vec<String> {
-        let Ok(language) = Language::by_name(language) else {
-            panic!("no language {language}");
-        };
-        rendered_edits(&InlineCalls { language }, text.as_bytes())
+        rendered_edits_in(language, text, |language| InlineCalls { language })
     }
 
     #[test]

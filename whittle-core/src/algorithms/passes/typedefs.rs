@@ -135,13 +135,10 @@ fn alias<'t>(node: Node<'t>, text: &[u8]) -> Option<Alias<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::passes::edit::rendered_edits;
+    use crate::algorithms::passes::edit::rendered_edits_in;
 
     fn inlined(language: &str, text: &str) -> Vec<String> {
-        let Ok(language) = Language::by_name(language) else {
-            panic!("no language {language}");
-        };
-        rendered_edits(&InlineTypedefs { language }, text.as_bytes())
+        rendered_edits_in(language, text, |language| InlineTypedefs { language })
     }
 
     #[test]

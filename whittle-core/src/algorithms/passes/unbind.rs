@@ -116,13 +116,10 @@ fn mentioned_name<'a>(node: Node<'_>, text: &'a [u8]) -> Option<&'a [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::passes::edit::rendered_edits;
+    use crate::algorithms::passes::edit::rendered_edits_in;
 
     fn unbound(language: &str, text: &str) -> Vec<String> {
-        let Ok(language) = Language::by_name(language) else {
-            panic!("no language {language}");
-        };
-        rendered_edits(&RemoveBindings { language }, text.as_bytes())
+        rendered_edits_in(language, text, |language| RemoveBindings { language })
     }
 
     #[test]
