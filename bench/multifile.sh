@@ -49,8 +49,10 @@ W
                 </dev/null >"$work/log" 2>&1) || capped=yes ;;
         shrinkray)
             result=$work/$case_name
-            timeout "$cap" "$shrinkray" --ui basic --no-llm --no-restart --parallelism "$jobs" \
-                "$work/test.sh" "$result" </dev/null >"$work/log" 2>&1 || capped=yes ;;
+            # shrinkray keeps its history in .shrinkray/ of its working directory.
+            (cd "$work" && timeout "$cap" "$shrinkray" --ui basic --no-llm --no-restart \
+                --parallelism "$jobs" "$work/test.sh" "$result" </dev/null >"$work/log" 2>&1) \
+                || capped=yes ;;
         whittle-files)
             result=$work/out
             (cd "$work/$case_name" && timeout "$cap" "$whittle" reduce * --no-tui -j "$jobs" \
