@@ -5,11 +5,10 @@
 //! through the one statement that holds an expression (read from the grammar's `condition`
 //! field, ended with `;` when the language's statements are).
 
-use super::edit::{Edit, EditRequest, EditStage, position_order};
-use super::nodes::{enclosing_unit, text_of, uses_semicolons};
+use super::edit::{Edit, EditRequest, EditStage};
+use super::nodes::{edits_by_node, enclosing_unit, text_of, uses_semicolons, with_parsed_nodes};
 use crate::testing::control::Stop;
 use crate::tree::Language;
-use crate::tree::syntax::{parse_syntax, preorder};
 
 /// The condition-hoisting stage for one language (it needs the parse tree).
 pub struct HoistConditions<'a> {
@@ -22,38 +21,21 @@ impl EditStage for HoistConditions<'_> {
     }
 
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
-        let Some(tree) = parse_syntax(self.language, text, || request.work())? else {
-            return Ok(Vec::new());
-        };
-        let root = tree.root_node();
-        let terminator: &[u8] = if uses_semicolons(root) { b";" } else { b"" };
-        let mut nodes = Vec::new();
-        preorder(root, &mut nodes);
-        request.check_stop()?;
-        let mut edits = Vec::new();
-        for &node in &nodes {
-            request.work()?;
-            let at = position_order(node.start_byte(), 0);
-            if at < request.from {
-                continue;
-            }
-            if request.is_full(edits.len()) && edits.last().is_some_and(|e: &Edit| e.order < at) {
-                break;
-            }
-            if !node.is_named() || !node.kind().ends_with("statement") {
-                continue;
-            }
-            let Some(condition) = node.child_by_field_name("condition") else {
-                continue;
-            };
-            if enclosing_unit(node) != Some(node) {
-                continue;
-            }
-            let mut new = text_of(condition, text).to_vec();
-            new.extend_from_slice(terminator);
-            edits.push(Edit::replace(vec![(node.byte_range(), new)], at).with_resume(at));
-        }
-        Ok(edits)
+        with_parsed_nodes(self.language, text, request, |nodes| {
+            let terminator: &[u8] = if uses_semicolons(nodes[0]) { b";" } else { b"" };
+            edits_by_node(nodes, request, |node, at| {
+                if !node.is_named() || !node.kind().ends_with("statement") {
+                    return None;
+                }
+                let condition = node.child_by_field_name("condition")?;
+                if enclosing_unit(node) != Some(node) {
+                    return None;
+                }
+                let mut new = text_of(condition, text).to_vec();
+                new.extend_from_slice(terminator);
+                Some(Edit::replace(vec![(node.byte_range(), new)], at).with_resume(at))
+            })
+        })
     }
 }
 

@@ -5,11 +5,10 @@
 //! abstract or interface one. Read from the grammar: any node of a function, method or
 //! constructor kind with a braced `body` field.
 
-use super::edit::{Edit, EditRequest, EditStage, position_order};
-use super::nodes::uses_semicolons;
+use super::edit::{Edit, EditRequest, EditStage};
+use super::nodes::{edits_by_node, uses_semicolons, with_parsed_nodes};
 use crate::testing::control::Stop;
 use crate::tree::Language;
-use crate::tree::syntax::{parse_syntax, preorder};
 
 /// The definition-to-declaration stage for one language (it needs the parse tree).
 pub struct DefinitionsToDeclarations<'a> {
@@ -22,58 +21,42 @@ impl EditStage for DefinitionsToDeclarations<'_> {
     }
 
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
-        let Some(tree) = parse_syntax(self.language, text, || request.work())? else {
-            return Ok(Vec::new());
-        };
-        let root = tree.root_node();
-        let terminator: &[u8] = if uses_semicolons(root) { b";" } else { b"" };
-        let mut nodes = Vec::new();
-        preorder(root, &mut nodes);
-        request.check_stop()?;
-        let mut edits = Vec::new();
-        for &node in &nodes {
-            request.work()?;
-            let at = position_order(node.start_byte(), 0);
-            if at < request.from {
-                continue;
-            }
-            if request.is_full(edits.len()) && edits.last().is_some_and(|e: &Edit| e.order < at) {
-                break;
-            }
-            let kind = node.kind();
-            if !node.is_named()
-                || !["function", "method", "constructor"]
-                    .iter()
-                    .any(|word| kind.contains(word))
-            {
-                continue;
-            }
-            let Some(body) = node.child_by_field_name("body") else {
-                continue;
-            };
-            if text.get(body.start_byte()) != Some(&b'{') || body.end_byte() != node.end_byte() {
-                continue;
-            }
-            // C++'s `A() : x(0) { }`: the initializers go with the body.
-            let mut start = body.start_byte();
-            let mut sibling = body.prev_sibling();
-            while let Some(before) = sibling {
-                if !before.kind().contains("initializer") {
-                    break;
+        with_parsed_nodes(self.language, text, request, |nodes| {
+            let terminator: &[u8] = if uses_semicolons(nodes[0]) { b";" } else { b"" };
+            edits_by_node(nodes, request, |node, at| {
+                let kind = node.kind();
+                if !node.is_named()
+                    || !["function", "method", "constructor"]
+                        .iter()
+                        .any(|word| kind.contains(word))
+                {
+                    return None;
                 }
-                start = before.start_byte();
-                sibling = before.prev_sibling();
-            }
-            // The blanks before the body go too.
-            while start > 0 && text[start - 1].is_ascii_whitespace() {
-                start -= 1;
-            }
-            edits.push(
-                Edit::replace(vec![(start..body.end_byte(), terminator.to_vec())], at)
-                    .with_resume(at),
-            );
-        }
-        Ok(edits)
+                let body = node.child_by_field_name("body")?;
+                if text.get(body.start_byte()) != Some(&b'{') || body.end_byte() != node.end_byte()
+                {
+                    return None;
+                }
+                // C++'s `A() : x(0) { }`: the initializers go with the body.
+                let mut start = body.start_byte();
+                let mut sibling = body.prev_sibling();
+                while let Some(before) = sibling {
+                    if !before.kind().contains("initializer") {
+                        break;
+                    }
+                    start = before.start_byte();
+                    sibling = before.prev_sibling();
+                }
+                // The blanks before the body go too.
+                while start > 0 && text[start - 1].is_ascii_whitespace() {
+                    start -= 1;
+                }
+                Some(
+                    Edit::replace(vec![(start..body.end_byte(), terminator.to_vec())], at)
+                        .with_resume(at),
+                )
+            })
+        })
     }
 }
 

@@ -1,8 +1,11 @@
-//! What the tree-reading text stages (`unbind`, `typedefs`, `conditions`) share: names as the
-//! parse spells them, the statement a mention sits in, and whether the language ends its
-//! statements with `;`. All of it is read from node kinds and fields, so it holds for every
-//! grammar that names its nodes the usual way (`…identifier`, `…statement`, `…declaration`).
+//! What the tree-reading text stages (`unbind`, `typedefs`, `conditions`, `declarations`)
+//! share: the parse's nodes and the walk over them, names as the parse spells them, the
+//! statement a mention sits in, and whether the language ends its statements with `;`. All of
+//! it is read from node kinds and fields, so it holds for every grammar that names its nodes
+//! the usual way (`…identifier`, `…statement`, `…declaration`).
 
+use super::edit::{Edit, EditRequest, position_order};
+use crate::testing::control::Stop;
 use crate::tree::syntax::Node;
 
 /// The bytes of `node`.
@@ -91,4 +94,44 @@ pub fn identity_of(stage: &str, key: &[u8]) -> u64 {
     stage.hash(&mut hasher);
     key.hash(&mut hasher);
     hasher.finish() | 1
+}
+
+/// The nodes of `text`'s parse in preorder, given to `stage` (nothing when `text` does not
+/// parse): the walk every tree-reading stage starts with, its parse interruptible by
+/// `request` and a stop checked after the walk.
+pub fn with_parsed_nodes(
+    language: &crate::tree::Language,
+    text: &[u8],
+    request: &EditRequest<'_>,
+    stage: impl FnOnce(&[Node<'_>]) -> Result<Vec<Edit>, Stop>,
+) -> Result<Vec<Edit>, Stop> {
+    let Some(tree) = crate::tree::syntax::parse_syntax(language, text, || request.work())? else {
+        return Ok(Vec::new());
+    };
+    let mut nodes = Vec::new();
+    crate::tree::syntax::preorder(tree.root_node(), &mut nodes);
+    request.check_stop()?;
+    stage(&nodes)
+}
+
+/// The edits `edit_at` makes of `nodes` (in preorder), each at its node's start (`at`): from
+/// where `request` resumes, until its window is full and a node lies past the last edit.
+pub fn edits_by_node<'t>(
+    nodes: &[Node<'t>],
+    request: &EditRequest<'_>,
+    mut edit_at: impl FnMut(Node<'t>, u64) -> Option<Edit>,
+) -> Result<Vec<Edit>, Stop> {
+    let mut edits: Vec<Edit> = Vec::new();
+    for &node in nodes {
+        request.work()?;
+        let at = position_order(node.start_byte(), 0);
+        if at < request.from {
+            continue;
+        }
+        if request.is_full(edits.len()) && edits.last().is_some_and(|edit| edit.order < at) {
+            break;
+        }
+        edits.extend(edit_at(node, at));
+    }
+    Ok(edits)
 }

@@ -6,11 +6,13 @@
 //! Go `type … =`); a typedef of a pointer, a function or a struct body, and an alias template,
 //! stay.
 
-use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
-use super::nodes::{enclosing_unit, identity_of, is_name, merged, text_of};
+use super::edit::{Edit, EditRequest, EditStage, deletion};
+use super::nodes::{
+    edits_by_node, enclosing_unit, identity_of, is_name, merged, text_of, with_parsed_nodes,
+};
 use crate::testing::control::Stop;
 use crate::tree::Language;
-use crate::tree::syntax::{Node, parse_syntax, preorder};
+use crate::tree::syntax::Node;
 
 /// The typedef-inlining stage for one language (it needs the parse tree).
 pub struct InlineTypedefs<'a> {
@@ -30,43 +32,27 @@ impl EditStage for InlineTypedefs<'_> {
     }
 
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
-        let Some(tree) = parse_syntax(self.language, text, || request.work())? else {
-            return Ok(Vec::new());
-        };
-        let mut nodes = Vec::new();
-        preorder(tree.root_node(), &mut nodes);
-        request.check_stop()?;
-        let names: Vec<Node<'_>> = nodes.iter().copied().filter(|&n| is_name(n)).collect();
-        let mut edits = Vec::new();
-        for &node in &nodes {
-            request.work()?;
-            let at = position_order(node.start_byte(), 0);
-            if at < request.from {
-                continue;
-            }
-            if request.is_full(edits.len()) && edits.last().is_some_and(|e: &Edit| e.order < at) {
-                break;
-            }
-            let Some(alias) = alias(node, text) else {
-                continue;
-            };
-            let name = text_of(alias.name, text);
-            let declared = alias.statement.byte_range();
-            let mut changes = vec![deletion(text, declared.clone())];
-            for &used in &names {
-                if text_of(used, text) == name
-                    && !(declared.start <= used.start_byte() && used.end_byte() <= declared.end)
-                {
-                    changes.push((used.byte_range(), alias.aliased.clone()));
+        with_parsed_nodes(self.language, text, request, |nodes| {
+            let names: Vec<Node<'_>> = nodes.iter().copied().filter(|&n| is_name(n)).collect();
+            edits_by_node(nodes, request, |node, at| {
+                let alias = alias(node, text)?;
+                let name = text_of(alias.name, text);
+                let declared = alias.statement.byte_range();
+                let mut changes = vec![deletion(text, declared.clone())];
+                for &used in &names {
+                    if text_of(used, text) == name
+                        && !(declared.start <= used.start_byte() && used.end_byte() <= declared.end)
+                    {
+                        changes.push((used.byte_range(), alias.aliased.clone()));
+                    }
                 }
-            }
-            edits.push(
-                Edit::replace(merged(changes), at)
-                    .with_resume(at)
-                    .with_identity(identity_of("typedefs", name)),
-            );
-        }
-        Ok(edits)
+                Some(
+                    Edit::replace(merged(changes), at)
+                        .with_resume(at)
+                        .with_identity(identity_of("typedefs", name)),
+                )
+            })
+        })
     }
 }
 

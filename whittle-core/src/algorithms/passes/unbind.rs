@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 
 use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
-use super::nodes::{enclosing_unit, identity_of, is_name, merged, text_of};
+use super::nodes::{enclosing_unit, identity_of, is_name, merged, text_of, with_parsed_nodes};
 use crate::testing::control::Stop;
 use crate::tree::Language;
-use crate::tree::syntax::{Node, parse_syntax, preorder};
+use crate::tree::syntax::Node;
 
 /// The unbind stage for one language (it needs the parse tree).
 pub struct RemoveBindings<'a> {
@@ -25,65 +25,61 @@ impl EditStage for RemoveBindings<'_> {
     }
 
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
-        let Some(tree) = parse_syntax(self.language, text, || request.work())? else {
-            return Ok(Vec::new());
-        };
-        let mut nodes = Vec::new();
-        preorder(tree.root_node(), &mut nodes);
-        request.check_stop()?;
-        // Each name's mentions, names in the order of their first mention.
-        let mut order: Vec<&[u8]> = Vec::new();
-        let mut mentions: HashMap<&[u8], Vec<Node<'_>>> = HashMap::new();
-        for &node in &nodes {
-            request.work()?;
-            let Some(name) = mentioned_name(node, text) else {
-                continue;
-            };
-            let list = mentions.entry(name).or_default();
-            if list.is_empty() {
-                order.push(name);
+        with_parsed_nodes(self.language, text, request, |nodes| {
+            // Each name's mentions, names in the order of their first mention.
+            let mut order: Vec<&[u8]> = Vec::new();
+            let mut mentions: HashMap<&[u8], Vec<Node<'_>>> = HashMap::new();
+            for &node in nodes {
+                request.work()?;
+                let Some(name) = mentioned_name(node, text) else {
+                    continue;
+                };
+                let list = mentions.entry(name).or_default();
+                if list.is_empty() {
+                    order.push(name);
+                }
+                list.push(node);
             }
-            list.push(node);
-        }
-        let mut edits = Vec::new();
-        for name in order {
-            request.work()?;
-            let list = &mentions[name];
-            let at = position_order(list[0].start_byte(), 0);
-            if at < request.from {
-                continue;
-            }
-            if request.is_full(edits.len()) {
-                break;
-            }
-            let Some(units) = list
-                .iter()
-                .map(|&node| enclosing_unit(node))
-                .collect::<Option<Vec<Node<'_>>>>()
-            else {
-                continue;
-            };
-            let mut ranges: Vec<_> = units.iter().map(|unit| unit.byte_range()).collect();
-            ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
-            // Units inside another unit go with it.
-            let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
-            for range in ranges {
-                if outer.last().is_some_and(|last| range.end <= last.end) {
+            let mut edits = Vec::new();
+            for name in order {
+                request.work()?;
+                let list = &mentions[name];
+                let at = position_order(list[0].start_byte(), 0);
+                if at < request.from {
                     continue;
                 }
-                outer.push(range);
+                if request.is_full(edits.len()) {
+                    break;
+                }
+                let Some(units) = list
+                    .iter()
+                    .map(|&node| enclosing_unit(node))
+                    .collect::<Option<Vec<Node<'_>>>>()
+                else {
+                    continue;
+                };
+                let mut ranges: Vec<_> = units.iter().map(|unit| unit.byte_range()).collect();
+                ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
+                // Units inside another unit go with it.
+                let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
+                for range in ranges {
+                    if outer.last().is_some_and(|last| range.end <= last.end) {
+                        continue;
+                    }
+                    outer.push(range);
+                }
+                if outer.len() < 2 {
+                    continue;
+                }
+                let changes = merged(outer.into_iter().map(|r| deletion(text, r)).collect());
+                edits.push(
+                    Edit::replace(changes, at)
+                        .with_resume(at)
+                        .with_identity(identity_of("unbind", name)),
+                );
             }
-            if outer.len() < 2 {
-                continue;
-            }
-            let changes = merged(outer.into_iter().map(|r| deletion(text, r)).collect());
-            edits.push(
-                Edit::replace(changes, at)
-                    .with_resume(at)
-                    .with_identity(identity_of("unbind", name)),
-            );
-        }
-        Ok(edits)
+            Ok(edits)
+        })
     }
 }
 
