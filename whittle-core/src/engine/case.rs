@@ -25,7 +25,7 @@ use crate::engine::pipeline::{PipelineStages, Plan, Settings, StageContext, run_
 use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
-use crate::observe::events::{Candidate, CandidateKind, Event};
+use crate::observe::events::Event;
 use crate::observe::stats::Stats;
 use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
@@ -286,28 +286,11 @@ impl CaseJob {
             .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
         tester.set_limits(self.remaining_limits(&total, started));
         let start = bundle::encode(self.start_files());
-        let (outcome, verdict) = tester
-            .preflight(Candidate::single(CandidateKind::Initial), &start)
-            .map_err(StartError::Stopped)?;
-        if outcome != Outcome::Interesting {
-            let verdict = verdict.unwrap_or(Verdict {
-                outcome,
-                status: crate::exec::oracle::TestStatus::Predicate,
-                duration: Duration::ZERO,
-                output_tail: None,
-                node: None,
-            });
-            return Err(StartError::NotInteresting {
-                status: verdict.status.to_string(),
-                verdict: Box::new(verdict),
-            });
-        }
-        if let Some(verdict) = &verdict {
-            let fit = tester.oracle().fit_timeout(verdict.duration);
-            total.timeout_derived = fit.is_some();
-            total.timeout_rule = fit.map(|fit| fit.describe().to_owned());
-        }
-        total.timeout_seconds = oracle.timeout().map(|t| t.as_secs_f64());
+        crate::engine::job::check_start(&mut tester, &start)?;
+        let checked = tester.stats();
+        total.timeout_derived = checked.timeout_derived;
+        total.timeout_rule = checked.timeout_rule;
+        total.timeout_seconds = checked.timeout_seconds;
         tester.set_best(start.clone());
         if self.start.is_none() {
             self.write_output(self.start_files(), &tester);

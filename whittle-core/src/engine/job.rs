@@ -138,30 +138,8 @@ impl Job {
     /// interesting (it becomes the current best and is written to the output); the empty file
     /// is tried once, and when it is interesting it becomes the result at once.
     pub fn preflight(&self, tester: &mut Tester, try_empty: bool) -> Result<Checked, StartError> {
-        let initial = Candidate::single(CandidateKind::Initial);
         let start = self.start_text();
-        let (outcome, verdict) = tester
-            .preflight(initial, start)
-            .map_err(StartError::Stopped)?;
-        if outcome != Outcome::Interesting {
-            let verdict = verdict.unwrap_or(Verdict {
-                outcome,
-                status: crate::exec::oracle::TestStatus::Predicate,
-                duration: Duration::ZERO,
-                output_tail: None,
-                node: None,
-            });
-            return Err(StartError::NotInteresting {
-                status: verdict.status.to_string(),
-                verdict: Box::new(verdict),
-            });
-        }
-        if let Some(verdict) = &verdict {
-            let fit = tester.oracle().fit_timeout(verdict.duration);
-            tester.stats_mut().timeout_derived = fit.is_some();
-            tester.stats_mut().timeout_rule = fit.map(|fit| fit.describe().to_owned());
-        }
-        tester.stats_mut().timeout_seconds = tester.oracle().timeout().map(|t| t.as_secs_f64());
+        check_start(tester, start)?;
         tester.set_best(start.to_vec());
         if self.start.is_none() {
             // A resumed result is on disk already.
@@ -246,4 +224,32 @@ pub fn fill_sizes(stats: &mut Stats, input: &[u8], output: &[u8]) {
 /// cannot handle: anything but a regular file (without blocking on a FIFO), and 4 GiB or more.
 pub fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
     crate::output::read_regular_file(path, what, u32::MAX as u64).map_err(anyhow::Error::msg)
+}
+/// The check of a run's starting point: it must be interesting (else `NotInteresting` with the
+/// test's verdict); the test's timeout is fitted to that check's time, and the statistics say
+/// how.
+pub(crate) fn check_start(tester: &mut Tester, start: &[u8]) -> Result<(), StartError> {
+    let (outcome, verdict) = tester
+        .preflight(Candidate::single(CandidateKind::Initial), start)
+        .map_err(StartError::Stopped)?;
+    if outcome != Outcome::Interesting {
+        let verdict = verdict.unwrap_or(Verdict {
+            outcome,
+            status: crate::exec::oracle::TestStatus::Predicate,
+            duration: Duration::ZERO,
+            output_tail: None,
+            node: None,
+        });
+        return Err(StartError::NotInteresting {
+            status: verdict.status.to_string(),
+            verdict: Box::new(verdict),
+        });
+    }
+    if let Some(verdict) = &verdict {
+        let fit = tester.oracle().fit_timeout(verdict.duration);
+        tester.stats_mut().timeout_derived = fit.is_some();
+        tester.stats_mut().timeout_rule = fit.map(|fit| fit.describe().to_owned());
+    }
+    tester.stats_mut().timeout_seconds = tester.oracle().timeout().map(|t| t.as_secs_f64());
+    Ok(())
 }
