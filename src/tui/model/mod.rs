@@ -11,7 +11,10 @@
 //! This module holds the model and what drawing reads of it; `fold` folds each kind of event
 //! in.
 
+mod case;
 mod fold;
+
+pub use case::CaseSeries;
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -229,6 +232,8 @@ pub struct RunModel {
     pub plan_version: u64,
     /// The statistics of the end of the run (`Done`, `Stopped`).
     pub final_stats: Option<Stats>,
+    /// A case of several files: the whole set's course (the rest is the current file's).
+    pub case: Option<CaseSeries>,
 }
 
 impl RunModel {
@@ -260,6 +265,7 @@ impl RunModel {
             split_factor: None,
             plan_version: 0,
             final_stats: None,
+            case: None,
         }
     }
 

@@ -12,6 +12,7 @@
 //! [`CaseLayout`]: crate::exec::oracle::CaseLayout
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -21,7 +22,7 @@ use serde::Serialize;
 
 use crate::algorithms::dd::{self, Domain};
 use crate::bundle::{self, CaseDirectory, CaseFile};
-use crate::engine::pipeline::{PipelineStages, Plan, Settings, StageContext, run_all_stages};
+use crate::engine::pipeline::{Pins, PipelineStages, Plan, Settings, StageContext, Stages};
 use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
@@ -30,11 +31,115 @@ use crate::observe::stats::Stats;
 use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
 use crate::testing::control::{Control, Stop};
-use crate::testing::tester::{Limits, Tester};
+use crate::testing::tester::{Improvement, Limits, Tester};
 use crate::text::atoms::AtomKind;
 
 /// The name of the stage that removes whole files (ddmin over the files).
 pub const FILES_STAGE: &str = "ddmin files";
+
+/// Where a file of the case stands in the current round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileState {
+    /// Its turn in this round has not come yet.
+    Waiting,
+    /// Its session runs now.
+    Reducing,
+    /// Its turn in this round is over (or it had nothing left to find).
+    Done,
+    /// The files phase removed it.
+    Removed,
+}
+
+impl FileState {
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileState::Waiting => "waiting",
+            FileState::Reducing => "reducing",
+            FileState::Done => "done",
+            FileState::Removed => "removed",
+        }
+    }
+}
+
+/// One file of a case as a front end lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileRow {
+    /// Its path in the case.
+    pub path: String,
+    /// The language its pipeline parses it in (`None`: text without a grammar).
+    pub language: Option<String>,
+    /// Not text: kept or removed whole (or reduced as lines when asked).
+    pub binary: bool,
+    /// Its size when the run started.
+    pub start_bytes: usize,
+    /// Its size now (0 once removed).
+    pub bytes: usize,
+    pub state: FileState,
+}
+
+/// Where a case stands: the round over the files and every file of the input, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CaseView {
+    /// 1-based; 0 before the first round (the check of the whole set).
+    pub round: u32,
+    /// The files phase (ddmin over whole files) runs now.
+    pub removing_files: bool,
+    /// The row of the file being reduced now.
+    pub current: Option<usize>,
+    pub files: Vec<FileRow>,
+}
+
+impl CaseView {
+    /// The bytes of the whole set now.
+    pub fn bytes(&self) -> usize {
+        self.files.iter().map(|file| file.bytes).sum()
+    }
+
+    /// The bytes of the whole set when the run started.
+    pub fn start_bytes(&self) -> usize {
+        self.files.iter().map(|file| file.start_bytes).sum()
+    }
+}
+
+/// What a file's session is steered with between its stages.
+pub struct SteeredFile<'a> {
+    pub language: Option<&'static crate::tree::Language>,
+    /// Its pins, kept for its later sessions too.
+    pub pins: &'a Mutex<Pins>,
+}
+
+/// A front end steering a case run (a session, see `engine::session`): it shares the control
+/// of every tester of the run, hears where the run is and applies the commands that interrupt
+/// a stage (pins of the current file, a skipped stage). The run calls it from its own thread.
+pub trait CaseSteering: Send + Sync {
+    /// The control every tester of the run uses: pause, step, stop and the knobs hold across
+    /// the files.
+    fn control(&self) -> Arc<Control>;
+    /// The starting set was found interesting; the reduction begins.
+    fn checked(&self);
+    /// Where the set stands changed (a round, a turn, the files phase).
+    fn case_changed(&self, view: &CaseView);
+    /// A tester starts work (the files phase, or a file's session): its statistics go to the
+    /// front end.
+    fn tester_started(&self, tester: &mut Tester);
+    /// A file's session starts on `content` with `plan`; `pins` are the ranges kept for it.
+    fn file_started(&self, content: &[u8], plan: &Plan, pins: &[Range<usize>]);
+    /// The file being reduced has a new best; `pins` are its pins mapped onto it.
+    fn accepted(&self, improvement: &Improvement<'_>, pins: &[Range<usize>]);
+    /// A stage of the current file's pipeline starts.
+    fn stage_started(&self, name: &str, index: usize, count: usize);
+    /// A stage was interrupted by a command ([`Stop::Switched`]): applies the queued commands
+    /// (to `file` when one is being reduced) and says where the pipeline resumes (a stage
+    /// index), or why the run stops.
+    fn steer(
+        &self,
+        tester: &Tester,
+        file: Option<SteeredFile<'_>>,
+        stage: usize,
+        stage_name: &str,
+    ) -> Result<usize, Stop>;
+}
 
 /// What becomes of files that are not text (NUL bytes, or not UTF-8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -66,6 +171,8 @@ pub struct CaseJob {
     pub trace_dir: Option<PathBuf>,
     /// The test command, for the traces' headers.
     pub command: Option<String>,
+    /// A front end that steers the run (`None`: it runs on its own).
+    pub steering: Option<Arc<dyn CaseSteering>>,
 }
 
 /// What a run of a [`CaseJob`] did to one file of the input.
@@ -230,19 +337,31 @@ impl Oracle for FileInCase {
     }
 }
 
-/// The units of the files phase: whole files, rendered as the bundle of those kept.
+/// The units of the files phase: whole files, rendered as the bundle of those kept (and of the
+/// files that always stay, in their places).
 struct FilesDomain<'a> {
     files: &'a [CaseFile],
+    /// Files that stay in every candidate (pinned ones): they are no units.
+    kept: &'a [bool],
 }
 
 impl Domain for FilesDomain<'_> {
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
         out.extend_from_slice(&bundle::empty());
+        let mut chosen = vec![false; self.files.len()];
         for &unit in parts.iter().flat_map(|part| part.iter()) {
-            let file = &self.files[unit as usize];
-            bundle::push_file(out, &file.path, file.mode, &file.content);
+            chosen[unit as usize] = true;
+        }
+        for (index, file) in self.files.iter().enumerate() {
+            if chosen[index] || self.kept[index] {
+                bundle::push_file(out, &file.path, file.mode, &file.content);
+            }
         }
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Why a case could not be reduced.
@@ -274,6 +393,7 @@ impl CaseJob {
                 ..FileReport::default()
             })
             .collect();
+        let mut view = self.initial_view();
 
         // The check of the whole set, then ddmin over whole files.
         let mut tester = self
@@ -295,10 +415,15 @@ impl CaseJob {
         if self.start.is_none() {
             self.write_output(self.start_files(), &tester);
         }
+        if let Some(steering) = &self.steering {
+            steering.checked();
+        }
         let mut current = self.start_files().to_vec();
         let mut stopped = None;
         let mut files_tester = Some(tester);
         let mut file_removal_tests = 0;
+        // The pins of each file, kept across its sessions (only a front end sets them).
+        let mut pins: HashMap<PathBuf, Arc<Mutex<Pins>>> = HashMap::new();
         // The set the files phase last ended on: it has nothing to find there again.
         let mut files_settled = None;
         // Rounds: the files that can go go, then each file is reduced with the others fixed;
@@ -310,6 +435,12 @@ impl CaseJob {
         while stopped.is_none() {
             rounds += 1;
             let mut changed = false;
+            view.round = rounds;
+            for row in &mut view.files {
+                if row.state != FileState::Removed {
+                    row.state = FileState::Waiting;
+                }
+            }
             let whole = sha3_256(&bundle::encode(&current));
             if current.len() > 1 && files_settled != Some(whole) {
                 let mut tester = match files_tester.take() {
@@ -332,17 +463,20 @@ impl CaseJob {
                         tester
                     }
                 };
-                tester.emit(Event::StageStarted {
-                    stage: FILES_STAGE.into(),
-                    index: 0,
-                    scheduled: None,
-                });
-                let domain = FilesDomain { files: &current };
-                let units: Vec<UnitId> = (0..current.len() as UnitId).collect();
-                tester.begin_universe();
-                if let Err(stop) = dd::ddmin(&domain, units, &mut tester, &self.settings.dd) {
-                    stopped = Some(stop);
+                view.removing_files = true;
+                view.current = None;
+                self.show(&view);
+                if let Some(steering) = &self.steering {
+                    steering.tester_started(&mut tester);
                 }
+                let pinned: Vec<bool> = current
+                    .iter()
+                    .map(|file| {
+                        pins.get(&file.path)
+                            .is_some_and(|pins| !lock(pins).is_empty())
+                    })
+                    .collect();
+                stopped = self.remove_files(&mut tester, &current, &pinned);
                 let before = current.len();
                 current = bundle::decode(tester.best()).map_err(|error| {
                     StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
@@ -352,6 +486,17 @@ impl CaseJob {
                 file_removal_tests += file_stats.tests;
                 add_stats(&mut total, &file_stats);
                 files_settled = Some(sha3_256(&bundle::encode(&current)));
+                view.removing_files = false;
+                for row in &mut view.files {
+                    if !current
+                        .iter()
+                        .any(|file| file.path.to_str() == Some(&row.path))
+                    {
+                        row.state = FileState::Removed;
+                        row.bytes = 0;
+                    }
+                }
+                self.show(&view);
             } else if let Some(tester) = files_tester.take() {
                 add_stats(&mut total, &tester.stats());
             }
@@ -359,24 +504,37 @@ impl CaseJob {
                 break;
             }
             for index in 0..current.len() {
-                if let Some(stop) = stop.requested() {
+                if let Some(stop) = self.stop_requested(stop) {
                     stopped = Some(stop);
                     break;
                 }
+                let row = view
+                    .files
+                    .iter()
+                    .position(|row| Some(row.path.as_str()) == current[index].path.to_str());
                 let whole = sha3_256(&bundle::encode(&current));
-                if settled.get(&current[index].path) == Some(&whole) {
-                    continue;
-                }
-                let Some(plan) = self.plan_for(&current[index]) else {
+                let plan = if settled.get(&current[index].path) == Some(&whole) {
+                    None
+                } else {
+                    self.plan_for(&current[index])
+                };
+                let Some(plan) = plan else {
                     settled.insert(current[index].path.clone(), whole);
+                    if let Some(row) = row {
+                        view.files[row].state = FileState::Done;
+                        self.show(&view);
+                    }
                     continue;
                 };
-                let report = reports
-                    .iter_mut()
-                    .position(|r| Some(r.path.as_str()) == current[index].path.to_str())
-                    .map(|at| &mut reports[at]);
+                if let Some(row) = row {
+                    view.files[row].state = FileState::Reducing;
+                }
+                view.current = row;
+                self.show(&view);
+                let file_pins = pins.entry(current[index].path.clone()).or_default().clone();
                 let session = self.reduce_file(
-                    &oracle, &memo, &current, index, rounds, &plan, &total, started, stop,
+                    &oracle, &memo, &current, index, rounds, &plan, &file_pins, &total, started,
+                    stop,
                 );
                 let session = match session {
                     Ok(session) => session,
@@ -386,7 +544,10 @@ impl CaseJob {
                     }
                 };
                 add_stats(&mut total, &session.stats);
-                if let Some(report) = report {
+                if let Some(report) = reports
+                    .iter_mut()
+                    .find(|r| Some(r.path.as_str()) == current[index].path.to_str())
+                {
                     report.sessions += 1;
                     report.tests += session.stats.tests;
                     report.memo_hits += session.memo_hits;
@@ -395,6 +556,12 @@ impl CaseJob {
                     report.language = plan.language_name.clone();
                     report.pipeline = Some(plan.pipeline.to_string());
                 }
+                if let Some(row) = row {
+                    view.files[row].state = FileState::Done;
+                    view.files[row].bytes = session.best.len();
+                }
+                view.current = None;
+                self.show(&view);
                 if session.best != current[index].content {
                     current[index].content = session.best;
                     changed = true;
@@ -412,6 +579,9 @@ impl CaseJob {
                 break;
             }
         }
+        view.current = None;
+        view.removing_files = false;
+        self.show(&view);
 
         for report in &mut reports {
             report.output_bytes = current
@@ -434,6 +604,104 @@ impl CaseJob {
             rounds,
             stopped,
         })
+    }
+
+    /// The list of files before the run: every file of the input, waiting.
+    fn initial_view(&self) -> CaseView {
+        let start = self.start_files();
+        CaseView {
+            round: 0,
+            removing_files: false,
+            current: None,
+            files: self
+                .input
+                .iter()
+                .map(|file| {
+                    let now = start.iter().find(|f| f.path == file.path);
+                    FileRow {
+                        path: file.path.display().to_string(),
+                        language: self.plan_for(file).and_then(|plan| plan.language_name),
+                        binary: !file.is_text(),
+                        start_bytes: file.content.len(),
+                        bytes: now.map_or(0, |f| f.content.len()),
+                        state: if now.is_some() {
+                            FileState::Waiting
+                        } else {
+                            FileState::Removed
+                        },
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Tells the front end where the set stands.
+    fn show(&self, view: &CaseView) {
+        if let Some(steering) = &self.steering {
+            steering.case_changed(view);
+        }
+    }
+
+    /// A stop asked for from outside: Ctrl-C, or the front end's control.
+    fn stop_requested(&self, stop: &CaseStop) -> Option<Stop> {
+        stop.requested().or_else(|| {
+            self.steering
+                .as_ref()
+                .and_then(|steering| steering.control().stop_requested())
+                .filter(|stop| *stop != Stop::Switched)
+        })
+    }
+
+    /// The files phase: ddmin over the files of `files` that are not pinned (those stay).
+    /// A command of the front end that interrupts it is applied and ddmin starts again from
+    /// the best.
+    fn remove_files(
+        &self,
+        tester: &mut Tester,
+        files: &[CaseFile],
+        pinned: &[bool],
+    ) -> Option<Stop> {
+        tester.emit(Event::StageStarted {
+            stage: FILES_STAGE.into(),
+            index: 0,
+            scheduled: None,
+        });
+        loop {
+            let now = match bundle::decode(tester.best()) {
+                Ok(now) => now,
+                Err(error) => return Some(Stop::Failed(format!("a bundle of the case: {error}"))),
+            };
+            let kept: Vec<bool> = now
+                .iter()
+                .map(|file| {
+                    files
+                        .iter()
+                        .position(|f| f.path == file.path)
+                        .is_some_and(|at| pinned[at])
+                })
+                .collect();
+            let domain = FilesDomain {
+                files: &now,
+                kept: &kept,
+            };
+            let units: Vec<UnitId> = (0..now.len() as UnitId)
+                .filter(|&unit| !kept[unit as usize])
+                .collect();
+            tester.begin_universe();
+            match dd::ddmin(&domain, units, tester, &self.settings.dd) {
+                Ok(_) => return None,
+                Err(Stop::Switched) => {
+                    let Some(steering) = &self.steering else {
+                        return Some(Stop::Switched);
+                    };
+                    tester.control().clear_switch();
+                    if let Err(stop) = steering.steer(tester, None, 0, FILES_STAGE) {
+                        return Some(stop);
+                    }
+                }
+                Err(stop) => return Some(stop),
+            }
+        }
     }
 
     /// The plan of one file's sessions (`None`: the file is left as it is).
@@ -469,6 +737,7 @@ impl CaseJob {
         index: usize,
         round: u32,
         plan: &Plan,
+        pins: &Arc<Mutex<Pins>>,
         total: &Stats,
         started: Instant,
         stop: &CaseStop,
@@ -487,14 +756,28 @@ impl CaseJob {
             self.remaining_limits(total, started),
             stop,
         )?;
-        if let Some(output) = &self.output {
-            let output = output.clone();
+        {
+            let output = self.output.clone();
             let files = files.to_vec();
+            let pins = pins.clone();
+            let steering = self.steering.clone();
             tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
-                let mut now = files.clone();
-                now[index].content = improvement.content.to_vec();
-                if let Some(notice) = output.write(&now) {
-                    report(notice.into());
+                if let Some(output) = &output {
+                    let mut now = files.clone();
+                    now[index].content = improvement.content.to_vec();
+                    if let Some(notice) = output.write(&now) {
+                        report(notice.into());
+                    }
+                }
+                let mapped = {
+                    let mut pins = lock(&pins);
+                    if !pins.is_empty() {
+                        *pins = pins.map_through(improvement.previous, improvement.content);
+                    }
+                    pins.ranges().to_vec()
+                };
+                if let Some(steering) = &steering {
+                    steering.accepted(improvement, &mapped);
                 }
             })));
         }
@@ -527,8 +810,16 @@ impl CaseJob {
             others,
         });
         tester.set_best(file.content.clone());
+        if let Some(steering) = &self.steering {
+            steering.tester_started(&mut tester);
+            steering.file_started(&file.content, plan, lock(pins).ranges());
+        }
         let stages = PipelineStages::new(plan.clone());
-        let stopped = run_all_stages(&stages, &mut tester, &StageContext::default()).err();
+        let context = StageContext {
+            pins: pins.clone(),
+            node_pins: None,
+        };
+        let stopped = self.run_stages(&stages, &mut tester, &context, plan, pins);
         let best = tester.best().to_vec();
         let mut stats = tester.stats();
         crate::engine::job::fill_sizes(&mut stats, &file.content, &best);
@@ -542,7 +833,58 @@ impl CaseJob {
         })
     }
 
-    /// A tester with its own control (registered with `stop`), the settings' cache, window
+    /// Runs the stages of a file's pipeline; a command of the front end that interrupts a
+    /// stage is applied and the pipeline goes on where the front end says.
+    fn run_stages(
+        &self,
+        stages: &PipelineStages,
+        tester: &mut Tester,
+        context: &StageContext,
+        plan: &Plan,
+        pins: &Mutex<Pins>,
+    ) -> Option<Stop> {
+        let mut first = 0;
+        loop {
+            let mut current = first;
+            let mut run = || -> Result<(), Stop> {
+                for index in first..stages.len() {
+                    current = index;
+                    let name = stages.name(index);
+                    if let Some(steering) = &self.steering {
+                        steering.stage_started(&name, index, stages.len());
+                    }
+                    tester.emit(Event::StageStarted {
+                        stage: name,
+                        index,
+                        scheduled: None,
+                    });
+                    stages.run(index, tester, context)?;
+                }
+                Ok(())
+            };
+            match run() {
+                Ok(()) => return None,
+                Err(Stop::Switched) => {
+                    let Some(steering) = &self.steering else {
+                        return Some(Stop::Switched);
+                    };
+                    tester.control().clear_switch();
+                    let file = SteeredFile {
+                        language: plan.language,
+                        pins,
+                    };
+                    match steering.steer(tester, Some(file), current, &stages.name(current)) {
+                        Ok(next) if next < stages.len() => first = next,
+                        Ok(_) => return None,
+                        Err(stop) => return Some(stop),
+                    }
+                }
+                Err(stop) => return Some(stop),
+            }
+        }
+    }
+
+    /// A tester with its own control (or the front end's), registered with `stop`, the settings' cache, window
     /// and limits, and the job's events.
     fn tester(
         &self,
@@ -551,7 +893,10 @@ impl CaseJob {
         limits: Limits,
         stop: &CaseStop,
     ) -> anyhow::Result<Tester> {
-        let control = Arc::new(Control::with_max_jobs(plan.knobs, oracle.max_jobs()));
+        let control = match &self.steering {
+            Some(steering) => steering.control(),
+            None => Arc::new(Control::with_max_jobs(plan.knobs, oracle.max_jobs())),
+        };
         stop.running(control.clone());
         let mut tester = Tester::new(oracle, plan.cache, control);
         tester.set_cache_memory(plan.cache_memory);
