@@ -316,3 +316,74 @@ fn each_file_session_writes_a_trace_that_replays() {
         whittle_core::exec::cache::sha3_hex(header.as_bytes())
     );
 }
+
+#[test]
+fn a_final_set_that_fails_its_re_test_falls_back_to_the_last_set_that_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "x\nneedle\ny\n").unwrap();
+    std::fs::write(dir.path().join("b.txt"), "other\n").unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    // A flaky test: `needle` alone (6 bytes, the smallest answer) passes the first time and
+    // fails every time after, by a counter kept outside the run directory.
+    write_script(
+        dir.path(),
+        "test.sh",
+        &format!(
+            "grep -q needle a.txt || exit 1\n\
+             if [ \"$(wc -c < a.txt)\" -le 6 ]; then\n\
+               n=$(cat '{state}/count' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{state}/count'\n\
+               [ $n -le 1 ] || exit 1\n\
+             fi\n\
+             exit 0",
+            state = state.display()
+        ),
+    );
+    let run = whittle(
+        &[
+            "reduce",
+            "a.txt",
+            "b.txt",
+            "--no-tui",
+            "-j",
+            "1",
+            "--assume-deterministic",
+            "--stats-json",
+            "stats.json",
+            "-o",
+            "out",
+            "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{run:?}");
+    assert!(
+        stderr.contains(
+            "the final set of files (6 bytes) was interesting before but not on its re-test"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the result is the newest earlier set that passed its re-test"),
+        "{stderr}"
+    );
+    // The result is the set before the last: it reproduces.
+    assert_eq!(names(&dir.path().join("out")), ["a.txt"]);
+    let result = read(&dir.path().join("out/a.txt"));
+    assert!(result.contains("needle") && result.len() > 6, "{result:?}");
+    let count: u32 = read(&state.join("count")).trim().parse().unwrap();
+    assert_eq!(
+        count, 2,
+        "the smallest set ran once in the reduction, once in the re-test"
+    );
+    let rerun = Command::new(dir.path().join("test.sh"))
+        .current_dir(dir.path().join("out"))
+        .status()
+        .unwrap();
+    assert!(rerun.success());
+    let stats: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("stats.json"))).unwrap();
+    assert_eq!(stats["flakiness"]["flaky"], true, "{stats}");
+}

@@ -379,6 +379,28 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         );
     }
     flakiness.flaky |= flakiness.first_disagreement.is_some();
+    if let Some(flaky) = &finished.flaky {
+        errln!(
+            "whittle: WARNING: the test is flaky: the final set of files ({} bytes) was \
+             interesting before but not on its re-test ({}).",
+            flaky.unconfirmed_size,
+            flaky.status
+        );
+        if flaky.fell_back {
+            errln!(
+                "whittle: the result is the newest earlier set that passed its re-test ({} \
+                 files, {} bytes).",
+                finished.result.len(),
+                bundle::content_size(&finished.result)
+            );
+        } else {
+            errln!(
+                "whittle: no earlier set passed its re-test either; the result was judged \
+                 interesting only once."
+            );
+        }
+        flakiness.flaky = true;
+    }
     if let Some(path) = &args.stats_json {
         let json = serde_json::json!({
             "case": {

@@ -211,6 +211,9 @@ pub struct CaseFinished {
     /// Rounds over the files (the last changed nothing, unless the run stopped).
     pub rounds: u32,
     pub stopped: Option<Stop>,
+    /// The final set did not pass its re-test (a flaky test): the result is the newest earlier
+    /// set that did, when one did.
+    pub flaky: Option<Flaky>,
 }
 
 /// Stops a [`CaseJob`] from another thread (Ctrl-C): the session running now stops at its next
@@ -367,6 +370,12 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Why a case could not be reduced.
 pub use crate::engine::job::StartError;
 
+use crate::engine::job::Flaky;
+
+/// How many earlier sets are re-tested, newest first, when the final one fails its re-test
+/// (the start is tried after them).
+const FLAKY_LOOKBACK: usize = 8;
+
 impl CaseJob {
     /// What the reduction starts from: the input, or what it resumes.
     pub fn start_files(&self) -> &[CaseFile] {
@@ -419,6 +428,8 @@ impl CaseJob {
             steering.checked();
         }
         let mut current = self.start_files().to_vec();
+        // The sets accepted, newest last: what a flaky final set falls back to.
+        let mut earlier: Vec<Vec<CaseFile>> = Vec::new();
         let mut stopped = None;
         let mut files_tester = Some(tester);
         let mut file_removal_tests = 0;
@@ -482,6 +493,9 @@ impl CaseJob {
                     StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
                 })?;
                 changed |= current.len() < before;
+                if current.len() < before {
+                    remember(&mut earlier, &current);
+                }
                 let file_stats = tester.stats();
                 file_removal_tests += file_stats.tests;
                 add_stats(&mut total, &file_stats);
@@ -565,6 +579,7 @@ impl CaseJob {
                 if session.best != current[index].content {
                     current[index].content = session.best;
                     changed = true;
+                    remember(&mut earlier, &current);
                 }
                 if let Some(stop) = session.stopped {
                     stopped = Some(stop);
@@ -582,6 +597,23 @@ impl CaseJob {
         view.current = None;
         view.removing_files = false;
         self.show(&view);
+        // The result is tested once more: a flaky test may have let a set through that does
+        // not reproduce.
+        let mut flaky = None;
+        if stopped.is_none() {
+            earlier.pop_if(|set| *set == current);
+            match self.confirm_result(&oracle, &mut current, &earlier, &mut total, started, stop) {
+                Ok(found) => flaky = found,
+                Err(stop) => stopped = Some(stop),
+            }
+            for row in &mut view.files {
+                row.bytes = current
+                    .iter()
+                    .find(|file| file.path.to_str() == Some(&row.path))
+                    .map_or(0, |file| file.content.len());
+            }
+            self.show(&view);
+        }
 
         for report in &mut reports {
             report.output_bytes = current
@@ -603,7 +635,70 @@ impl CaseJob {
             file_removal_tests,
             rounds,
             stopped,
+            flaky,
         })
+    }
+
+    /// Tests the final set once more, bypassing every cache. When it is not interesting any
+    /// more the test is flaky: the earlier sets are re-tested, newest first (then the start),
+    /// and the first that passes becomes the result (and is written).
+    fn confirm_result(
+        &self,
+        oracle: &Arc<dyn Oracle>,
+        current: &mut Vec<CaseFile>,
+        earlier: &[Vec<CaseFile>],
+        total: &mut Stats,
+        started: Instant,
+        stop: &CaseStop,
+    ) -> Result<Option<Flaky>, Stop> {
+        let limits = self.remaining_limits(total, started);
+        let mut tester = self
+            .tester(oracle.clone(), &self.settings.resolve(), limits, stop)
+            .map_err(|error| Stop::Failed(error.to_string()))?;
+        tester.set_improvement_sink(None);
+        let verdict = tester.retest(&bundle::encode(current.iter()));
+        let result = match verdict {
+            // A limit reached with the last step: the run is done, the re-test is skipped.
+            Err(Stop::Limit(_)) => Ok(None),
+            Err(stop) => Err(stop),
+            Ok(verdict) if verdict.outcome == Outcome::Interesting => Ok(None),
+            Ok(verdict) => {
+                let mut flaky = Flaky {
+                    unconfirmed_size: bundle::content_size(current),
+                    status: verdict.status.to_string(),
+                    fell_back: false,
+                };
+                let start = self.start_files().to_vec();
+                let unconfirmed = current.clone();
+                let tried = earlier
+                    .iter()
+                    .rev()
+                    .take(FLAKY_LOOKBACK)
+                    .chain(std::iter::once(&start))
+                    .filter(|set| **set != unconfirmed);
+                for set in tried {
+                    match tester.retest(&bundle::encode(set.iter())) {
+                        Err(Stop::Limit(_)) => break,
+                        Err(stop) => return Err(stop),
+                        Ok(verdict) if verdict.outcome == Outcome::Interesting => {
+                            *current = set.clone();
+                            self.write_output(current, &tester);
+                            flaky.fell_back = true;
+                            break;
+                        }
+                        Ok(_) => {}
+                    }
+                }
+                tester.emit(Event::Flaky {
+                    unconfirmed_size: flaky.unconfirmed_size,
+                    status: flaky.status.clone(),
+                    fell_back: flaky.fell_back,
+                });
+                Ok(Some(flaky))
+            }
+        };
+        add_stats(total, &tester.stats());
+        result
     }
 
     /// The list of files before the run: every file of the input, waiting.
@@ -941,6 +1036,14 @@ struct FileSession {
     stats: Stats,
     stopped: Option<Stop>,
     memo_hits: u64,
+}
+
+/// Keeps `set` as the newest accepted set (a bounded number of them).
+fn remember(earlier: &mut Vec<Vec<CaseFile>>, set: &[CaseFile]) {
+    earlier.push(set.to_vec());
+    if earlier.len() > FLAKY_LOOKBACK + 1 {
+        earlier.remove(0);
+    }
 }
 
 /// Adds a session's counts to the run's.
