@@ -299,6 +299,21 @@ fn each_file_session_writes_a_trace_that_replays() {
         traces.contains(&"01-002-bug.h.trace".to_string()),
         "{traces:?}"
     );
+    // The files phase has a trace of its own: its test case is the whole set as a bundle, its
+    // steps sets of whole files.
+    assert!(
+        traces.contains(&"01-000-files.trace".to_string()),
+        "{traces:?}"
+    );
+    let files = whittle(
+        &["replay", "traces/01-000-files.trace", "--no-tui"],
+        dir.path(),
+    );
+    assert!(files.status.success(), "{files:?}");
+    let steps = String::from_utf8_lossy(&files.stdout);
+    assert!(steps.contains("pipeline ddmin files"), "{steps}");
+    assert!(steps.contains("Δ1/2"), "{steps}");
+    assert!(!steps.contains("the trace ends before"), "{steps}");
     let replay = whittle(
         &["replay", "traces/01-002-bug.h.trace", "--no-tui"],
         dir.path(),

@@ -411,6 +411,7 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                 "files_out": finished.result.len(),
             },
             "flakiness": flakiness,
+            "memo_hits": finished.memo_hits,
         });
         let written = serde_json::to_value(&finished.stats)
             .and_then(|mut total| {
@@ -432,11 +433,13 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let mut stdout = Report::new();
     stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
     stdout.line(format_args!(
-        "files: {} -> {} ({} tests removing whole files, {} round(s) over the files)",
+        "files: {} -> {} ({} tests removing whole files, {} round(s) over the files; {} \
+         verdicts from the memo of whole sets, not among the tests)",
         input.len(),
         finished.result.len(),
         finished.file_removal_tests,
-        finished.rounds
+        finished.rounds,
+        finished.memo_hits
     ));
     for file in &finished.files {
         let after = match file.output_bytes {

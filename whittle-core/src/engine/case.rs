@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -191,7 +192,7 @@ pub struct FileReport {
     pub pipeline: Option<String>,
     /// How many times it was reduced (once per round it took part in).
     pub sessions: u32,
-    /// Tests run while it was being reduced.
+    /// Tests run while it was being reduced (real runs: memo hits apart).
     pub tests: u64,
     /// Tests whose verdict came from the whole-set memo (no test ran).
     pub memo_hits: u64,
@@ -208,6 +209,9 @@ pub struct CaseFinished {
     pub files: Vec<FileReport>,
     /// Tests of the files phase (ddmin over whole files).
     pub file_removal_tests: u64,
+    /// Candidates whose verdict came from the whole-set memo: no test ran, and they are not
+    /// among the tests of `stats`.
+    pub memo_hits: u64,
     /// Rounds over the files (the last changed nothing, unless the run stopped).
     pub rounds: u32,
     pub stopped: Option<Stop>,
@@ -289,7 +293,7 @@ struct FileInCase {
     /// `None`: the candidates are bundles of the whole set already.
     index: Option<usize>,
     memo: Arc<CaseMemo>,
-    memo_hits: std::sync::atomic::AtomicU64,
+    memo_hits: AtomicU64,
 }
 
 impl FileInCase {
@@ -310,8 +314,7 @@ impl Oracle for FileInCase {
     fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
         let whole = self.bundle_with(candidate);
         if let Some(verdict) = self.memo.get(&whole) {
-            self.memo_hits
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.memo_hits.fetch_add(1, Ordering::Relaxed);
             return verdict;
         }
         let verdict = self.inner.judge(&whole, cancel);
@@ -433,6 +436,7 @@ impl CaseJob {
         let mut stopped = None;
         let mut files_tester = Some(tester);
         let mut file_removal_tests = 0;
+        let mut memo_hits = 0;
         // The pins of each file, kept across its sessions (only a front end sets them).
         let mut pins: HashMap<PathBuf, Arc<Mutex<Pins>>> = HashMap::new();
         // The set the files phase last ended on: it has nothing to find there again.
@@ -454,16 +458,19 @@ impl CaseJob {
             }
             let whole = sha3_256(&bundle::encode(&current));
             if current.len() > 1 && files_settled != Some(whole) {
+                let mut files_memo = None;
                 let mut tester = match files_tester.take() {
                     Some(tester) => tester,
                     None => {
-                        let memo: Arc<dyn Oracle> = Arc::new(FileInCase {
+                        let in_case = Arc::new(FileInCase {
                             inner: oracle.clone(),
                             files: Vec::new(),
                             index: None,
                             memo: memo.clone(),
                             memo_hits: Default::default(),
                         });
+                        files_memo = Some(in_case.clone());
+                        let memo: Arc<dyn Oracle> = in_case;
                         let limits = self.remaining_limits(&total, started);
                         let mut tester = self
                             .tester(memo, &self.settings.resolve(), limits, stop)
@@ -477,6 +484,13 @@ impl CaseJob {
                 view.removing_files = true;
                 view.current = None;
                 self.show(&view);
+                match self.files_trace(rounds, tester.best()) {
+                    Ok(trace) => tester.set_trace(trace),
+                    Err(error) => {
+                        stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
+                        break;
+                    }
+                }
                 if let Some(steering) = &self.steering {
                     steering.tester_started(&mut tester);
                 }
@@ -496,7 +510,11 @@ impl CaseJob {
                 if current.len() < before {
                     remember(&mut earlier, &current);
                 }
-                let file_stats = tester.stats();
+                let mut file_stats = tester.stats();
+                tester.end_trace();
+                let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
+                not_tests(&mut file_stats, hits);
+                memo_hits += hits;
                 file_removal_tests += file_stats.tests;
                 add_stats(&mut total, &file_stats);
                 files_settled = Some(sha3_256(&bundle::encode(&current)));
@@ -558,6 +576,7 @@ impl CaseJob {
                     }
                 };
                 add_stats(&mut total, &session.stats);
+                memo_hits += session.memo_hits;
                 if let Some(report) = reports
                     .iter_mut()
                     .find(|r| Some(r.path.as_str()) == current[index].path.to_str())
@@ -633,6 +652,7 @@ impl CaseJob {
             stats: total,
             files: reports,
             file_removal_tests,
+            memo_hits,
             rounds,
             stopped,
             flaky,
@@ -879,20 +899,7 @@ impl CaseJob {
         if let Some(dir) = &self.trace_dir {
             let name = file.path.display().to_string().replace('/', "_");
             let path = dir.join(format!("{round:02}-{:03}-{name}.trace", index + 1));
-            let header = TraceHeader {
-                input_name: file.path.display().to_string(),
-                pipeline: plan.pipeline.to_string(),
-                language: plan.language_name.clone(),
-                jobs: plan.knobs.jobs,
-                parallel: plan.knobs.parallel.to_string(),
-                split_factor: plan.knobs.split_factor.to_string(),
-                stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::new(
-                    plan.clone(),
-                )),
-                command: self.command.clone(),
-                output: self.output.as_ref().map(|o| o.path().display().to_string()),
-                ..Default::default()
-            };
+            let header = self.trace_header(file.path.display().to_string(), plan);
             tester.set_trace(Some(TraceWriter::for_run(&path, header, &file.content)?));
         }
         let others = bundle::content_size(files) - file.content.len();
@@ -918,13 +925,15 @@ impl CaseJob {
         let best = tester.best().to_vec();
         let mut stats = tester.stats();
         crate::engine::job::fill_sizes(&mut stats, &file.content, &best);
+        let memo_hits = in_case.memo_hits.load(Ordering::Relaxed);
+        not_tests(&mut stats, memo_hits);
         // The trace ends when its tester goes.
         drop(tester);
         Ok(FileSession {
             best,
             stats,
             stopped,
-            memo_hits: in_case.memo_hits.load(std::sync::atomic::Ordering::Relaxed),
+            memo_hits,
         })
     }
 
@@ -977,6 +986,37 @@ impl CaseJob {
                 Err(stop) => return Some(stop),
             }
         }
+    }
+
+    /// The header of a trace of a session with `plan` on `input_name`.
+    fn trace_header(&self, input_name: String, plan: &Plan) -> TraceHeader {
+        TraceHeader {
+            input_name,
+            pipeline: plan.pipeline.to_string(),
+            language: plan.language_name.clone(),
+            jobs: plan.knobs.jobs,
+            parallel: plan.knobs.parallel.to_string(),
+            split_factor: plan.knobs.split_factor.to_string(),
+            stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::new(plan.clone())),
+            command: self.command.clone(),
+            output: self.output.as_ref().map(|o| o.path().display().to_string()),
+            ..Default::default()
+        }
+    }
+
+    /// The trace of round `round`'s files phase (`<round>-000-files.trace`): its test case is
+    /// the bundle of the whole set (see [`bundle`]), each step a set of whole files.
+    fn files_trace(&self, round: u32, set: &[u8]) -> anyhow::Result<Option<TraceWriter>> {
+        let Some(dir) = &self.trace_dir else {
+            return Ok(None);
+        };
+        let path = dir.join(format!("{round:02}-000-files.trace"));
+        let mut header =
+            self.trace_header("(the whole set of files)".into(), &self.settings.resolve());
+        header.pipeline = FILES_STAGE.into();
+        header.language = None;
+        header.stage_count = 1;
+        Ok(Some(TraceWriter::for_run(&path, header, set)?))
     }
 
     /// A tester with its own control (or the front end's), registered with `stop`, the settings' cache, window
@@ -1046,6 +1086,13 @@ fn remember(earlier: &mut Vec<Vec<CaseFile>>, set: &[CaseFile]) {
     }
 }
 
+/// Takes `hits` candidates judged by the whole-set memo out of the tests counted (the tester
+/// took their verdicts for runs of the test; none ran).
+fn not_tests(stats: &mut Stats, hits: u64) {
+    stats.tests = stats.tests.saturating_sub(hits);
+    stats.oracle_runs = stats.oracle_runs.saturating_sub(hits);
+}
+
 /// Adds a session's counts to the run's.
 fn add_stats(total: &mut Stats, part: &Stats) {
     total.tests += part.tests;
@@ -1068,5 +1115,97 @@ fn add_stats(total: &mut Stats, part: &Stats) {
     total.split_factor.clone_from(&part.split_factor);
     for stage in &part.stages {
         total.record_stage(&stage.name, stage.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::oracle::predicate;
+
+    fn file(path: &str, content: &str) -> CaseFile {
+        CaseFile {
+            path: PathBuf::from(path),
+            mode: 0o644,
+            content: content.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn tests_count_the_runs_of_the_test_and_memo_hits_apart() {
+        let runs = Arc::new(AtomicU64::new(0));
+        let counted = runs.clone();
+        let oracle = predicate("a in a.txt, b in b.txt", move |candidate: &[u8]| {
+            counted.fetch_add(1, Ordering::Relaxed);
+            let Ok(files) = bundle::decode(candidate) else {
+                return false;
+            };
+            let has = |path: &str, text: &[u8]| {
+                files.iter().any(|f| {
+                    f.path == PathBuf::from(path)
+                        && f.content.windows(text.len()).any(|w| w == text)
+                })
+            };
+            has("a.txt", b"aa") && has("b.txt", b"bb")
+        });
+        let job = CaseJob {
+            input: vec![
+                file("a.txt", "x aa y\nz\n"),
+                file("b.txt", "q bb r\ns\n"),
+                file("c.txt", "c\n"),
+            ],
+            start: None,
+            settings: Settings {
+                jobs: 1,
+                parallel: Some(crate::params::ParallelMode::Stable),
+                ..Settings::default()
+            },
+            binary: BinaryFiles::Keep,
+            output: None,
+            events: None,
+            trace_dir: None,
+            command: None,
+            steering: None,
+        };
+        let finished = job.run(Arc::new(oracle), &CaseStop::default()).unwrap();
+        let stats = &finished.stats;
+        // Every run of the test is a test, a check or the final re-test: memo hits are none.
+        assert_eq!(stats.tests + stats.checks + 1, runs.load(Ordering::Relaxed));
+        let per_file: u64 = finished.files.iter().map(|f| f.tests).sum();
+        assert_eq!(stats.tests, per_file + finished.file_removal_tests);
+    }
+
+    #[test]
+    fn a_memo_hit_runs_no_test_and_is_no_test() {
+        let runs = Arc::new(AtomicU64::new(0));
+        let counted = runs.clone();
+        let inner = predicate("never", move |_: &[u8]| {
+            counted.fetch_add(1, Ordering::Relaxed);
+            false
+        });
+        let files = vec![file("a.txt", "a\n"), file("b.txt", "b\n")];
+        let in_case = FileInCase {
+            inner: Arc::new(inner),
+            files,
+            index: Some(0),
+            memo: Arc::default(),
+            memo_hits: AtomicU64::new(0),
+        };
+        let cancel = CancelToken::new();
+        for _ in 0..3 {
+            assert_eq!(
+                in_case.judge(b"x", &cancel).outcome,
+                Outcome::NotInteresting
+            );
+        }
+        assert_eq!(runs.load(Ordering::Relaxed), 1);
+        assert_eq!(in_case.memo_hits.load(Ordering::Relaxed), 2);
+        let mut stats = Stats {
+            tests: 3,
+            oracle_runs: 3,
+            ..Stats::default()
+        };
+        not_tests(&mut stats, 2);
+        assert_eq!((stats.tests, stats.oracle_runs), (1, 1));
     }
 }
