@@ -402,3 +402,48 @@ fn a_final_set_that_fails_its_re_test_falls_back_to_the_last_set_that_passes() {
         serde_json::from_str(&read(&dir.path().join("stats.json"))).unwrap();
     assert_eq!(stats["flakiness"]["flaky"], true, "{stats}");
 }
+
+#[test]
+fn symbolic_links_of_a_directory_are_kept_as_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("case");
+    std::fs::create_dir(&case).unwrap();
+    std::fs::write(case.join("a.txt"), "one\nneedle\ntwo\n").unwrap();
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "not part of the case\n").unwrap();
+    std::os::unix::fs::symlink("a.txt", case.join("alias.txt")).unwrap();
+    std::os::unix::fs::symlink(&outside, case.join("outside-link")).unwrap();
+    // The test reads a.txt through its alias.
+    write_script(dir.path(), "test.sh", "grep -q needle \"$1/alias.txt\"");
+    let run = whittle(
+        &["reduce", "case", "--no-tui", "-o", "out", "--", "./test.sh"],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains("alias.txt: 5 -> 5 bytes (a symbolic link: kept as it is)"),
+        "{stdout}"
+    );
+    let out = dir.path().join("out");
+    assert_eq!(names(&out), ["a.txt", "alias.txt", "outside-link"]);
+    assert_eq!(
+        std::fs::read_link(out.join("alias.txt")).unwrap(),
+        Path::new("a.txt")
+    );
+    assert_eq!(
+        std::fs::read_link(out.join("outside-link")).unwrap(),
+        outside
+    );
+    assert!(read(&out.join("a.txt")).len() < 10, "a.txt was reduced");
+    assert_eq!(
+        read(&outside),
+        "not part of the case\n",
+        "never written through"
+    );
+    // The input's links are untouched too.
+    assert_eq!(
+        std::fs::read_link(case.join("alias.txt")).unwrap(),
+        Path::new("a.txt")
+    );
+}

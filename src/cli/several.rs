@@ -446,7 +446,9 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             Some(bytes) => format!("{bytes} bytes"),
             None => "removed".into(),
         };
-        let note = if file.binary && file.output_bytes == Some(file.input_bytes) {
+        let note = if file.link {
+            " (a symbolic link: kept as it is)"
+        } else if file.binary && file.output_bytes == Some(file.input_bytes) {
             " (binary: kept whole)"
         } else {
             ""

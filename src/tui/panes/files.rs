@@ -50,6 +50,7 @@ fn short_bytes(bytes: usize) -> String {
 /// The name of a file's language in the list.
 fn language(row: &FileRow) -> &str {
     match (&row.language, row.binary) {
+        _ if row.link => "link",
         (_, true) => "binary",
         (Some(language), false) => language.as_str(),
         (None, false) => "text",

@@ -72,6 +72,8 @@ pub struct FileRow {
     pub language: Option<String>,
     /// Not text: kept or removed whole (or reduced as lines when asked).
     pub binary: bool,
+    /// A symbolic link: kept as it is.
+    pub link: bool,
     /// Its size when the run started.
     pub start_bytes: usize,
     /// Its size now (0 once removed).
@@ -186,6 +188,8 @@ pub struct FileReport {
     pub output_bytes: Option<u64>,
     /// Not text: kept or removed whole (or reduced as lines when asked).
     pub binary: bool,
+    /// A symbolic link, kept as it is.
+    pub link: bool,
     /// The language its pipeline parsed it in.
     pub language: Option<String>,
     /// The pipeline its sessions ran.
@@ -402,6 +406,7 @@ impl CaseJob {
                 path: file.path.display().to_string(),
                 input_bytes: file.content.len() as u64,
                 binary: !file.is_text(),
+                link: file.is_link(),
                 ..FileReport::default()
             })
             .collect();
@@ -494,11 +499,14 @@ impl CaseJob {
                 if let Some(steering) = &self.steering {
                     steering.tester_started(&mut tester);
                 }
+                // Pinned files and symbolic links stay in every set.
                 let pinned: Vec<bool> = current
                     .iter()
                     .map(|file| {
-                        pins.get(&file.path)
-                            .is_some_and(|pins| !lock(pins).is_empty())
+                        file.is_link()
+                            || pins
+                                .get(&file.path)
+                                .is_some_and(|pins| !lock(pins).is_empty())
                     })
                     .collect();
                 stopped = self.remove_files(&mut tester, &current, &pinned);
@@ -737,6 +745,7 @@ impl CaseJob {
                         path: file.path.display().to_string(),
                         language: self.plan_for(file).and_then(|plan| plan.language_name),
                         binary: !file.is_text(),
+                        link: file.is_link(),
                         start_bytes: file.content.len(),
                         bytes: now.map_or(0, |f| f.content.len()),
                         state: if now.is_some() {
@@ -821,6 +830,9 @@ impl CaseJob {
 
     /// The plan of one file's sessions (`None`: the file is left as it is).
     fn plan_for(&self, file: &CaseFile) -> Option<Plan> {
+        if file.is_link() {
+            return None;
+        }
         let mut settings = self.settings.clone();
         if !file.is_text() {
             return match self.binary {
