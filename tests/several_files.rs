@@ -447,3 +447,90 @@ fn symbolic_links_of_a_directory_are_kept_as_links() {
         Path::new("a.txt")
     );
 }
+
+#[test]
+fn a_batch_takes_directories_as_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    for (case, files) in [
+        (
+            "one",
+            &[("a.txt", "x\nneedle\ny\n"), ("b.txt", "junk\n")][..],
+        ),
+        ("two", &[("c.txt", "needle\nz\n")][..]),
+    ] {
+        std::fs::create_dir_all(cases.join(case)).unwrap();
+        for (name, text) in files {
+            std::fs::write(cases.join(case).join(name), text).unwrap();
+        }
+    }
+    // With --directories the files directly in DIR are no inputs.
+    std::fs::write(cases.join("loose.txt"), "needle\n").unwrap();
+    write_script(dir.path(), "test.sh", "grep -rq needle \"$1\"");
+    let run = whittle(
+        &[
+            "batch",
+            "cases",
+            "--directories",
+            "--work-dir",
+            "campaign",
+            "--summary-json",
+            "summary.json",
+            "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("summary.json"))).unwrap();
+    let reductions = summary["reductions"].as_array().unwrap();
+    let seen: Vec<(String, u64, String)> = reductions
+        .iter()
+        .map(|r| {
+            (
+                r["input"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                r["size_before"].as_u64().unwrap(),
+                r["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("one".to_string(), 16, "reduced".to_string()),
+            ("two".to_string(), 9, "reduced".to_string()),
+        ],
+        "{summary}"
+    );
+    assert_eq!(names(&cases.join("one.whittled")), ["a.txt"]);
+    assert_eq!(read(&cases.join("one.whittled/a.txt")), "needle");
+    assert_eq!(read(&cases.join("two.whittled/c.txt")), "needle");
+    assert!(!cases.join("loose.whittled.txt").exists());
+    // A manifest's input may be a directory without the flag.
+    std::fs::write(
+        dir.path().join("manifest.jsonl"),
+        "{\"input\": \"cases/two\", \"output\": \"two-out\"}\n",
+    )
+    .unwrap();
+    let run = whittle(
+        &[
+            "batch",
+            "--manifest",
+            "manifest.jsonl",
+            "--work-dir",
+            "campaign2",
+            "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    assert_eq!(read(&dir.path().join("two-out/c.txt")), "needle");
+}
