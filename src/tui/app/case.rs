@@ -10,9 +10,26 @@ use crate::tui::panes::Measures;
 use crate::tui::panes::history::HistoryPane;
 use crate::tui::panes::test_case::TestCasePane;
 use crate::tui::panes::tree::TreePane;
+use whittle_core::engine::session::Command;
 use whittle_core::tree::Language;
 
 impl App {
+    /// Why a case of several files does not take `command` (the engine would refuse it too,
+    /// after interrupting the stage): each file runs its own language's pipeline, and edits,
+    /// restarts and undos are for one file.
+    pub(super) fn case_refuses(&self, command: &Command) -> Option<&'static str> {
+        self.snapshot.case.as_ref()?;
+        match command {
+            Command::SwitchAlgorithm(_) => {
+                Some("with several files each file runs its own language's pipeline")
+            }
+            Command::Propose(_) | Command::RestartFrom(_) | Command::Undo => Some(
+                "edits, restarts and undos are for one file: reduce the file on its own for them",
+            ),
+            _ => None,
+        }
+    }
+
     /// Follows the file the snapshot shows (once per turn of a file).
     pub(super) fn follow_case_file(&mut self) {
         let Some(case) = &self.snapshot.case else {

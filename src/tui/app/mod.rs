@@ -307,8 +307,13 @@ impl App {
         }
     }
 
-    /// Sends a command to the live session.
-    fn send(&self, command: Command) {
+    /// Sends a command to the live session (what a case of several files cannot do is said in
+    /// the footer instead).
+    fn send(&mut self, command: Command) {
+        if let Some(reason) = self.case_refuses(&command) {
+            self.notice(reason.into(), true);
+            return;
+        }
         if let Source::Live(link) = &self.source {
             link.send(command);
         }

@@ -31,13 +31,13 @@ use super::{Command, CommandSender, PinTarget, RunState, SessionOptions, Shared,
 pub struct CaseSession {
     sender: CommandSender,
     events: Receiver<Event>,
-    stop: CaseStop,
     engine: Option<JoinHandle<Result<CaseFinished, StartError>>>,
 }
 
 impl CaseSession {
     /// Starts the case job on its own thread; its events come from [`CaseSession::events`]
-    /// (the job's own event sender is replaced).
+    /// (the job's own event sender is replaced). The engine thread ends with the run, whatever
+    /// `options.exit_when_done` says (there is nothing to wait for commands for).
     pub fn start(
         mut job: CaseJob,
         oracle: Arc<dyn Oracle>,
@@ -93,9 +93,8 @@ impl CaseSession {
             started: Instant::now(),
             tests_before: AtomicU64::new(0),
         }));
-        let stop = CaseStop::default();
         let thread = {
-            let stop = stop.clone();
+            let stop = CaseStop::default();
             let shared = shared.clone();
             std::thread::Builder::new()
                 .name("whittle-engine".into())
@@ -131,7 +130,6 @@ impl CaseSession {
         Ok(CaseSession {
             sender: CommandSender { shared },
             events: events_rx,
-            stop,
             engine: Some(thread),
         })
     }
@@ -142,11 +140,6 @@ impl CaseSession {
 
     pub fn send(&self, command: Command) {
         self.sender.send(command);
-    }
-
-    /// Stops the run from another thread (a signal), as [`Command::Stop`] does.
-    pub fn stopper(&self) -> CaseStop {
-        self.stop.clone()
     }
 
     /// The engine's events; the channel closes when the engine thread ends.
