@@ -307,16 +307,17 @@ impl App {
         }
     }
 
-    /// Sends a command to the live session (what a case of several files cannot do is said in
-    /// the footer instead).
-    fn send(&mut self, command: Command) {
+    /// Sends a command to the live session; what a case of several files cannot do is said in
+    /// the footer instead (then it returns false).
+    fn send(&mut self, command: Command) -> bool {
         if let Some(reason) = self.case_refuses(&command) {
             self.notice(reason.into(), true);
-            return;
+            return false;
         }
         if let Source::Live(link) = &self.source {
             link.send(command);
         }
+        true
     }
 
     /// Shows `text` in the footer (as a warning or not).
