@@ -62,7 +62,8 @@ fn case_session() -> CaseSession {
         };
         let has = |path: &str, text: &str| {
             files.iter().any(|f| {
-                f.path == PathBuf::from(path) && String::from_utf8_lossy(&f.content).contains(text)
+                f.path.as_path() == std::path::Path::new(path)
+                    && String::from_utf8_lossy(&f.content).contains(text)
             })
         };
         has("a.txt", "keep") && has("b.txt", "needed")

@@ -104,10 +104,10 @@ impl App {
                         descendant: *descendant,
                     });
                 self.overlay = None;
-                if let Some(edit) = edit {
-                    if self.send(Command::Propose(edit)) {
-                        self.notice("testing the proposed hoisting…".into(), false);
-                    }
+                if let Some(edit) = edit
+                    && self.send(Command::Propose(edit))
+                {
+                    self.notice("testing the proposed hoisting…".into(), false);
                 }
             }
             KeyCode::Esc | KeyCode::Char('h') | KeyCode::Char('q') => self.overlay = None,

@@ -1154,7 +1154,7 @@ mod tests {
             };
             let has = |path: &str, text: &[u8]| {
                 files.iter().any(|f| {
-                    f.path == PathBuf::from(path)
+                    f.path.as_path() == std::path::Path::new(path)
                         && f.content.windows(text.len()).any(|w| w == text)
                 })
             };
