@@ -200,7 +200,23 @@ fn file_list(screen: &str) -> Vec<String> {
 #[test]
 fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() {
     let mut harness = Harness::new();
-    // Whole files go first: c.txt is not needed.
+    // Whole files go first: the test case pane lists the set meanwhile.
+    harness.settle();
+    let screen = harness.screen();
+    assert!(
+        screen.contains("Round 1: removing whole files")
+            && screen.contains("(ddmin over the 3 files of the set)"),
+        "{screen}"
+    );
+    for row in ["a.txt  16 bytes", "b.txt  13 bytes", "c.txt  5 bytes"] {
+        assert!(screen.contains(row), "{row}\n{screen}");
+    }
+    assert!(screen.contains(" case · whole files "), "{screen}");
+    assert!(
+        screen.contains("Files · round 1 · removing files"),
+        "{screen}"
+    );
+    // c.txt is not needed.
     let snapshot = harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current == Some(0)));
     let case = snapshot.case.as_ref().unwrap();
     assert_eq!(case.round, 1);
@@ -213,6 +229,10 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
         b"keep\ndrop\nx1\nx2\n",
         "the panes show a.txt"
     );
+    // The events and the snapshot agree on the version of the best shown (what the candidate
+    // under test removes is drawn only then).
+    harness.app.refresh();
+    assert_eq!(harness.app.run_model().version, snapshot.version);
     let screen = harness.screen();
     assert_eq!(
         file_list(&screen),

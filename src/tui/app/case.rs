@@ -36,15 +36,21 @@ impl App {
             return;
         };
         self.run.start_case(case.start_bytes());
-        let Some(current) = case.current else {
-            return;
+        // A file's turn, or the files phase of a round (the set listed as the test case).
+        let current = match case.current {
+            Some(current) => Some(current),
+            None if case.removing_files => None,
+            None => return,
         };
         let turn = (case.round, current);
         if self.case_turn == Some(turn) {
             return;
         }
         self.case_turn = Some(turn);
-        let path = case.files[current].path.clone();
+        let path = match current {
+            Some(current) => case.files[current].path.clone(),
+            None => "whole files".into(),
+        };
         let language = self
             .snapshot
             .language

@@ -101,7 +101,7 @@ pub struct App {
     quit: Option<QuitReason>,
     /// A case of several files: its name, and the turn (round, file) the panes show.
     case_name: String,
-    case_turn: Option<(u32, usize)>,
+    case_turn: Option<(u32, Option<usize>)>,
 }
 
 impl App {

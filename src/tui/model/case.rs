@@ -36,8 +36,10 @@ impl RunModel {
         });
     }
 
-    /// Whole files are being removed: the sizes that follow are bundles'.
+    /// Whole files are being removed: the sizes that follow are bundles'. The snapshot shows
+    /// the set now: a new version of the best.
     pub(super) fn files_phase_started(&mut self) {
+        self.version += 1;
         self.case.get_or_insert_with(CaseSeries::default).others = None;
     }
 

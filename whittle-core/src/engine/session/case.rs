@@ -261,15 +261,29 @@ impl CaseSteering for Steering {
     }
 
     fn case_changed(&self, view: &CaseView) {
-        self.update(|s| {
-            if view.removing_files {
+        let starts_files_phase = view.removing_files
+            && !lock(&self.shared.snapshot)
+                .case
+                .as_ref()
+                .is_some_and(|before| before.removing_files && before.round == view.round);
+        if starts_files_phase {
+            // The panes of one file show the set instead: a listing, with no history.
+            let listing = files_listing(view);
+            *lock(&self.shared.history) = History::default();
+            self.update(|s| {
+                s.best = Arc::from(listing.as_bytes());
+                s.version += 1;
+                s.input_size = listing.len();
+                s.pipeline = crate::engine::case::FILES_STAGE.into();
                 s.stage = crate::engine::case::FILES_STAGE.into();
                 s.stage_index = 0;
                 s.stage_count = 1;
+                s.language = None;
                 s.pins.clear();
-            }
-            s.case = Some(view.clone());
-        });
+                s.history.clear();
+            });
+        }
+        self.update(|s| s.case = Some(view.clone()));
     }
 
     fn tester_started(&self, tester: &mut Tester) {
@@ -397,4 +411,27 @@ impl CaseSteering for Steering {
         }
         Ok(resume)
     }
+}
+
+/// What the test case pane shows while whole files are removed: the files of the set.
+fn files_listing(view: &CaseView) -> String {
+    let present: Vec<_> = view
+        .files
+        .iter()
+        .filter(|file| file.state != crate::engine::case::FileState::Removed)
+        .collect();
+    let width = present
+        .iter()
+        .map(|file| file.path.len())
+        .max()
+        .unwrap_or(0);
+    let mut listing = format!(
+        "Round {}: removing whole files\n(ddmin over the {} files of the set)\n\n",
+        view.round,
+        present.len()
+    );
+    for file in present {
+        listing.push_str(&format!("{:<width$}  {} bytes\n", file.path, file.bytes));
+    }
+    listing
 }
