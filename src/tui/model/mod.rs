@@ -229,6 +229,8 @@ pub struct RunModel {
     pub plan_version: u64,
     /// The statistics of the end of the run (`Done`, `Stopped`).
     pub final_stats: Option<Stats>,
+    /// The schedule's round, its estimates and the best's size over running time.
+    pub course: whittle_core::observe::forecast::Course,
 }
 
 impl RunModel {
@@ -257,6 +259,7 @@ impl RunModel {
             counters: Counters::default(),
             pins: Vec::new(),
             pipeline: None,
+            course: whittle_core::observe::forecast::Course::new(input_size as u64),
             split_factor: None,
             plan_version: 0,
             final_stats: None,

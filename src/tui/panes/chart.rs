@@ -1,5 +1,6 @@
 //! The size chart: the best's size over the tests run (like the dissertation's Fig 5.4), with
-//! a mark where each stage and fixed-point pass began.
+//! a mark where each stage and fixed-point pass began; beside it, in a schedule, the size over
+//! running time (`course.rs`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,6 +12,7 @@ use super::{Pane, View};
 use crate::tui::widgets::{block, human_bytes};
 
 pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
+    let area = super::course::beside_curve(view, frame, area);
     let theme = view.theme;
     let run = view.run;
     let tests_now = run.tests.max(1);

@@ -236,6 +236,7 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
     let width = area.width.saturating_sub(2) as usize;
     let height = area.height.saturating_sub(2) as usize;
     let mut lines = numbers(view);
+    lines.extend(super::course::lines(view, width, 5));
     if view.snapshot.stage_count > 1 || view.run.stages.len() > 1 {
         let stages = stage_lines(view, width);
         if lines.len() + stages.len() + 3 <= height {
@@ -264,7 +265,11 @@ pub fn draw_tab(view: &View, pane: Pane, frame: &mut Frame, area: Rect) {
     let frame_block = block(title, view.focus == pane, view.theme);
     let lines = match pane {
         Pane::Steps => step_lines(view, height, width),
-        Pane::Stages => stage_lines(view, width),
+        Pane::Stages => {
+            let mut lines = super::course::lines(view, width, height.div_ceil(2));
+            lines.extend(stage_lines(view, width));
+            lines
+        }
         _ => {
             // Two columns when they fit, so that the cache lines are on screen too.
             let numbers = numbers(view);
