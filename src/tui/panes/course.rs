@@ -14,7 +14,7 @@ use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
 
 use super::{Pane, View};
 use crate::tui::widgets::{block, clock_time, human_bytes};
-use whittle_core::observe::forecast::{likely_tests, short_duration};
+use whittle_core::observe::forecast::{Placement, likely_tests, short_duration};
 use whittle_core::text::describe::ellipsize;
 
 /// The moments of the run (fractions of its running time so far) the curve marks.
@@ -39,13 +39,21 @@ pub fn lines(view: &View, width: usize, rows: usize) -> Vec<Line<'static>> {
     };
     let mean = course.mean_test_seconds();
     let size = course.size();
-    let left = &position.plan.stages[position.running..];
+    // The stage running, then those still to run (a stage whose result is known runs only if
+    // the text changes before its turn: counted, not listed).
+    let left: Vec<_> = position.plan.stages[position.running..]
+        .iter()
+        .enumerate()
+        .filter(|&(offset, stage)| offset == 0 || stage.why != Placement::Known)
+        .map(|(_, stage)| stage)
+        .collect();
+    let known = position.plan.stages.len() - position.running - left.len();
+    // The stage running first, then the line of what is not listed, then more stages.
     let room = rows - 1;
-    let shown = if left.len() > room {
-        room.saturating_sub(1)
-    } else {
-        left.len()
-    };
+    let rest_line = usize::from(known > 0 || left.len() > room);
+    let shown = left
+        .len()
+        .min(room.saturating_sub(rest_line).max(room.min(1)));
     let name_width = width.saturating_sub(30).clamp(6, 24);
     for (offset, stage) in left.iter().take(shown).enumerate() {
         let running = offset == 0;
@@ -56,10 +64,15 @@ pub fn lines(view: &View, width: usize, rows: usize) -> Vec<Line<'static>> {
                 } else {
                     tests
                 };
-                (
-                    format!("~{tests:.0} t"),
-                    format!("~{}", short_duration(tests * mean / jobs as f64)),
-                )
+                let seconds = tests * mean / jobs as f64;
+                let time = if tests < 0.5 {
+                    "–".to_owned()
+                } else if seconds < 1.0 {
+                    "<1s".to_owned()
+                } else {
+                    format!("~{}", short_duration(seconds))
+                };
+                (format!("~{tests:.0} t"), time)
             }
             None => ("? t".to_owned(), "?".to_owned()),
         };
@@ -74,23 +87,41 @@ pub fn lines(view: &View, width: usize, rows: usize) -> Vec<Line<'static>> {
         let style = if running { theme.accent } else { theme.base };
         lines.push(Line::styled(ellipsize(&text, width), style));
     }
+    let mut rest = Vec::new();
     if shown < left.len() {
+        rest.push(format!("{} more", left.len() - shown));
+    }
+    if known > 0 {
+        rest.push(format!("{known} known (run if the text changes)"));
+    }
+    if !rest.is_empty() && lines.len() < rows {
         lines.push(Line::styled(
-            format!("  … {} more stages this round", left.len() - shown),
+            ellipsize(&format!("  + {}", rest.join(", ")), width),
             theme.muted,
         ));
     }
     lines
 }
 
-/// Draws the time-to-size curve in the right half of `area` when the run has a schedule and
-/// the area is wide enough; returns what is left for the size over tests.
+/// Draws the time-to-size curve beside (on wide areas) or below (on tall ones) the size over
+/// tests when the run has a schedule; returns what is left for the size over tests.
 pub fn beside_curve(view: &View, frame: &mut Frame, area: Rect) -> Rect {
-    if view.run.course.plan.is_none() || area.width < 48 {
+    if view.run.course.plan.is_none() {
         return area;
     }
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+    let halves = |direction: Layout| {
+        let [first, second] = direction
+            .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(area);
+        (first, second)
+    };
+    let (left, right) = if area.width >= 72 {
+        halves(Layout::horizontal([Constraint::Fill(1); 2]))
+    } else if area.height >= 12 {
+        halves(Layout::vertical([Constraint::Fill(1); 2]))
+    } else {
+        return area;
+    };
     draw_curve(view, frame, right);
     left
 }
@@ -147,8 +178,16 @@ pub fn draw_curve(view: &View, frame: &mut Frame, area: Rect) {
             )
         })
         .collect();
-    let title = format!(" Size over time · {} ", sizes.join(" · "));
-    let title = ellipsize(&title, area.width.saturating_sub(2) as usize);
+    // The longest title that fits: the sizes at the marks matter more than the name.
+    let room = area.width.saturating_sub(2) as usize;
+    let title = [
+        format!(" Size over time · {} ", sizes.join(" · ")),
+        format!(" Size/time {} ", sizes.join(" ")),
+        format!(" {} ", sizes.join(" ")),
+    ]
+    .into_iter()
+    .find(|title| title.chars().count() <= room)
+    .unwrap_or_else(|| ellipsize(" Size over time ", room));
     let chart = Chart::new(datasets)
         .block(block(title, view.focus == Pane::Chart, theme))
         .x_axis(

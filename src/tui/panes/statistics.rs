@@ -236,9 +236,18 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
     let width = area.width.saturating_sub(2) as usize;
     let height = area.height.saturating_sub(2) as usize;
     let mut lines = numbers(view);
-    lines.extend(super::course::lines(view, width, 5));
-    if view.snapshot.stage_count > 1 || view.run.stages.len() > 1 {
-        let stages = stage_lines(view, width);
+    let stages = if view.snapshot.stage_count > 1 || view.run.stages.len() > 1 {
+        stage_lines(view, width)
+    } else {
+        Vec::new()
+    };
+    // The course of a schedule: at least where it is and the stage running, more when the
+    // stage table still fits.
+    let course_rows = height
+        .saturating_sub(lines.len() + stages.len() + 3)
+        .clamp(2, 6);
+    lines.extend(super::course::lines(view, width, course_rows));
+    if !stages.is_empty() {
         if lines.len() + stages.len() + 3 <= height {
             lines.extend(stages);
         }

@@ -231,7 +231,8 @@ impl Course {
         if let Some(eta) = self.eta(jobs) {
             let time = short_duration(eta.seconds);
             line.push_str(&match (eta.unknown, eta.seconds < 1.0) {
-                (0, _) => format!(" · ETA ~{time}"),
+                (0, true) => " · ETA <1s".to_owned(),
+                (0, false) => format!(" · ETA ~{time}"),
                 (unknown, true) => format!(" · ETA ? ({unknown} not run yet)"),
                 (unknown, false) => format!(" · ETA ≥~{time} ({unknown} not run yet)"),
             });
