@@ -457,6 +457,8 @@ fn statistics_tell_why_each_scheduled_stage_ran_when_it_did() {
                     .contains(&run["why"].as_str().unwrap()),
                 "{run}"
             );
+            // Every stage ran to its end in the first round: the estimate guesses none.
+            assert_eq!(run["eta_guessed_stages"], 0, "{run}");
             assert!(run["eta_seconds"].as_f64().is_some(), "{run}");
         }
         if run["round"].as_u64() == last_round {

@@ -3,7 +3,8 @@
 //! what each stage left in the round will likely cost and why it runs there; and the
 //! time-to-size curve, the best's bytes over running time with its sizes at 10, 25 and 50 %
 //! of the time so far. The Statistics pane and the Stages tab show the lines, the Chart pane
-//! the curve beside its size over tests. The estimates come from
+//! the curve beside its size over tests (a stage that never ran to its end is guessed, marked
+//! `?`). The estimates come from
 //! `whittle_core::observe::forecast`; this file only draws them.
 
 use ratatui::Frame;
@@ -57,25 +58,25 @@ pub fn lines(view: &View, width: usize, rows: usize) -> Vec<Line<'static>> {
     let name_width = width.saturating_sub(30).clamp(6, 24);
     for (offset, stage) in left.iter().take(shown).enumerate() {
         let running = offset == 0;
-        let (tests, time) = match likely_tests(stage, size) {
-            Some(tests) => {
-                let tests = if running {
-                    (tests - position.tests_so_far as f64).max(0.0)
-                } else {
-                    tests
-                };
-                let seconds = tests * mean / jobs as f64;
-                let time = if tests < 0.5 {
-                    "–".to_owned()
-                } else if seconds < 1.0 {
-                    "<1s".to_owned()
-                } else {
-                    format!("~{}", short_duration(seconds))
-                };
-                (format!("~{tests:.0} t"), time)
-            }
-            None => ("? t".to_owned(), "?".to_owned()),
+        // A stage that never ran to its end is guessed at a test a line (marked `?`).
+        let (likely, guessed) = match likely_tests(stage, size) {
+            Some(tests) => (tests, ""),
+            None => (position.plan.lines.max(1) as f64, "?"),
         };
+        let tests = if running {
+            (likely - position.tests_so_far as f64).max(0.0)
+        } else {
+            likely
+        };
+        let seconds = tests * mean / jobs as f64;
+        let time = if tests < 0.5 {
+            "–".to_owned()
+        } else if seconds < 1.0 {
+            format!("<1s{guessed}")
+        } else {
+            format!("~{}{guessed}", short_duration(seconds))
+        };
+        let tests = format!("~{tests:.0} t{guessed}");
         let text = format!(
             "{}{:<name_width$} {:>8} {:>7} {}",
             if running { "▸ " } else { "  " },

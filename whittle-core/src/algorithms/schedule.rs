@@ -22,7 +22,7 @@ use crate::observe::forecast::{self, LastRun, Placement, PlannedStage, RoundPlan
 use crate::observe::stats::ScheduledRun;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
-use crate::text::atoms::non_whitespace_chars;
+use crate::text::atoms::{line_count, non_whitespace_chars};
 
 pub use crate::observe::forecast::PROBATION_BUDGET;
 
@@ -119,6 +119,8 @@ pub fn run_named(
         let mut plan = RoundPlan {
             round,
             last_round: settling,
+            size: tester.best().len() as u64,
+            lines: line_count(tester.best()) as u64,
             stages: order
                 .iter()
                 .map(|&stage| PlannedStage {
@@ -145,7 +147,7 @@ pub fn run_named(
             let nonws = non_whitespace_chars(tester.best());
             let tests = tester.stats().tests;
             let started = tester.running_time().as_secs_f64();
-            let eta = estimate(tester, &plan, position, changed);
+            let (eta_seconds, eta_guessed_stages) = estimate(tester, &plan, position, changed);
             let place = SchedulePlace {
                 stage,
                 of: count,
@@ -170,6 +172,7 @@ pub fn run_named(
                     removed: record.removed,
                     size: size as u64,
                 });
+                plan.stages[position].last = record.complete;
             }
             let nonws_removed = nonws.saturating_sub(non_whitespace_chars(tester.best())) as u64;
             let run = ScheduledRun {
@@ -184,9 +187,13 @@ pub fn run_named(
                 bytes_per_test: record.removed as f64 / record.tests.max(1) as f64,
                 nonws_per_test: nonws_removed as f64 / record.tests.max(1) as f64,
                 interrupted,
-                eta_seconds: eta,
+                eta_seconds,
+                eta_guessed_stages,
+                seconds: tester.running_time().as_secs_f64() - started,
             };
             tester.stats_mut().schedule.push(run);
+            plan.lines = line_count(tester.best()) as u64;
+            tester.emit(Event::ScheduleRound(plan.clone()));
             let after = fingerprint(tester.best());
             if after != before {
                 changed = true;
@@ -214,8 +221,8 @@ pub fn run_named(
 }
 
 /// The running time the schedule still needs as stage `position` of `plan` begins, as the
-/// front ends estimate it ([`forecast::eta`]); `None` while a stage's cost is unknown.
-fn estimate(tester: &Tester, plan: &RoundPlan, position: usize, changed: bool) -> Option<f64> {
+/// front ends estimate it ([`forecast::eta`]), and how many stages of the round it guessed.
+fn estimate(tester: &Tester, plan: &RoundPlan, position: usize, changed: bool) -> (f64, usize) {
     let stats = tester.stats();
     let mean = stats.test_seconds / stats.tests.max(1) as f64;
     let eta = forecast::eta(
@@ -229,7 +236,7 @@ fn estimate(tester: &Tester, plan: &RoundPlan, position: usize, changed: bool) -
         mean,
         tester.jobs(),
     );
-    (eta.unknown == 0).then_some(eta.seconds)
+    (eta.seconds, eta.guessed)
 }
 
 /// The longest a final character pass is expected to take and still run.

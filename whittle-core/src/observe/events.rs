@@ -175,7 +175,9 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         scheduled: Option<SchedulePlace>,
     },
-    /// A round of a `(a+b+c)*` schedule begins: the stages it runs, in order, and why there.
+    /// A round of a `(a+b+c)*` schedule begins, or a stage of it ran: the stages the round
+    /// runs, in order, why there, and their last complete runs (this round's for those that
+    /// ran).
     ScheduleRound(RoundPlan),
     /// A fixed-point iteration of the current stage began (1-based).
     FixpointIteration { stage: String, iteration: u32 },
@@ -436,7 +438,8 @@ pub struct PlannedStage {
     pub last: Option<LastRun>,
 }
 
-/// What a round of a schedule will run, in order.
+/// What a round of a schedule runs, in order (the stages it ran already with their runs of
+/// this round).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoundPlan {
     /// The round (1-based).
@@ -444,6 +447,12 @@ pub struct RoundPlan {
     /// The round before changed nothing: unless this one changes something, the run's schedule
     /// ends with it.
     pub last_round: bool,
+    /// The best's size when the round began.
+    #[serde(default)]
+    pub size: u64,
+    /// Lines of the best now (the guess of a stage that never ran: a test a line).
+    #[serde(default)]
+    pub lines: u64,
     pub stages: Vec<PlannedStage>,
 }
 

@@ -52,49 +52,56 @@ pub struct Eta {
     pub later_tests: f64,
     /// Seconds for all of them: tests × mean test time ÷ jobs.
     pub seconds: f64,
-    /// Stages of the round that never ran to their end: their cost is unknown (not counted).
-    pub unknown: usize,
+    /// Stages of the round that never ran to their end: their cost is guessed (one test per
+    /// line of the best: a sweep tests each unit at least once at its finest granularity).
+    pub guessed: usize,
     pub last_round: bool,
 }
 
 /// The time left for the whole schedule, the best being `size` bytes, tests taking
 /// `mean_test_seconds` and `jobs` running at once. This round: the likely tests of the stage
 /// running (less those it ran) and of the stages after it. After it, when the round changes
-/// the best (it did already, or a stage still to run removed something in its last run) and
-/// is not the last, one more round that checks the fixed point: a stage that removed something
-/// runs to its end again, one that removed nothing goes on probation and, when that finds
-/// nothing, to its end in the round after.
+/// the best (it did already, or a stage still to run removed something in its last run or
+/// never ran) and is not the last, one more round that checks the fixed point: a stage that
+/// removed something runs to its end again, one that removed nothing goes on probation and,
+/// when that finds nothing, to its end in the round after. A stage that never ran to its end
+/// is guessed at one test per line of the best (`plan.lines`).
 pub fn eta(position: Position<'_>, size: u64, mean_test_seconds: f64, jobs: usize) -> Eta {
     let plan = position.plan;
-    let mut unknown = 0;
+    let guess = plan.lines.max(1) as f64;
+    let mut guessed = 0;
     let mut round_tests = 0.0;
     for (index, stage) in plan.stages.iter().enumerate().skip(position.running) {
-        match likely_tests(stage, size) {
-            Some(tests) if index == position.running => {
-                round_tests += (tests - position.tests_so_far as f64).max(0.0);
-            }
-            Some(tests) => round_tests += tests,
-            None => unknown += 1,
-        }
+        let tests = likely_tests(stage, size).unwrap_or_else(|| {
+            guessed += 1;
+            guess
+        });
+        round_tests += if index == position.running {
+            (tests - position.tests_so_far as f64).max(0.0)
+        } else {
+            tests
+        };
     }
     let will_change = position.changed
         || plan.stages[position.running..].iter().any(|stage| {
             matches!(stage.why, Placement::Yield | Placement::Written)
-                && stage.last.is_some_and(|last| last.removed > 0)
+                && stage.last.is_none_or(|last| last.removed > 0)
         });
     let later_tests = if plan.last_round || !will_change {
         0.0
     } else {
         plan.stages
             .iter()
-            .filter_map(|stage| {
-                let last = stage.last?;
-                let scaled = last.tests as f64 * size as f64 / last.size.max(1) as f64;
-                Some(if last.removed == 0 {
-                    scaled + scaled.min(PROBATION_BUDGET as f64)
-                } else {
-                    scaled
-                })
+            .map(|stage| match stage.last {
+                None => guess,
+                Some(last) => {
+                    let scaled = last.tests as f64 * size as f64 / last.size.max(1) as f64;
+                    if last.removed == 0 {
+                        scaled + scaled.min(PROBATION_BUDGET as f64)
+                    } else {
+                        scaled
+                    }
+                }
             })
             .sum()
     };
@@ -103,7 +110,7 @@ pub fn eta(position: Position<'_>, size: u64, mean_test_seconds: f64, jobs: usiz
         round_tests,
         later_tests,
         seconds,
-        unknown,
+        guessed,
         last_round: plan.last_round,
     }
 }
@@ -121,8 +128,6 @@ pub struct Course {
     pub test_seconds: f64,
     /// Real tests when the stage running began.
     tests_at_stage: u64,
-    /// The best's size when the round began.
-    size_at_round: u64,
     /// (running time in seconds, bytes of the best): at the start and at each change.
     pub curve: Vec<(f64, u64)>,
 }
@@ -139,10 +144,7 @@ impl Course {
     /// Folds one event in, `running` being the run's time then (pauses excluded).
     pub fn apply(&mut self, event: &Event, running: Duration) {
         match event {
-            Event::ScheduleRound(plan) => {
-                self.plan = Some(plan.clone());
-                self.size_at_round = self.size();
-            }
+            Event::ScheduleRound(plan) => self.plan = Some(plan.clone()),
             Event::StageStarted { scheduled, .. } => {
                 self.place = *scheduled;
                 self.tests_at_stage = self.tests;
@@ -193,7 +195,7 @@ impl Course {
             plan,
             running: place.position,
             tests_so_far: self.tests - self.tests_at_stage,
-            changed: self.size() != self.size_at_round,
+            changed: self.size() != plan.size,
         })
     }
 
@@ -230,12 +232,15 @@ impl Course {
         );
         if let Some(eta) = self.eta(jobs) {
             let time = short_duration(eta.seconds);
-            line.push_str(&match (eta.unknown, eta.seconds < 1.0) {
-                (0, true) => " · ETA <1s".to_owned(),
-                (0, false) => format!(" · ETA ~{time}"),
-                (unknown, true) => format!(" · ETA ? ({unknown} not run yet)"),
-                (unknown, false) => format!(" · ETA ≥~{time} ({unknown} not run yet)"),
-            });
+            let time = if eta.seconds < 1.0 {
+                "<1s".to_owned()
+            } else {
+                format!("~{time}")
+            };
+            line.push_str(&format!(" · ETA {time}"));
+            if eta.guessed > 0 {
+                line.push_str(&format!(" ({} guessed)", eta.guessed));
+            }
             if eta.last_round {
                 line.push_str(" · last round");
             }
@@ -299,6 +304,8 @@ mod tests {
         let plan = RoundPlan {
             round: 2,
             last_round: false,
+            size: 1000,
+            lines: 10,
             stages: vec![
                 stage(2, Placement::Yield, Some((100, 500, 1000))),
                 stage(0, Placement::Yield, Some((40, 100, 800))),
@@ -321,7 +328,7 @@ mod tests {
         // One more round: 50 and 25 again, and the idle one 25 on probation, then 150 to its end.
         assert_eq!(eta.later_tests, 50.0 + 25.0 + (25.0 + 150.0));
         assert_eq!(eta.seconds, (70.0 + 250.0) * 0.5 / 2.0);
-        assert_eq!(eta.unknown, 0);
+        assert_eq!(eta.guessed, 0);
         // A stage that ran more than expected costs nothing more; in the last round no later
         // round is counted.
         let last = RoundPlan {
@@ -350,6 +357,8 @@ mod tests {
         let plan = RoundPlan {
             round: 3,
             last_round: false,
+            size: 1000,
+            lines: 10,
             stages: vec![
                 stage(0, Placement::Yield, Some((100, 500, 1000))),
                 stage(1, Placement::Probation, Some((60, 0, 500))),
@@ -379,10 +388,12 @@ mod tests {
     }
 
     #[test]
-    fn stages_that_never_ran_are_counted_as_unknown() {
+    fn stages_that_never_ran_are_guessed_at_a_test_a_line() {
         let plan = RoundPlan {
             round: 1,
             last_round: false,
+            size: 100,
+            lines: 7,
             stages: vec![
                 stage(0, Placement::Written, Some((10, 5, 100))),
                 stage(1, Placement::Written, None),
@@ -400,8 +411,9 @@ mod tests {
             1.0,
             1,
         );
-        assert_eq!(eta.unknown, 2);
-        assert_eq!((eta.round_tests, eta.later_tests), (6.0, 10.0));
+        assert_eq!(eta.guessed, 2);
+        // This round: 6 left of the first, 7 and 7; the next: 10, 7 and 7.
+        assert_eq!((eta.round_tests, eta.later_tests), (20.0, 24.0));
     }
 
     #[test]
@@ -411,6 +423,8 @@ mod tests {
         let plan = RoundPlan {
             round: 2,
             last_round: true,
+            size: 1000,
+            lines: 10,
             stages: vec![
                 stage(1, Placement::ToTheEnd, Some((40, 0, 1000))),
                 stage(0, Placement::Known, Some((10, 0, 500))),

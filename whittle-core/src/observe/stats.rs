@@ -108,9 +108,13 @@ pub struct ScheduledRun {
     pub nonws_per_test: f64,
     /// Its budget of failed tests ran out (it was deferred).
     pub interrupted: bool,
-    /// The running time the whole schedule was estimated to need still when the stage began
-    /// (`None` while a stage of the round had never run to its end).
-    pub eta_seconds: Option<f64>,
+    /// The running time the whole schedule was estimated to need still when the stage began,
+    /// and how many stages of the round that estimate guessed (they had never run to their
+    /// end: a test a line).
+    pub eta_seconds: f64,
+    pub eta_guessed_stages: usize,
+    /// Its running time.
+    pub seconds: f64,
 }
 
 /// How often the run's course is noted: once a minute of running time (pauses excluded).
