@@ -15,7 +15,7 @@ use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
 
 use super::{Pane, View};
 use crate::tui::widgets::{block, clock_time, human_bytes};
-use whittle_core::observe::forecast::{Placement, likely_tests, short_duration};
+use whittle_core::observe::forecast::{Placement, guessed_tests, likely_tests, short_duration};
 use whittle_core::text::describe::ellipsize;
 
 /// The moments of the run (fractions of its running time so far) the curve marks.
@@ -61,7 +61,7 @@ pub fn lines(view: &View, width: usize, rows: usize) -> Vec<Line<'static>> {
         // A stage that never ran to its end is guessed at a test a line (marked `?`).
         let (likely, guessed) = match likely_tests(stage, size) {
             Some(tests) => (tests, ""),
-            None => (position.plan.lines.max(1) as f64, "?"),
+            None => (guessed_tests(position.plan, size), "?"),
         };
         let tests = if running {
             (likely - position.tests_so_far as f64).max(0.0)

@@ -247,10 +247,8 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
         .saturating_sub(lines.len() + stages.len() + 3)
         .clamp(2, 6);
     lines.extend(super::course::lines(view, width, course_rows));
-    if !stages.is_empty() {
-        if lines.len() + stages.len() + 3 <= height {
-            lines.extend(stages);
-        }
+    if !stages.is_empty() && lines.len() + stages.len() + 3 <= height {
+        lines.extend(stages);
     }
     let room = height.saturating_sub(lines.len());
     if room >= 2 {

@@ -121,6 +121,7 @@ pub fn run_named(
             last_round: settling,
             size: tester.best().len() as u64,
             lines: line_count(tester.best()) as u64,
+            bytes: tester.best().len() as u64,
             stages: order
                 .iter()
                 .map(|&stage| PlannedStage {
@@ -193,6 +194,7 @@ pub fn run_named(
             };
             tester.stats_mut().schedule.push(run);
             plan.lines = line_count(tester.best()) as u64;
+            plan.bytes = tester.best().len() as u64;
             tester.emit(Event::ScheduleRound(plan.clone()));
             let after = fingerprint(tester.best());
             if after != before {

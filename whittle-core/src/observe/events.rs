@@ -450,9 +450,12 @@ pub struct RoundPlan {
     /// The best's size when the round began.
     #[serde(default)]
     pub size: u64,
-    /// Lines of the best now (the guess of a stage that never ran: a test a line).
+    /// Lines and bytes of the best when the plan was published (the guess of a stage that
+    /// never ran: a test a line, scaled by the size then).
     #[serde(default)]
     pub lines: u64,
+    #[serde(default)]
+    pub bytes: u64,
     pub stages: Vec<PlannedStage>,
 }
 

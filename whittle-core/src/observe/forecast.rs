@@ -32,6 +32,14 @@ pub fn likely_tests(stage: &PlannedStage, size: u64) -> Option<f64> {
     })
 }
 
+/// The tests guessed for a stage that never ran to its end: one per line of the best (a sweep
+/// tests each unit at least once at its finest granularity), the lines counted when the plan
+/// was published and scaled to the best's `size` now; at least one.
+pub fn guessed_tests(plan: &RoundPlan, size: u64) -> f64 {
+    let lines = plan.lines as f64 * size as f64 / plan.bytes.max(1) as f64;
+    lines.round().max(1.0)
+}
+
 /// Where a schedule is: its round's plan, the stage running (its index in the plan) and the
 /// tests that stage has run so far.
 #[derive(Clone, Copy, Debug)]
@@ -65,10 +73,10 @@ pub struct Eta {
 /// never ran) and is not the last, one more round that checks the fixed point: a stage that
 /// removed something runs to its end again, one that removed nothing goes on probation and,
 /// when that finds nothing, to its end in the round after. A stage that never ran to its end
-/// is guessed at one test per line of the best (`plan.lines`).
+/// is guessed at one test per line of the best ([`guessed_tests`]).
 pub fn eta(position: Position<'_>, size: u64, mean_test_seconds: f64, jobs: usize) -> Eta {
     let plan = position.plan;
-    let guess = plan.lines.max(1) as f64;
+    let guess = guessed_tests(plan, size);
     let mut guessed = 0;
     let mut round_tests = 0.0;
     for (index, stage) in plan.stages.iter().enumerate().skip(position.running) {
@@ -306,6 +314,7 @@ mod tests {
             last_round: false,
             size: 1000,
             lines: 10,
+            bytes: 1000,
             stages: vec![
                 stage(2, Placement::Yield, Some((100, 500, 1000))),
                 stage(0, Placement::Yield, Some((40, 100, 800))),
@@ -359,6 +368,7 @@ mod tests {
             last_round: false,
             size: 1000,
             lines: 10,
+            bytes: 1000,
             stages: vec![
                 stage(0, Placement::Yield, Some((100, 500, 1000))),
                 stage(1, Placement::Probation, Some((60, 0, 500))),
@@ -394,6 +404,7 @@ mod tests {
             last_round: false,
             size: 100,
             lines: 7,
+            bytes: 100,
             stages: vec![
                 stage(0, Placement::Written, Some((10, 5, 100))),
                 stage(1, Placement::Written, None),
@@ -412,6 +423,8 @@ mod tests {
             1,
         );
         assert_eq!(eta.guessed, 2);
+        // The lines are scaled to the size: 7 lines in 100 bytes are about 4 in 50.
+        assert_eq!(guessed_tests(&plan, 50), 4.0);
         // This round: 6 left of the first, 7 and 7; the next: 10, 7 and 7.
         assert_eq!((eta.round_tests, eta.later_tests), (20.0, 24.0));
     }
@@ -425,6 +438,7 @@ mod tests {
             last_round: true,
             size: 1000,
             lines: 10,
+            bytes: 1000,
             stages: vec![
                 stage(1, Placement::ToTheEnd, Some((40, 0, 1000))),
                 stage(0, Placement::Known, Some((10, 0, 500))),
