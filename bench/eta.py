@@ -39,6 +39,14 @@ def main() -> int:
             error = run["eta_seconds"] / left - 1 if left > 0 else float("nan")
             print(f"{path:<34} {fraction:>4.0%} {moment:>9.1f} {run['eta_seconds']:>8.1f} "
                   f"{left:>8.1f} {error:>+7.0%} {run['eta_guessed_stages']:>7}")
+        # Every estimate that guessed nothing (from the second round on): the median error.
+        known = [abs(run["eta_seconds"] / (end - run["started_seconds"]) - 1)
+                 for run in runs if run["eta_guessed_stages"] == 0
+                 and end - run["started_seconds"] > 0]
+        if known:
+            known.sort()
+            print(f"{path:<34} median |error| of {len(known)} estimates that guessed nothing: "
+                  f"{known[len(known) // 2]:.0%}")
     return 0
 
 

@@ -70,10 +70,10 @@ pub struct Eta {
 /// `mean_test_seconds` and `jobs` running at once. This round: the likely tests of the stage
 /// running (less those it ran) and of the stages after it. After it, when the round changes
 /// the best (it did already, or a stage still to run removed something in its last run or
-/// never ran) and is not the last, one more round that checks the fixed point: a stage that
-/// removed something runs to its end again, one that removed nothing goes on probation and,
-/// when that finds nothing, to its end in the round after. A stage that never ran to its end
-/// is guessed at one test per line of the best ([`guessed_tests`]).
+/// never ran) and is not the last, one more round that checks the fixed point, each stage at
+/// most [`PROBATION_BUDGET`] tests (measured: such a round skips the stages whose result is
+/// known and finds most candidates of the others in the cache). A stage that never ran to its
+/// end is guessed at one test per line of the best ([`guessed_tests`]).
 pub fn eta(position: Position<'_>, size: u64, mean_test_seconds: f64, jobs: usize) -> Eta {
     let plan = position.plan;
     let guess = guessed_tests(plan, size);
@@ -100,16 +100,12 @@ pub fn eta(position: Position<'_>, size: u64, mean_test_seconds: f64, jobs: usiz
     } else {
         plan.stages
             .iter()
-            .map(|stage| match stage.last {
-                None => guess,
-                Some(last) => {
-                    let scaled = last.tests as f64 * size as f64 / last.size.max(1) as f64;
-                    if last.removed == 0 {
-                        scaled + scaled.min(PROBATION_BUDGET as f64)
-                    } else {
-                        scaled
-                    }
-                }
+            .map(|stage| {
+                let tests = match stage.last {
+                    None => guess,
+                    Some(last) => last.tests as f64 * size as f64 / last.size.max(1) as f64,
+                };
+                tests.min(PROBATION_BUDGET as f64)
             })
             .sum()
     };
@@ -334,9 +330,9 @@ mod tests {
             2,
         );
         assert_eq!(eta.round_tests, 20.0 + 25.0 + 25.0);
-        // One more round: 50 and 25 again, and the idle one 25 on probation, then 150 to its end.
-        assert_eq!(eta.later_tests, 50.0 + 25.0 + (25.0 + 150.0));
-        assert_eq!(eta.seconds, (70.0 + 250.0) * 0.5 / 2.0);
+        // One more round: each stage at most the budget: 25, 25 (of 40 × 500/800) and 25.
+        assert_eq!(eta.later_tests, 75.0);
+        assert_eq!(eta.seconds, (70.0 + 75.0) * 0.5 / 2.0);
         assert_eq!(eta.guessed, 0);
         // A stage that ran more than expected costs nothing more; in the last round no later
         // round is counted.
@@ -391,10 +387,10 @@ mod tests {
             (at(1, false).round_tests, at(1, false).later_tests),
             (25.0, 0.0)
         );
-        // Once the round changed the best, the fixed point needs one more: 50 + (25 + 60).
-        assert_eq!(at(1, true).later_tests, 135.0);
+        // Once the round changed the best, the fixed point needs one more: 25 + 25.
+        assert_eq!(at(1, true).later_tests, 50.0);
         // Before the stage that removed something ran, it is expected to remove again.
-        assert_eq!(at(0, false).later_tests, 135.0);
+        assert_eq!(at(0, false).later_tests, 50.0);
     }
 
     #[test]
@@ -427,6 +423,23 @@ mod tests {
         assert_eq!(guessed_tests(&plan, 50), 4.0);
         // This round: 6 left of the first, 7 and 7; the next: 10, 7 and 7.
         assert_eq!((eta.round_tests, eta.later_tests), (20.0, 24.0));
+        // The next round counts each stage at most at the budget.
+        let long = RoundPlan {
+            lines: 70,
+            ..plan.clone()
+        };
+        let eta = super::eta(
+            Position {
+                plan: &long,
+                running: 0,
+                tests_so_far: 4,
+                changed: false,
+            },
+            100,
+            1.0,
+            1,
+        );
+        assert_eq!((eta.round_tests, eta.later_tests), (146.0, 60.0));
     }
 
     #[test]
