@@ -17,11 +17,14 @@ impl RunModel {
     /// Folds one event in; `now` is the UI's clock, `running` the run's time without pauses.
     pub fn apply(&mut self, event: Event, now: Instant, running: Duration) {
         self.events += 1;
+        self.course.apply(&event, running);
         match event {
             Event::StageStarted { .. }
             | Event::FixpointIteration { .. }
             | Event::TreeNodes { .. }
             | Event::Round { .. } => self.announced(event, running),
+            // Folded into the course above.
+            Event::ScheduleRound(_) => {}
             Event::Beliefs(step) => {
                 // The step's beliefs show with its candidate: the one judged last stays on
                 // screen with the beliefs it was chosen by until the next test starts.

@@ -234,6 +234,8 @@ pub struct RunModel {
     pub final_stats: Option<Stats>,
     /// A case of several files: the whole set's course (the rest is the current file's).
     pub case: Option<CaseSeries>,
+    /// The schedule's round, its estimates and the best's size over running time.
+    pub course: whittle_core::observe::forecast::Course,
 }
 
 impl RunModel {
@@ -262,6 +264,7 @@ impl RunModel {
             counters: Counters::default(),
             pins: Vec::new(),
             pipeline: None,
+            course: whittle_core::observe::forecast::Course::new(input_size as u64),
             split_factor: None,
             plan_version: 0,
             final_stats: None,

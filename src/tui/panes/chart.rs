@@ -1,6 +1,7 @@
 //! The size chart: the best's size over the tests run (like the dissertation's Fig 5.4), with
-//! a mark where each stage and fixed-point pass began. For a case of several files it is the
-//! whole set's size, with a mark where each file's turn began.
+//! a mark where each stage and fixed-point pass began; beside it, in a schedule, the size over
+//! running time (`course.rs`). For a case of several files it is the whole set's size, with a
+//! mark where each file's turn began.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -13,6 +14,7 @@ use crate::tui::model::ChartMark;
 use crate::tui::widgets::{block, human_bytes};
 
 pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
+    let area = super::course::beside_curve(view, frame, area);
     match &view.run.case {
         Some(case) => draw_series(
             view,

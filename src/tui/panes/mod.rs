@@ -5,6 +5,7 @@
 pub mod beliefs;
 pub mod chart;
 pub mod configuration;
+pub mod course;
 pub mod files;
 pub mod footer;
 pub mod header;
