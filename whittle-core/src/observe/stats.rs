@@ -111,6 +111,8 @@ pub struct StageStats {
     pub bytes_removed: u64,
     pub nonws_removed: u64,
     pub seconds: f64,
+    /// Edits not tried because they failed before with the same neighbourhood.
+    pub skipped: u64,
 }
 
 impl Stats {
@@ -132,5 +134,6 @@ impl Stats {
         stage.bytes_removed += run.bytes_removed;
         stage.nonws_removed += run.nonws_removed;
         stage.seconds += run.seconds;
+        stage.skipped += run.skipped;
     }
 }

@@ -165,6 +165,7 @@ impl PipelineStages {
         };
         let started = tester.running_time();
         let tests = tester.stats().tests;
+        let skipped = tester.recall().skipped();
         let before = tester.best().to_vec();
         // Text stages judge what the parser would reject: compilers accept more than the
         // grammars do (C's implicit int, say), and their edits are few and small.
@@ -186,6 +187,7 @@ impl PipelineStages {
                 .saturating_sub(atoms::non_whitespace_chars(tester.best()))
                 as u64,
             seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
+            skipped: tester.recall().skipped() - skipped,
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(&step.name(), run);
