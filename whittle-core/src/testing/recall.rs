@@ -32,6 +32,11 @@ impl Recall {
         self.skipping = false;
     }
 
+    /// Whether the run under way skips what failed before (it runs on what is likely to pass).
+    pub fn skipping(&self) -> bool {
+        self.skipping
+    }
+
     /// Whether an edit with `signature` is to be skipped now (counted as skipped if so).
     pub fn skips(&mut self, signature: u64) -> bool {
         let skip = self.skipping
@@ -41,6 +46,11 @@ impl Recall {
                 .is_some_and(|&run| run < self.run);
         self.skipped += u64::from(skip);
         skip
+    }
+
+    /// Counts `edits` that were skipped for another reason while skipping (the syntax guard's).
+    pub fn count_skipped(&mut self, edits: u64) {
+        self.skipped += edits;
     }
 
     /// Notes that an edit with `signature` was judged not interesting.
