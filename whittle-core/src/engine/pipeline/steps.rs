@@ -94,13 +94,20 @@ impl Step {
 pub struct PipelineStages {
     plan: Plan,
     steps: Vec<Step>,
+    /// A text stage without the syntax guard reached a text the guard rejects: the grammar
+    /// judges this input more strictly than its test, so text stages no longer use the guard.
+    guard_misjudges: std::sync::atomic::AtomicBool,
 }
 
 impl PipelineStages {
     /// The stages of the plan's pipeline.
     pub fn new(plan: Plan) -> PipelineStages {
         let steps = Step::of(plan.pipeline.stages(), &plan.atoms);
-        PipelineStages { plan, steps }
+        PipelineStages {
+            plan,
+            steps,
+            guard_misjudges: std::sync::atomic::AtomicBool::new(false),
+        }
     }
 
     /// Runs a stage on the parse tree (a tree algorithm or a rewrite) named `name`.
@@ -167,14 +174,19 @@ impl PipelineStages {
         // Text stages judge what the parser would reject: compilers accept more than the
         // grammars do (C's implicit int, say), and their edits are few and small. But while a
         // schedule runs on what is likely to pass (before the round that settles it), they
-        // skip those too: most of them fail.
-        let guard = if matches!(step, Step::Text(_)) && !tester.recall().skipping() {
+        // skip those too (most of them fail), unless a text stage without the guard already
+        // reached a text it rejects.
+        let text = matches!(step, Step::Text(_));
+        let misjudges = self
+            .guard_misjudges
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let guard = if text && (!tester.recall().skipping() || misjudges) {
             None
         } else {
             self.guard(tester.best())
         };
         let guarded = guard.is_some();
-        let likely_only = guarded && matches!(step, Step::Text(_));
+        let likely_only = guarded && text;
         let guard_skips = tester.stats().guard_skips;
         tester.set_guard(guard);
         let result = self.run_single(step, tester, context, &dd);
@@ -185,6 +197,15 @@ impl PipelineStages {
             // What the guard rejected is still to be tried in the round that settles.
             let rejected = tester.stats().guard_skips - guard_skips;
             tester.recall_mut().count_skipped(rejected);
+        }
+        if text && !guarded && !misjudges && tester.best() != before.as_slice() {
+            let rejects = self
+                .guard(&before)
+                .is_some_and(|guard| !guard.admits(tester.best()));
+            if rejects {
+                self.guard_misjudges
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         let run = StageStats {
             tests: tester.stats().tests - tests,
