@@ -2,16 +2,15 @@
 //! reductions that fail beside others that do not, refusals before anything runs, and a stop.
 
 #[allow(dead_code)]
-mod batch_support;
-mod safety_support;
+mod common;
 
 use std::time::Duration;
 
 use std::path::PathBuf;
 use std::process::Child;
 
-use batch_support::{batch_args, batch_inputs, check_batch_summary, statuses, summary};
-use safety_support::{Work, all_ended, pids_in, run_within, text, wait_until};
+use common::batch::{batch_args, batch_inputs, check_batch_summary, statuses, summary};
+use common::safety::{Work, all_ended, pids_in, run_within, text, wait_until};
 
 /// The input every hanging batch reduces; `hang.sh` finds it (and only it) interesting.
 const FOUR_LINES: &str = "a\nb\nc\nd\n";
@@ -32,7 +31,7 @@ fn start_hanging_batch(work: &Work, count: usize) -> (Child, PathBuf) {
             pids.display()
         ),
     );
-    let child = safety_support::spawn_piped(
+    let child = common::safety::spawn_piped(
         &mut work.whittle(&batch_args(&["--reductions", "2"], "./hang.sh")),
     );
     assert!(
@@ -198,9 +197,9 @@ fn colliding_outputs_are_refused_before_anything_runs() {
 fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
     let work = Work::new();
     let (mut child, pids) = start_hanging_batch(&work, 4);
-    safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGTERM);
+    common::safety::signal(child.id() as i32, nix::sys::signal::Signal::SIGTERM);
     assert!(
-        safety_support::wait_within(&mut child, Duration::from_secs(30)).is_some(),
+        common::safety::wait_within(&mut child, Duration::from_secs(30)).is_some(),
         "the batch ends soon after SIGTERM"
     );
     let out = child.wait_with_output().unwrap();
@@ -225,7 +224,7 @@ fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
 fn the_reductions_of_a_killed_batch_stop_too() {
     let work = Work::new();
     let (mut child, pids) = start_hanging_batch(&work, 2);
-    safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGKILL);
+    common::safety::signal(child.id() as i32, nix::sys::signal::Signal::SIGKILL);
     let _ = child.wait();
     assert!(
         all_ended(&pids_in(&pids), Duration::from_secs(20)),

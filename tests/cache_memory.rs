@@ -1,11 +1,11 @@
 //! The outcome cache stays within its memory limit (`--cache-memory`) on a large input whose
 //! failing candidates would otherwise pile up, and the result is unchanged by the evictions.
 
-mod safety_support;
+mod common;
 
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, run_within, text};
 
 #[test]
 fn content_and_configuration_caches_stay_within_their_memory_limit() {

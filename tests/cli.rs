@@ -1,11 +1,11 @@
 //! End-to-end tests through the `whittle` binary: real test commands, files on disk, processes.
 
-mod safety_support;
+mod common;
 
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use safety_support::{Work, lines, pids_in, survivors, text};
+use common::safety::{Work, lines, pids_in, survivors, text};
 
 /// `whittle reduce ARGS` in `work`, run to its end.
 fn reduce(work: &Work, args: &[&str]) -> Output {
@@ -586,7 +586,7 @@ fn two_runs_with_one_test_at_a_time_take_the_same_steps() {
     let test = work.script("needle.sh", "grep -q needle \"$1\"");
     for run in ["one", "two"] {
         let trace = format!("{run}.jsonl");
-        let output = safety_support::run_within(
+        let output = common::safety::run_within(
             &mut work.reduce(
                 &input,
                 &["-j", "1", "--trace", &trace, "-o", &format!("{run}.json")],

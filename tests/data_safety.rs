@@ -3,13 +3,13 @@
 //! files replaced, and a result that cannot be written kept and written later (or elsewhere).
 //! Real processes and a real file system throughout.
 
-mod safety_support;
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use safety_support::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
+use common::safety::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -256,8 +256,8 @@ fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() 
         let mut child = spawn_piped(&mut work.reduce(&input, &["-j", "2", flag], &test));
         // After the first check has passed, while later tests run.
         assert!(wait_until(Duration::from_secs(20), || runs(&work) >= 2));
-        safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
-        let status = safety_support::wait_within(&mut child, Duration::from_secs(20))
+        common::safety::signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
+        let status = common::safety::wait_within(&mut child, Duration::from_secs(20))
             .expect("whittle ends after Ctrl-C");
         assert_eq!(status.code(), Some(130), "{flag}");
         assert_eq!(
@@ -296,7 +296,7 @@ fn a_second_run_on_the_same_output_is_refused_while_the_first_runs() {
     assert!(stderr.contains("another whittle run"), "{stderr}");
     assert!(stderr.contains("shared.txt"), "{stderr}");
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");
-    let status = safety_support::wait_within(&mut first, MINUTE).expect("the first run ends");
+    let status = common::safety::wait_within(&mut first, MINUTE).expect("the first run ends");
     assert!(status.success());
     assert_eq!(work.read_string("shared.txt"), "line 17");
     assert!(

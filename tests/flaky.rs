@@ -1,11 +1,11 @@
 //! A flaky test (the same candidate judged differently): the final result is re-tested once at
 //! the end; when it fails, whittle says so loudly and keeps the last result that passes again.
 
-mod safety_support;
+mod common;
 
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, run_within, text};
 
 #[test]
 fn a_final_result_that_fails_its_re_test_is_reported_and_the_last_confirmed_one_kept() {

@@ -4,7 +4,7 @@
 //! symbolic link or with a long name, a lock left by a killed run, `--limit-tests` with
 //! parallel tests). Real processes and a real file system throughout.
 
-mod safety_support;
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
-use safety_support::{Work, lines, needle_task, run_within, text, wait_until};
+use common::safety::{Work, lines, needle_task, run_within, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -185,7 +185,7 @@ fn on_a_full_disk(work: &Work, program: &str, args: &[&str]) -> Command {
         script.push_str(&format!(" '{arg}'"));
     }
     let mut command = Command::new("unshare");
-    if !safety_support::is_root() {
+    if !common::safety::is_root() {
         command.arg("-r");
     }
     command
@@ -491,7 +491,7 @@ fn an_output_through_a_symbolic_link_writes_and_locks_the_target() {
     assert_eq!(second.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("another whittle run"), "{stderr}");
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");
-    let status = safety_support::wait_within(&mut first, MINUTE).expect("the first run ends");
+    let status = common::safety::wait_within(&mut first, MINUTE).expect("the first run ends");
     assert!(status.success());
     let link = std::fs::symlink_metadata(work.path("link.txt")).unwrap();
     assert!(link.file_type().is_symlink(), "the link was replaced");
@@ -542,7 +542,7 @@ fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
         first.id().to_string(),
         "the holder's lock file is left as it is"
     );
-    assert!(safety_support::wait_within(&mut first, MINUTE).is_some_and(|s| s.success()));
+    assert!(common::safety::wait_within(&mut first, MINUTE).is_some_and(|s| s.success()));
     assert!(!lock.exists());
 }
 
@@ -614,7 +614,7 @@ fn a_stale_lock_of_a_killed_run_is_removed_and_said() {
     let lock = work.path(".out.txt.whittle.lock");
     assert!(wait_until(MINUTE, || std::fs::read_to_string(&lock)
         .is_ok_and(|held| held == pid.to_string())));
-    safety_support::signal(pid as i32, nix::sys::signal::Signal::SIGKILL);
+    common::safety::signal(pid as i32, nix::sys::signal::Signal::SIGKILL);
     let _ = killed.wait();
     assert!(lock.exists(), "SIGKILL leaves the lock file");
     let (_, fast) = needle_task(&work);

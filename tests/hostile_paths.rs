@@ -2,12 +2,12 @@
 //! the test's own files or another run's output, and traces cut by a killed run. Real processes
 //! and a real file system throughout.
 
-mod safety_support;
+mod common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use safety_support::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
+use common::safety::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -170,7 +170,7 @@ fn records_are_never_written_onto_another_runs_output() {
         assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
         assert!(stderr.contains("another whittle run"), "{stderr}");
     }
-    safety_support::signal(first.id() as i32, nix::sys::signal::Signal::SIGTERM);
+    common::safety::signal(first.id() as i32, nix::sys::signal::Signal::SIGTERM);
     let _ = first.wait();
     // The first run's result is still a result, not a record.
     assert!(

@@ -3,11 +3,11 @@
 //! and processes a test leaves behind (daemons out of its process group) do not outlive it.
 //! Real processes, a real file system.
 
-mod safety_support;
+mod common;
 
 use std::time::{Duration, Instant};
 
-use safety_support::{
+use common::safety::{
     Work, disk_usage, lines, pids_in, proc_status, run_within, spawn_piped, survivors, text,
     wait_until,
 };

@@ -4,14 +4,14 @@
 //! candidate generation is quadratic in the length of a line takes minutes here before its
 //! first test.
 
-mod safety_support;
+mod common;
 
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::Signal;
-use safety_support::{
+use common::safety::{
     Work, pids_in, run_within, signal, spawn_piped, text, wait_until, wait_within,
 };
+use nix::sys::signal::Signal;
 
 const MINUTE: Duration = Duration::from_secs(60);
 

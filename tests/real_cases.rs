@@ -2,12 +2,12 @@
 //! file by name, stdin-only tests, flaky tests, tests that accept everything or need too much
 //! memory; and the completion script and man page made from the command line's definitions.
 
-mod safety_support;
+mod common;
 
 use std::process::Command;
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, run_within, text};
 
 const LIMIT: Duration = Duration::from_secs(120);
 

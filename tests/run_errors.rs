@@ -1,12 +1,12 @@
 //! whittle's own failures and odd arguments: a full disk under the scratch directory is reported
 //! as whittle's error (not the test's), and timeouts of 0 or of astronomic length.
 
-mod safety_support;
+mod common;
 
 use std::process::Command;
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, run_within, text};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -21,7 +21,7 @@ fn whittle_on_small_disk(work: &Work, size: &str, args: &[&str]) -> Command {
         script.push_str(&format!(" '{arg}'"));
     }
     let mut command = Command::new("unshare");
-    if !safety_support::is_root() {
+    if !common::safety::is_root() {
         command.arg("-r");
     }
     command

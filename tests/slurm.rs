@@ -6,16 +6,15 @@
 //! job) of the run once whittle has ended, however it ended.
 
 #[allow(dead_code)]
-mod batch_support;
-mod safety_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use batch_support::{batch_args, batch_inputs, check_batch_summary};
-use safety_support::{Work, all_ended, pid_alive, pids_in, run_within, signal, text, wait_until};
+use common::batch::{batch_args, batch_inputs, check_batch_summary};
+use common::safety::{Work, all_ended, pid_alive, pids_in, run_within, signal, text, wait_until};
 
 /// The input of the tests that hang or cancel steps: eight lines.
 const EIGHT_LINES: &str = "a\nb\nc\nd\ne\nf\ng\nh\n";
@@ -397,7 +396,7 @@ mod slurm {
         let allocation = Allocation::new(2);
         let mut command = reduce(&work, "in.txt", &DDMIN_AS_STEPS, "./hang.sh");
         allocation.enter(&mut command);
-        let mut child = safety_support::spawn_piped(&mut command);
+        let mut child = common::safety::spawn_piped(&mut command);
         // Both tests of the first window hang as steps (after the two checks, each test writes
         // its own and its sleep's process id).
         assert!(
@@ -407,7 +406,7 @@ mod slurm {
         );
         assert_eq!(allocation.steps().len(), 2, "{:?}", allocation.steps());
         signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
-        let status = safety_support::wait_within(&mut child, Duration::from_secs(30))
+        let status = common::safety::wait_within(&mut child, Duration::from_secs(30))
             .expect("whittle ends soon after Ctrl-C");
         let out = child.wait_with_output().unwrap();
         assert_eq!(status.code(), Some(130), "{}", text(&out.stderr));
@@ -453,7 +452,7 @@ mod slurm {
             "./t.sh",
         );
         allocation.enter(&mut command);
-        let mut child = safety_support::spawn_piped(&mut command);
+        let mut child = common::safety::spawn_piped(&mut command);
         let mut seen: std::collections::HashMap<i32, std::time::Instant> = Default::default();
         let mut cancelled_while_running = 0;
         while child.try_wait().unwrap().is_none() {

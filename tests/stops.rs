@@ -2,16 +2,16 @@
 //! kills running tests, stops during the input check say so, limits say what is on disk, and
 //! the testing window is bounded. Real processes and real signals.
 
-mod safety_support;
+mod common;
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::Signal;
-use safety_support::{
+use common::safety::{
     Work, lines, pids_in, proc_status, run_within, signal, spawn_piped, survivors, text,
     wait_until, wait_within,
 };
+use nix::sys::signal::Signal;
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -214,7 +214,7 @@ fn a_huge_jobs_value_is_capped_with_a_warning_and_threads_stay_within_it() {
     let output = child.wait_with_output().unwrap();
     let stderr = text(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    let cap = safety_support::max_jobs();
+    let cap = common::safety::max_jobs();
     assert!(
         stderr.contains(&format!("using -j {cap}")),
         "a warning names the cap: {stderr}"

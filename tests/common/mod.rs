@@ -1,6 +1,12 @@
-//! Helpers shared by the integration tests: in-process reductions of integer configurations,
-//! and the built-in examples as sessions.
+//! Helpers shared by the integration tests: in-process reductions of integer configurations
+//! and the built-in examples as sessions (here), a private work directory with its scripts and
+//! processes (`safety`), campaigns of `whittle batch` (`batch`) and the inputs of the tree tests
+//! (`tree`). Every test binary declares `mod common;` and uses what it needs of it.
 #![allow(dead_code)]
+
+pub mod batch;
+pub mod safety;
+pub mod tree;
 
 use std::sync::Arc;
 

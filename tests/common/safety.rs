@@ -1,8 +1,6 @@
 //! Helpers of the tests of data safety, stops and resources: a private work directory with its
 //! own scratch directory (TMPDIR), test scripts, processes and what they left behind.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
