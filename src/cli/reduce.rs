@@ -584,7 +584,7 @@ fn save(output: &ResultFile) -> Option<(PathBuf, bool)> {
 
 /// Tells on stdout where the result is and how the run ended (`stopped`); returns the exit
 /// code, `code` unless a stop makes it another. `unchanged`: the result is the input.
-fn tell_where(
+pub(super) fn tell_where(
     stdout: &mut Report,
     stopped: Option<&Stop>,
     place: &Path,

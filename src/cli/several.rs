@@ -427,34 +427,8 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         }
     }
     drop(lock);
-    let code = match &finished.stopped {
-        None => {
-            stdout.line(format_args!("result: {}", output.display()));
-            code
-        }
-        Some(Stop::Requested) => {
-            stdout.line(format_args!(
-                "stopped on request; the best result so far is in {}",
-                output.display()
-            ));
-            EXIT_INTERRUPTED
-        }
-        Some(Stop::Failed(why)) => {
-            errln!("whittle: error: {why}");
-            stdout.line(format_args!(
-                "stopped by an error; the best result so far is in {}",
-                output.display()
-            ));
-            EXIT_ERROR
-        }
-        Some(stop) => {
-            stdout.line(format_args!(
-                "{stop}; the best result so far is in {}",
-                output.display()
-            ));
-            code
-        }
-    };
+    let code =
+        super::reduce::tell_where(&mut stdout, finished.stopped.as_ref(), &output, false, code);
     let trivial = finished
         .result
         .iter()
