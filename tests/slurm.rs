@@ -122,6 +122,13 @@ impl Allocation {
             .env("SLURM_NTASKS", self.tasks.to_string())
     }
 
+    /// Runs `command` inside this allocation to its end within `limit` and asserts that it
+    /// succeeded.
+    fn succeeds(&self, mut command: Command, limit: Duration) -> Output {
+        self.enter(&mut command);
+        succeeds(&mut command, limit)
+    }
+
     /// The steps Slurm knows in this allocation.
     fn steps(&self) -> Vec<String> {
         squeue(&["--steps", &format!("--jobs={}", self.job)])
@@ -207,6 +214,13 @@ fn reduce(work: &Work, input: &str, options: &[&str], test: &str) -> Command {
     command
 }
 
+/// Runs `command` to its end within `limit` and asserts that it succeeded.
+fn succeeds(command: &mut Command, limit: Duration) -> Output {
+    let out = run_within(command, limit);
+    assert_success(&out);
+    out
+}
+
 fn assert_success(out: &Output) {
     assert!(
         out.status.success(),
@@ -231,7 +245,7 @@ mod slurm {
         let work = Work::new();
         work.copy_example("sumprod-c");
         let common = ["--atoms", "line", "-j", "2", "--parallel", "stable"];
-        let local = run_within(
+        succeeds(
             &mut reduce(
                 &work,
                 "sumprod.c",
@@ -240,7 +254,6 @@ mod slurm {
             ),
             Duration::from_secs(600),
         );
-        assert_success(&local);
         let allocation = Allocation::new(2);
         let slurm_options = [
             "-o",
@@ -252,15 +265,15 @@ mod slurm {
             "--trace",
             "trace.jsonl",
         ];
-        let mut command = reduce(
-            &work,
-            "sumprod.c",
-            &[&slurm_options, &common[..]].concat(),
-            "./oracle.sh",
+        let slurm = allocation.succeeds(
+            reduce(
+                &work,
+                "sumprod.c",
+                &[&slurm_options, &common[..]].concat(),
+                "./oracle.sh",
+            ),
+            Duration::from_secs(900),
         );
-        allocation.enter(&mut command);
-        let slurm = run_within(&mut command, Duration::from_secs(900));
-        assert_success(&slurm);
         let stderr = text(&slurm.stderr);
         assert!(
             stderr.contains(&format!(
@@ -297,7 +310,7 @@ mod slurm {
         let work = Work::new();
         work.copy_example("hello-hoist-c");
         let common = ["-a", "hoist+hddh", "-j", "2", "--parallel", "stable"];
-        let local = run_within(
+        succeeds(
             &mut reduce(
                 &work,
                 "hello.c",
@@ -306,8 +319,7 @@ mod slurm {
             ),
             Duration::from_secs(600),
         );
-        assert_success(&local);
-        let slurm = run_within(
+        let slurm = succeeds(
             &mut reduce(
                 &work,
                 "hello.c",
@@ -316,7 +328,6 @@ mod slurm {
             ),
             Duration::from_secs(900),
         );
-        assert_success(&slurm);
         let stderr = text(&slurm.stderr);
         assert!(stderr.contains("as Slurm jobs of their own"), "{stderr}");
         let result = work.read("slurm.c");
@@ -347,7 +358,7 @@ mod slurm {
         let oracle = task.join("oracle.sh");
         let oracle = oracle.to_str().unwrap();
         let common = ["-j", "2", "--parallel", "stable"];
-        let local = run_within(
+        succeeds(
             &mut reduce(
                 &work,
                 "json8.json",
@@ -356,17 +367,16 @@ mod slurm {
             ),
             Duration::from_secs(900),
         );
-        assert_success(&local);
         let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "json8.json",
-            &[&["-o", "slurm.json", "--executor", "slurm"], &common[..]].concat(),
-            oracle,
+        allocation.succeeds(
+            reduce(
+                &work,
+                "json8.json",
+                &[&["-o", "slurm.json", "--executor", "slurm"], &common[..]].concat(),
+                oracle,
+            ),
+            Duration::from_secs(900),
         );
-        allocation.enter(&mut command);
-        let slurm = run_within(&mut command, Duration::from_secs(900));
-        assert_success(&slurm);
         assert_eq!(work.read("slurm.json"), work.read("local.json"));
         allocation.assert_no_step_left();
     }
@@ -489,15 +499,15 @@ mod slurm {
         let work = Work::new();
         let pids = hanging_test(&work);
         let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "in.txt",
-            &[&DDMIN_AS_STEPS[..], &["--limit-time", "5"]].concat(),
-            "./hang.sh",
+        let out = allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
+                &[&DDMIN_AS_STEPS[..], &["--limit-time", "5"]].concat(),
+                "./hang.sh",
+            ),
+            Duration::from_secs(60),
         );
-        allocation.enter(&mut command);
-        let out = run_within(&mut command, Duration::from_secs(60));
-        assert_success(&out);
         assert!(
             text(&out.stdout).contains("time limit"),
             "{}",
@@ -506,7 +516,7 @@ mod slurm {
         allocation.assert_steps_end();
         drop(allocation);
         // Jobs of their own.
-        let out = run_within(
+        let out = succeeds(
             &mut reduce(
                 &work,
                 "in.txt",
@@ -515,7 +525,6 @@ mod slurm {
             ),
             Duration::from_secs(60),
         );
-        assert_success(&out);
         let stderr = text(&out.stderr);
         assert!(
             wait_until(Duration::from_secs(10), || left_of_run(&stderr).is_empty()),
@@ -533,28 +542,28 @@ mod slurm {
         let work = Work::new();
         let pids = hanging_test(&work);
         let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "in.txt",
-            &[
-                "-a",
-                "ddmin",
-                "--atoms",
-                "line",
-                "-j",
-                "2",
-                "--executor",
-                "slurm",
-                "--timeout",
-                "1",
-                "--stats-json",
-                "stats.json",
-            ],
-            "./hang.sh",
+        allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
+                &[
+                    "-a",
+                    "ddmin",
+                    "--atoms",
+                    "line",
+                    "-j",
+                    "2",
+                    "--executor",
+                    "slurm",
+                    "--timeout",
+                    "1",
+                    "--stats-json",
+                    "stats.json",
+                ],
+                "./hang.sh",
+            ),
+            Duration::from_secs(300),
         );
-        allocation.enter(&mut command);
-        let out = run_within(&mut command, Duration::from_secs(300));
-        assert_success(&out);
         let stats = work.json("stats.json");
         assert!(stats["timeouts"].as_u64().unwrap() >= 2, "{stats}");
         assert_eq!(stats["lost"], 0, "{stats}");
@@ -588,7 +597,7 @@ mod slurm {
         );
         // A timeout far beyond the test's: the cancelled step is lost, never timed out.
         let common = ["-a", "ddmin", "-j", "1", "--timeout", "600"];
-        let local = run_within(
+        succeeds(
             &mut reduce(
                 &work,
                 "in.txt",
@@ -597,28 +606,27 @@ mod slurm {
             ),
             Duration::from_secs(120),
         );
-        assert_success(&local);
         let allocation = Allocation::new(1);
-        let mut command = reduce(
-            &work,
-            "in.txt",
-            &[
-                &common[..],
+        allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
                 &[
-                    "-o",
-                    "slurm.txt",
-                    "--executor",
-                    "slurm",
-                    "--stats-json",
-                    "stats.json",
-                ],
-            ]
-            .concat(),
-            "./t.sh",
+                    &common[..],
+                    &[
+                        "-o",
+                        "slurm.txt",
+                        "--executor",
+                        "slurm",
+                        "--stats-json",
+                        "stats.json",
+                    ],
+                ]
+                .concat(),
+                "./t.sh",
+            ),
+            Duration::from_secs(600),
         );
-        allocation.enter(&mut command);
-        let out = run_within(&mut command, Duration::from_secs(600));
-        assert_success(&out);
         assert_eq!(work.read("slurm.txt"), work.read("local.txt"));
         assert_eq!(work.read("slurm.txt"), b"af");
         let stats = work.json("stats.json");
