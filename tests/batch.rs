@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Child;
 
 use common::batch::{batch_args, batch_inputs, check_batch_summary, statuses, summary};
-use common::safety::{Work, all_ended, pids_in, run_within, text, wait_until};
+use common::safety::{Work, all_ended, exited, pids_in, run_within, text, wait_until};
 
 /// The input every hanging batch reduces; `hang.sh` finds it (and only it) interesting.
 const FOUR_LINES: &str = "a\nb\nc\nd\n";
@@ -55,7 +55,7 @@ fn a_batch_of_twenty_inputs_gives_the_right_summary() {
         )),
         Duration::from_secs(300),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    exited(&out, 1);
     check_batch_summary(&work, &inputs, "local");
     assert_eq!(
         work.read("summary.json"),
@@ -114,7 +114,7 @@ fn a_manifest_mixes_tests_and_a_refused_reduction_does_not_stop_the_others() {
         ]),
         Duration::from_secs(120),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    exited(&out, 1);
     assert_eq!(work.read_string("cases/one.whittled.txt"), "keep");
     assert_eq!(work.read_string("cases/two-reduced.txt"), "q");
     assert_eq!(
@@ -158,7 +158,7 @@ fn colliding_outputs_are_refused_before_anything_runs() {
         ]),
         Duration::from_secs(60),
     );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    exited(&out, 2);
     assert!(
         text(&out.stderr).contains("would both be reduced into"),
         "{}",
@@ -180,7 +180,7 @@ fn colliding_outputs_are_refused_before_anything_runs() {
         ]),
         Duration::from_secs(60),
     );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    exited(&out, 2);
     assert!(
         text(&out.stderr).contains("never writes its inputs"),
         "{}",
@@ -203,7 +203,7 @@ fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
         "the batch ends soon after SIGTERM"
     );
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    exited(&out, 130);
     assert_eq!(
         statuses(&summary(&work)),
         ["stopped", "stopped", "not_started", "not_started"]

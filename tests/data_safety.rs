@@ -9,7 +9,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::safety::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
+use common::safety::{
+    Work, exited, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until,
+};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -50,7 +52,7 @@ fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
 
 /// `whittle reduce in.txt --no-tui OPTIONS -- TEST` in `work`, run to its end (a minute at most).
 fn reduce_in_txt(work: &Work, options: &[&str], test: &Path) -> std::process::Output {
-    run_within(&mut work.reduce(Path::new("in.txt"), options, test), MINUTE)
+    work.reduce_within(Path::new("in.txt"), options, test, MINUTE)
 }
 
 fn runs(work: &Work) -> usize {
@@ -123,8 +125,7 @@ fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
         &mut work.reduce_unprivileged(&input, &options, &test),
         MINUTE,
     );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stderr = exited(&output, 0);
     assert!(stderr.contains("cannot write"), "{stderr}");
     assert!(stderr.contains("kept in memory"), "{stderr}");
     assert!(stderr.contains("written again"), "{stderr}");
@@ -213,8 +214,7 @@ fn an_existing_result_is_refused_resumed_or_forced_but_never_replaced_by_the_inp
     // A second run refuses to start over the result.
     let runs_before = runs(&work);
     let second = reduce(&[]);
-    let stderr = text(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&second, 2);
     assert!(
         stderr.contains("--resume") && stderr.contains("--force"),
         "{stderr}"
@@ -291,8 +291,7 @@ fn a_second_run_on_the_same_output_is_refused_while_the_first_runs() {
         .unwrap();
     assert!(wait_until(Duration::from_secs(20), || runs(&work) >= 2));
     let second = run_within(&mut work.whittle(&args), MINUTE);
-    let stderr = text(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&second, 2);
     assert!(stderr.contains("another whittle run"), "{stderr}");
     assert!(stderr.contains("shared.txt"), "{stderr}");
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
-use common::safety::{Work, lines, needle_task, run_within, text, wait_until};
+use common::safety::{Work, exited, lines, needle_task, run_within, text, wait_until};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -103,8 +103,10 @@ fn a_reduction_whose_stdout_closes_ends_cleanly_with_its_result_written() {
 fn listings_into_a_closed_pipe_end_quietly() {
     let work = Work::new();
     let (input, test) = needle_task(&work);
-    let traced = run_within(
-        &mut work.reduce(&input, &["-o", "out.txt", "--trace", "run.trace"], &test),
+    let traced = work.reduce_within(
+        &input,
+        &["-o", "out.txt", "--trace", "run.trace"],
+        &test,
         MINUTE,
     );
     assert!(traced.status.success(), "{}", text(&traced.stderr));
@@ -349,8 +351,7 @@ fn a_script_without_a_shebang_line_is_said_to_need_one() {
     let test = work.script("plain.sh", "exit 0");
     std::fs::write(&test, "exit 0\n").unwrap();
     let output = reduce_in_txt(&work, &["-o", "out.txt"], "./plain.sh");
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("the test could not be started"), "{stderr}");
     assert!(stderr.contains("Exec format error"), "{stderr}");
     assert!(stderr.contains("`#!/bin/sh`"), "{stderr}");
@@ -387,8 +388,7 @@ fn a_manifest_s_shell_test_runs_the_program_beside_the_manifest() {
     // (The same manifest, rewritten.)
     manifest_with_test(&work, "./gone.sh \"$1\"");
     let output = run_within(&mut work.whittle(&args[..3]), MINUTE);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("list.jsonl line 1"), "{stderr}");
     assert!(stderr.contains("cases/gone.sh` does not exist"), "{stderr}");
     let started = std::fs::read_dir(work.dir.path()).unwrap().any(|entry| {
@@ -436,8 +436,7 @@ fn a_misspelt_algorithm_is_told_what_is_wrong_and_every_stage_name() {
     let (_, test) = needle_task(&work);
     let test = test.to_str().unwrap();
     let output = reduce_in_txt(&work, &["-a", "hddd"], test);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     for name in whittle_core::engine::pipeline::named_stages()
         .iter()
         .map(|(name, _)| name)
@@ -487,8 +486,7 @@ fn an_output_through_a_symbolic_link_writes_and_locks_the_target() {
         .exists()));
     // The same file by its own name is taken.
     let second = reduce_in_txt(&work, &["-o", "target.txt"], test);
-    let stderr = text(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&second, 2);
     assert!(stderr.contains("another whittle run"), "{stderr}");
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");
     let status = common::safety::wait_within(&mut first, MINUTE).expect("the first run ends");
@@ -582,8 +580,7 @@ fn a_theme_that_does_not_exist_is_refused_without_the_ui_too() {
     let work = Work::new();
     let (_, test) = needle_task(&work);
     let output = reduce_in_txt(&work, &["--theme", "foo"], test.to_str().unwrap());
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("no theme called `foo`"), "{stderr}");
     assert!(stderr.contains("dark, light, high-contrast"), "{stderr}");
     assert_eq!(runs(&work), 0);

@@ -6,7 +6,7 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use common::safety::{Work, run_within, text};
+use common::safety::{Work, exited, run_within, text};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -116,15 +116,11 @@ fn a_timeout_of_zero_is_refused_and_huge_ones_are_accepted() {
     let test = work.script("t.sh", "grep -q keep \"$1\"");
     let run = |timeout: &str| {
         let _ = std::fs::remove_file(work.path("in.whittled.txt"));
-        run_within(
-            &mut work.reduce(&input, &[&format!("--timeout={timeout}")], &test),
-            MINUTE,
-        )
+        work.reduce_within(&input, &[&format!("--timeout={timeout}")], &test, MINUTE)
     };
     for zero in ["0", "0.0"] {
         let output = run(zero);
-        let stderr = text(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        let stderr = exited(&output, 2);
         assert!(stderr.contains("more than 0 seconds"), "{stderr}");
     }
     for bad in ["-1", "NaN"] {

@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::batch::{batch_args, batch_inputs, check_batch_summary};
-use common::safety::{Work, all_ended, pid_alive, pids_in, run_within, signal, text, wait_until};
+use common::safety::{
+    Work, all_ended, exited, pid_alive, pids_in, run_within, signal, text, wait_until,
+};
 
 /// The input of the tests that hang or cancel steps: eight lines.
 const EIGHT_LINES: &str = "a\nb\nc\nd\ne\nf\ng\nh\n";
@@ -675,7 +677,7 @@ mod slurm {
             .env("WHITTLE_SRUN", &fake),
             Duration::from_secs(60),
         );
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        exited(&out, 2);
         let stderr = text(&out.stderr);
         assert!(
             stderr.contains("is not shared with the Slurm nodes"),
@@ -696,7 +698,7 @@ mod slurm {
             Duration::from_secs(900),
         );
         // Some inputs are not interesting: exit 1, after all of them ran.
-        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        exited(&out, 1);
         check_batch_summary(&work, &inputs, "slurm");
         assert!(
             squeue(&[])

@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::safety::{
-    Work, lines, pids_in, proc_status, run_within, signal, spawn_piped, survivors, text,
+    Work, exited, lines, pids_in, proc_status, run_within, signal, spawn_piped, survivors, text,
     wait_until, wait_within,
 };
 use nix::sys::signal::Signal;
@@ -103,7 +103,7 @@ fn the_time_limit_kills_a_test_that_hangs() {
     );
     let took = start.elapsed();
     let stdout = text(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     assert!(took < Duration::from_secs(20), "{took:?}");
     assert!(stdout.contains("time limit of 4s"), "{stdout}");
     assert!(stdout.contains("the input, unchanged"), "{stdout}");
@@ -133,8 +133,7 @@ fn ctrl_c_during_the_input_check_says_stopped_and_exits_130() {
     signal(child.id() as i32, Signal::SIGINT);
     assert!(wait_within(&mut child, Duration::from_secs(10)).is_some());
     let output = child.wait_with_output().unwrap();
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let stderr = exited(&output, 130);
     assert!(
         stderr.contains("stopped before the input was checked"),
         "{stderr}"
@@ -180,7 +179,7 @@ fn limits_of_zero_or_one_test_exit_0_and_say_what_is_on_disk() {
     }
     let output = run(&["--limit-tests", "1"]);
     let stdout = text(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     assert!(stdout.contains("limit of 1 tests"), "{stdout}");
     assert!(stdout.contains("in.whittled.txt"), "{stdout}");
     assert!(!text(&output.stderr).contains("nothing was written"));

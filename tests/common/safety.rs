@@ -97,6 +97,17 @@ impl Work {
         self.whittle(&reduce_args(input, options, test))
     }
 
+    /// [`Work::reduce`] run to its end, failing the test after `limit`.
+    pub fn reduce_within(
+        &self,
+        input: &Path,
+        options: &[&str],
+        test: &Path,
+        limit: Duration,
+    ) -> Output {
+        run_within(&mut self.reduce(input, options, test), limit)
+    }
+
     /// [`Work::reduce`] without the privileges that let root ignore permission bits (see
     /// [`Work::whittle_unprivileged`]).
     pub fn reduce_unprivileged(&self, input: &Path, options: &[&str], test: &Path) -> Command {
@@ -258,6 +269,14 @@ pub fn wait_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(5));
     }
     ready()
+}
+
+/// Asserts that the run of `output` exited with `code` (showing its stderr when it did not);
+/// returns its stderr.
+pub fn exited(output: &Output, code: i32) -> String {
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    stderr
 }
 
 pub fn text(bytes: &[u8]) -> String {
