@@ -375,20 +375,7 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             },
             "flakiness": flakiness,
         });
-        let written = serde_json::to_value(&finished.stats)
-            .and_then(|mut total| {
-                if let (Some(fields), Some(extra)) = (total.as_object_mut(), json.as_object()) {
-                    fields.extend(extra.clone());
-                }
-                serde_json::to_vec_pretty(&total)
-            })
-            .map_err(std::io::Error::other)
-            .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
-        if let Err(error) = written {
-            errln!(
-                "whittle: error: cannot write the statistics to {}: {error}",
-                path.display()
-            );
+        if !super::reduce::write_stats(path, &finished.stats, &json) {
             code = EXIT_ERROR;
         }
     }
