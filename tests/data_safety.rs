@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::safety::{
-    Work, exited, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until,
+    Work, exited, lines, mkfifo, needle_task, run_within, runs, slow_needle_task, spawn_piped,
+    text, wait_until,
 };
 
 const MINUTE: Duration = Duration::from_secs(60);
@@ -36,30 +37,9 @@ fn task_that_changes_out(work: &Work, chmods: &[(usize, &str)]) -> (PathBuf, Pat
     (input, work.script("test.sh", &script))
 }
 
-/// An input of 40 lines in `in.txt`, and a test that takes `seconds`, wants `line 17` and
-/// records its process id (a line per run) in `runs`.
-fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "slow.sh",
-        &format!(
-            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
-    (input, test)
-}
-
 /// `whittle reduce in.txt --no-tui OPTIONS -- TEST` in `work`, run to its end (a minute at most).
 fn reduce_in_txt(work: &Work, options: &[&str], test: &Path) -> std::process::Output {
     work.reduce_within(Path::new("in.txt"), options, test, MINUTE)
-}
-
-fn runs(work: &Work) -> usize {
-    std::fs::read_to_string(work.path("runs"))
-        .unwrap_or_default()
-        .lines()
-        .count()
 }
 
 // Item 1: output paths that cannot be written are refused before the first test.

@@ -12,29 +12,11 @@ use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
-use common::safety::{Work, exited, lines, needle_task, run_within, text, wait_until};
+use common::safety::{
+    Work, exited, lines, needle_task, run_within, runs, slow_needle_task, text, wait_until,
+};
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-/// Like [`needle_task`], with a test that takes `seconds`.
-fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "slow.sh",
-        &format!(
-            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
-    (input, test)
-}
-
-fn runs(work: &Work) -> usize {
-    std::fs::read_to_string(work.path("runs"))
-        .unwrap_or_default()
-        .lines()
-        .count()
-}
 
 /// `whittle reduce in.txt --no-tui OPTIONS -- TEST` in `work`, run to its end.
 fn reduce_in_txt(work: &Work, options: &[&str], test: &str) -> Output {
@@ -517,12 +499,10 @@ fn outputs_with_long_names_get_a_short_lock_file() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-#[test]
-fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
-    let work = Work::new();
-    let (_, test) = slow_needle_task(&work, "0.1");
-    let test = test.to_str().unwrap();
-    let mut first = work
+/// Starts `reduce in.txt -j 1 -o out.txt -- TEST` and waits until it holds the output's lock;
+/// returns the run and its lock file.
+fn start_holding_the_lock(work: &Work, test: &str) -> (std::process::Child, PathBuf) {
+    let run = work
         .whittle(&[
             "reduce", "in.txt", "--no-tui", "-j", "1", "-o", "out.txt", "--", test,
         ])
@@ -532,7 +512,16 @@ fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
         .unwrap();
     let lock = work.path(".out.txt.whittle.lock");
     assert!(wait_until(MINUTE, || std::fs::read_to_string(&lock)
-        .is_ok_and(|pid| pid == first.id().to_string())));
+        .is_ok_and(|pid| pid == run.id().to_string())));
+    (run, lock)
+}
+
+#[test]
+fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
+    let work = Work::new();
+    let (_, test) = slow_needle_task(&work, "0.1");
+    let test = test.to_str().unwrap();
+    let (mut first, lock) = start_holding_the_lock(&work, test);
     let second = reduce_in_txt(&work, &["-o", "out.txt"], test);
     assert_eq!(second.status.code(), Some(2));
     assert_eq!(
@@ -599,18 +588,8 @@ fn a_stale_lock_of_a_killed_run_is_removed_and_said() {
     let work = Work::new();
     let (_, test) = slow_needle_task(&work, "0.2");
     let test = test.to_str().unwrap();
-    let mut killed = work
-        .whittle(&[
-            "reduce", "in.txt", "--no-tui", "-j", "1", "-o", "out.txt", "--", test,
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut killed, lock) = start_holding_the_lock(&work, test);
     let pid = killed.id();
-    let lock = work.path(".out.txt.whittle.lock");
-    assert!(wait_until(MINUTE, || std::fs::read_to_string(&lock)
-        .is_ok_and(|held| held == pid.to_string())));
     common::safety::signal(pid as i32, nix::sys::signal::Signal::SIGKILL);
     let _ = killed.wait();
     assert!(lock.exists(), "SIGKILL leaves the lock file");

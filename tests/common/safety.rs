@@ -31,11 +31,7 @@ impl Work {
 
     /// Writes an executable `sh` script.
     pub fn script(&self, name: &str, body: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.path(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
+        super::cli::write_script(self.dir.path(), name, body)
     }
 
     /// The bytes of a file of this directory.
@@ -158,6 +154,28 @@ pub fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
         ),
     );
     (input, test)
+}
+
+/// An input of 40 lines in `in.txt`, and a test (`slow.sh`) that takes `seconds`, wants
+/// `line 17` and records its process id (a line per run) in `runs`.
+pub fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
+    let input = work.file("in.txt", lines(40));
+    let test = work.script(
+        "slow.sh",
+        &format!(
+            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
+            runs = work.path("runs").display()
+        ),
+    );
+    (input, test)
+}
+
+/// How many runs of the test the file `runs` records (a line each).
+pub fn runs(work: &Work) -> usize {
+    std::fs::read_to_string(work.path("runs"))
+        .unwrap_or_default()
+        .lines()
+        .count()
 }
 
 /// Makes a FIFO at `path` (no reader or writer ever comes: an `open` of it would block).
