@@ -144,8 +144,14 @@ fn colliding_outputs_are_refused_before_anything_runs() {
         "same.jsonl",
         "{\"input\": \"a/x.txt\"}\n{\"input\": \"b/x.txt\"}\n",
     );
-    let out = run_within(
-        &mut work.whittle(&[
+    // The batch is refused (exit 2) for the reason `why` says.
+    let refused = |args: &[&str], why: &str| {
+        let out = run_within(&mut work.whittle(args), Duration::from_secs(60));
+        let stderr = exited(&out, 2);
+        assert!(stderr.contains(why), "{stderr}");
+    };
+    refused(
+        &[
             "batch",
             "--manifest",
             "same.jsonl",
@@ -155,21 +161,15 @@ fn colliding_outputs_are_refused_before_anything_runs() {
             "campaign",
             "--",
             "./t.sh",
-        ]),
-        Duration::from_secs(60),
-    );
-    exited(&out, 2);
-    assert!(
-        text(&out.stderr).contains("would both be reduced into"),
-        "{}",
-        text(&out.stderr)
+        ],
+        "would both be reduced into",
     );
     work.file(
         "over.jsonl",
         "{\"input\": \"a/x.txt\", \"output\": \"b/x.txt\"}\n{\"input\": \"b/x.txt\", \"output\": \"b/y.txt\"}\n",
     );
-    let out = run_within(
-        &mut work.whittle(&[
+    refused(
+        &[
             "batch",
             "--manifest",
             "over.jsonl",
@@ -177,14 +177,8 @@ fn colliding_outputs_are_refused_before_anything_runs() {
             "campaign",
             "--",
             "./t.sh",
-        ]),
-        Duration::from_secs(60),
-    );
-    exited(&out, 2);
-    assert!(
-        text(&out.stderr).contains("never writes its inputs"),
-        "{}",
-        text(&out.stderr)
+        ],
+        "never writes its inputs",
     );
     assert_eq!(work.read("a/x.txt"), b"1\n");
     assert_eq!(work.read("b/x.txt"), b"2\n");
