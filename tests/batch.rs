@@ -1,7 +1,6 @@
 //! `whittle batch` on this machine: a directory of inputs, a manifest of inputs and tests,
 //! reductions that fail beside others that do not, refusals before anything runs, and a stop.
 
-#[allow(dead_code)]
 mod common;
 
 use std::time::Duration;

@@ -5,7 +5,6 @@
 //! Every test checks what Slurm itself says: `squeue --steps` lists no step (and `squeue` no
 //! job) of the run once whittle has ended, however it ended.
 
-#[allow(dead_code)]
 mod common;
 
 use std::path::{Path, PathBuf};
