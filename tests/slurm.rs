@@ -215,6 +215,22 @@ fn reduce(work: &Work, input: &str, options: &[&str], test: &str) -> Command {
     command
 }
 
+/// The reduction of `input` in `work` with `options` into `output` on this machine (what a
+/// Slurm run is compared with); it succeeds within `limit`.
+fn reduce_locally(
+    work: &Work,
+    input: &str,
+    output: &str,
+    options: &[&str],
+    test: &str,
+    limit: Duration,
+) {
+    succeeds(
+        &mut reduce(work, input, &[&["-o", output], options].concat(), test),
+        limit,
+    );
+}
+
 /// Runs `command` to its end within `limit` and asserts that it succeeded.
 fn succeeds(command: &mut Command, limit: Duration) -> Output {
     let out = run_within(command, limit);
@@ -246,13 +262,12 @@ mod slurm {
         let work = Work::new();
         work.copy_example("sumprod-c");
         let common = ["--atoms", "line", "-j", "2", "--parallel", "stable"];
-        succeeds(
-            &mut reduce(
-                &work,
-                "sumprod.c",
-                &[&["-o", "local.c"], &common[..]].concat(),
-                "./oracle.sh",
-            ),
+        reduce_locally(
+            &work,
+            "sumprod.c",
+            "local.c",
+            &common,
+            "./oracle.sh",
             Duration::from_secs(600),
         );
         let allocation = Allocation::new(2);
@@ -311,13 +326,12 @@ mod slurm {
         let work = Work::new();
         work.copy_example("hello-hoist-c");
         let common = ["-a", "hoist+hddh", "-j", "2", "--parallel", "stable"];
-        succeeds(
-            &mut reduce(
-                &work,
-                "hello.c",
-                &[&["-o", "local.c"], &common[..]].concat(),
-                "./oracle.sh",
-            ),
+        reduce_locally(
+            &work,
+            "hello.c",
+            "local.c",
+            &common,
+            "./oracle.sh",
             Duration::from_secs(600),
         );
         let slurm = succeeds(
@@ -359,13 +373,12 @@ mod slurm {
         let oracle = task.join("oracle.sh");
         let oracle = oracle.to_str().unwrap();
         let common = ["-j", "2", "--parallel", "stable"];
-        succeeds(
-            &mut reduce(
-                &work,
-                "json8.json",
-                &[&["-o", "local.json"], &common[..]].concat(),
-                oracle,
-            ),
+        reduce_locally(
+            &work,
+            "json8.json",
+            "local.json",
+            &common,
+            oracle,
             Duration::from_secs(900),
         );
         let allocation = Allocation::new(2);
@@ -598,13 +611,12 @@ mod slurm {
         );
         // A timeout far beyond the test's: the cancelled step is lost, never timed out.
         let common = ["-a", "ddmin", "-j", "1", "--timeout", "600"];
-        succeeds(
-            &mut reduce(
-                &work,
-                "in.txt",
-                &[&common[..], &["-o", "local.txt"]].concat(),
-                "./t.sh",
-            ),
+        reduce_locally(
+            &work,
+            "in.txt",
+            "local.txt",
+            &common,
+            "./t.sh",
             Duration::from_secs(120),
         );
         let allocation = Allocation::new(1);
