@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::console::errln;
 use whittle_core::observe::events::{Action, Event};
+use whittle_core::observe::forecast::Course;
 use whittle_core::observe::stats::Stats;
 
 /// The line a warning or notice of the engine is printed as (`None` for other events).
@@ -37,32 +38,52 @@ pub fn spawn_messages(events: Receiver<Event>) -> JoinHandle<()> {
 }
 
 /// Shows progress from the engine's events until the channel closes, and prints the
-/// engine's warnings and notices.
-pub fn spawn_progress(events: Receiver<Event>, input_size: usize) -> JoinHandle<()> {
+/// engine's warnings and notices; `jobs` tests run at once (for the estimate of the time left).
+pub fn spawn_progress(events: Receiver<Event>, input_size: usize, jobs: usize) -> JoinHandle<()> {
     let interactive = std::io::stderr().is_terminal();
     std::thread::Builder::new()
         .name("whittle-progress".into())
         .spawn(move || {
+            let progress = Progress::new(input_size, jobs);
             if interactive {
-                progress_bar(events, input_size)
+                progress_bar(events, progress)
             } else {
-                log_lines(events, input_size)
+                log_lines(events, progress)
             }
         })
         .unwrap_or_else(|_| std::thread::spawn(|| {}))
 }
 
-#[derive(Default)]
 struct Progress {
+    input_size: usize,
     size: usize,
     tests: u64,
     cached: u64,
     n: usize,
     stage: String,
+    /// Where a schedule is and the time it likely needs still.
+    course: Course,
+    jobs: usize,
+    started: Instant,
 }
 
 impl Progress {
+    fn new(input_size: usize, jobs: usize) -> Progress {
+        Progress {
+            input_size,
+            size: input_size,
+            tests: 0,
+            cached: 0,
+            n: 0,
+            stage: String::new(),
+            course: Course::new(input_size as u64),
+            jobs,
+            started: Instant::now(),
+        }
+    }
+
     fn update(&mut self, event: &Event) -> bool {
+        self.course.apply(event, self.started.elapsed());
         match event {
             Event::StageStarted { stage, .. } => {
                 self.stage = stage.clone();
@@ -91,14 +112,19 @@ impl Progress {
         }
     }
 
-    fn line(&self, input_size: usize) -> String {
-        let percent = if input_size == 0 {
+    fn line(&self) -> String {
+        let percent = if self.input_size == 0 {
             100.0
         } else {
-            100.0 * self.size as f64 / input_size as f64
+            100.0 * self.size as f64 / self.input_size as f64
         };
+        let course = self
+            .course
+            .summary(self.jobs)
+            .map(|summary| format!(" · {summary}"))
+            .unwrap_or_default();
         format!(
-            "[{}] {} bytes ({percent:.1}%) · {} tests · {} cached · n={}",
+            "[{}] {} bytes ({percent:.1}%) · {} tests · {} cached · n={}{course}",
             if self.stage.is_empty() {
                 "checking"
             } else {
@@ -112,32 +138,24 @@ impl Progress {
     }
 }
 
-fn progress_bar(events: Receiver<Event>, input_size: usize) {
+fn progress_bar(events: Receiver<Event>, mut progress: Progress) {
     let bar = ProgressBar::new_spinner();
     bar.set_style(
         ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar.enable_steady_tick(Duration::from_millis(120));
-    let mut progress = Progress {
-        size: input_size,
-        ..Progress::default()
-    };
     for event in events {
         if let Some(line) = message_line(&event) {
             bar.suspend(|| errln!("{line}"));
         }
         progress.update(&event);
-        bar.set_message(progress.line(input_size));
+        bar.set_message(progress.line());
     }
     bar.finish_and_clear();
 }
 
-fn log_lines(events: Receiver<Event>, input_size: usize) {
-    let mut progress = Progress {
-        size: input_size,
-        ..Progress::default()
-    };
+fn log_lines(events: Receiver<Event>, mut progress: Progress) {
     let mut last = Instant::now() - Duration::from_secs(10);
     let mut pending = false;
     for event in events {
@@ -147,13 +165,13 @@ fn log_lines(events: Receiver<Event>, input_size: usize) {
         let stage_change = matches!(event, Event::StageStarted { .. });
         pending |= progress.update(&event);
         if pending && (stage_change || last.elapsed() >= Duration::from_secs(1)) {
-            errln!("whittle: {}", progress.line(input_size));
+            errln!("whittle: {}", progress.line());
             last = Instant::now();
             pending = false;
         }
     }
     if pending {
-        errln!("whittle: {}", progress.line(input_size));
+        errln!("whittle: {}", progress.line());
     }
 }
 

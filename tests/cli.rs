@@ -389,6 +389,91 @@ fn statistics_and_trace_are_written() {
     );
 }
 
+/// `--stats-json` lists every run of a scheduled stage: the first round in the order written,
+/// the later ones with why each ran where it did, each run's yield per test, and from the
+/// second round on the time the schedule estimated it still needed.
+#[test]
+fn statistics_tell_why_each_scheduled_stage_ran_when_it_did() {
+    let work = Work::new();
+    work.file(
+        "in.txt",
+        "alpha beta\nkeep(one, two) { gamma }\ndelta\nepsilon [zeta]\n",
+    );
+    let output = reduce(
+        &work,
+        &[
+            "in.txt",
+            "--stats-json",
+            "stats.json",
+            "-j",
+            "1",
+            "--",
+            "grep",
+            "-q",
+            "keep",
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let stats = work.json("stats.json");
+    let runs = stats["schedule"].as_array().expect("a schedule list");
+    let first: Vec<(&str, u64, &str)> = runs
+        .iter()
+        .filter(|run| run["round"] == 1)
+        .map(|run| {
+            (
+                run["stage"].as_str().unwrap(),
+                run["position"].as_u64().unwrap(),
+                run["why"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        first,
+        [
+            ("ddmin line", 1, "as written"),
+            ("brackets", 2, "as written"),
+            ("tokens", 3, "as written"),
+            ("rename", 4, "as written"),
+            ("indent", 5, "as written"),
+        ],
+        "{stats}"
+    );
+    let last_round = runs.iter().filter_map(|run| run["round"].as_u64()).max();
+    assert!(last_round >= Some(2), "{stats}");
+    for run in runs {
+        let tests = run["tests"].as_u64().unwrap();
+        let removed = run["bytes_removed"].as_u64().unwrap();
+        let per_test = run["bytes_per_test"].as_f64().unwrap();
+        assert!(
+            (per_test - removed as f64 / tests.max(1) as f64).abs() < 1e-9,
+            "{run}"
+        );
+        if run["round"] != 1 {
+            assert!(
+                ["by yield", "probation", "deferred", "to the end"]
+                    .contains(&run["why"].as_str().unwrap()),
+                "{run}"
+            );
+            // Every stage ran to its end in the first round: the estimate guesses none.
+            assert_eq!(run["eta_guessed_stages"], 0, "{run}");
+            assert!(run["eta_seconds"].as_f64().is_some(), "{run}");
+        }
+        if run["round"].as_u64() == last_round {
+            assert_eq!(removed, 0, "the last round changes nothing: {run}");
+        }
+    }
+    // The schedule removed what the run removed but for the final character pass.
+    let removed: u64 = runs
+        .iter()
+        .map(|run| run["bytes_removed"].as_u64().unwrap())
+        .sum();
+    let total = stats["input_bytes"].as_u64().unwrap() - stats["output_bytes"].as_u64().unwrap();
+    assert!(
+        removed > 0 && removed <= total,
+        "{removed} of {total}: {stats}"
+    );
+}
+
 #[test]
 fn limits_stop_early_and_keep_the_best_result() {
     let work = Work::new();

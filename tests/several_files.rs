@@ -286,6 +286,21 @@ fn each_file_session_writes_a_trace_that_replays() {
         traces.contains(&"01-002-bug.h.trace".to_string()),
         "{traces:?}"
     );
+    // The files phase has a trace of its own: its test case is the whole set as a bundle, its
+    // steps sets of whole files.
+    assert!(
+        traces.contains(&"01-000-files.trace".to_string()),
+        "{traces:?}"
+    );
+    let files = whittle(
+        &["replay", "traces/01-000-files.trace", "--no-tui"],
+        dir.path(),
+    );
+    assert!(files.status.success(), "{files:?}");
+    let steps = String::from_utf8_lossy(&files.stdout);
+    assert!(steps.contains("pipeline ddmin files"), "{steps}");
+    assert!(steps.contains("Δ1/2"), "{steps}");
+    assert!(!steps.contains("the trace ends before"), "{steps}");
     let replay = whittle(
         &["replay", "traces/01-002-bug.h.trace", "--no-tui"],
         dir.path(),
@@ -302,4 +317,207 @@ fn each_file_session_writes_a_trace_that_replays() {
         end["content_sha3"].as_str().unwrap(),
         whittle_core::exec::cache::sha3_hex(header.as_bytes())
     );
+}
+
+#[test]
+fn a_final_set_that_fails_its_re_test_falls_back_to_the_last_set_that_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "x\nneedle\ny\n").unwrap();
+    std::fs::write(dir.path().join("b.txt"), "other\n").unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    // A flaky test: `needle` alone (6 bytes, the smallest answer) passes the first time and
+    // fails every time after, by a counter kept outside the run directory.
+    write_script(
+        dir.path(),
+        "test.sh",
+        &format!(
+            "grep -q needle a.txt || exit 1\n\
+             if [ \"$(wc -c < a.txt)\" -le 6 ]; then\n\
+               n=$(cat '{state}/count' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{state}/count'\n\
+               [ $n -le 1 ] || exit 1\n\
+             fi\n\
+             exit 0",
+            state = state.display()
+        ),
+    );
+    let run = whittle(
+        &[
+            "reduce",
+            "a.txt",
+            "b.txt",
+            "--no-tui",
+            "-j",
+            "1",
+            "--assume-deterministic",
+            "--stats-json",
+            "stats.json",
+            "-o",
+            "out",
+            "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{run:?}");
+    assert!(
+        stderr.contains(
+            "the final set of files (6 bytes) was interesting before but not on its re-test"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the result is the newest earlier set that passed its re-test"),
+        "{stderr}"
+    );
+    // The result is the set before the last: it reproduces.
+    assert_eq!(names(&dir.path().join("out")), ["a.txt"]);
+    let result = read(&dir.path().join("out/a.txt"));
+    assert!(result.contains("needle") && result.len() > 6, "{result:?}");
+    let count: u32 = read(&state.join("count")).trim().parse().unwrap();
+    assert_eq!(
+        count, 2,
+        "the smallest set ran once in the reduction, once in the re-test"
+    );
+    let rerun = Command::new(dir.path().join("test.sh"))
+        .current_dir(dir.path().join("out"))
+        .status()
+        .unwrap();
+    assert!(rerun.success());
+    let stats: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("stats.json"))).unwrap();
+    assert_eq!(stats["flakiness"]["flaky"], true, "{stats}");
+}
+
+#[test]
+fn symbolic_links_of_a_directory_are_kept_as_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("case");
+    std::fs::create_dir(&case).unwrap();
+    std::fs::write(case.join("a.txt"), "one\nneedle\ntwo\n").unwrap();
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "not part of the case\n").unwrap();
+    std::os::unix::fs::symlink("a.txt", case.join("alias.txt")).unwrap();
+    std::os::unix::fs::symlink(&outside, case.join("outside-link")).unwrap();
+    // The test reads a.txt through its alias.
+    write_script(dir.path(), "test.sh", "grep -q needle \"$1/alias.txt\"");
+    let run = whittle(
+        &["reduce", "case", "--no-tui", "-o", "out", "--", "./test.sh"],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains("alias.txt: 5 -> 5 bytes (a symbolic link: kept as it is)"),
+        "{stdout}"
+    );
+    let out = dir.path().join("out");
+    assert_eq!(names(&out), ["a.txt", "alias.txt", "outside-link"]);
+    assert_eq!(
+        std::fs::read_link(out.join("alias.txt")).unwrap(),
+        Path::new("a.txt")
+    );
+    assert_eq!(
+        std::fs::read_link(out.join("outside-link")).unwrap(),
+        outside
+    );
+    assert!(read(&out.join("a.txt")).len() < 10, "a.txt was reduced");
+    assert_eq!(
+        read(&outside),
+        "not part of the case\n",
+        "never written through"
+    );
+    // The input's links are untouched too.
+    assert_eq!(
+        std::fs::read_link(case.join("alias.txt")).unwrap(),
+        Path::new("a.txt")
+    );
+}
+
+#[test]
+fn a_batch_takes_directories_as_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    for (case, files) in [
+        (
+            "one",
+            &[("a.txt", "x\nneedle\ny\n"), ("b.txt", "junk\n")][..],
+        ),
+        ("two", &[("c.txt", "needle\nz\n")][..]),
+    ] {
+        std::fs::create_dir_all(cases.join(case)).unwrap();
+        for (name, text) in files {
+            std::fs::write(cases.join(case).join(name), text).unwrap();
+        }
+    }
+    // With --directories the files directly in DIR are no inputs.
+    std::fs::write(cases.join("loose.txt"), "needle\n").unwrap();
+    write_script(dir.path(), "test.sh", "grep -rq needle \"$1\"");
+    let run = whittle(
+        &[
+            "batch",
+            "cases",
+            "--directories",
+            "--work-dir",
+            "campaign",
+            "--summary-json",
+            "summary.json",
+            "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("summary.json"))).unwrap();
+    let reductions = summary["reductions"].as_array().unwrap();
+    let seen: Vec<(String, u64, String)> = reductions
+        .iter()
+        .map(|r| {
+            (
+                r["input"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                r["size_before"].as_u64().unwrap(),
+                r["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("one".to_string(), 16, "reduced".to_string()),
+            ("two".to_string(), 9, "reduced".to_string()),
+        ],
+        "{summary}"
+    );
+    assert_eq!(names(&cases.join("one.whittled")), ["a.txt"]);
+    assert_eq!(read(&cases.join("one.whittled/a.txt")), "needle");
+    assert_eq!(read(&cases.join("two.whittled/c.txt")), "needle");
+    assert!(!cases.join("loose.whittled.txt").exists());
+    // A manifest's input may be a directory without the flag.
+    std::fs::write(
+        dir.path().join("manifest.jsonl"),
+        "{\"input\": \"cases/two\", \"output\": \"two-out\"}\n",
+    )
+    .unwrap();
+    let run = whittle(
+        &[
+            "batch",
+            "--manifest",
+            "manifest.jsonl",
+            "--work-dir",
+            "campaign2",
+            "--",
+            "./test.sh",
+        ],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    assert_eq!(read(&dir.path().join("two-out/c.txt")), "needle");
 }

@@ -819,6 +819,57 @@ fn the_schedule_line() {
     insta::assert_snapshot!("schedule_stage_3_of_9", screen);
 }
 
+/// The course of a schedule: in round 2 the Statistics pane (160×45) and the Stages tab
+/// (80×24, whole lines) say which stage of the round runs, the time left and what each stage
+/// still to run will likely cost; the Chart pane has the size over running time beside.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn the_course_of_a_schedule() {
+    for (width, height) in SIZES {
+        let mut h = scheduled_hello(width, height);
+        h.step_until_event(
+            |event| matches!(event, Event::ScheduleRound(plan) if plan.round == 2),
+            400,
+        );
+        let summary = h
+            .app
+            .run_model()
+            .course
+            .summary(1)
+            .expect("a schedule is running");
+        assert!(
+            summary.starts_with("round 2 · stage 1 of 9 · ETA "),
+            "{summary}"
+        );
+        assert!(!summary.contains("not run yet"), "{summary}");
+        if width < 100 {
+            h.key(KeyCode::Char('3'));
+        }
+        let screen = h.screen();
+        assert!(screen.contains(&summary), "{summary}\n{screen}");
+        assert!(
+            screen.contains("▸ "),
+            "the stage running is marked\n{screen}"
+        );
+        assert!(screen.contains("by yield"), "{screen}");
+        if width >= 100 {
+            // The size over running time, with the sizes at 10, 25 and 50 % of it.
+            assert!(
+                screen.contains("Size/time 10% 41 B 25% 41 B 50% 41 B"),
+                "{screen}"
+            );
+        }
+        // Nothing of the course is cut: no line of it ends in an ellipsis.
+        for line in screen.lines().filter(|line| line.contains(" t ")) {
+            assert!(!line.contains('…'), "{line}");
+        }
+        insta::assert_snapshot!(format!("course_{width}x{height}"), screen);
+    }
+}
+
 /// A rename is shown with the name it gives, in the Configuration pane and in plain words.
 #[test]
 #[cfg_attr(

@@ -322,3 +322,95 @@ fn record_and_replay_backwards_in_a_real_terminal() {
     assert_raw_mode_off(&screen);
     tmux.assert_alternate_screen_left();
 }
+
+/// A header, a source and a file the test does not need, with a C-Vise-style test (no
+/// argument, the files read by name).
+fn several_files_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "bug.h",
+            "#ifndef BUG_H\n#define BUG_H\nint crash(int depth);\n#define LIMIT 100\n#endif\n",
+        ),
+        (
+            "bug.c",
+            "#include <stdio.h>\n#include \"bug.h\"\nint main(void) {\n    printf(\"%d\\n\", LIMIT);\n    return crash(3);\n}\n",
+        ),
+        ("notes.txt", "nothing to see\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let test = dir.path().join("test.sh");
+    std::fs::write(
+        &test,
+        "#!/bin/sh\nsleep 0.02\ngrep -q 'int crash(int' bug.h && grep -q 'crash(3)' bug.c\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[test]
+#[ignore = "needs tmux"]
+fn several_files_in_a_real_terminal() {
+    assert!(available("tmux"), "tmux is not installed");
+    let dir = several_files_dir();
+    let script = format!(
+        "cd '{dir}' && '{bin}' reduce bug.c bug.h notes.txt --paused -o out -- ./test.sh; \
+         echo EXIT=$?; {PRINT_TERMINAL_SETTINGS}; sleep 600",
+        dir = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_whittle"),
+    );
+    let tmux = Tmux::start("whittle-several", &script);
+
+    // Paused after the check of the whole set: the file list shows every file waiting.
+    let screen = tmux.wait_for("the file list, paused", |s| {
+        s.contains("PAUSED") && s.contains("Files · round 1")
+    });
+    for name in ["bug.c", "bug.h", "notes.txt"] {
+        let row = screen
+            .lines()
+            .skip(1)
+            .find(|line| line.contains(name) && line.contains("waiting"))
+            .unwrap_or_else(|| panic!("{name} waiting\n{screen}"));
+        assert!(row.contains(" → "), "{row}");
+    }
+    assert!(screen.contains("Whole case: size over tests"), "{screen}");
+
+    // n steps once; space runs to the end, where the file list says what became of each file.
+    let step = step_shown(&screen).unwrap();
+    tmux.keys("n");
+    tmux.wait_for("one step", |s| step_shown(s).is_some_and(|n| n > step));
+    tmux.keys("Space");
+    let screen = tmux.wait_for("the end", |s| s.contains("DONE"));
+    // The header names the file shown too: the rows are below it.
+    let row = |name: &str| {
+        screen
+            .lines()
+            .skip(1)
+            .find(|line| line.contains(name) && line.contains(" → "))
+            .unwrap_or_else(|| panic!("a row of {name}\n{screen}"))
+            .to_string()
+    };
+    assert!(row("notes.txt").contains("removed"), "{screen}");
+    assert!(row("bug.c").contains("done"), "{screen}");
+    assert!(row("bug.h").contains("done"), "{screen}");
+
+    // q leaves; the result directory holds the reduced set, and it is still interesting.
+    tmux.keys("q");
+    let screen = tmux.wait_for("the terminal settings", |s| {
+        let after = s.split("EXIT=").nth(1).unwrap_or("");
+        after.contains("icanon") && after.contains("echo")
+    });
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert_raw_mode_off(&screen);
+    tmux.assert_alternate_screen_left();
+    let out = dir.path().join("out");
+    assert!(!out.join("notes.txt").exists());
+    let header = std::fs::read_to_string(out.join("bug.h")).unwrap();
+    let source = std::fs::read_to_string(out.join("bug.c")).unwrap();
+    assert!(header.contains("int crash(int") && source.contains("crash(3)"));
+    assert!(header.len() + source.len() < 60, "{header:?} {source:?}");
+}

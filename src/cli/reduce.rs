@@ -287,7 +287,7 @@ fn run(
     }
     // After the UI, which showed the events so far, only the warnings of the end are printed.
     let progress = match completed {
-        None => crate::headless::spawn_progress(session.events().clone(), input_size),
+        None => crate::headless::spawn_progress(session.events().clone(), input_size, job_count),
         Some(_) => crate::headless::spawn_messages(session.events().clone()),
     };
     if completed.is_none() {

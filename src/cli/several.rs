@@ -178,12 +178,21 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     if let Err(error) = whittle_core::exec::signals::install() {
         errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
-    if args.step || args.paused {
+    let use_tui = !args.no_tui && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    if (args.step || args.paused) && !use_tui {
         return usage_error(
-            "--step and --paused are for the terminal UI, which shows one file; several files \
-             run with progress on stderr",
+            "--step and --paused wait for keys of the terminal UI; without it (--no-tui, or no \
+             terminal on stdout) nothing would ever resume the run",
         );
     }
+    let theme = if use_tui {
+        match crate::tui::Theme::from_environment(&args.theme) {
+            Ok(theme) => Some(theme),
+            Err(error) => return usage_error(error),
+        }
+    } else {
+        None
+    };
     if args.input_type == super::InputTypeArg::Stdin {
         return usage_error(
             "--input-type stdin gives the test one file's bytes; several files reach the test \
@@ -292,36 +301,42 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         events: Some(sender),
         trace_dir,
         command: Some(describe.clone()),
+        steering: None,
     };
-    if !args.no_tui && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        errln!("whittle: the terminal UI shows one file; several files run with progress here");
-    }
-    errln!(
-        "whittle: reducing {} files ({} bytes) with `{describe}`; the test runs in a directory \
-         holding {}, {}; tests run {}, {} at once",
-        input.len(),
-        bundle::content_size(&input),
-        match &layout {
-            CaseLayout::Directory(name) => format!("the directory {}", name.to_string_lossy()),
-            CaseLayout::Files => "the files by name".into(),
-        },
-        match InputType::from(args.input_type) {
-            InputType::Name => "with no argument".to_string(),
-            _ => "whose path it gets as its argument".to_string(),
-        },
-        oracle.executor().describe(),
-        job.settings.jobs
-    );
     let stop = CaseStop::default();
-    let _stop_on_signal = {
-        let stop = stop.clone();
-        whittle_core::exec::signals::on_signal(move || stop.request(Stop::Requested))
-    };
-    let progress = spawn_case_progress(events, bundle::content_size(job.start_files()));
     let judge_dyn: Arc<dyn Oracle> = judge.clone();
-    let finished = job.run(judge_dyn, &stop);
-    drop(job);
-    let _ = progress.join();
+    let finished = match theme {
+        Some(theme) => run_ui(args, job, judge_dyn, theme, &name)?,
+        None => {
+            errln!(
+                "whittle: reducing {} files ({} bytes) with `{describe}`; the test runs in a \
+                 directory holding {}, {}; tests run {}, {} at once",
+                input.len(),
+                bundle::content_size(&input),
+                match &layout {
+                    CaseLayout::Directory(name) => {
+                        format!("the directory {}", name.to_string_lossy())
+                    }
+                    CaseLayout::Files => "the files by name".into(),
+                },
+                match InputType::from(args.input_type) {
+                    InputType::Name => "with no argument".to_string(),
+                    _ => "whose path it gets as its argument".to_string(),
+                },
+                oracle.executor().describe(),
+                job.settings.jobs
+            );
+            let _stop_on_signal = {
+                let stop = stop.clone();
+                whittle_core::exec::signals::on_signal(move || stop.request(Stop::Requested))
+            };
+            let progress = spawn_case_progress(events, bundle::content_size(job.start_files()));
+            let finished = job.run(judge_dyn, &stop);
+            drop(job);
+            let _ = progress.join();
+            finished
+        }
+    };
     if let Err(warning) = oracle.close() {
         errln!("whittle: warning: {warning}");
     }
@@ -364,6 +379,28 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         );
     }
     flakiness.flaky |= flakiness.first_disagreement.is_some();
+    if let Some(flaky) = &finished.flaky {
+        errln!(
+            "whittle: WARNING: the test is flaky: the final set of files ({} bytes) was \
+             interesting before but not on its re-test ({}).",
+            flaky.unconfirmed_size,
+            flaky.status
+        );
+        if flaky.fell_back {
+            errln!(
+                "whittle: the result is the newest earlier set that passed its re-test ({} \
+                 files, {} bytes).",
+                finished.result.len(),
+                bundle::content_size(&finished.result)
+            );
+        } else {
+            errln!(
+                "whittle: no earlier set passed its re-test either; the result was judged \
+                 interesting only once."
+            );
+        }
+        flakiness.flaky = true;
+    }
     if let Some(path) = &args.stats_json {
         let json = serde_json::json!({
             "case": {
@@ -374,6 +411,7 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                 "files_out": finished.result.len(),
             },
             "flakiness": flakiness,
+            "memo_hits": finished.memo_hits,
         });
         if !super::reduce::write_stats(path, &finished.stats, &json) {
             code = EXIT_ERROR;
@@ -382,18 +420,22 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     let mut stdout = Report::new();
     stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
     stdout.line(format_args!(
-        "files: {} -> {} ({} tests removing whole files, {} round(s) over the files)",
+        "files: {} -> {} ({} tests removing whole files, {} round(s) over the files; {} \
+         verdicts from the memo of whole sets, not among the tests)",
         input.len(),
         finished.result.len(),
         finished.file_removal_tests,
-        finished.rounds
+        finished.rounds,
+        finished.memo_hits
     ));
     for file in &finished.files {
         let after = match file.output_bytes {
             Some(bytes) => format!("{bytes} bytes"),
             None => "removed".into(),
         };
-        let note = if file.binary && file.output_bytes == Some(file.input_bytes) {
+        let note = if file.link {
+            " (a symbolic link: kept as it is)"
+        } else if file.binary && file.output_bytes == Some(file.input_bytes) {
             " (binary: kept whole)"
         } else {
             ""
@@ -436,6 +478,40 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         code
     };
     Ok(super::with_stdout(stdout, code))
+}
+
+/// The terminal UI over the case until the user leaves it; then the run is stopped (the best
+/// set so far is in the output already) and its end is waited for.
+fn run_ui(
+    args: &ReduceArgs,
+    job: CaseJob,
+    judge: Arc<dyn Oracle>,
+    theme: crate::tui::Theme,
+    name: &str,
+) -> anyhow::Result<Result<whittle_core::engine::case::CaseFinished, StartError>> {
+    let options = whittle_core::engine::session::SessionOptions {
+        exit_when_done: true,
+        start_in_step_mode: args.step,
+        start_paused: args.paused,
+    };
+    let session = whittle_core::engine::session::CaseSession::start(job, judge, options)?;
+    let app = crate::tui::App::new(
+        session.commands(),
+        crate::tui::AppOptions {
+            theme,
+            input_name: name.to_owned(),
+            clock: Arc::new(crate::tui::SystemClock),
+            exit_when_done: args.exit_when_done,
+            language: None,
+            extension: None,
+        },
+    );
+    crate::tui::terminal::run_case(&session, app)?;
+    // After the UI, which showed the events so far, only the warnings of the end are printed.
+    let messages = crate::headless::spawn_messages(session.events().clone());
+    let finished = session.wait()?;
+    let _ = messages.join();
+    Ok(finished)
 }
 
 /// Progress of a case on stderr: a line when a file's turn starts and, at most once a second,

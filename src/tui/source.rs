@@ -157,6 +157,7 @@ impl ReplaySource {
             stats: run.derived_stats(),
             output: header.output.as_ref().map(Into::into),
             language: self.replay.language().map(|language| language.name()),
+            case: None,
         }
     }
 }

@@ -19,7 +19,7 @@ use ratatui::crossterm::terminal::{
 };
 
 use super::app::{App, QuitReason};
-use whittle_core::engine::session::Session;
+use whittle_core::engine::session::{CommandSender, Session};
 use whittle_core::observe::events::Event;
 
 /// The shortest time between two frames (about 30 frames a second).
@@ -273,7 +273,15 @@ pub fn run_with(
     app: App,
     also: impl FnOnce(Sender<Message>),
 ) -> anyhow::Result<(QuitReason, LoopStats, App)> {
-    run_loop(Some(session), app, also)
+    run_loop(Some((session.commands(), session.events())), app, also)
+}
+
+/// Runs the UI on this terminal over a case of several files, as [`run`] does over a file.
+pub fn run_case(
+    session: &whittle_core::engine::session::CaseSession,
+    app: App,
+) -> anyhow::Result<(QuitReason, LoopStats, App)> {
+    run_loop(Some((session.commands(), session.events())), app, |_| {})
 }
 
 /// Runs the UI on this terminal without a session (a replay) until the user quits.
@@ -281,8 +289,10 @@ pub fn run_alone(app: App) -> anyhow::Result<(QuitReason, LoopStats, App)> {
     run_loop(None, app, |_| {})
 }
 
+/// The loop over a live run steered through `live` (its commands and events), or over a
+/// replay.
 fn run_loop(
-    session: Option<&Session>,
+    live: Option<(CommandSender, &Receiver<Event>)>,
     mut app: App,
     also: impl FnOnce(Sender<Message>),
 ) -> anyhow::Result<(QuitReason, LoopStats, App)> {
@@ -291,9 +301,10 @@ fn run_loop(
     if let Err(error) = whittle_core::exec::signals::install() {
         crate::console::errln!("whittle: warning: cannot handle signals: {error}");
     }
+    let commands = live.as_ref().map(|(commands, _)| commands.clone());
     let _stop_on_signal = {
         let sender = sender.clone();
-        let commands = session.map(Session::commands);
+        let commands = commands.clone();
         whittle_core::exec::signals::on_signal(move || {
             if let Some(commands) = &commands {
                 commands.send(whittle_core::engine::session::Command::Stop);
@@ -301,16 +312,16 @@ fn run_loop(
             let _ = sender.send(Message::Signal);
         })
     };
-    if let Some(session) = session {
-        forward_engine_events(session.events().clone(), sender.clone());
+    if let Some((_, events)) = live {
+        forward_engine_events(events.clone(), sender.clone());
     }
     let stop_input = Arc::new(AtomicBool::new(false));
     let (mut terminal, guard) = take_terminal()?;
     read_terminal(sender, stop_input.clone());
     let result = event_loop(&mut terminal, &mut app, &messages);
     stop_input.store(true, Ordering::Relaxed);
-    if let Some(session) = session {
-        session.send(whittle_core::engine::session::Command::Stop);
+    if let Some(commands) = commands {
+        commands.send(whittle_core::engine::session::Command::Stop);
     }
     drop(guard);
     let stats = result?;

@@ -2,7 +2,9 @@
 //! *bundle*: what the tester, its caches and the confirmation of verdicts judge and compare,
 //! so that a cache key is the whole set of files. Bundles are read from disk
 //! ([`read_case`]), written into a run directory ([`write_into`]) and kept on disk as the
-//! result ([`CaseDirectory`]: the whole directory replaced atomically).
+//! result ([`CaseDirectory`]: the whole directory replaced atomically). A symbolic link of a
+//! case is a [`CaseFile`] whose mode says so ([`LINK_MODE`]) and whose content is its target:
+//! it is copied as a link, never followed, never reduced and never written through.
 
 use std::fs;
 use std::io::Write;
@@ -16,7 +18,12 @@ const MAGIC: &[u8] = b"whittle-case 1\n";
 /// The most files a case may have.
 pub const MAX_FILES: usize = 10_000;
 
-/// One file of a case: its path relative to the case's root, its permission bits and content.
+/// The mode of a symbolic link of a case (`S_IFLNK` and every permission bit); its content is
+/// the link's target.
+pub const LINK_MODE: u32 = 0o120_777;
+
+/// One file of a case: its path relative to the case's root, its permission bits and content
+/// (or, for a symbolic link, [`LINK_MODE`] and its target).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaseFile {
     pub path: PathBuf,
@@ -25,6 +32,11 @@ pub struct CaseFile {
 }
 
 impl CaseFile {
+    /// Whether it is a symbolic link (kept as it is: never followed, reduced or removed).
+    pub fn is_link(&self) -> bool {
+        self.mode & 0o170_000 == 0o120_000
+    }
+
     /// Whether the file is text whittle may cut: valid UTF-8 without NUL bytes. Anything else
     /// is binary and is reduced only as a whole (kept or removed) unless the user asks.
     pub fn is_text(&self) -> bool {
@@ -115,10 +127,11 @@ pub fn content_size(files: &[CaseFile]) -> usize {
     files.iter().map(|file| file.content.len()).sum()
 }
 
-/// Reads a case from disk: the regular files under `root` (every level, in path order) when it
-/// is a directory, else the single file `root` under its file name. Symbolic links, devices
-/// and FIFOs are refused (they cannot be reduced, and following them could leave the case);
-/// empty directories are not part of the case.
+/// Reads a case from disk: the regular files and symbolic links under `root` (every level, in
+/// path order) when it is a directory, else the single file `root` under its file name.
+/// Symbolic links are read as links (their target, never followed: a link to a directory is
+/// not descended into); devices and FIFOs are refused; empty directories are not part of the
+/// case.
 pub fn read_case(root: &Path, limit: u64) -> Result<Vec<CaseFile>, String> {
     let metadata = fs::symlink_metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
     if !metadata.is_dir() {
@@ -142,10 +155,19 @@ pub fn read_case(root: &Path, limit: u64) -> Result<Vec<CaseFile>, String> {
                 pending.push(path);
             } else if kind.is_file() {
                 files.push(read_file(&root.join(&path), path, limit)?);
+            } else if kind.is_symlink() {
+                use std::os::unix::ffi::OsStrExt;
+                let target = fs::read_link(root.join(&path))
+                    .map_err(|e| format!("{}: {e}", root.join(&path).display()))?;
+                files.push(CaseFile {
+                    path,
+                    mode: LINK_MODE,
+                    content: target.as_os_str().as_bytes().to_vec(),
+                });
             } else {
                 return Err(format!(
-                    "{} is not a regular file or a directory (a symbolic link or a special \
-                     file); whittle reduces directories of regular files only",
+                    "{} is not a regular file, a symbolic link or a directory (a device, FIFO \
+                     or socket); whittle reduces directories of files and links only",
                     root.join(&path).display()
                 ));
             }
@@ -177,12 +199,14 @@ fn read_file(path: &Path, relative: PathBuf, limit: u64) -> Result<CaseFile, Str
 /// Writes `files` into the directory `root` (which exists), making the directories they need.
 /// Each file gets `private_mode`, plus the owner's execute bit when the file had any execute
 /// bit (a script of the case stays runnable); `private_mode` of `None` keeps the files' modes.
+/// Symbolic links are made after every regular file, as links to their targets: no file is
+/// written through one (a link in the way of a file, or on a path that exists, is an error).
 pub fn write_into(
     root: &Path,
     files: &[CaseFile],
     private_mode: Option<u32>,
 ) -> std::io::Result<()> {
-    for file in files {
+    for file in files.iter().filter(|file| !file.is_link()) {
         check_relative(&file.path).map_err(std::io::Error::other)?;
         let path = root.join(&file.path);
         if let Some(parent) = path.parent()
@@ -206,6 +230,33 @@ pub fn write_into(
         // The umask may have taken bits away.
         out.set_permissions(fs::Permissions::from_mode(mode))?;
         out.write_all(&file.content)?;
+    }
+    for link in files.iter().filter(|file| file.is_link()) {
+        use std::os::unix::ffi::OsStrExt;
+        check_relative(&link.path).map_err(std::io::Error::other)?;
+        let path = root.join(&link.path);
+        if let Some(parent) = path.parent()
+            && parent != root
+        {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(private_mode.map_or(0o755, |_| 0o700))
+                .create(parent)?;
+        }
+        // Neither the link's directory nor the link itself may lead out of `root` through a
+        // link made before: directories are made by path, so check what is there.
+        let real_parent = path
+            .parent()
+            .map(fs::canonicalize)
+            .transpose()?
+            .unwrap_or_default();
+        if !real_parent.starts_with(fs::canonicalize(root)?) {
+            return Err(std::io::Error::other(format!(
+                "{} would be made outside the case, through a symbolic link",
+                link.path.display()
+            )));
+        }
+        std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(&link.content), &path)?;
     }
     Ok(())
 }
@@ -365,6 +416,70 @@ mod tests {
             decode(&outside).is_err(),
             "a path out of the case is refused"
         );
+    }
+
+    #[test]
+    fn symbolic_links_are_read_and_written_as_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let case = dir.path().join("case");
+        fs::create_dir_all(case.join("sub")).unwrap();
+        fs::write(case.join("sub/a.c"), "int a;\n").unwrap();
+        let outside = dir.path().join("outside.txt");
+        fs::write(&outside, "secret\n").unwrap();
+        std::os::unix::fs::symlink("sub/a.c", case.join("alias.c")).unwrap();
+        std::os::unix::fs::symlink(&outside, case.join("out")).unwrap();
+        std::os::unix::fs::symlink("sub", case.join("dir")).unwrap();
+        let read = read_case(&case, 1 << 20).unwrap();
+        let links: Vec<(String, String)> = read
+            .iter()
+            .filter(|file| file.is_link())
+            .map(|file| {
+                (
+                    file.path.display().to_string(),
+                    String::from_utf8_lossy(&file.content).into_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            links,
+            [
+                ("alias.c".to_string(), "sub/a.c".to_string()),
+                ("dir".to_string(), "sub".to_string()),
+                ("out".to_string(), outside.display().to_string()),
+            ],
+            "links are read as links, a link to a directory is not descended into"
+        );
+        assert_eq!(read.len(), 4);
+        // Written back as links, the target outside untouched.
+        let copy = dir.path().join("copy");
+        fs::create_dir(&copy).unwrap();
+        write_into(&copy, &read, None).unwrap();
+        assert_eq!(
+            fs::read_link(copy.join("alias.c")).unwrap(),
+            Path::new("sub/a.c")
+        );
+        assert_eq!(fs::read_link(copy.join("out")).unwrap(), outside);
+        assert_eq!(read_case(&copy, 1 << 20).unwrap(), read);
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "secret\n");
+        // A file is never written through a link: a link where a file's directory would be is
+        // refused.
+        let through = vec![
+            CaseFile {
+                path: PathBuf::from("d"),
+                mode: LINK_MODE,
+                content: outside
+                    .parent()
+                    .unwrap()
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .to_vec(),
+            },
+            file("d/x", b"x"),
+        ];
+        let other = dir.path().join("other");
+        fs::create_dir(&other).unwrap();
+        assert!(write_into(&other, &through, None).is_err());
+        assert!(!dir.path().join("x").exists());
     }
 
     #[test]

@@ -30,6 +30,12 @@ pub struct BatchArgs {
     )]
     pub dir: Option<PathBuf>,
 
+    /// With DIR: each subdirectory of DIR (not hidden, not a result of whittle's) is one test
+    /// case of several files, reduced as `whittle reduce SUBDIR` does; DIR's own files are not
+    /// inputs then. (A manifest's input may be a directory without it.)
+    #[arg(long, requires = "dir")]
+    pub directories: bool,
+
     /// A manifest instead of DIR: one JSON object per line, `{"input": PATH, "test": [PROGRAM,
     /// ARG...]}` (or `"test": "shell command"`, run by `sh -c` with the candidate as `$1`; an
     /// optional `"output": PATH`); without `test` the TEST-COMMAND is used. Relative paths are

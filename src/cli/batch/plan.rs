@@ -40,6 +40,10 @@ pub(super) fn plan(args: &BatchArgs) -> anyhow::Result<Vec<Item>> {
         .map(|(index, (input, output, test))| {
             let output = output.unwrap_or_else(|| match (&output_dir, input.file_name()) {
                 (Some(dir), Some(name)) => dir.join(name),
+                // A case of several files: `<name>.whittled`, as `whittle reduce DIR` makes.
+                (None, Some(name)) if input.is_dir() => {
+                    input.with_file_name(format!("{}.whittled", name.to_string_lossy()))
+                }
                 _ => whittle_core::output::default_output_path(&input),
             });
             Item {
@@ -125,9 +129,17 @@ fn dir_items(
     check_test_program(args, &default_test[0]).map_err(anyhow::Error::msg)?;
     let entries = fs::read_dir(dir)
         .map_err(|e| anyhow::anyhow!("cannot read the directory {}: {e}", dir.display()))?;
+    // Regular files, or with --directories the subdirectories (each a case of several files).
+    let wanted = |m: fs::Metadata| {
+        if args.directories {
+            m.is_dir()
+        } else {
+            m.is_file()
+        }
+    };
     let mut inputs: Vec<PathBuf> = entries
         .flatten()
-        .filter(|entry| fs::metadata(entry.path()).is_ok_and(|m| m.is_file()))
+        .filter(|entry| fs::metadata(entry.path()).is_ok_and(wanted))
         .filter(|entry| is_input_name(&entry.file_name()))
         .map(|entry| absolute(&entry.path(), cwd))
         .collect();
@@ -138,12 +150,15 @@ fn dir_items(
         .collect())
 }
 
-/// Checks that every input is a readable file, and that no two reductions write the same
-/// output and no output is an input.
+/// Checks that every input is a readable file or a directory (a case of several files), and
+/// that no two reductions write the same output and no output is an input.
 fn check_items(items: &[Item]) -> anyhow::Result<()> {
     for (i, item) in items.iter().enumerate() {
-        if !item.input.is_file() {
-            anyhow::bail!("the input {} is not a readable file", item.input.display());
+        if !item.input.is_file() && !item.input.is_dir() {
+            anyhow::bail!(
+                "the input {} is not a readable file or directory",
+                item.input.display()
+            );
         }
         for other in &items[i + 1..] {
             if item.output == other.output

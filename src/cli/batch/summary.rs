@@ -125,6 +125,17 @@ pub(super) fn report(
     Ok(crate::cli::with_stdout(stdout, code))
 }
 
+/// The size of an input: a file's bytes, or the bytes of a directory's files (a case of
+/// several files, measured as `whittle reduce` measures it).
+fn input_size(input: &Path) -> u64 {
+    if input.is_dir() {
+        whittle_core::bundle::read_case(input, u32::MAX as u64)
+            .map_or(0, |files| whittle_core::bundle::content_size(&files) as u64)
+    } else {
+        fs::metadata(input).map_or(0, |m| m.len())
+    }
+}
+
 /// What `whittle reduce --stats-json` wrote, as far as the summary needs it.
 #[derive(Deserialize)]
 struct ReduceStats {
@@ -149,7 +160,7 @@ pub(super) fn summarize(work: &Path, item: &Item, exit: Option<i32>, seconds: f6
         .rev()
         .find(|line| line.starts_with("whittle: "))
         .map(|line| line.trim_start_matches("whittle: ").to_owned());
-    let size_before = fs::metadata(&item.input).map_or(0, |m| m.len());
+    let size_before = input_size(&item.input);
     let (status, detail) = match (exit, &stats) {
         (Some(0), Some(stats)) if stats.stopped.is_some() => (Status::Limit, stats.stopped.clone()),
         (Some(0), Some(stats)) if stats.output_bytes < size_before => (Status::Reduced, None),
@@ -205,7 +216,7 @@ pub(super) fn not_started(work: &Path, item: &Item) -> Summary {
         input: item.input.clone(),
         output: item.output.clone(),
         status: Status::NotStarted,
-        size_before: fs::metadata(&item.input).map_or(0, |m| m.len()),
+        size_before: input_size(&item.input),
         size_after: None,
         tests: None,
         seconds: 0.0,

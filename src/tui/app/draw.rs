@@ -16,7 +16,8 @@ use crate::tui::panes::{self, Pane, View};
 impl App {
     /// Draws a frame.
     pub fn draw(&mut self, frame: &mut Frame) {
-        self.screen = layout::compute(frame.area(), self.tree.percent, self.deck);
+        let files = self.snapshot.case.as_ref().map_or(0, panes::files::height);
+        self.screen = layout::compute(frame.area(), self.tree.percent, self.deck, files);
         // On a small screen the focus stays on what is shown.
         if self.screen.area(self.focus).is_none() {
             self.focus = Pane::TestCase;
@@ -60,6 +61,7 @@ impl App {
                 Pane::Chart => panes::chart::draw(&view, frame, area),
                 Pane::Output => self.output.draw(&view, frame, area),
                 Pane::History => self.history.draw(&view, frame, area),
+                Pane::Files => panes::files::draw(&view, frame, area),
             }
         }
         if let Some(deck) = &screen.deck {
@@ -127,7 +129,7 @@ impl App {
 /// The compact layout's bar of tabs, the one shown highlighted.
 fn draw_deck_tabs(view: &View, deck: &Deck, frame: &mut Frame) {
     let mut spans = Vec::new();
-    for (index, pane) in Pane::DECK.iter().enumerate() {
+    for (index, (pane, _)) in deck.tabs.iter().enumerate() {
         let style = if *pane == deck.pane {
             view.theme.selection
         } else {
@@ -136,7 +138,10 @@ fn draw_deck_tabs(view: &View, deck: &Deck, frame: &mut Frame) {
         if index > 0 {
             spans.push(Span::styled("│", view.theme.border));
         }
-        spans.push(Span::styled(layout::tab_label(index, *pane), style));
+        spans.push(Span::styled(
+            layout::tab_label(index, *pane, deck.tight),
+            style,
+        ));
     }
     frame.render_widget(
         Paragraph::new(Line::from(spans)).style(view.theme.base),

@@ -48,11 +48,13 @@ impl App {
             }
             KeyCode::Char('[') => self.tree.percent = self.tree.percent.saturating_sub(4).max(12),
             KeyCode::Char(']') => self.tree.percent = (self.tree.percent + 4).min(60),
-            KeyCode::Char(digit @ '1'..='7') => {
+            KeyCode::Char(digit @ '1'..='8') => {
                 let index = digit as usize - '1' as usize;
-                self.deck = Pane::DECK[index];
-                if Pane::FOCUS_ORDER.contains(&self.deck) {
-                    self.focus = self.deck;
+                if let Some(&pane) = Pane::deck(self.snapshot.case.is_some()).get(index) {
+                    self.deck = pane;
+                    if Pane::FOCUS_ORDER.contains(&self.deck) {
+                        self.focus = self.deck;
+                    }
                 }
             }
             KeyCode::Tab => self.cycle_focus(true),

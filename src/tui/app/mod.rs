@@ -7,6 +7,7 @@
 //! every run are in `keys`, a live session's in `steering`, a replay's in `replay_control`, an
 //! overlay's in `overlay_keys`; `mouse` handles the mouse and `draw` renders a frame.
 
+mod case;
 mod draw;
 mod keys;
 mod mouse;
@@ -98,6 +99,9 @@ pub struct App {
     screen: Screen,
     replay_status: Option<ReplayStatus>,
     quit: Option<QuitReason>,
+    /// A case of several files: its name, and the turn (round, file) the panes show.
+    case_name: String,
+    case_turn: Option<(u32, Option<usize>)>,
 }
 
 impl App {
@@ -130,6 +134,8 @@ impl App {
             started: now,
             clock: options.clock,
             theme: options.theme,
+            case_name: options.input_name.clone(),
+            case_turn: None,
             input_name: options.input_name,
             exit_when_done: options.exit_when_done,
             run: RunModel::new(snapshot.input_size),
@@ -274,6 +280,7 @@ impl App {
             }
         }
         self.snapshot = snapshot;
+        self.follow_case_file();
         if self.best_measures.0 != self.snapshot.version {
             self.best_measures = (self.snapshot.version, Measures::of(&self.snapshot.best));
             self.line_index = Arc::new(line_starts(&self.snapshot.best));
@@ -300,11 +307,17 @@ impl App {
         }
     }
 
-    /// Sends a command to the live session.
-    fn send(&self, command: Command) {
+    /// Sends a command to the live session; what a case of several files cannot do is said in
+    /// the footer instead (then it returns false).
+    fn send(&mut self, command: Command) -> bool {
+        if let Some(reason) = self.case_refuses(&command) {
+            self.notice(reason.into(), true);
+            return false;
+        }
         if let Source::Live(link) = &self.source {
             link.send(command);
         }
+        true
     }
 
     /// Shows `text` in the footer (as a warning or not).

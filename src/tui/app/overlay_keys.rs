@@ -67,8 +67,9 @@ impl App {
             KeyCode::Enter => match self.picker.choice(*selected) {
                 Ok(name) => {
                     self.overlay = None;
-                    self.send(Command::SwitchAlgorithm(name.clone()));
-                    self.notice(format!("switching to {name}"), false);
+                    if self.send(Command::SwitchAlgorithm(name.clone())) {
+                        self.notice(format!("switching to {name}"), false);
+                    }
                 }
                 Err(error) => self.picker.error = Some(error),
             },
@@ -103,8 +104,9 @@ impl App {
                         descendant: *descendant,
                     });
                 self.overlay = None;
-                if let Some(edit) = edit {
-                    self.send(Command::Propose(edit));
+                if let Some(edit) = edit
+                    && self.send(Command::Propose(edit))
+                {
                     self.notice("testing the proposed hoisting…".into(), false);
                 }
             }

@@ -43,11 +43,12 @@ impl App {
             KeyCode::Char('r') => self.propose_removal(),
             KeyCode::Char('h') => self.open_hoist(),
             KeyCode::Char('z') => {
-                self.send(Command::Undo);
-                self.notice(
-                    "undoing the last kept manual edit or restart…".into(),
-                    false,
-                );
+                if self.send(Command::Undo) {
+                    self.notice(
+                        "undoing the last kept manual edit or restart…".into(),
+                        false,
+                    );
+                }
             }
             KeyCode::Char('s') => {
                 self.send(Command::SkipStage);
@@ -141,8 +142,9 @@ impl App {
             Selection::Node { version, node, .. } => ManualEdit::RemoveNode { version, node },
             Selection::Line { line, .. } => ManualEdit::RemoveLines(line..line + 1),
         };
-        self.send(Command::Propose(edit));
-        self.notice("testing the proposed removal…".into(), false);
+        if self.send(Command::Propose(edit)) {
+            self.notice("testing the proposed removal…".into(), false);
+        }
     }
 
     fn open_picker(&mut self) {
@@ -196,7 +198,9 @@ impl App {
             return;
         };
         let index = entry.index;
-        self.send(Command::RestartFrom(index));
+        if !self.send(Command::RestartFrom(index)) {
+            return;
+        }
         self.text.viewing = None;
         self.history.follow = true;
         self.notice(

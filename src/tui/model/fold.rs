@@ -17,11 +17,14 @@ impl RunModel {
     /// Folds one event in; `now` is the UI's clock, `running` the run's time without pauses.
     pub fn apply(&mut self, event: Event, now: Instant, running: Duration) {
         self.events += 1;
+        self.course.apply(&event, running);
         match event {
             Event::StageStarted { .. }
             | Event::FixpointIteration { .. }
             | Event::TreeNodes { .. }
             | Event::Round { .. } => self.announced(event, running),
+            // Folded into the course above.
+            Event::ScheduleRound(_) => {}
             Event::Beliefs(step) => {
                 // The step's beliefs show with its candidate: the one judged last stays on
                 // screen with the beliefs it was chosen by until the next test starts.
@@ -69,6 +72,9 @@ impl RunModel {
                 index,
                 scheduled,
             } => {
+                if stage == whittle_core::engine::case::FILES_STAGE {
+                    self.files_phase_started();
+                }
                 self.stage_started(&stage, running);
                 *self.target() = ConfigView {
                     stage,
@@ -306,8 +312,12 @@ impl RunModel {
                 ..
             } => {
                 self.accepted += 1;
-                self.version += 1;
-                self.sizes.push((self.tests, size));
+                // A set of whole files accepted is no best of a file the UI shows.
+                if !self.removing_files() {
+                    self.version += 1;
+                    self.sizes.push((self.tests, size));
+                    self.case_accepted(size);
+                }
                 self.last_reduction = Some(now);
                 if branch == Branch::Hoist
                     && let Some(set) = &mut self.view.tree_set
@@ -453,8 +463,24 @@ impl RunModel {
             }
             Event::Warning { message } => self.notify(message, true, now),
             Event::Notice { message } => self.notify(message, false, now),
-            // A case of several files runs without the UI (see `cli/several.rs`).
-            Event::FileStarted { path, .. } => self.notify(format!("reducing {path}"), false, now),
+            Event::FileStarted {
+                path,
+                index,
+                of,
+                round,
+                size,
+                others,
+            } => {
+                self.file_started(&path, size, others);
+                self.notify(
+                    format!(
+                        "round {round}: reducing {path} (file {} of {of})",
+                        index + 1
+                    ),
+                    false,
+                    now,
+                );
+            }
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
                 self.pins = pins;

@@ -11,7 +11,10 @@
 //! This module holds the model and what drawing reads of it; `fold` folds each kind of event
 //! in.
 
+mod case;
 mod fold;
+
+pub use case::CaseSeries;
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -229,6 +232,10 @@ pub struct RunModel {
     pub plan_version: u64,
     /// The statistics of the end of the run (`Done`, `Stopped`).
     pub final_stats: Option<Stats>,
+    /// A case of several files: the whole set's course (the rest is the current file's).
+    pub case: Option<CaseSeries>,
+    /// The schedule's round, its estimates and the best's size over running time.
+    pub course: whittle_core::observe::forecast::Course,
 }
 
 impl RunModel {
@@ -257,9 +264,11 @@ impl RunModel {
             counters: Counters::default(),
             pins: Vec::new(),
             pipeline: None,
+            course: whittle_core::observe::forecast::Course::new(input_size as u64),
             split_factor: None,
             plan_version: 0,
             final_stats: None,
+            case: None,
         }
     }
 

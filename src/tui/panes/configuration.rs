@@ -437,12 +437,13 @@ fn formula_lines(
 }
 
 /// Where the stage is in the whole run: `stage 2 of 3`, or in a schedule `stage 3 of 9 ·
-/// round 2` (the rounds of `(a+b+c)*`, which reruns its stages until none changes anything).
+/// round 2` (the rounds of `(a+b+c)*`, which reruns its stages until none changes anything;
+/// the third a round runs, in the order of the round).
 fn stage_place(shown: &ConfigView, stage_count: usize) -> String {
     match shown.scheduled {
         Some(place) => format!(
             " · stage {} of {} · round {}",
-            place.stage + 1,
+            place.position + 1,
             place.of,
             place.round
         ),

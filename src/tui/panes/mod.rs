@@ -5,6 +5,8 @@
 pub mod beliefs;
 pub mod chart;
 pub mod configuration;
+pub mod course;
+pub mod files;
 pub mod footer;
 pub mod header;
 pub mod history;
@@ -37,6 +39,8 @@ pub enum Pane {
     Chart,
     Output,
     History,
+    /// The file list of a case of several files.
+    Files,
 }
 
 impl Pane {
@@ -62,6 +66,23 @@ impl Pane {
         Pane::Chart,
     ];
 
+    /// The deck of a case of several files: the file list is its eighth tab.
+    pub const CASE_DECK: [Pane; 8] = [
+        Pane::Steps,
+        Pane::Statistics,
+        Pane::Stages,
+        Pane::Tree,
+        Pane::History,
+        Pane::Output,
+        Pane::Chart,
+        Pane::Files,
+    ];
+
+    /// The deck's tabs, with the file list when there is one.
+    pub fn deck(files: bool) -> &'static [Pane] {
+        if files { &Pane::CASE_DECK } else { &Pane::DECK }
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             Pane::Tree => "Tree",
@@ -73,6 +94,7 @@ impl Pane {
             Pane::Chart => "Chart",
             Pane::Output => "Output",
             Pane::History => "History",
+            Pane::Files => "Files",
         }
     }
 }

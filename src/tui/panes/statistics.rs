@@ -224,11 +224,19 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
     let width = area.width.saturating_sub(2) as usize;
     let height = area.height.saturating_sub(2) as usize;
     let mut lines = numbers(view);
-    if view.snapshot.stage_count > 1 || view.run.stages.len() > 1 {
-        let stages = stage_lines(view, width);
-        if lines.len() + stages.len() + 3 <= height {
-            lines.extend(stages);
-        }
+    let stages = if view.snapshot.stage_count > 1 || view.run.stages.len() > 1 {
+        stage_lines(view, width)
+    } else {
+        Vec::new()
+    };
+    // The course of a schedule: at least where it is and the stage running, more when the
+    // stage table still fits.
+    let course_rows = height
+        .saturating_sub(lines.len() + stages.len() + 3)
+        .clamp(2, 6);
+    lines.extend(super::course::lines(view, width, course_rows));
+    if !stages.is_empty() && lines.len() + stages.len() + 3 <= height {
+        lines.extend(stages);
     }
     let room = height.saturating_sub(lines.len());
     if room >= 2 {
@@ -252,7 +260,11 @@ pub fn draw_tab(view: &View, pane: Pane, frame: &mut Frame, area: Rect) {
     let frame_block = block(title, view.focus == pane, view.theme);
     let lines = match pane {
         Pane::Steps => step_lines(view, height, width),
-        Pane::Stages => stage_lines(view, width),
+        Pane::Stages => {
+            let mut lines = super::course::lines(view, width, height.div_ceil(2));
+            lines.extend(stage_lines(view, width));
+            lines
+        }
         _ => {
             // Two columns when they fit, so that the cache lines are on screen too.
             let numbers = numbers(view);

@@ -17,11 +17,14 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+use crate::observe::events::{Event, SchedulePlace};
+use crate::observe::forecast::{self, LastRun, Placement, PlannedStage, RoundPlan};
+use crate::observe::stats::ScheduledRun;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
+use crate::text::atoms::{line_count, non_whitespace_chars};
 
-/// Tests in a row that may fail before a stage on probation is deferred.
-pub const PROBATION_BUDGET: u64 = 25;
+pub use crate::observe::forecast::PROBATION_BUDGET;
 
 /// What the schedule has seen of one stage.
 #[derive(Clone, Debug, Default)]
@@ -35,12 +38,32 @@ struct Record {
     probation: bool,
     /// Its last run ran out of that budget: the next one runs to its end.
     deferred: bool,
+    /// Its last run that was not cut short by the budget (for the estimates shown).
+    complete: Option<LastRun>,
 }
 
 impl Record {
     /// Bytes removed per test in the last run (0 before the stage ran).
     fn yield_per_test(&self) -> f64 {
         self.removed as f64 / self.tests.max(1) as f64
+    }
+
+    /// Why the stage runs where it does in `round`, `settling` after a round that changed
+    /// nothing, the current best's fingerprint being `best`.
+    fn placement(&self, round: u32, settling: bool, best: u64) -> Placement {
+        if self.idle_on == Some(best) {
+            Placement::Known
+        } else if self.probation && self.deferred && settling {
+            Placement::ToTheEnd
+        } else if self.probation && self.deferred {
+            Placement::Deferred
+        } else if self.probation {
+            Placement::Probation
+        } else if round == 1 {
+            Placement::Written
+        } else {
+            Placement::Yield
+        }
     }
 }
 
@@ -70,24 +93,69 @@ pub fn run(
     tester: &mut Tester,
     mut run_stage: impl FnMut(usize, u32, &mut Tester) -> Result<(), Stop>,
 ) -> Result<u32, Stop> {
+    let names: Vec<String> = (1..=count).map(|stage| format!("stage {stage}")).collect();
+    run_named(&names, tester, |place, tester| {
+        run_stage(place.stage, place.round, tester)
+    })
+}
+
+/// [`run`] over stages with names: each round begins with an [`Event::ScheduleRound`] (the
+/// plan: order, why, last runs), `run_stage` gets the stage's place, and every run of a stage
+/// is noted in the statistics' `schedule`.
+pub fn run_named(
+    names: &[String],
+    tester: &mut Tester,
+    mut run_stage: impl FnMut(SchedulePlace, &mut Tester) -> Result<(), Stop>,
+) -> Result<u32, Stop> {
+    let count = names.len();
     let mut records = vec![Record::default(); count];
     // The last round changed nothing but deferred stages: they now run to their end.
     let mut settling = false;
     for round in 1.. {
         let mut changed = false;
         let mut deferred = false;
-        for stage in round_order(&records) {
+        let order = round_order(&records);
+        let start = fingerprint(tester.best());
+        let mut plan = RoundPlan {
+            round,
+            last_round: settling,
+            size: tester.best().len() as u64,
+            lines: line_count(tester.best()) as u64,
+            bytes: tester.best().len() as u64,
+            stages: order
+                .iter()
+                .map(|&stage| PlannedStage {
+                    stage,
+                    name: names[stage].clone(),
+                    why: records[stage].placement(round, settling, start),
+                    last: records[stage].complete,
+                })
+                .collect(),
+        };
+        tester.emit(Event::ScheduleRound(plan.clone()));
+        for (position, &stage) in order.iter().enumerate() {
             let before = fingerprint(tester.best());
             if records[stage].idle_on == Some(before) {
                 continue;
             }
+            // What it runs as (a stage the plan knew may run after all: the text changed).
+            plan.stages[position].why = records[stage].placement(round, settling, before);
             let budgeted = records[stage].probation && !(records[stage].deferred && settling);
             if budgeted {
                 tester.set_failure_budget(Some(PROBATION_BUDGET));
             }
             let size = tester.best().len();
+            let nonws = non_whitespace_chars(tester.best());
             let tests = tester.stats().tests;
-            let result = run_stage(stage, round, tester);
+            let started = tester.running_time().as_secs_f64();
+            let (eta_seconds, eta_guessed_stages) = estimate(tester, &plan, position, changed);
+            let place = SchedulePlace {
+                stage,
+                of: count,
+                round,
+                position,
+            };
+            let result = run_stage(place, tester);
             if budgeted {
                 tester.set_failure_budget(None);
             }
@@ -99,6 +167,35 @@ pub fn run(
             let record = &mut records[stage];
             record.tests = tester.stats().tests - tests;
             record.removed = size.saturating_sub(tester.best().len()) as u64;
+            if !interrupted {
+                record.complete = Some(LastRun {
+                    tests: record.tests,
+                    removed: record.removed,
+                    size: size as u64,
+                });
+                plan.stages[position].last = record.complete;
+            }
+            let nonws_removed = nonws.saturating_sub(non_whitespace_chars(tester.best())) as u64;
+            let run = ScheduledRun {
+                round,
+                position: position + 1,
+                stage: names[stage].clone(),
+                why: plan.stages[position].why.words().to_owned(),
+                started_seconds: started,
+                tests: record.tests,
+                bytes_removed: record.removed,
+                nonws_removed,
+                bytes_per_test: record.removed as f64 / record.tests.max(1) as f64,
+                nonws_per_test: nonws_removed as f64 / record.tests.max(1) as f64,
+                interrupted,
+                eta_seconds,
+                eta_guessed_stages,
+                seconds: tester.running_time().as_secs_f64() - started,
+            };
+            tester.stats_mut().schedule.push(run);
+            plan.lines = line_count(tester.best()) as u64;
+            plan.bytes = tester.best().len() as u64;
+            tester.emit(Event::ScheduleRound(plan.clone()));
             let after = fingerprint(tester.best());
             if after != before {
                 changed = true;
@@ -123,6 +220,25 @@ pub fn run(
         settling = !changed;
     }
     unreachable!("the rounds end when one changes nothing")
+}
+
+/// The running time the schedule still needs as stage `position` of `plan` begins, as the
+/// front ends estimate it ([`forecast::eta`]), and how many stages of the round it guessed.
+fn estimate(tester: &Tester, plan: &RoundPlan, position: usize, changed: bool) -> (f64, usize) {
+    let stats = tester.stats();
+    let mean = stats.test_seconds / stats.tests.max(1) as f64;
+    let eta = forecast::eta(
+        forecast::Position {
+            plan,
+            running: position,
+            tests_so_far: 0,
+            changed,
+        },
+        tester.best().len() as u64,
+        mean,
+        tester.jobs(),
+    );
+    (eta.seconds, eta.guessed)
 }
 
 /// The longest a final character pass is expected to take and still run.

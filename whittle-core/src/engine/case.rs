@@ -12,7 +12,9 @@
 //! [`CaseLayout`]: crate::exec::oracle::CaseLayout
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -21,7 +23,7 @@ use serde::Serialize;
 
 use crate::algorithms::dd::{self, Domain};
 use crate::bundle::{self, CaseDirectory, CaseFile};
-use crate::engine::pipeline::{PipelineStages, Plan, Settings, StageContext, run_all_stages};
+use crate::engine::pipeline::{Pins, PipelineStages, Plan, Settings, StageContext, Stages};
 use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
@@ -30,11 +32,117 @@ use crate::observe::stats::Stats;
 use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
 use crate::testing::control::{Control, Stop};
-use crate::testing::tester::{Limits, Tester};
+use crate::testing::tester::{Improvement, Limits, Tester};
 use crate::text::atoms::AtomKind;
 
 /// The name of the stage that removes whole files (ddmin over the files).
 pub const FILES_STAGE: &str = "ddmin files";
+
+/// Where a file of the case stands in the current round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileState {
+    /// Its turn in this round has not come yet.
+    Waiting,
+    /// Its session runs now.
+    Reducing,
+    /// Its turn in this round is over (or it had nothing left to find).
+    Done,
+    /// The files phase removed it.
+    Removed,
+}
+
+impl FileState {
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileState::Waiting => "waiting",
+            FileState::Reducing => "reducing",
+            FileState::Done => "done",
+            FileState::Removed => "removed",
+        }
+    }
+}
+
+/// One file of a case as a front end lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileRow {
+    /// Its path in the case.
+    pub path: String,
+    /// The language its pipeline parses it in (`None`: text without a grammar).
+    pub language: Option<String>,
+    /// Not text: kept or removed whole (or reduced as lines when asked).
+    pub binary: bool,
+    /// A symbolic link: kept as it is.
+    pub link: bool,
+    /// Its size when the run started.
+    pub start_bytes: usize,
+    /// Its size now (0 once removed).
+    pub bytes: usize,
+    pub state: FileState,
+}
+
+/// Where a case stands: the round over the files and every file of the input, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CaseView {
+    /// 1-based; 0 before the first round (the check of the whole set).
+    pub round: u32,
+    /// The files phase (ddmin over whole files) runs now.
+    pub removing_files: bool,
+    /// The row of the file being reduced now.
+    pub current: Option<usize>,
+    pub files: Vec<FileRow>,
+}
+
+impl CaseView {
+    /// The bytes of the whole set now.
+    pub fn bytes(&self) -> usize {
+        self.files.iter().map(|file| file.bytes).sum()
+    }
+
+    /// The bytes of the whole set when the run started.
+    pub fn start_bytes(&self) -> usize {
+        self.files.iter().map(|file| file.start_bytes).sum()
+    }
+}
+
+/// What a file's session is steered with between its stages.
+pub struct SteeredFile<'a> {
+    pub language: Option<&'static crate::tree::Language>,
+    /// Its pins, kept for its later sessions too.
+    pub pins: &'a Mutex<Pins>,
+}
+
+/// A front end steering a case run (a session, see `engine::session`): it shares the control
+/// of every tester of the run, hears where the run is and applies the commands that interrupt
+/// a stage (pins of the current file, a skipped stage). The run calls it from its own thread.
+pub trait CaseSteering: Send + Sync {
+    /// The control every tester of the run uses: pause, step, stop and the knobs hold across
+    /// the files.
+    fn control(&self) -> Arc<Control>;
+    /// The starting set was found interesting; the reduction begins.
+    fn checked(&self);
+    /// Where the set stands changed (a round, a turn, the files phase).
+    fn case_changed(&self, view: &CaseView);
+    /// A tester starts work (the files phase, or a file's session): its statistics go to the
+    /// front end.
+    fn tester_started(&self, tester: &mut Tester);
+    /// A file's session starts on `content` with `plan`; `pins` are the ranges kept for it.
+    fn file_started(&self, content: &[u8], plan: &Plan, pins: &[Range<usize>]);
+    /// The file being reduced has a new best; `pins` are its pins mapped onto it.
+    fn accepted(&self, improvement: &Improvement<'_>, pins: &[Range<usize>]);
+    /// A stage of the current file's pipeline starts.
+    fn stage_started(&self, name: &str, index: usize, count: usize);
+    /// A stage was interrupted by a command ([`Stop::Switched`]): applies the queued commands
+    /// (to `file` when one is being reduced) and says where the pipeline resumes (a stage
+    /// index), or why the run stops.
+    fn steer(
+        &self,
+        tester: &Tester,
+        file: Option<SteeredFile<'_>>,
+        stage: usize,
+        stage_name: &str,
+    ) -> Result<usize, Stop>;
+}
 
 /// What becomes of files that are not text (NUL bytes, or not UTF-8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -66,6 +174,8 @@ pub struct CaseJob {
     pub trace_dir: Option<PathBuf>,
     /// The test command, for the traces' headers.
     pub command: Option<String>,
+    /// A front end that steers the run (`None`: it runs on its own).
+    pub steering: Option<Arc<dyn CaseSteering>>,
 }
 
 /// What a run of a [`CaseJob`] did to one file of the input.
@@ -78,13 +188,15 @@ pub struct FileReport {
     pub output_bytes: Option<u64>,
     /// Not text: kept or removed whole (or reduced as lines when asked).
     pub binary: bool,
+    /// A symbolic link, kept as it is.
+    pub link: bool,
     /// The language its pipeline parsed it in.
     pub language: Option<String>,
     /// The pipeline its sessions ran.
     pub pipeline: Option<String>,
     /// How many times it was reduced (once per round it took part in).
     pub sessions: u32,
-    /// Tests run while it was being reduced.
+    /// Tests run while it was being reduced (real runs: memo hits apart).
     pub tests: u64,
     /// Tests whose verdict came from the whole-set memo (no test ran).
     pub memo_hits: u64,
@@ -101,9 +213,15 @@ pub struct CaseFinished {
     pub files: Vec<FileReport>,
     /// Tests of the files phase (ddmin over whole files).
     pub file_removal_tests: u64,
+    /// Candidates whose verdict came from the whole-set memo: no test ran, and they are not
+    /// among the tests of `stats`.
+    pub memo_hits: u64,
     /// Rounds over the files (the last changed nothing, unless the run stopped).
     pub rounds: u32,
     pub stopped: Option<Stop>,
+    /// The final set did not pass its re-test (a flaky test): the result is the newest earlier
+    /// set that did, when one did.
+    pub flaky: Option<Flaky>,
 }
 
 /// Stops a [`CaseJob`] from another thread (Ctrl-C): the session running now stops at its next
@@ -179,7 +297,7 @@ struct FileInCase {
     /// `None`: the candidates are bundles of the whole set already.
     index: Option<usize>,
     memo: Arc<CaseMemo>,
-    memo_hits: std::sync::atomic::AtomicU64,
+    memo_hits: AtomicU64,
 }
 
 impl FileInCase {
@@ -200,8 +318,7 @@ impl Oracle for FileInCase {
     fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
         let whole = self.bundle_with(candidate);
         if let Some(verdict) = self.memo.get(&whole) {
-            self.memo_hits
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.memo_hits.fetch_add(1, Ordering::Relaxed);
             return verdict;
         }
         let verdict = self.inner.judge(&whole, cancel);
@@ -230,23 +347,41 @@ impl Oracle for FileInCase {
     }
 }
 
-/// The units of the files phase: whole files, rendered as the bundle of those kept.
+/// The units of the files phase: whole files, rendered as the bundle of those kept (and of the
+/// files that always stay, in their places).
 struct FilesDomain<'a> {
     files: &'a [CaseFile],
+    /// Files that stay in every candidate (pinned ones): they are no units.
+    kept: &'a [bool],
 }
 
 impl Domain for FilesDomain<'_> {
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
         out.extend_from_slice(&bundle::empty());
+        let mut chosen = vec![false; self.files.len()];
         for &unit in parts.iter().flat_map(|part| part.iter()) {
-            let file = &self.files[unit as usize];
-            bundle::push_file(out, &file.path, file.mode, &file.content);
+            chosen[unit as usize] = true;
+        }
+        for (index, file) in self.files.iter().enumerate() {
+            if chosen[index] || self.kept[index] {
+                bundle::push_file(out, &file.path, file.mode, &file.content);
+            }
         }
     }
 }
 
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Why a case could not be reduced.
 pub use crate::engine::job::StartError;
+
+use crate::engine::job::Flaky;
+
+/// How many earlier sets are re-tested, newest first, when the final one fails its re-test
+/// (the start is tried after them).
+const FLAKY_LOOKBACK: usize = 8;
 
 impl CaseJob {
     /// What the reduction starts from: the input, or what it resumes.
@@ -271,9 +406,11 @@ impl CaseJob {
                 path: file.path.display().to_string(),
                 input_bytes: file.content.len() as u64,
                 binary: !file.is_text(),
+                link: file.is_link(),
                 ..FileReport::default()
             })
             .collect();
+        let mut view = self.initial_view();
 
         // The check of the whole set, then ddmin over whole files.
         let mut tester = self
@@ -295,10 +432,18 @@ impl CaseJob {
         if self.start.is_none() {
             self.write_output(self.start_files(), &tester);
         }
+        if let Some(steering) = &self.steering {
+            steering.checked();
+        }
         let mut current = self.start_files().to_vec();
+        // The sets accepted, newest last: what a flaky final set falls back to.
+        let mut earlier: Vec<Vec<CaseFile>> = Vec::new();
         let mut stopped = None;
         let mut files_tester = Some(tester);
         let mut file_removal_tests = 0;
+        let mut memo_hits = 0;
+        // The pins of each file, kept across its sessions (only a front end sets them).
+        let mut pins: HashMap<PathBuf, Arc<Mutex<Pins>>> = HashMap::new();
         // The set the files phase last ended on: it has nothing to find there again.
         let mut files_settled = None;
         // Rounds: the files that can go go, then each file is reduced with the others fixed;
@@ -310,18 +455,27 @@ impl CaseJob {
         while stopped.is_none() {
             rounds += 1;
             let mut changed = false;
+            view.round = rounds;
+            for row in &mut view.files {
+                if row.state != FileState::Removed {
+                    row.state = FileState::Waiting;
+                }
+            }
             let whole = sha3_256(&bundle::encode(&current));
             if current.len() > 1 && files_settled != Some(whole) {
+                let mut files_memo = None;
                 let mut tester = match files_tester.take() {
                     Some(tester) => tester,
                     None => {
-                        let memo: Arc<dyn Oracle> = Arc::new(FileInCase {
+                        let in_case = Arc::new(FileInCase {
                             inner: oracle.clone(),
                             files: Vec::new(),
                             index: None,
                             memo: memo.clone(),
                             memo_hits: Default::default(),
                         });
+                        files_memo = Some(in_case.clone());
+                        let memo: Arc<dyn Oracle> = in_case;
                         let limits = self.remaining_limits(&total, started);
                         let mut tester = self
                             .tester(memo, &self.settings.resolve(), limits, stop)
@@ -332,26 +486,57 @@ impl CaseJob {
                         tester
                     }
                 };
-                tester.emit(Event::StageStarted {
-                    stage: FILES_STAGE.into(),
-                    index: 0,
-                    scheduled: None,
-                });
-                let domain = FilesDomain { files: &current };
-                let units: Vec<UnitId> = (0..current.len() as UnitId).collect();
-                tester.begin_universe();
-                if let Err(stop) = dd::ddmin(&domain, units, &mut tester, &self.settings.dd) {
-                    stopped = Some(stop);
+                view.removing_files = true;
+                view.current = None;
+                self.show(&view);
+                match self.files_trace(rounds, tester.best()) {
+                    Ok(trace) => tester.set_trace(trace),
+                    Err(error) => {
+                        stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
+                        break;
+                    }
                 }
+                if let Some(steering) = &self.steering {
+                    steering.tester_started(&mut tester);
+                }
+                // Pinned files and symbolic links stay in every set.
+                let pinned: Vec<bool> = current
+                    .iter()
+                    .map(|file| {
+                        file.is_link()
+                            || pins
+                                .get(&file.path)
+                                .is_some_and(|pins| !lock(pins).is_empty())
+                    })
+                    .collect();
+                stopped = self.remove_files(&mut tester, &current, &pinned);
                 let before = current.len();
                 current = bundle::decode(tester.best()).map_err(|error| {
                     StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
                 })?;
                 changed |= current.len() < before;
-                let file_stats = tester.stats();
+                if current.len() < before {
+                    remember(&mut earlier, &current);
+                }
+                let mut file_stats = tester.stats();
+                tester.end_trace();
+                let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
+                not_tests(&mut file_stats, hits);
+                memo_hits += hits;
                 file_removal_tests += file_stats.tests;
                 add_stats(&mut total, &file_stats);
                 files_settled = Some(sha3_256(&bundle::encode(&current)));
+                view.removing_files = false;
+                for row in &mut view.files {
+                    if !current
+                        .iter()
+                        .any(|file| file.path.to_str() == Some(&row.path))
+                    {
+                        row.state = FileState::Removed;
+                        row.bytes = 0;
+                    }
+                }
+                self.show(&view);
             } else if let Some(tester) = files_tester.take() {
                 add_stats(&mut total, &tester.stats());
             }
@@ -359,24 +544,37 @@ impl CaseJob {
                 break;
             }
             for index in 0..current.len() {
-                if let Some(stop) = stop.requested() {
+                if let Some(stop) = self.stop_requested(stop) {
                     stopped = Some(stop);
                     break;
                 }
+                let row = view
+                    .files
+                    .iter()
+                    .position(|row| Some(row.path.as_str()) == current[index].path.to_str());
                 let whole = sha3_256(&bundle::encode(&current));
-                if settled.get(&current[index].path) == Some(&whole) {
-                    continue;
-                }
-                let Some(plan) = self.plan_for(&current[index]) else {
+                let plan = if settled.get(&current[index].path) == Some(&whole) {
+                    None
+                } else {
+                    self.plan_for(&current[index])
+                };
+                let Some(plan) = plan else {
                     settled.insert(current[index].path.clone(), whole);
+                    if let Some(row) = row {
+                        view.files[row].state = FileState::Done;
+                        self.show(&view);
+                    }
                     continue;
                 };
-                let report = reports
-                    .iter_mut()
-                    .position(|r| Some(r.path.as_str()) == current[index].path.to_str())
-                    .map(|at| &mut reports[at]);
+                if let Some(row) = row {
+                    view.files[row].state = FileState::Reducing;
+                }
+                view.current = row;
+                self.show(&view);
+                let file_pins = pins.entry(current[index].path.clone()).or_default().clone();
                 let session = self.reduce_file(
-                    &oracle, &memo, &current, index, rounds, &plan, &total, started, stop,
+                    &oracle, &memo, &current, index, rounds, &plan, &file_pins, &total, started,
+                    stop,
                 );
                 let session = match session {
                     Ok(session) => session,
@@ -386,7 +584,11 @@ impl CaseJob {
                     }
                 };
                 add_stats(&mut total, &session.stats);
-                if let Some(report) = report {
+                memo_hits += session.memo_hits;
+                if let Some(report) = reports
+                    .iter_mut()
+                    .find(|r| Some(r.path.as_str()) == current[index].path.to_str())
+                {
                     report.sessions += 1;
                     report.tests += session.stats.tests;
                     report.memo_hits += session.memo_hits;
@@ -395,9 +597,16 @@ impl CaseJob {
                     report.language = plan.language_name.clone();
                     report.pipeline = Some(plan.pipeline.to_string());
                 }
+                if let Some(row) = row {
+                    view.files[row].state = FileState::Done;
+                    view.files[row].bytes = session.best.len();
+                }
+                view.current = None;
+                self.show(&view);
                 if session.best != current[index].content {
                     current[index].content = session.best;
                     changed = true;
+                    remember(&mut earlier, &current);
                 }
                 if let Some(stop) = session.stopped {
                     stopped = Some(stop);
@@ -411,6 +620,26 @@ impl CaseJob {
             if !changed {
                 break;
             }
+        }
+        view.current = None;
+        view.removing_files = false;
+        self.show(&view);
+        // The result is tested once more: a flaky test may have let a set through that does
+        // not reproduce.
+        let mut flaky = None;
+        if stopped.is_none() {
+            earlier.pop_if(|set| *set == current);
+            match self.confirm_result(&oracle, &mut current, &earlier, &mut total, started, stop) {
+                Ok(found) => flaky = found,
+                Err(stop) => stopped = Some(stop),
+            }
+            for row in &mut view.files {
+                row.bytes = current
+                    .iter()
+                    .find(|file| file.path.to_str() == Some(&row.path))
+                    .map_or(0, |file| file.content.len());
+            }
+            self.show(&view);
         }
 
         for report in &mut reports {
@@ -431,13 +660,179 @@ impl CaseJob {
             stats: total,
             files: reports,
             file_removal_tests,
+            memo_hits,
             rounds,
             stopped,
+            flaky,
         })
+    }
+
+    /// Tests the final set once more, bypassing every cache. When it is not interesting any
+    /// more the test is flaky: the earlier sets are re-tested, newest first (then the start),
+    /// and the first that passes becomes the result (and is written).
+    fn confirm_result(
+        &self,
+        oracle: &Arc<dyn Oracle>,
+        current: &mut Vec<CaseFile>,
+        earlier: &[Vec<CaseFile>],
+        total: &mut Stats,
+        started: Instant,
+        stop: &CaseStop,
+    ) -> Result<Option<Flaky>, Stop> {
+        let limits = self.remaining_limits(total, started);
+        let mut tester = self
+            .tester(oracle.clone(), &self.settings.resolve(), limits, stop)
+            .map_err(|error| Stop::Failed(error.to_string()))?;
+        tester.set_improvement_sink(None);
+        let verdict = tester.retest(&bundle::encode(current.iter()));
+        let result = match verdict {
+            // A limit reached with the last step: the run is done, the re-test is skipped.
+            Err(Stop::Limit(_)) => Ok(None),
+            Err(stop) => Err(stop),
+            Ok(verdict) if verdict.outcome == Outcome::Interesting => Ok(None),
+            Ok(verdict) => {
+                let mut flaky = Flaky {
+                    unconfirmed_size: bundle::content_size(current),
+                    status: verdict.status.to_string(),
+                    fell_back: false,
+                };
+                let start = self.start_files().to_vec();
+                let unconfirmed = current.clone();
+                let tried = earlier
+                    .iter()
+                    .rev()
+                    .take(FLAKY_LOOKBACK)
+                    .chain(std::iter::once(&start))
+                    .filter(|set| **set != unconfirmed);
+                for set in tried {
+                    match tester.retest(&bundle::encode(set.iter())) {
+                        Err(Stop::Limit(_)) => break,
+                        Err(stop) => return Err(stop),
+                        Ok(verdict) if verdict.outcome == Outcome::Interesting => {
+                            *current = set.clone();
+                            self.write_output(current, &tester);
+                            flaky.fell_back = true;
+                            break;
+                        }
+                        Ok(_) => {}
+                    }
+                }
+                tester.emit(Event::Flaky {
+                    unconfirmed_size: flaky.unconfirmed_size,
+                    status: flaky.status.clone(),
+                    fell_back: flaky.fell_back,
+                });
+                Ok(Some(flaky))
+            }
+        };
+        add_stats(total, &tester.stats());
+        result
+    }
+
+    /// The list of files before the run: every file of the input, waiting.
+    fn initial_view(&self) -> CaseView {
+        let start = self.start_files();
+        CaseView {
+            round: 0,
+            removing_files: false,
+            current: None,
+            files: self
+                .input
+                .iter()
+                .map(|file| {
+                    let now = start.iter().find(|f| f.path == file.path);
+                    FileRow {
+                        path: file.path.display().to_string(),
+                        language: self.plan_for(file).and_then(|plan| plan.language_name),
+                        binary: !file.is_text(),
+                        link: file.is_link(),
+                        start_bytes: file.content.len(),
+                        bytes: now.map_or(0, |f| f.content.len()),
+                        state: if now.is_some() {
+                            FileState::Waiting
+                        } else {
+                            FileState::Removed
+                        },
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Tells the front end where the set stands.
+    fn show(&self, view: &CaseView) {
+        if let Some(steering) = &self.steering {
+            steering.case_changed(view);
+        }
+    }
+
+    /// A stop asked for from outside: Ctrl-C, or the front end's control.
+    fn stop_requested(&self, stop: &CaseStop) -> Option<Stop> {
+        stop.requested().or_else(|| {
+            self.steering
+                .as_ref()
+                .and_then(|steering| steering.control().stop_requested())
+                .filter(|stop| *stop != Stop::Switched)
+        })
+    }
+
+    /// The files phase: ddmin over the files of `files` that are not pinned (those stay).
+    /// A command of the front end that interrupts it is applied and ddmin starts again from
+    /// the best.
+    fn remove_files(
+        &self,
+        tester: &mut Tester,
+        files: &[CaseFile],
+        pinned: &[bool],
+    ) -> Option<Stop> {
+        tester.emit(Event::StageStarted {
+            stage: FILES_STAGE.into(),
+            index: 0,
+            scheduled: None,
+        });
+        loop {
+            let now = match bundle::decode(tester.best()) {
+                Ok(now) => now,
+                Err(error) => return Some(Stop::Failed(format!("a bundle of the case: {error}"))),
+            };
+            let kept: Vec<bool> = now
+                .iter()
+                .map(|file| {
+                    files
+                        .iter()
+                        .position(|f| f.path == file.path)
+                        .is_some_and(|at| pinned[at])
+                })
+                .collect();
+            let domain = FilesDomain {
+                files: &now,
+                kept: &kept,
+            };
+            let units: Vec<UnitId> = (0..now.len() as UnitId)
+                .filter(|&unit| !kept[unit as usize])
+                .collect();
+            tester.begin_universe();
+            match dd::ddmin(&domain, units, tester, &self.settings.dd) {
+                Ok(_) => return None,
+                Err(Stop::Switched) => {
+                    let Some(steering) = &self.steering else {
+                        return Some(Stop::Switched);
+                    };
+                    tester.control().clear_switch();
+                    if let Err(stop) = steering.steer(tester, None, 0, FILES_STAGE) {
+                        return Some(stop);
+                    }
+                }
+                Err(stop) => return Some(stop),
+            }
+        }
     }
 
     /// The plan of one file's sessions (`None`: the file is left as it is).
     fn plan_for(&self, file: &CaseFile) -> Option<Plan> {
+        if file.is_link() {
+            return None;
+        }
         let mut settings = self.settings.clone();
         if !file.is_text() {
             return match self.binary {
@@ -469,6 +864,7 @@ impl CaseJob {
         index: usize,
         round: u32,
         plan: &Plan,
+        pins: &Arc<Mutex<Pins>>,
         total: &Stats,
         started: Instant,
         stop: &CaseStop,
@@ -487,34 +883,35 @@ impl CaseJob {
             self.remaining_limits(total, started),
             stop,
         )?;
-        if let Some(output) = &self.output {
-            let output = output.clone();
+        {
+            let output = self.output.clone();
             let files = files.to_vec();
+            let pins = pins.clone();
+            let steering = self.steering.clone();
             tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
-                let mut now = files.clone();
-                now[index].content = improvement.content.to_vec();
-                if let Some(notice) = output.write(&now) {
-                    report(notice.into());
+                if let Some(output) = &output {
+                    let mut now = files.clone();
+                    now[index].content = improvement.content.to_vec();
+                    if let Some(notice) = output.write(&now) {
+                        report(notice.into());
+                    }
+                }
+                let mapped = {
+                    let mut pins = lock(&pins);
+                    if !pins.is_empty() {
+                        *pins = pins.map_through(improvement.previous, improvement.content);
+                    }
+                    pins.ranges().to_vec()
+                };
+                if let Some(steering) = &steering {
+                    steering.accepted(improvement, &mapped);
                 }
             })));
         }
         if let Some(dir) = &self.trace_dir {
             let name = file.path.display().to_string().replace('/', "_");
             let path = dir.join(format!("{round:02}-{:03}-{name}.trace", index + 1));
-            let header = TraceHeader {
-                input_name: file.path.display().to_string(),
-                pipeline: plan.pipeline.to_string(),
-                language: plan.language_name.clone(),
-                jobs: plan.knobs.jobs,
-                parallel: plan.knobs.parallel.to_string(),
-                split_factor: plan.knobs.split_factor.to_string(),
-                stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::new(
-                    plan.clone(),
-                )),
-                command: self.command.clone(),
-                output: self.output.as_ref().map(|o| o.path().display().to_string()),
-                ..Default::default()
-            };
+            let header = self.trace_header(file.path.display().to_string(), plan);
             tester.set_trace(Some(TraceWriter::for_run(&path, header, &file.content)?));
         }
         let others = bundle::content_size(files) - file.content.len();
@@ -527,22 +924,114 @@ impl CaseJob {
             others,
         });
         tester.set_best(file.content.clone());
+        if let Some(steering) = &self.steering {
+            steering.tester_started(&mut tester);
+            steering.file_started(&file.content, plan, lock(pins).ranges());
+        }
         let stages = PipelineStages::new(plan.clone());
-        let stopped = run_all_stages(&stages, &mut tester, &StageContext::default()).err();
+        let context = StageContext {
+            pins: pins.clone(),
+            node_pins: None,
+        };
+        let stopped = self.run_stages(&stages, &mut tester, &context, plan, pins);
         let best = tester.best().to_vec();
         let mut stats = tester.stats();
         crate::engine::job::fill_sizes(&mut stats, &file.content, &best);
+        let memo_hits = in_case.memo_hits.load(Ordering::Relaxed);
+        not_tests(&mut stats, memo_hits);
         // The trace ends when its tester goes.
         drop(tester);
         Ok(FileSession {
             best,
             stats,
             stopped,
-            memo_hits: in_case.memo_hits.load(std::sync::atomic::Ordering::Relaxed),
+            memo_hits,
         })
     }
 
-    /// A tester with its own control (registered with `stop`), the settings' cache, window
+    /// Runs the stages of a file's pipeline; a command of the front end that interrupts a
+    /// stage is applied and the pipeline goes on where the front end says.
+    fn run_stages(
+        &self,
+        stages: &PipelineStages,
+        tester: &mut Tester,
+        context: &StageContext,
+        plan: &Plan,
+        pins: &Mutex<Pins>,
+    ) -> Option<Stop> {
+        let mut first = 0;
+        loop {
+            let mut current = first;
+            let mut run = || -> Result<(), Stop> {
+                for index in first..stages.len() {
+                    current = index;
+                    let name = stages.name(index);
+                    if let Some(steering) = &self.steering {
+                        steering.stage_started(&name, index, stages.len());
+                    }
+                    tester.emit(Event::StageStarted {
+                        stage: name,
+                        index,
+                        scheduled: None,
+                    });
+                    stages.run(index, tester, context)?;
+                }
+                Ok(())
+            };
+            match run() {
+                Ok(()) => return None,
+                Err(Stop::Switched) => {
+                    let Some(steering) = &self.steering else {
+                        return Some(Stop::Switched);
+                    };
+                    tester.control().clear_switch();
+                    let file = SteeredFile {
+                        language: plan.language,
+                        pins,
+                    };
+                    match steering.steer(tester, Some(file), current, &stages.name(current)) {
+                        Ok(next) if next < stages.len() => first = next,
+                        Ok(_) => return None,
+                        Err(stop) => return Some(stop),
+                    }
+                }
+                Err(stop) => return Some(stop),
+            }
+        }
+    }
+
+    /// The header of a trace of a session with `plan` on `input_name`.
+    fn trace_header(&self, input_name: String, plan: &Plan) -> TraceHeader {
+        TraceHeader {
+            input_name,
+            pipeline: plan.pipeline.to_string(),
+            language: plan.language_name.clone(),
+            jobs: plan.knobs.jobs,
+            parallel: plan.knobs.parallel.to_string(),
+            split_factor: plan.knobs.split_factor.to_string(),
+            stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::new(plan.clone())),
+            command: self.command.clone(),
+            output: self.output.as_ref().map(|o| o.path().display().to_string()),
+            ..Default::default()
+        }
+    }
+
+    /// The trace of round `round`'s files phase (`<round>-000-files.trace`): its test case is
+    /// the bundle of the whole set (see [`bundle`]), each step a set of whole files.
+    fn files_trace(&self, round: u32, set: &[u8]) -> anyhow::Result<Option<TraceWriter>> {
+        let Some(dir) = &self.trace_dir else {
+            return Ok(None);
+        };
+        let path = dir.join(format!("{round:02}-000-files.trace"));
+        let mut header =
+            self.trace_header("(the whole set of files)".into(), &self.settings.resolve());
+        header.pipeline = FILES_STAGE.into();
+        header.language = None;
+        header.stage_count = 1;
+        Ok(Some(TraceWriter::for_run(&path, header, set)?))
+    }
+
+    /// A tester with its own control (or the front end's), registered with `stop`, the settings' cache, window
     /// and limits, and the job's events.
     fn tester(
         &self,
@@ -551,7 +1040,10 @@ impl CaseJob {
         limits: Limits,
         stop: &CaseStop,
     ) -> anyhow::Result<Tester> {
-        let control = Arc::new(Control::with_max_jobs(plan.knobs, oracle.max_jobs()));
+        let control = match &self.steering {
+            Some(steering) => steering.control(),
+            None => Arc::new(Control::with_max_jobs(plan.knobs, oracle.max_jobs())),
+        };
         stop.running(control.clone());
         let mut tester = Tester::new(oracle, plan.cache, control);
         tester.set_cache_memory(plan.cache_memory);
@@ -598,6 +1090,21 @@ struct FileSession {
     memo_hits: u64,
 }
 
+/// Keeps `set` as the newest accepted set (a bounded number of them).
+fn remember(earlier: &mut Vec<Vec<CaseFile>>, set: &[CaseFile]) {
+    earlier.push(set.to_vec());
+    if earlier.len() > FLAKY_LOOKBACK + 1 {
+        earlier.remove(0);
+    }
+}
+
+/// Takes `hits` candidates judged by the whole-set memo out of the tests counted (the tester
+/// took their verdicts for runs of the test; none ran).
+fn not_tests(stats: &mut Stats, hits: u64) {
+    stats.tests = stats.tests.saturating_sub(hits);
+    stats.oracle_runs = stats.oracle_runs.saturating_sub(hits);
+}
+
 /// Adds a session's counts to the run's.
 fn add_stats(total: &mut Stats, part: &Stats) {
     total.tests += part.tests;
@@ -620,5 +1127,97 @@ fn add_stats(total: &mut Stats, part: &Stats) {
     total.split_factor.clone_from(&part.split_factor);
     for stage in &part.stages {
         total.record_stage(&stage.name, stage.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::oracle::predicate;
+
+    fn file(path: &str, content: &str) -> CaseFile {
+        CaseFile {
+            path: PathBuf::from(path),
+            mode: 0o644,
+            content: content.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn tests_count_the_runs_of_the_test_and_memo_hits_apart() {
+        let runs = Arc::new(AtomicU64::new(0));
+        let counted = runs.clone();
+        let oracle = predicate("a in a.txt, b in b.txt", move |candidate: &[u8]| {
+            counted.fetch_add(1, Ordering::Relaxed);
+            let Ok(files) = bundle::decode(candidate) else {
+                return false;
+            };
+            let has = |path: &str, text: &[u8]| {
+                files.iter().any(|f| {
+                    f.path.as_path() == std::path::Path::new(path)
+                        && f.content.windows(text.len()).any(|w| w == text)
+                })
+            };
+            has("a.txt", b"aa") && has("b.txt", b"bb")
+        });
+        let job = CaseJob {
+            input: vec![
+                file("a.txt", "x aa y\nz\n"),
+                file("b.txt", "q bb r\ns\n"),
+                file("c.txt", "c\n"),
+            ],
+            start: None,
+            settings: Settings {
+                jobs: 1,
+                parallel: Some(crate::params::ParallelMode::Stable),
+                ..Settings::default()
+            },
+            binary: BinaryFiles::Keep,
+            output: None,
+            events: None,
+            trace_dir: None,
+            command: None,
+            steering: None,
+        };
+        let finished = job.run(Arc::new(oracle), &CaseStop::default()).unwrap();
+        let stats = &finished.stats;
+        // Every run of the test is a test, a check or the final re-test: memo hits are none.
+        assert_eq!(stats.tests + stats.checks + 1, runs.load(Ordering::Relaxed));
+        let per_file: u64 = finished.files.iter().map(|f| f.tests).sum();
+        assert_eq!(stats.tests, per_file + finished.file_removal_tests);
+    }
+
+    #[test]
+    fn a_memo_hit_runs_no_test_and_is_no_test() {
+        let runs = Arc::new(AtomicU64::new(0));
+        let counted = runs.clone();
+        let inner = predicate("never", move |_: &[u8]| {
+            counted.fetch_add(1, Ordering::Relaxed);
+            false
+        });
+        let files = vec![file("a.txt", "a\n"), file("b.txt", "b\n")];
+        let in_case = FileInCase {
+            inner: Arc::new(inner),
+            files,
+            index: Some(0),
+            memo: Arc::default(),
+            memo_hits: AtomicU64::new(0),
+        };
+        let cancel = CancelToken::new();
+        for _ in 0..3 {
+            assert_eq!(
+                in_case.judge(b"x", &cancel).outcome,
+                Outcome::NotInteresting
+            );
+        }
+        assert_eq!(runs.load(Ordering::Relaxed), 1);
+        assert_eq!(in_case.memo_hits.load(Ordering::Relaxed), 2);
+        let mut stats = Stats {
+            tests: 3,
+            oracle_runs: 3,
+            ..Stats::default()
+        };
+        not_tests(&mut stats, 2);
+        assert_eq!((stats.tests, stats.oracle_runs), (1, 1));
     }
 }

@@ -175,6 +175,10 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         scheduled: Option<SchedulePlace>,
     },
+    /// A round of a `(a+b+c)*` schedule begins, or a stage of it ran: the stages the round
+    /// runs, in order, why there, and their last complete runs (this round's for those that
+    /// ran).
+    ScheduleRound(RoundPlan),
     /// A fixed-point iteration of the current stage began (1-based).
     FixpointIteration { stage: String, iteration: u32 },
     /// A ddmin round: the configuration of `len` units split into `n` chunks.
@@ -360,12 +364,99 @@ pub struct BeliefStep {
 }
 
 /// A stage's place in a schedule: stage `stage` (0-based, in the order written) of `of`, in
-/// round `round` (1-based) of the schedule.
+/// round `round` (1-based) of the schedule, run `position`-th in that round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SchedulePlace {
     pub stage: usize,
     pub of: usize,
     pub round: u32,
+    /// Its place in the order of this round (0-based; see [`Event::ScheduleRound`]).
+    #[serde(default)]
+    pub position: usize,
+}
+
+/// Why a stage of a schedule runs where it does in its round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// The first round: in the order written.
+    Written,
+    /// By bytes removed per test in its last run (it removed something).
+    Yield,
+    /// Its last complete run removed nothing: it stops after `PROBATION_BUDGET` failed tests
+    /// in a row.
+    Probation,
+    /// It ran out of that budget and runs on probation again while others still remove.
+    Deferred,
+    /// Deferred, and the last round changed nothing: it runs to its end.
+    ToTheEnd,
+    /// It last ran to its end on this very text without changing it: skipped unless a stage
+    /// before it changes the text.
+    Known,
+}
+
+impl Placement {
+    /// In a few words, for screens.
+    pub fn words(self) -> &'static str {
+        match self {
+            Placement::Written => "as written",
+            Placement::Yield => "by yield",
+            Placement::Probation => "probation",
+            Placement::Deferred => "deferred",
+            Placement::ToTheEnd => "to the end",
+            Placement::Known => "known",
+        }
+    }
+}
+
+/// A stage's last complete run (not cut short by its budget).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LastRun {
+    /// Real tests it ran.
+    pub tests: u64,
+    /// Bytes it removed.
+    pub removed: u64,
+    /// The best's size when it began.
+    pub size: u64,
+}
+
+impl LastRun {
+    /// Bytes removed per test.
+    pub fn yield_per_test(&self) -> f64 {
+        self.removed as f64 / self.tests.max(1) as f64
+    }
+}
+
+/// One stage of a round, in the order the round runs them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlannedStage {
+    /// Its place in the schedule as written (0-based).
+    pub stage: usize,
+    pub name: String,
+    pub why: Placement,
+    /// Its last complete run (`None` before it ran to its end once).
+    pub last: Option<LastRun>,
+}
+
+/// What a round of a schedule runs, in order (the stages it ran already with their runs of
+/// this round).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundPlan {
+    /// The round (1-based).
+    pub round: u32,
+    /// The round before changed nothing: unless this one changes something, the run's schedule
+    /// ends with it.
+    pub last_round: bool,
+    /// The best's size when the round began.
+    #[serde(default)]
+    pub size: u64,
+    /// Lines and bytes of the best when the plan was published (the guess of a stage that
+    /// never ran: a test a line, scaled by the size then).
+    #[serde(default)]
+    pub lines: u64,
+    #[serde(default)]
+    pub bytes: u64,
+    pub stages: Vec<PlannedStage>,
 }
 
 /// What a tree stage does with a set of nodes.

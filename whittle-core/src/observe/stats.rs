@@ -83,6 +83,38 @@ pub struct Stats {
     /// The run's course: the best result's size after each whole minute of running time
     /// ([`COURSE_INTERVAL`]), and last where the run is now (at the end: where it ended).
     pub course: Vec<CoursePoint>,
+    /// Every run of a stage of a `(a+b+c)*` schedule, in order: why it ran where it did, its
+    /// yield, and the time left the schedule estimated as it began.
+    pub schedule: Vec<ScheduledRun>,
+}
+
+/// One run of a stage of a schedule.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ScheduledRun {
+    pub round: u32,
+    /// Its place in the round's order (1-based).
+    pub position: usize,
+    pub stage: String,
+    /// Why it ran there (`as written`, `by yield`, `probation`, `deferred`, `to the end`).
+    pub why: String,
+    /// Its start in running time.
+    pub started_seconds: f64,
+    pub tests: u64,
+    pub bytes_removed: u64,
+    pub nonws_removed: u64,
+    /// Bytes and non-whitespace characters removed per test.
+    pub bytes_per_test: f64,
+    pub nonws_per_test: f64,
+    /// Its budget of failed tests ran out (it was deferred).
+    pub interrupted: bool,
+    /// The running time the whole schedule was estimated to need still when the stage began,
+    /// and how many stages of the round that estimate guessed (they had never run to their
+    /// end: a test a line).
+    pub eta_seconds: f64,
+    pub eta_guessed_stages: usize,
+    /// Its running time.
+    pub seconds: f64,
 }
 
 /// How often the run's course is noted: once a minute of running time (pauses excluded).

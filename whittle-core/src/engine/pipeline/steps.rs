@@ -143,16 +143,13 @@ impl PipelineStages {
         scheduled: bool,
     ) -> Result<(), Stop> {
         if let Step::Schedule(steps) = step {
-            return schedule::run(steps.len(), tester, |inner, round, tester| {
-                let step = &steps[inner];
+            let names: Vec<String> = steps.iter().map(Step::name).collect();
+            return schedule::run_named(&names, tester, |place, tester| {
+                let step = &steps[place.stage];
                 tester.emit(Event::StageStarted {
                     stage: step.name(),
                     index,
-                    scheduled: Some(crate::observe::events::SchedulePlace {
-                        stage: inner,
-                        of: steps.len(),
-                        round,
-                    }),
+                    scheduled: Some(place),
                 });
                 self.run_step(step, index, tester, context, true)
             })

@@ -1,6 +1,7 @@
 //! A reduction session: the engine thread, the commands that steer it, the snapshot the UI
 //! reads, and the history of accepted states.
 
+mod case;
 mod engine;
 mod manual;
 
@@ -26,6 +27,7 @@ use crate::testing::control::{Control, Stop};
 use crate::testing::tester::Tester;
 use crate::tree::{self, NodeId};
 
+pub use case::CaseSession;
 use engine::Engine;
 
 /// A part of the current best, as the user points at it.
@@ -128,6 +130,9 @@ pub struct Snapshot {
     pub stats: Stats,
     pub output: Option<PathBuf>,
     pub language: Option<&'static str>,
+    /// A case of several files: the whole set (the rest of the snapshot is the file being
+    /// reduced now).
+    pub case: Option<crate::engine::case::CaseView>,
 }
 
 /// How a session behaves.
@@ -286,6 +291,7 @@ impl Session {
                 .as_ref()
                 .map(|output| output.path().to_path_buf()),
             language: language.map(|l| l.name()),
+            case: None,
         };
         let shared = Arc::new(Shared {
             control,

@@ -564,8 +564,15 @@ impl Tester {
 }
 
 impl Drop for Tester {
-    /// Ends a replayable trace with the events after the last candidate.
     fn drop(&mut self) {
+        self.end_trace();
+    }
+}
+
+impl Tester {
+    /// Ends a replayable trace with the events after the last candidate (dropping the tester
+    /// does too); nothing more is traced.
+    pub fn end_trace(&mut self) {
         let running = self.running_time();
         if let Some(trace) = self.trace.take()
             && let Err(error) = trace.into_inner().finish(running, &self.best)

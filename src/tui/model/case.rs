@@ -1,0 +1,71 @@
+//! What the model knows of a case of several files from the events: the whole set's size over
+//! the tests (for the chart), where each file's turn began, and whether whole files are being
+//! removed (then the sizes of the accepted candidates are those of bundles, not of a file).
+
+use super::{ChartMark, RunModel};
+
+/// The whole set's course, as the events tell it.
+#[derive(Clone, Debug, Default)]
+pub struct CaseSeries {
+    /// (tests run, bytes of the whole set) at the start and after every change.
+    pub sizes: Vec<(u64, usize)>,
+    /// A mark where each file's turn began.
+    pub marks: Vec<ChartMark>,
+    /// The size of the set at the start is the first point.
+    started: bool,
+    /// The bytes of the other files while one is reduced (`None`: whole files are being
+    /// removed, or no file's turn began yet).
+    others: Option<usize>,
+}
+
+impl RunModel {
+    /// A file's turn begins: its own size series starts afresh, the whole set's goes on.
+    pub(super) fn file_started(&mut self, path: &str, size: usize, others: usize) {
+        self.sizes = vec![(self.tests, size)];
+        self.marks.clear();
+        // The snapshot shows the file from now on: a new version of the best.
+        self.version += 1;
+        let tests = self.tests;
+        let series = self.case.get_or_insert_with(CaseSeries::default);
+        series.others = Some(others);
+        series.sizes.push((tests, size + others));
+        series.marks.push(ChartMark {
+            tests,
+            label: path.to_owned(),
+            stage: true,
+        });
+    }
+
+    /// Whole files are being removed: the sizes that follow are bundles'. The snapshot shows
+    /// the set now: a new version of the best.
+    pub(super) fn files_phase_started(&mut self) {
+        self.version += 1;
+        self.case.get_or_insert_with(CaseSeries::default).others = None;
+    }
+
+    /// Whether a candidate accepted now is a set of whole files (not a file's best).
+    pub(super) fn removing_files(&self) -> bool {
+        self.case
+            .as_ref()
+            .is_some_and(|series| series.others.is_none())
+    }
+
+    /// The file being reduced has a new best of `size` bytes.
+    pub(super) fn case_accepted(&mut self, size: usize) {
+        let tests = self.tests;
+        if let Some(series) = &mut self.case
+            && let Some(others) = series.others
+        {
+            series.sizes.push((tests, size + others));
+        }
+    }
+
+    /// The whole set's size at the start (the snapshot tells it): the first point.
+    pub fn start_case(&mut self, bytes: usize) {
+        let series = self.case.get_or_insert_with(CaseSeries::default);
+        if !series.started {
+            series.sizes.insert(0, (0, bytes));
+            series.started = true;
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The file list of a case of several files: every file of the input with its language, its
+//! size at the start and now, and where it stands in the round (waiting, reducing, done,
+//! removed); the file being reduced now is marked. The other panes show that file.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::View;
+use crate::tui::widgets::{block, human_bytes};
+use whittle_core::engine::case::{CaseView, FileRow, FileState};
+use whittle_core::text::describe::ellipsize;
+
+/// The rows the pane needs to show every file (with its borders).
+pub fn height(case: &CaseView) -> u16 {
+    (case.files.len() as u16).saturating_add(2)
+}
+
+/// The pane's title: the round and the whole set's size, start → now.
+pub fn title(case: &CaseView) -> String {
+    let kept = case
+        .files
+        .iter()
+        .filter(|file| file.state != FileState::Removed)
+        .count();
+    if case.removing_files {
+        return format!(" Files · round {} · removing files ", case.round);
+    }
+    format!(
+        " Files · round {} · {kept}/{} · {} → {} ",
+        case.round,
+        case.files.len(),
+        human_bytes(case.start_bytes()),
+        human_bytes(case.bytes())
+    )
+}
+
+/// A size in at most five columns: bytes, then thousands (k) and millions (M).
+fn short_bytes(bytes: usize) -> String {
+    if bytes < 100_000 {
+        bytes.to_string()
+    } else if bytes < 10_000_000 {
+        format!("{}k", bytes / 1000)
+    } else {
+        format!("{}M", bytes / 1_000_000)
+    }
+}
+
+/// The name of a file's language in the list.
+fn language(row: &FileRow) -> &str {
+    match (&row.language, row.binary) {
+        _ if row.link => "link",
+        (_, true) => "binary",
+        (Some(language), false) => language.as_str(),
+        (None, false) => "text",
+    }
+}
+
+/// Its size now, or a dash once removed.
+fn now(row: &FileRow) -> String {
+    match row.state {
+        FileState::Removed => "–".to_string(),
+        _ => short_bytes(row.bytes),
+    }
+}
+
+/// Every file as a line `width` columns wide: the mark of the current file, its path, its
+/// language, its sizes in bytes (start → now) and its state, in columns as wide as the
+/// list needs.
+pub fn lines(case: &CaseView, width: usize) -> Vec<String> {
+    let widest =
+        |column: &dyn Fn(&FileRow) -> usize| case.files.iter().map(column).max().unwrap_or(0);
+    let language_width = widest(&|row| language(row).chars().count()).min(8);
+    let start_width = widest(&|row| short_bytes(row.start_bytes).len());
+    let now_width = widest(&|row| now(row).chars().count());
+    let state_width = widest(&|row| row.state.describe().len());
+    let path_width = widest(&|row| row.path.chars().count());
+    case.files
+        .iter()
+        .enumerate()
+        .map(|(index, row)| {
+            let mark = if case.current == Some(index) {
+                "▶"
+            } else {
+                " "
+            };
+            let tail = format!(
+                " {:<language_width$} {:>start_width$} → {:>now_width$} {:<state_width$}",
+                ellipsize(language(row), language_width),
+                short_bytes(row.start_bytes),
+                now(row),
+                row.state.describe()
+            );
+            let room = width.saturating_sub(tail.chars().count() + 2);
+            let path_width = path_width.min(room).max(4);
+            let path = ellipsize(&row.path, path_width);
+            let line = format!("{mark} {path:<path_width$}{tail}");
+            ellipsize(line.trim_end(), width)
+        })
+        .collect()
+}
+
+pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
+    let Some(case) = &view.snapshot.case else {
+        return;
+    };
+    let theme = view.theme;
+    let width = area.width.saturating_sub(2) as usize;
+    let body: Vec<Line> = lines(case, width)
+        .into_iter()
+        .zip(&case.files)
+        .enumerate()
+        .map(|(index, (text, row))| {
+            let style = if case.current == Some(index) {
+                theme.accent
+            } else if row.state == FileState::Removed {
+                theme.muted
+            } else {
+                theme.base
+            };
+            Line::from(Span::styled(text, style))
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(body).block(block(title(case), false, theme)),
+        area,
+    );
+}

@@ -1,0 +1,299 @@
+//! The terminal UI over a case of several files, without a terminal: an `App` over a real
+//! case session (an in-process test, one job, step mode), rendered to ratatui's `TestBackend`.
+//! The file list's rows are checked to the character, a pin made on one file holds through
+//! that file's later sessions, and the chart is the whole set's.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use whittle::tui::{App, AppOptions, ManualClock, Theme};
+use whittle_core::bundle::{self, CaseFile};
+use whittle_core::engine::case::{BinaryFiles, CaseFinished, CaseJob, FileState};
+use whittle_core::engine::pipeline::{Pipeline, Settings};
+use whittle_core::engine::session::{
+    CaseSession, Command, PinTarget, RunState, SessionOptions, Snapshot,
+};
+use whittle_core::exec::oracle::predicate;
+use whittle_core::observe::events::Event;
+use whittle_core::params::ParallelMode;
+
+/// How long a test waits for the engine before failing (generous: the machine may be loaded).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn file(path: &str, content: &str) -> CaseFile {
+    CaseFile {
+        path: PathBuf::from(path),
+        mode: 0o644,
+        content: content.as_bytes().to_vec(),
+    }
+}
+
+/// Three text files; the test wants `keep` in a.txt and `needed` in b.txt.
+fn case_session() -> CaseSession {
+    let input = vec![
+        file("a.txt", "keep\ndrop\nx1\nx2\n"),
+        file("b.txt", "y1\nneeded\ny2\n"),
+        file("c.txt", "junk\n"),
+    ];
+    let settings = Settings {
+        jobs: 1,
+        parallel: Some(ParallelMode::Stable),
+        algorithm: Some(Pipeline::ddmin()),
+        ..Settings::default()
+    };
+    let job = CaseJob {
+        input,
+        start: None,
+        settings,
+        binary: BinaryFiles::Keep,
+        output: None,
+        events: None,
+        trace_dir: None,
+        command: None,
+        steering: None,
+    };
+    let oracle = predicate("keep in a.txt, needed in b.txt", |candidate: &[u8]| {
+        let Ok(files) = bundle::decode(candidate) else {
+            return false;
+        };
+        let has = |path: &str, text: &str| {
+            files.iter().any(|f| {
+                f.path.as_path() == std::path::Path::new(path)
+                    && String::from_utf8_lossy(&f.content).contains(text)
+            })
+        };
+        has("a.txt", "keep") && has("b.txt", "needed")
+    });
+    let options = SessionOptions {
+        exit_when_done: true,
+        start_in_step_mode: true,
+        start_paused: false,
+    };
+    CaseSession::start(job, Arc::new(oracle), options).unwrap()
+}
+
+struct Harness {
+    session: CaseSession,
+    app: App,
+    terminal: Terminal<TestBackend>,
+    done: bool,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let session = case_session();
+        let app = App::new(
+            session.commands(),
+            AppOptions {
+                theme: Theme::named("dark", false).unwrap(),
+                input_name: "case".into(),
+                clock: Arc::new(ManualClock::new()),
+                exit_when_done: false,
+                language: None,
+                extension: None,
+            },
+        );
+        Harness {
+            session,
+            app,
+            terminal: Terminal::new(TestBackend::new(120, 36)).unwrap(),
+            done: false,
+        }
+    }
+
+    fn drain(&mut self) -> bool {
+        let mut judged = false;
+        while let Ok(event) = self.session.events().try_recv() {
+            judged |= matches!(event, Event::CandidateJudged { .. });
+            self.done |= matches!(
+                event,
+                Event::Done { .. } | Event::Stopped { .. } | Event::Failed { .. }
+            );
+            self.app.on_engine_event(event);
+        }
+        judged
+    }
+
+    /// Waits until the engine waits for a step (or is done).
+    fn settle(&mut self) -> Snapshot {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            self.drain();
+            let snapshot = self.session.snapshot();
+            if self.done || (snapshot.parked && snapshot.state == RunState::Running) {
+                self.drain();
+                return snapshot;
+            }
+            assert!(Instant::now() < deadline, "the engine did not settle");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Presses `n` (one step) until `until` holds of the snapshot while the engine waits.
+    fn step_until(&mut self, until: impl Fn(&Snapshot) -> bool) -> Snapshot {
+        for _ in 0..200 {
+            let snapshot = self.settle();
+            if until(&snapshot) {
+                return snapshot;
+            }
+            assert!(!self.done, "the run ended first");
+            self.app
+                .on_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE));
+            let deadline = Instant::now() + PATIENCE;
+            while !self.drain() && !self.done {
+                assert!(Instant::now() < deadline, "the step was not judged");
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        panic!("not reached in 200 steps");
+    }
+
+    fn screen(&mut self) -> String {
+        self.app.refresh();
+        self.terminal.draw(|frame| self.app.draw(frame)).unwrap();
+        self.terminal.backend().to_string()
+    }
+
+    fn finish(mut self) -> CaseFinished {
+        let deadline = Instant::now() + PATIENCE;
+        while !self.done {
+            self.drain();
+            assert!(Instant::now() < deadline, "the run did not end");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.session.wait().unwrap().unwrap()
+    }
+}
+
+/// The text of the file list as drawn: the rows between its borders.
+fn file_list(screen: &str) -> Vec<String> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let top = lines
+        .iter()
+        .position(|line| line.contains("╭ Files"))
+        .expect("a file list on screen");
+    let column = lines[top].chars().position(|c| c == '╭').unwrap_or(0);
+    let mut rows = vec![
+        lines[top]
+            .chars()
+            .skip(column)
+            .collect::<String>()
+            .trim_end_matches(['"', ' '])
+            .to_string(),
+    ];
+    for line in &lines[top + 1..] {
+        let row: String = line.chars().skip(column).collect();
+        let row = row.trim_end_matches(['"', ' ']).to_string();
+        let end = row.starts_with('╰');
+        rows.push(row);
+        if end {
+            break;
+        }
+    }
+    rows
+}
+
+#[test]
+fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() {
+    let mut harness = Harness::new();
+    // Whole files go first: the test case pane lists the set meanwhile.
+    harness.settle();
+    let screen = harness.screen();
+    assert!(
+        screen.contains("Round 1: removing whole files")
+            && screen.contains("(ddmin over the 3 files of the set)"),
+        "{screen}"
+    );
+    for row in ["a.txt  16 bytes", "b.txt  13 bytes", "c.txt  5 bytes"] {
+        assert!(screen.contains(row), "{row}\n{screen}");
+    }
+    assert!(screen.contains(" case · whole files "), "{screen}");
+    assert!(
+        screen.contains("Files · round 1 · removing files"),
+        "{screen}"
+    );
+    // c.txt is not needed.
+    let snapshot = harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current == Some(0)));
+    let case = snapshot.case.as_ref().unwrap();
+    assert_eq!(case.round, 1);
+    assert_eq!(
+        case.files.iter().map(|f| f.state).collect::<Vec<_>>(),
+        [FileState::Reducing, FileState::Waiting, FileState::Removed]
+    );
+    assert_eq!(
+        &snapshot.best[..],
+        b"keep\ndrop\nx1\nx2\n",
+        "the panes show a.txt"
+    );
+    // The events and the snapshot agree on the version of the best shown (what the candidate
+    // under test removes is drawn only then).
+    harness.app.refresh();
+    assert_eq!(harness.app.run_model().version, snapshot.version);
+    let screen = harness.screen();
+    assert_eq!(
+        file_list(&screen),
+        [
+            "╭ Files · round 1 · 2/3 · 34 B → 29 B ─╮",
+            "│▶ a.txt text 16 → 16 reducing         │",
+            "│  b.txt text 13 → 13 waiting          │",
+            "│  c.txt text  5 →  – removed          │",
+            "╰──────────────────────────────────────╯",
+        ],
+        "{screen}"
+    );
+    assert!(
+        screen.contains(" case · a.txt "),
+        "the header names the file\n{screen}"
+    );
+    assert!(screen.contains("Whole case: size over tests"), "{screen}");
+    assert!(
+        screen.contains("│34 B│"),
+        "the chart starts at the whole set's size\n{screen}"
+    );
+
+    // What is for one file only is refused at once, without interrupting the stage.
+    harness
+        .app
+        .on_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE));
+    let screen = harness.screen();
+    assert!(
+        screen.contains("edits, restarts and undos are for one file"),
+        "{screen}"
+    );
+
+    // Line 2 of a.txt is pinned: no session of a.txt removes it, in this round or the next.
+    harness.session.send(Command::Pin(PinTarget::Lines(1..2)));
+    let snapshot = harness.step_until(|s| !s.pins.is_empty());
+    assert_eq!(snapshot.pins, vec![5..10]);
+    harness.session.send(Command::SetStepMode(false));
+    harness.session.send(Command::Resume);
+    let finished = harness.finish();
+    let result: Vec<(String, String)> = finished
+        .result
+        .iter()
+        .map(|f| {
+            (
+                f.path.display().to_string(),
+                String::from_utf8_lossy(&f.content).into_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        result,
+        [
+            // The pinned "drop\n" stays whole; the rest goes to the byte.
+            ("a.txt".to_string(), "keepdrop\n".to_string()),
+            ("b.txt".to_string(), "needed".to_string()),
+        ]
+    );
+    assert!(finished.rounds >= 2, "a.txt had a later session");
+    assert!(
+        finished.files[0].sessions >= 2,
+        "a.txt was reduced again with its pin: {:?}",
+        finished.files[0]
+    );
+}

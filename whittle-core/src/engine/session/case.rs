@@ -1,0 +1,437 @@
+//! A case of several files run as a session: the case job ([`CaseJob`]) on its own thread,
+//! steered through the same [`CommandSender`] and read through the same [`Snapshot`] as a
+//! file's session. The snapshot shows the file being reduced now (its best, pipeline, stage,
+//! pins and history) and the whole set ([`Snapshot::case`]); pause, step and the knobs hold
+//! across the files (one control), pins belong to the file they were made on and last for its
+//! later sessions.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crossbeam_channel::Receiver;
+
+use crate::engine::case::{
+    CaseFinished, CaseJob, CaseSteering, CaseStop, CaseView, StartError, SteeredFile,
+};
+use crate::engine::history::{History, HistoryEntry};
+use crate::engine::pipeline::{Plan, line_range};
+use crate::exec::oracle::Oracle;
+use crate::observe::events::{Branch, Event};
+use crate::observe::stats::Stats;
+use crate::testing::control::{Control, Stop};
+use crate::testing::tester::{Improvement, Tester};
+use crate::tree::{self, Preprocess};
+
+use super::{Command, CommandSender, PinTarget, RunState, SessionOptions, Shared, Snapshot, lock};
+
+/// A running reduction of several files.
+pub struct CaseSession {
+    sender: CommandSender,
+    events: Receiver<Event>,
+    engine: Option<JoinHandle<Result<CaseFinished, StartError>>>,
+}
+
+impl CaseSession {
+    /// Starts the case job on its own thread; its events come from [`CaseSession::events`]
+    /// (the job's own event sender is replaced). The engine thread ends with the run, whatever
+    /// `options.exit_when_done` says (there is nothing to wait for commands for).
+    pub fn start(
+        mut job: CaseJob,
+        oracle: Arc<dyn Oracle>,
+        options: SessionOptions,
+    ) -> anyhow::Result<CaseSession> {
+        let plan = job.settings.resolve();
+        plan.check().map_err(anyhow::Error::msg)?;
+        let control = Arc::new(Control::with_max_jobs(plan.knobs, oracle.max_jobs()));
+        if options.start_in_step_mode {
+            control.set_step_mode(true);
+        }
+        let start = crate::bundle::content_size(job.start_files());
+        let snapshot = Snapshot {
+            state: RunState::Checking,
+            paused: false,
+            step_mode: false,
+            parked: false,
+            parked_time: std::time::Duration::ZERO,
+            best: Arc::from(&b""[..]),
+            version: 0,
+            input_size: start,
+            pipeline: plan.pipeline.to_string(),
+            stage: String::new(),
+            stage_index: 0,
+            stage_count: 0,
+            split_factor: control.split_factor(),
+            jobs: control.jobs(),
+            parallel: control.parallel_mode(),
+            plan_version: control.plan_version(),
+            pins: Vec::new(),
+            history: Vec::new(),
+            stats: Stats::default(),
+            output: job
+                .output
+                .as_ref()
+                .map(|output| output.path().to_path_buf()),
+            language: None,
+            case: None,
+        };
+        let shared = Arc::new(Shared {
+            control,
+            pending: Mutex::new(Default::default()),
+            wake: Condvar::new(),
+            snapshot: Mutex::new(snapshot),
+            stats: Arc::new(Mutex::new(Stats::default())),
+            history: Arc::new(Mutex::new(History::default())),
+        });
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        job.events = Some(events_tx.clone());
+        job.steering = Some(Arc::new(Steering {
+            shared: shared.clone(),
+            start_paused: options.start_paused,
+            started: Instant::now(),
+            tests_before: AtomicU64::new(0),
+        }));
+        let thread = {
+            let stop = CaseStop::default();
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("whittle-engine".into())
+                .spawn(move || {
+                    let finished = job.run(oracle, &stop);
+                    let event = match &finished {
+                        Ok(finished) => {
+                            let state = match &finished.stopped {
+                                None => RunState::Done,
+                                Some(stop) => RunState::Stopped(stop.to_string()),
+                            };
+                            lock(&shared.snapshot).state = state.clone();
+                            match state {
+                                RunState::Stopped(reason) => Event::Stopped {
+                                    reason,
+                                    stats: finished.stats.clone(),
+                                },
+                                _ => Event::Done {
+                                    stats: finished.stats.clone(),
+                                },
+                            }
+                        }
+                        Err(error) => {
+                            let message = error.to_string();
+                            lock(&shared.snapshot).state = RunState::Failed(message.clone());
+                            Event::Failed { message }
+                        }
+                    };
+                    let _ = events_tx.send(event);
+                    finished
+                })?
+        };
+        Ok(CaseSession {
+            sender: CommandSender { shared },
+            events: events_rx,
+            engine: Some(thread),
+        })
+    }
+
+    pub fn commands(&self) -> CommandSender {
+        self.sender.clone()
+    }
+
+    pub fn send(&self, command: Command) {
+        self.sender.send(command);
+    }
+
+    /// The engine's events; the channel closes when the engine thread ends.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        self.sender.snapshot()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.engine.as_ref().is_none_or(|e| e.is_finished())
+    }
+
+    /// Waits for the run to end.
+    pub fn wait(mut self) -> anyhow::Result<Result<CaseFinished, StartError>> {
+        let engine = self
+            .engine
+            .take()
+            .ok_or_else(|| anyhow::anyhow!("the session was already waited for"))?;
+        engine
+            .join()
+            .map_err(|_| anyhow::anyhow!("the engine thread panicked"))
+    }
+}
+
+impl Drop for CaseSession {
+    fn drop(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            self.sender.send(Command::Stop);
+            let _ = engine.join();
+        }
+    }
+}
+
+/// The session's side of a case run: keeps the snapshot and applies the commands.
+struct Steering {
+    shared: Arc<Shared>,
+    start_paused: bool,
+    started: Instant,
+    /// Tests run by the testers that ended (the history's counts are the whole run's).
+    tests_before: AtomicU64,
+}
+
+impl Steering {
+    fn update(&self, change: impl FnOnce(&mut Snapshot)) {
+        change(&mut lock(&self.shared.snapshot));
+    }
+
+    fn reject(&self, tester: &Tester, command: &str, reason: &str) {
+        tester.emit(Event::CommandRejected {
+            command: command.into(),
+            reason: reason.into(),
+        });
+    }
+
+    /// The byte range of the current best a target denotes.
+    fn resolve(
+        &self,
+        best: &[u8],
+        target: &PinTarget,
+        language: Option<&'static tree::Language>,
+    ) -> Option<Range<usize>> {
+        let range = match target {
+            PinTarget::Bytes(range) => range.clone(),
+            PinTarget::Lines(lines) => line_range(best, lines.clone()),
+            PinTarget::Node { version, node } => {
+                if lock(&self.shared.snapshot).version != *version {
+                    return None;
+                }
+                let tree = tree::parse(language?, best.to_vec(), Preprocess::default()).ok()?;
+                if node.index() >= tree.len() {
+                    return None;
+                }
+                tree.byte_range(*node)
+            }
+        };
+        (range.start <= range.end && range.end <= best.len()).then_some(range)
+    }
+
+    fn pin(&self, tester: &Tester, file: Option<&SteeredFile<'_>>, target: &PinTarget, on: bool) {
+        let Some(file) = file else {
+            self.reject(
+                tester,
+                "pin",
+                "no file is being reduced now (whole files are being removed)",
+            );
+            return;
+        };
+        let Some(range) = self.resolve(tester.best(), target, file.language) else {
+            self.reject(tester, "pin", "the target is not part of the current best");
+            return;
+        };
+        let ranges = {
+            let mut pins = lock(file.pins);
+            if on {
+                pins.add(range);
+            } else {
+                pins.remove(range);
+            }
+            pins.ranges().to_vec()
+        };
+        self.update(|s| s.pins = ranges.clone());
+        tester.emit(Event::PinsChanged { pins: ranges });
+    }
+}
+
+impl CaseSteering for Steering {
+    fn control(&self) -> Arc<Control> {
+        self.shared.control.clone()
+    }
+
+    fn checked(&self) {
+        if self.start_paused {
+            self.shared.control.pause();
+        }
+        self.update(|s| s.state = RunState::Running);
+    }
+
+    fn case_changed(&self, view: &CaseView) {
+        let starts_files_phase = view.removing_files
+            && !lock(&self.shared.snapshot)
+                .case
+                .as_ref()
+                .is_some_and(|before| before.removing_files && before.round == view.round);
+        if starts_files_phase {
+            // The panes of one file show the set instead: a listing, with no history.
+            let listing = files_listing(view);
+            *lock(&self.shared.history) = History::default();
+            self.update(|s| {
+                s.best = Arc::from(listing.as_bytes());
+                s.version += 1;
+                s.input_size = listing.len();
+                s.pipeline = crate::engine::case::FILES_STAGE.into();
+                s.stage = crate::engine::case::FILES_STAGE.into();
+                s.stage_index = 0;
+                s.stage_count = 1;
+                s.language = None;
+                s.pins.clear();
+                s.history.clear();
+            });
+        }
+        self.update(|s| s.case = Some(view.clone()));
+    }
+
+    fn tester_started(&self, tester: &mut Tester) {
+        let before = lock(&self.shared.stats).tests;
+        self.tests_before.fetch_add(before, Ordering::Relaxed);
+        tester.set_stats_output(Some(self.shared.stats.clone()));
+        *lock(&self.shared.stats) = tester.stats();
+    }
+
+    fn file_started(&self, content: &[u8], plan: &Plan, pins: &[Range<usize>]) {
+        let tests = self.tests_before.load(Ordering::Relaxed);
+        let entry = HistoryEntry {
+            index: 0,
+            elapsed: self.started.elapsed(),
+            tests,
+            size: content.len(),
+            branch: Branch::Start,
+            stage: String::new(),
+        };
+        let entry = {
+            let mut history = lock(&self.shared.history);
+            *history = History::default();
+            history.push(entry, content)
+        };
+        self.update(|s| {
+            s.best = Arc::from(content);
+            s.version += 1;
+            s.input_size = content.len();
+            s.pipeline = plan.pipeline.to_string();
+            s.stage = String::new();
+            s.stage_index = 0;
+            s.stage_count = crate::engine::pipeline::Stages::len(
+                &crate::engine::pipeline::PipelineStages::new(plan.clone()),
+            );
+            s.language = plan.language.map(|l| l.name());
+            s.pins = pins.to_vec();
+            s.history = vec![entry];
+        });
+    }
+
+    fn accepted(&self, improvement: &Improvement<'_>, pins: &[Range<usize>]) {
+        let entry = HistoryEntry {
+            index: 0,
+            elapsed: self.started.elapsed(),
+            tests: self.tests_before.load(Ordering::Relaxed) + improvement.tests,
+            size: improvement.content.len(),
+            branch: improvement.branch,
+            stage: lock(&self.shared.snapshot).stage.clone(),
+        };
+        let entry = lock(&self.shared.history).push(entry, improvement.content);
+        self.update(|s| {
+            s.best = Arc::from(improvement.content);
+            s.version += 1;
+            s.pins = pins.to_vec();
+            s.history.push(entry);
+            if let Some(case) = &mut s.case
+                && let Some(row) = case.current
+            {
+                case.files[row].bytes = improvement.content.len();
+            }
+        });
+    }
+
+    fn stage_started(&self, name: &str, index: usize, count: usize) {
+        self.update(|s| {
+            s.stage = name.into();
+            s.stage_index = index;
+            s.stage_count = count;
+        });
+    }
+
+    fn steer(
+        &self,
+        tester: &Tester,
+        file: Option<SteeredFile<'_>>,
+        stage: usize,
+        stage_name: &str,
+    ) -> Result<usize, Stop> {
+        let mut resume = stage;
+        loop {
+            let command = lock(&self.shared.pending).pop_front();
+            let Some(command) = command else {
+                break;
+            };
+            match command {
+                Command::Stop => return Err(Stop::Requested),
+                Command::Pin(target) => self.pin(tester, file.as_ref(), &target, true),
+                Command::Unpin(target) => self.pin(tester, file.as_ref(), &target, false),
+                Command::SkipStage if file.is_some() && resume == stage => {
+                    tester.emit(Event::StageSkipped {
+                        stage: stage_name.into(),
+                        reason: "skipped by the user".into(),
+                    });
+                    resume += 1;
+                }
+                Command::SkipStage => self.reject(
+                    tester,
+                    "skip",
+                    "whole files are being removed: there is no stage of a file to skip",
+                ),
+                Command::SwitchAlgorithm(_) => self.reject(
+                    tester,
+                    "switch",
+                    "with several files each file runs its own language's pipeline",
+                ),
+                Command::Propose(_) => self.reject(
+                    tester,
+                    "edit",
+                    "proposed edits are for one file (reduce the file on its own)",
+                ),
+                Command::RestartFrom(_) | Command::Undo => self.reject(
+                    tester,
+                    "restart",
+                    "restarts and undos are for one file (reduce the file on its own)",
+                ),
+                // Immediate commands never reach the queue.
+                Command::Pause
+                | Command::Resume
+                | Command::Step
+                | Command::SetStepMode(_)
+                | Command::SetSplitFactor(_)
+                | Command::SetJobs(_)
+                | Command::SetParallelMode(_) => {}
+            }
+        }
+        Ok(resume)
+    }
+}
+
+/// What the test case pane shows while whole files are removed: the files of the set.
+fn files_listing(view: &CaseView) -> String {
+    let present: Vec<_> = view
+        .files
+        .iter()
+        .filter(|file| file.state != crate::engine::case::FileState::Removed)
+        .collect();
+    let width = present
+        .iter()
+        .map(|file| file.path.len())
+        .max()
+        .unwrap_or(0);
+    let mut listing = format!(
+        "Round {}: removing whole files\n(ddmin over the {} files of the set)\n\n",
+        view.round,
+        present.len()
+    );
+    for file in present {
+        listing.push_str(&format!("{:<width$}  {} bytes\n", file.path, file.bytes));
+    }
+    listing
+}
