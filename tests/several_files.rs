@@ -5,6 +5,7 @@
 mod common;
 
 use std::path::Path;
+use std::process::Command;
 
 use common::cli::{whittle, write_script};
 
