@@ -486,6 +486,50 @@ fn a_schedule_ends_at_a_global_fixed_point() {
     assert_eq!(removed, (input.len() - result.len()) as u64);
 }
 
+/// Text stages in a schedule skip what the syntax guard rejects and what failed before while
+/// other stages still remove something; the round that settles tries all of it, so the result
+/// is still 1-minimal for every stage, even where only an ungrammatical text is that small.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn a_guarded_schedule_still_ends_at_every_stages_fixed_point() {
+    let input = "int f(void) {\n    int unused = 4;\n    return counter + 1;\n}\n";
+    let interesting: Predicate = Arc::new(|t: &str| t.contains("return") && t.contains("counter"));
+    let c = language("c");
+    for jobs in [1, 2] {
+        let (result, stats) = reduce(
+            input,
+            "(hdd+tokens+rename)*",
+            Some("c"),
+            jobs,
+            interesting.clone(),
+        );
+        let stages: [Box<dyn EditStage>; 2] = [
+            Box::new(TokenWindows::new(Syntax::CLike)),
+            Box::new(Rename {
+                syntax: Syntax::CLike,
+                language: c,
+            }),
+        ];
+        for stage in &stages {
+            assert!(
+                one_minimal(stage.as_ref(), &result, &interesting),
+                "{} on {result:?}",
+                stage.name()
+            );
+        }
+        // A block outside a function: the guard alone would not let tokens get there.
+        assert_eq!(result, "{\n    return counter\n}\n");
+        let parsers = whittle_core::tree::ParserPool::new(c.unwrap()).unwrap();
+        assert!(parsers.syntax_errors(result.as_bytes()) > 0);
+        assert!(stats.guard_skips > 0);
+        let tokens = stats.stages.iter().find(|s| s.name == "tokens").unwrap();
+        assert!(tokens.skipped > 0, "{tokens:?}");
+    }
+}
+
 #[test]
 fn indent_lifts_python_blocks() {
     let input = "def run():\n    if ready:\n        go()\n    else\n";

@@ -13,6 +13,11 @@
 //! to its end (without a budget) once a round changed nothing: the stages that pay go first,
 //! the long sweeps that rarely pay run on the smallest text, and the end is still a fixed point
 //! of every stage.
+//!
+//! While the other stages still remove something, a stage skips the edits that failed before
+//! with the same neighbourhood (see [`crate::testing::recall`]): most of a tail stage's edits
+//! fail again on a text that changed elsewhere. A stage that skipped some and changed nothing is
+//! deferred too, and runs again without skipping once a round changed nothing.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -155,7 +160,12 @@ pub fn run_named(
                 round,
                 position,
             };
+            // Edits that failed before with the same neighbourhood wait for the settling round.
+            tester.recall_mut().start_run(!settling);
+            let skipped = tester.recall().skipped();
             let result = run_stage(place, tester);
+            tester.recall_mut().end_run();
+            let partial = tester.recall().skipped() > skipped;
             if budgeted {
                 tester.set_failure_budget(None);
             }
@@ -205,7 +215,8 @@ pub fn run_named(
                     deferred: false,
                     ..record.clone()
                 };
-            } else if interrupted {
+            } else if interrupted || partial {
+                record.probation = true;
                 record.deferred = true;
                 deferred = true;
             } else {
@@ -362,6 +373,46 @@ mod tests {
                 assert_eq!(at, stages.len() - 1, "round {round}: {runs:?}");
             }
         }
+    }
+
+    /// A stage's edits that failed before are skipped while another stage still removes
+    /// something, and tried again once a round changed nothing.
+    #[test]
+    fn known_failures_wait_for_the_round_that_settles() {
+        let oracle = crate::exec::oracle::predicate("two or more a", |c: &[u8]| {
+            c.len() >= 2 && c.iter().all(|&b| b == b'a')
+        });
+        let mut tester = Tester::new(
+            Arc::new(oracle),
+            CachePolicy::recommended(),
+            Arc::new(Control::new(Knobs::default())),
+        );
+        tester.set_best(b"aaaaa".to_vec());
+        let candidate = Candidate::single(CandidateKind::Manual);
+        let mut tried = Vec::new();
+        let rounds = run(2, &mut tester, |stage, round, tester| {
+            if stage == 0 {
+                let shorter = tester.best()[1..].to_vec();
+                if tester.judge_single(candidate, &shorter)?.0.is_interesting() {
+                    tester.accept(shorter, None, Branch::Manual, candidate);
+                }
+                return Ok(());
+            }
+            // One edit, the same in every round (its text differs: the cache cannot know it).
+            if !tester.recall_mut().skips(7) {
+                tried.push(round);
+                let text = format!("b{}", tester.best().len());
+                tester.judge_single(candidate, text.as_bytes())?;
+                tester.recall_mut().note_failed(7);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(tester.best(), b"aa");
+        // Round 1 tries it; rounds 2 and 3 (stage 0 removes) and 4 (stage 0 idle) skip it;
+        // round 5 settles: it is tried on the final text, and nothing is left to do.
+        assert_eq!(tried, [1, 5]);
+        assert_eq!(rounds, 5);
     }
 
     #[test]

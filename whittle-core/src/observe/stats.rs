@@ -143,6 +143,8 @@ pub struct StageStats {
     pub bytes_removed: u64,
     pub nonws_removed: u64,
     pub seconds: f64,
+    /// Edits not tried because they failed before with the same neighbourhood.
+    pub skipped: u64,
 }
 
 impl Stats {
@@ -164,5 +166,6 @@ impl Stats {
         stage.bytes_removed += run.bytes_removed;
         stage.nonws_removed += run.nonws_removed;
         stage.seconds += run.seconds;
+        stage.skipped += run.skipped;
     }
 }

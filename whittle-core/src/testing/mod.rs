@@ -3,4 +3,5 @@
 
 pub mod ahead;
 pub mod control;
+pub mod recall;
 pub mod tester;

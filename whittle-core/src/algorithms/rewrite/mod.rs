@@ -29,6 +29,7 @@ use std::sync::Arc;
 pub use splice::{Splice, SpliceText};
 
 use crate::algorithms::hdd::{PinnedNodes, TreeContext, parse_best};
+use crate::algorithms::passes::edit::signature;
 use crate::exec::cache::UnitId;
 use crate::observe::events::{Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::testing::control::Stop;
@@ -291,6 +292,31 @@ fn edits_of(
     }
 }
 
+/// Drops from `edits` those that failed before with the same neighbourhood, when the tester's
+/// recall skips them (see [`crate::testing::recall`]); returns the signatures of those left.
+fn skip_known_failures(
+    tester: &mut Tester,
+    stage: &str,
+    best: &[u8],
+    edits: &mut Vec<NodeRewrite>,
+) -> Vec<u64> {
+    let mut signatures = Vec::with_capacity(edits.len());
+    edits.retain(|edit| {
+        let splice = &edit.splice;
+        let new: &[u8] = match &splice.text {
+            SpliceText::Literal(text) | SpliceText::Verbatim(text) => text.as_ref(),
+            SpliceText::Moved(from) => &best[from.clone()],
+        };
+        let signature = signature(stage, best, [(splice.range.clone(), new)]);
+        let skip = tester.recall_mut().skips(signature);
+        if !skip {
+            signatures.push(signature);
+        }
+        !skip
+    });
+    signatures
+}
+
 /// Every candidate of a rewrite stage on `tree` (parsed with [`Preprocess::none`], nothing
 /// pinned), rendered, in the order the stage tries them from the start of the text: what a
 /// final round judges, so a result is 1-minimal for the stage when none of them is interesting.
@@ -337,6 +363,8 @@ pub fn run(
                 nodes.push(node.index() as u32);
             }
         }
+        let best = tree.source();
+        let signatures = skip_known_failures(tester, stage, best, &mut edits);
         if edits.is_empty() {
             break;
         }
@@ -358,12 +386,15 @@ pub fn run(
             spans,
             parent_span: None,
         });
-        let best = tree.source();
         let window = RewriteWindow {
             best,
             edits: &edits,
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
+        let judged = found.first().map_or(edits.len(), |&chosen| chosen);
+        for &signature in &signatures[..judged] {
+            tester.recall_mut().note_failed(signature);
+        }
         let Some(&i) = found.first() else {
             break;
         };

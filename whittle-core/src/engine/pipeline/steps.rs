@@ -162,19 +162,29 @@ impl PipelineStages {
         };
         let started = tester.running_time();
         let tests = tester.stats().tests;
+        let skipped = tester.recall().skipped();
         let before = tester.best().to_vec();
         // Text stages judge what the parser would reject: compilers accept more than the
-        // grammars do (C's implicit int, say), and their edits are few and small.
-        let guard = if matches!(step, Step::Text(_)) {
+        // grammars do (C's implicit int, say), and their edits are few and small. But while a
+        // schedule runs on what is likely to pass (before the round that settles it), they
+        // skip those too: most of them fail.
+        let guard = if matches!(step, Step::Text(_)) && !tester.recall().skipping() {
             None
         } else {
             self.guard(tester.best())
         };
         let guarded = guard.is_some();
+        let likely_only = guarded && matches!(step, Step::Text(_));
+        let guard_skips = tester.stats().guard_skips;
         tester.set_guard(guard);
         let result = self.run_single(step, tester, context, &dd);
         if guarded {
             tester.set_guard(None);
+        }
+        if likely_only {
+            // What the guard rejected is still to be tried in the round that settles.
+            let rejected = tester.stats().guard_skips - guard_skips;
+            tester.recall_mut().count_skipped(rejected);
         }
         let run = StageStats {
             tests: tester.stats().tests - tests,
@@ -183,6 +193,7 @@ impl PipelineStages {
                 .saturating_sub(atoms::non_whitespace_chars(tester.best()))
                 as u64,
             seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
+            skipped: tester.recall().skipped() - skipped,
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(&step.name(), run);

@@ -25,6 +25,7 @@ use crate::observe::trace::TraceWriter;
 use crate::params::PlanChange;
 use crate::testing::ahead::{Lookahead, RunAhead};
 use crate::testing::control::{Control, Stop};
+use crate::testing::recall::Recall;
 
 pub use improvement::{Improvement, ImprovementSink};
 use statistics::MeanTime;
@@ -132,6 +133,8 @@ pub struct Tester {
     ahead: RunAhead,
     /// The engine's own time per candidate: checkpoint to test (render, cache, guard).
     preparing: MeanTime,
+    /// The edits that failed, by neighbourhood (see [`Recall`]).
+    recall: Recall,
 }
 
 /// Sends an event to whoever listens (nobody: it is dropped).
@@ -197,6 +200,7 @@ impl Tester {
             lookahead_enabled: true,
             ahead: RunAhead::default(),
             preparing: MeanTime::default(),
+            recall: Recall::default(),
         }
     }
 
@@ -231,6 +235,16 @@ impl Tester {
     pub fn set_failure_budget(&mut self, budget: Option<u64>) {
         self.failure_budget = budget;
         self.failures_in_a_row = 0;
+    }
+
+    /// The edits that failed before, by neighbourhood.
+    pub fn recall(&self) -> &Recall {
+        &self.recall
+    }
+
+    /// The edits that failed before, to note failures or to skip them.
+    pub fn recall_mut(&mut self) -> &mut Recall {
+        &mut self.recall
     }
 
     /// Adopts the control's testing window now: windows of up to that many tests run at once

@@ -1,0 +1,85 @@
+//! The edits that failed before, known by a signature of what they change and the bytes around
+//! it ([`crate::algorithms::passes::edit::signature`]): a stage that runs again after other
+//! stages changed the text elsewhere can skip the edits whose neighbourhood looks as it did when
+//! they failed. Unlike the outcome cache (exact texts) this is
+//! a guess: an edit can become interesting when something far from it went away. So a schedule
+//! skips them only while other stages still remove something, and runs every stage without
+//! skipping before it ends (the result stays a fixed point of every stage).
+
+use std::collections::HashMap;
+
+/// The signatures of the edits that were tested and not interesting, each with the run of a
+/// stage in which it last failed, and whether they are skipped now.
+#[derive(Debug, Default)]
+pub struct Recall {
+    failed: HashMap<u64, u64>,
+    /// The stage run under way (counted by [`Recall::start_run`]).
+    run: u64,
+    skipping: bool,
+    skipped: u64,
+}
+
+impl Recall {
+    /// A stage starts running: with `skipping`, it skips the edits known to have failed in an
+    /// earlier run (not in this one: a run tries each of its edits at least once).
+    pub fn start_run(&mut self, skipping: bool) {
+        self.run += 1;
+        self.skipping = skipping;
+    }
+
+    /// The stage's run ended: nothing is skipped until the next run that skips.
+    pub fn end_run(&mut self) {
+        self.skipping = false;
+    }
+
+    /// Whether the run under way skips what failed before (it runs on what is likely to pass).
+    pub fn skipping(&self) -> bool {
+        self.skipping
+    }
+
+    /// Whether an edit with `signature` is to be skipped now (counted as skipped if so).
+    pub fn skips(&mut self, signature: u64) -> bool {
+        let skip = self.skipping
+            && self
+                .failed
+                .get(&signature)
+                .is_some_and(|&run| run < self.run);
+        self.skipped += u64::from(skip);
+        skip
+    }
+
+    /// Counts `edits` that were skipped for another reason while skipping (the syntax guard's).
+    pub fn count_skipped(&mut self, edits: u64) {
+        self.skipped += edits;
+    }
+
+    /// Notes that an edit with `signature` was judged not interesting.
+    pub fn note_failed(&mut self, signature: u64) {
+        self.failed.insert(signature, self.run);
+    }
+
+    /// Edits skipped so far.
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_of_earlier_runs_are_skipped_only_while_skipping() {
+        let mut recall = Recall::default();
+        recall.start_run(true);
+        recall.note_failed(7);
+        assert!(!recall.skips(7), "failed in this run");
+        recall.end_run();
+        recall.start_run(false);
+        assert!(!recall.skips(7), "not skipping");
+        recall.start_run(true);
+        assert!(recall.skips(7));
+        assert!(!recall.skips(8));
+        assert_eq!(recall.skipped(), 1);
+    }
+}
