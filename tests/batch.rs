@@ -1,17 +1,15 @@
 //! `whittle batch` on this machine: a directory of inputs, a manifest of inputs and tests,
 //! reductions that fail beside others that do not, refusals before anything runs, and a stop.
 
-#[allow(dead_code)]
-mod batch_support;
-mod safety_support;
+mod common;
 
 use std::time::Duration;
 
 use std::path::PathBuf;
 use std::process::Child;
 
-use batch_support::{batch_args, batch_inputs, check_batch_summary, statuses, summary};
-use safety_support::{Work, all_ended, pids_in, run_within, text, wait_until};
+use common::batch::{batch_args, batch_inputs, check_batch_summary, statuses, summary};
+use common::safety::{Work, all_ended, exited, pids_in, run_within, text, wait_until};
 
 /// The input every hanging batch reduces; `hang.sh` finds it (and only it) interesting.
 const FOUR_LINES: &str = "a\nb\nc\nd\n";
@@ -32,7 +30,7 @@ fn start_hanging_batch(work: &Work, count: usize) -> (Child, PathBuf) {
             pids.display()
         ),
     );
-    let child = safety_support::spawn_piped(
+    let child = common::safety::spawn_piped(
         &mut work.whittle(&batch_args(&["--reductions", "2"], "./hang.sh")),
     );
     assert!(
@@ -56,7 +54,7 @@ fn a_batch_of_twenty_inputs_gives_the_right_summary() {
         )),
         Duration::from_secs(300),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    exited(&out, 1);
     check_batch_summary(&work, &inputs, "local");
     assert_eq!(
         work.read("summary.json"),
@@ -115,7 +113,7 @@ fn a_manifest_mixes_tests_and_a_refused_reduction_does_not_stop_the_others() {
         ]),
         Duration::from_secs(120),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    exited(&out, 1);
     assert_eq!(work.read_string("cases/one.whittled.txt"), "keep");
     assert_eq!(work.read_string("cases/two-reduced.txt"), "q");
     assert_eq!(
@@ -145,8 +143,14 @@ fn colliding_outputs_are_refused_before_anything_runs() {
         "same.jsonl",
         "{\"input\": \"a/x.txt\"}\n{\"input\": \"b/x.txt\"}\n",
     );
-    let out = run_within(
-        &mut work.whittle(&[
+    // The batch is refused (exit 2) for the reason `why` says.
+    let refused = |args: &[&str], why: &str| {
+        let out = run_within(&mut work.whittle(args), Duration::from_secs(60));
+        let stderr = exited(&out, 2);
+        assert!(stderr.contains(why), "{stderr}");
+    };
+    refused(
+        &[
             "batch",
             "--manifest",
             "same.jsonl",
@@ -156,21 +160,15 @@ fn colliding_outputs_are_refused_before_anything_runs() {
             "campaign",
             "--",
             "./t.sh",
-        ]),
-        Duration::from_secs(60),
-    );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("would both be reduced into"),
-        "{}",
-        text(&out.stderr)
+        ],
+        "would both be reduced into",
     );
     work.file(
         "over.jsonl",
         "{\"input\": \"a/x.txt\", \"output\": \"b/x.txt\"}\n{\"input\": \"b/x.txt\", \"output\": \"b/y.txt\"}\n",
     );
-    let out = run_within(
-        &mut work.whittle(&[
+    refused(
+        &[
             "batch",
             "--manifest",
             "over.jsonl",
@@ -178,14 +176,8 @@ fn colliding_outputs_are_refused_before_anything_runs() {
             "campaign",
             "--",
             "./t.sh",
-        ]),
-        Duration::from_secs(60),
-    );
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("never writes its inputs"),
-        "{}",
-        text(&out.stderr)
+        ],
+        "never writes its inputs",
     );
     assert_eq!(work.read("a/x.txt"), b"1\n");
     assert_eq!(work.read("b/x.txt"), b"2\n");
@@ -198,13 +190,13 @@ fn colliding_outputs_are_refused_before_anything_runs() {
 fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
     let work = Work::new();
     let (mut child, pids) = start_hanging_batch(&work, 4);
-    safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGTERM);
+    common::safety::signal(child.id() as i32, nix::sys::signal::Signal::SIGTERM);
     assert!(
-        safety_support::wait_within(&mut child, Duration::from_secs(30)).is_some(),
+        common::safety::wait_within(&mut child, Duration::from_secs(30)).is_some(),
         "the batch ends soon after SIGTERM"
     );
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    exited(&out, 130);
     assert_eq!(
         statuses(&summary(&work)),
         ["stopped", "stopped", "not_started", "not_started"]
@@ -225,7 +217,7 @@ fn a_stopped_batch_stops_its_reductions_and_says_which_never_started() {
 fn the_reductions_of_a_killed_batch_stop_too() {
     let work = Work::new();
     let (mut child, pids) = start_hanging_batch(&work, 2);
-    safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGKILL);
+    common::safety::signal(child.id() as i32, nix::sys::signal::Signal::SIGKILL);
     let _ = child.wait();
     assert!(
         all_ended(&pids_in(&pids), Duration::from_secs(20)),

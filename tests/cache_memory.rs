@@ -1,11 +1,11 @@
 //! The outcome cache stays within its memory limit (`--cache-memory`) on a large input whose
 //! failing candidates would otherwise pile up, and the result is unchanged by the evictions.
 
-mod safety_support;
+mod common;
 
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, text};
 
 #[test]
 fn content_and_configuration_caches_stay_within_their_memory_limit() {
@@ -20,31 +20,29 @@ fn content_and_configuration_caches_stay_within_their_memory_limit() {
     );
     for (cache, mib) in [("content", 1u64), ("config", 4)] {
         let stats = work.path(&format!("{cache}.json"));
-        let output = run_within(
-            &mut work.reduce(
-                &input_path,
-                &[
-                    "-j",
-                    "1",
-                    "-a",
-                    "ddmin",
-                    "--atoms",
-                    "line",
-                    "--cache",
-                    cache,
-                    "--cache-fail",
-                    "--no-cache-evict",
-                    "--cache-memory",
-                    &mib.to_string(),
-                    "--limit-tests",
-                    "150",
-                    "-o",
-                    &format!("{cache}.out"),
-                    "--stats-json",
-                    stats.to_str().unwrap(),
-                ],
-                &test,
-            ),
+        let output = work.reduce_within(
+            &input_path,
+            &[
+                "-j",
+                "1",
+                "-a",
+                "ddmin",
+                "--atoms",
+                "line",
+                "--cache",
+                cache,
+                "--cache-fail",
+                "--no-cache-evict",
+                "--cache-memory",
+                &mib.to_string(),
+                "--limit-tests",
+                "150",
+                "-o",
+                &format!("{cache}.out"),
+                "--stats-json",
+                stats.to_str().unwrap(),
+            ],
+            &test,
             Duration::from_secs(300),
         );
         assert!(output.status.success(), "{}", text(&output.stderr));

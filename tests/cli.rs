@@ -1,11 +1,11 @@
 //! End-to-end tests through the `whittle` binary: real test commands, files on disk, processes.
 
-mod safety_support;
+mod common;
 
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use safety_support::{Work, lines, pids_in, survivors, text};
+use common::safety::{Work, exited, lines, pids_in, survivors, text};
 
 /// `whittle reduce ARGS` in `work`, run to its end.
 fn reduce(work: &Work, args: &[&str]) -> Output {
@@ -297,8 +297,7 @@ fn a_test_that_accepts_everything_is_an_error_with_the_output_written() {
     let work = Work::new();
     work.file("in.txt", "a\nb\n");
     let output = reduce(&work, &["in.txt", "--", "true"]);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    let stderr = exited(&output, 3);
     assert!(stderr.contains("accepts too much"), "{stderr}");
     assert!(stderr.contains("an empty file"), "{stderr}");
     assert_eq!(work.read("in.whittled.txt"), b"");
@@ -312,16 +311,14 @@ fn a_whitespace_only_result_is_trivial_too_unless_allowed() {
     // Interesting while there is a space: the result is " ".
     let test = ["--", "grep", "-q", " "];
     let output = reduce(&work, &[&["in.txt"][..], &test].concat());
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    let stderr = exited(&output, 3);
     assert!(stderr.contains("whitespace only"), "{stderr}");
     assert_eq!(work.read("in.whittled.txt"), b" ");
     let output = reduce(
         &work,
         &[&["in.txt", "--force", "--allow-trivial"][..], &test].concat(),
     );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stderr = exited(&output, 0);
     assert!(stderr.contains("allowed by --allow-trivial"), "{stderr}");
 }
 
@@ -671,15 +668,13 @@ fn two_runs_with_one_test_at_a_time_take_the_same_steps() {
     let test = work.script("needle.sh", "grep -q needle \"$1\"");
     for run in ["one", "two"] {
         let trace = format!("{run}.jsonl");
-        let output = safety_support::run_within(
-            &mut work.reduce(
-                &input,
-                &["-j", "1", "--trace", &trace, "-o", &format!("{run}.json")],
-                &test,
-            ),
+        let output = work.reduce_within(
+            &input,
+            &["-j", "1", "--trace", &trace, "-o", &format!("{run}.json")],
+            &test,
             Duration::from_secs(120),
         );
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        exited(&output, 0);
     }
     assert_eq!(work.read("one.json"), work.read("two.json"));
     let one = trace_without_times(&work, "one.jsonl");

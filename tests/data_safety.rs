@@ -3,13 +3,16 @@
 //! files replaced, and a result that cannot be written kept and written later (or elsewhere).
 //! Real processes and a real file system throughout.
 
-mod safety_support;
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use safety_support::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
+use common::safety::{
+    Work, exited, lines, mkfifo, needle_task, run_within, runs, slow_needle_task, spawn_piped,
+    text, wait_until,
+};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -34,30 +37,9 @@ fn task_that_changes_out(work: &Work, chmods: &[(usize, &str)]) -> (PathBuf, Pat
     (input, work.script("test.sh", &script))
 }
 
-/// An input of 40 lines in `in.txt`, and a test that takes `seconds`, wants `line 17` and
-/// records its process id (a line per run) in `runs`.
-fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "slow.sh",
-        &format!(
-            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
-    (input, test)
-}
-
 /// `whittle reduce in.txt --no-tui OPTIONS -- TEST` in `work`, run to its end (a minute at most).
 fn reduce_in_txt(work: &Work, options: &[&str], test: &Path) -> std::process::Output {
-    run_within(&mut work.reduce(Path::new("in.txt"), options, test), MINUTE)
-}
-
-fn runs(work: &Work) -> usize {
-    std::fs::read_to_string(work.path("runs"))
-        .unwrap_or_default()
-        .lines()
-        .count()
+    work.reduce_within(Path::new("in.txt"), options, test, MINUTE)
 }
 
 // Item 1: output paths that cannot be written are refused before the first test.
@@ -123,8 +105,7 @@ fn a_write_that_fails_mid_run_is_kept_in_memory_and_written_when_it_can_be() {
         &mut work.reduce_unprivileged(&input, &options, &test),
         MINUTE,
     );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stderr = exited(&output, 0);
     assert!(stderr.contains("cannot write"), "{stderr}");
     assert!(stderr.contains("kept in memory"), "{stderr}");
     assert!(stderr.contains("written again"), "{stderr}");
@@ -213,8 +194,7 @@ fn an_existing_result_is_refused_resumed_or_forced_but_never_replaced_by_the_inp
     // A second run refuses to start over the result.
     let runs_before = runs(&work);
     let second = reduce(&[]);
-    let stderr = text(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&second, 2);
     assert!(
         stderr.contains("--resume") && stderr.contains("--force"),
         "{stderr}"
@@ -256,8 +236,8 @@ fn ctrl_c_early_in_a_forced_or_resumed_run_leaves_the_smaller_result_in_place() 
         let mut child = spawn_piped(&mut work.reduce(&input, &["-j", "2", flag], &test));
         // After the first check has passed, while later tests run.
         assert!(wait_until(Duration::from_secs(20), || runs(&work) >= 2));
-        safety_support::signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
-        let status = safety_support::wait_within(&mut child, Duration::from_secs(20))
+        common::safety::signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
+        let status = common::safety::wait_within(&mut child, Duration::from_secs(20))
             .expect("whittle ends after Ctrl-C");
         assert_eq!(status.code(), Some(130), "{flag}");
         assert_eq!(
@@ -291,12 +271,11 @@ fn a_second_run_on_the_same_output_is_refused_while_the_first_runs() {
         .unwrap();
     assert!(wait_until(Duration::from_secs(20), || runs(&work) >= 2));
     let second = run_within(&mut work.whittle(&args), MINUTE);
-    let stderr = text(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&second, 2);
     assert!(stderr.contains("another whittle run"), "{stderr}");
     assert!(stderr.contains("shared.txt"), "{stderr}");
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");
-    let status = safety_support::wait_within(&mut first, MINUTE).expect("the first run ends");
+    let status = common::safety::wait_within(&mut first, MINUTE).expect("the first run ends");
     assert!(status.success());
     assert_eq!(work.read_string("shared.txt"), "line 17");
     assert!(

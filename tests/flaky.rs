@@ -1,11 +1,11 @@
 //! A flaky test (the same candidate judged differently): the final result is re-tested once at
 //! the end; when it fails, whittle says so loudly and keeps the last result that passes again.
 
-mod safety_support;
+mod common;
 
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, text};
 
 #[test]
 fn a_final_result_that_fails_its_re_test_is_reported_and_the_last_confirmed_one_kept() {
@@ -23,10 +23,7 @@ fn a_final_result_that_fails_its_re_test_is_reported_and_the_last_confirmed_one_
             seen = work.path("seen").display()
         ),
     );
-    let output = run_within(
-        &mut work.reduce(&input, &["-j", "1"], &test),
-        Duration::from_secs(60),
-    );
+    let output = work.reduce_within(&input, &["-j", "1"], &test, Duration::from_secs(60));
     let stderr = text(&output.stderr);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
@@ -51,10 +48,7 @@ fn a_steady_test_confirms_its_result_quietly() {
     let work = Work::new();
     let input = work.file("in.txt", "a\nkeep\nb\nc\n");
     let test = work.script("steady.sh", "grep -q keep \"$1\"");
-    let output = run_within(
-        &mut work.reduce(&input, &[], &test),
-        Duration::from_secs(60),
-    );
+    let output = work.reduce_within(&input, &[], &test, Duration::from_secs(60));
     assert!(output.status.success());
     assert!(!text(&output.stderr).contains("flaky"));
     assert_eq!(

@@ -1,23 +1,11 @@
 //! The tree pipelines through the `whittle` binary: `whittle algorithms`, `-a`, `--language`,
 //! `--no-syntax-guard`, the default pipeline, and clear errors.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn whittle(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn write_script(dir: &Path, name: &str, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
+use common::cli::{whittle, write_script};
 
 fn stats(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()

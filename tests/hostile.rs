@@ -4,7 +4,7 @@
 //! symbolic link or with a long name, a lock left by a killed run, `--limit-tests` with
 //! parallel tests). Real processes and a real file system throughout.
 
-mod safety_support;
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
@@ -12,29 +12,11 @@ use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
-use safety_support::{Work, lines, needle_task, run_within, text, wait_until};
+use common::safety::{
+    Work, exited, lines, needle_task, run_within, runs, slow_needle_task, text, wait_until,
+};
 
 const MINUTE: Duration = Duration::from_secs(60);
-
-/// Like [`needle_task`], with a test that takes `seconds`.
-fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
-    let input = work.file("in.txt", lines(40));
-    let test = work.script(
-        "slow.sh",
-        &format!(
-            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
-            runs = work.path("runs").display()
-        ),
-    );
-    (input, test)
-}
-
-fn runs(work: &Work) -> usize {
-    std::fs::read_to_string(work.path("runs"))
-        .unwrap_or_default()
-        .lines()
-        .count()
-}
 
 /// `whittle reduce in.txt --no-tui OPTIONS -- TEST` in `work`, run to its end.
 fn reduce_in_txt(work: &Work, options: &[&str], test: &str) -> Output {
@@ -103,8 +85,10 @@ fn a_reduction_whose_stdout_closes_ends_cleanly_with_its_result_written() {
 fn listings_into_a_closed_pipe_end_quietly() {
     let work = Work::new();
     let (input, test) = needle_task(&work);
-    let traced = run_within(
-        &mut work.reduce(&input, &["-o", "out.txt", "--trace", "run.trace"], &test),
+    let traced = work.reduce_within(
+        &input,
+        &["-o", "out.txt", "--trace", "run.trace"],
+        &test,
         MINUTE,
     );
     assert!(traced.status.success(), "{}", text(&traced.stderr));
@@ -185,7 +169,7 @@ fn on_a_full_disk(work: &Work, program: &str, args: &[&str]) -> Command {
         script.push_str(&format!(" '{arg}'"));
     }
     let mut command = Command::new("unshare");
-    if !safety_support::is_root() {
+    if !common::safety::is_root() {
         command.arg("-r");
     }
     command
@@ -349,8 +333,7 @@ fn a_script_without_a_shebang_line_is_said_to_need_one() {
     let test = work.script("plain.sh", "exit 0");
     std::fs::write(&test, "exit 0\n").unwrap();
     let output = reduce_in_txt(&work, &["-o", "out.txt"], "./plain.sh");
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("the test could not be started"), "{stderr}");
     assert!(stderr.contains("Exec format error"), "{stderr}");
     assert!(stderr.contains("`#!/bin/sh`"), "{stderr}");
@@ -387,8 +370,7 @@ fn a_manifest_s_shell_test_runs_the_program_beside_the_manifest() {
     // (The same manifest, rewritten.)
     manifest_with_test(&work, "./gone.sh \"$1\"");
     let output = run_within(&mut work.whittle(&args[..3]), MINUTE);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("list.jsonl line 1"), "{stderr}");
     assert!(stderr.contains("cases/gone.sh` does not exist"), "{stderr}");
     let started = std::fs::read_dir(work.dir.path()).unwrap().any(|entry| {
@@ -436,8 +418,7 @@ fn a_misspelt_algorithm_is_told_what_is_wrong_and_every_stage_name() {
     let (_, test) = needle_task(&work);
     let test = test.to_str().unwrap();
     let output = reduce_in_txt(&work, &["-a", "hddd"], test);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     for name in whittle_core::engine::pipeline::named_stages()
         .iter()
         .map(|(name, _)| name)
@@ -487,11 +468,10 @@ fn an_output_through_a_symbolic_link_writes_and_locks_the_target() {
         .exists()));
     // The same file by its own name is taken.
     let second = reduce_in_txt(&work, &["-o", "target.txt"], test);
-    let stderr = text(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&second, 2);
     assert!(stderr.contains("another whittle run"), "{stderr}");
     assert!(stderr.contains(&first.id().to_string()), "{stderr}");
-    let status = safety_support::wait_within(&mut first, MINUTE).expect("the first run ends");
+    let status = common::safety::wait_within(&mut first, MINUTE).expect("the first run ends");
     assert!(status.success());
     let link = std::fs::symlink_metadata(work.path("link.txt")).unwrap();
     assert!(link.file_type().is_symlink(), "the link was replaced");
@@ -519,12 +499,10 @@ fn outputs_with_long_names_get_a_short_lock_file() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-#[test]
-fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
-    let work = Work::new();
-    let (_, test) = slow_needle_task(&work, "0.1");
-    let test = test.to_str().unwrap();
-    let mut first = work
+/// Starts `reduce in.txt -j 1 -o out.txt -- TEST` and waits until it holds the output's lock;
+/// returns the run and its lock file.
+fn start_holding_the_lock(work: &Work, test: &str) -> (std::process::Child, PathBuf) {
+    let run = work
         .whittle(&[
             "reduce", "in.txt", "--no-tui", "-j", "1", "-o", "out.txt", "--", test,
         ])
@@ -534,7 +512,16 @@ fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
         .unwrap();
     let lock = work.path(".out.txt.whittle.lock");
     assert!(wait_until(MINUTE, || std::fs::read_to_string(&lock)
-        .is_ok_and(|pid| pid == first.id().to_string())));
+        .is_ok_and(|pid| pid == run.id().to_string())));
+    (run, lock)
+}
+
+#[test]
+fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
+    let work = Work::new();
+    let (_, test) = slow_needle_task(&work, "0.1");
+    let test = test.to_str().unwrap();
+    let (mut first, lock) = start_holding_the_lock(&work, test);
     let second = reduce_in_txt(&work, &["-o", "out.txt"], test);
     assert_eq!(second.status.code(), Some(2));
     assert_eq!(
@@ -542,7 +529,7 @@ fn a_refused_run_leaves_the_lock_file_of_the_run_that_holds_it() {
         first.id().to_string(),
         "the holder's lock file is left as it is"
     );
-    assert!(safety_support::wait_within(&mut first, MINUTE).is_some_and(|s| s.success()));
+    assert!(common::safety::wait_within(&mut first, MINUTE).is_some_and(|s| s.success()));
     assert!(!lock.exists());
 }
 
@@ -582,8 +569,7 @@ fn a_theme_that_does_not_exist_is_refused_without_the_ui_too() {
     let work = Work::new();
     let (_, test) = needle_task(&work);
     let output = reduce_in_txt(&work, &["--theme", "foo"], test.to_str().unwrap());
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("no theme called `foo`"), "{stderr}");
     assert!(stderr.contains("dark, light, high-contrast"), "{stderr}");
     assert_eq!(runs(&work), 0);
@@ -602,19 +588,9 @@ fn a_stale_lock_of_a_killed_run_is_removed_and_said() {
     let work = Work::new();
     let (_, test) = slow_needle_task(&work, "0.2");
     let test = test.to_str().unwrap();
-    let mut killed = work
-        .whittle(&[
-            "reduce", "in.txt", "--no-tui", "-j", "1", "-o", "out.txt", "--", test,
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut killed, lock) = start_holding_the_lock(&work, test);
     let pid = killed.id();
-    let lock = work.path(".out.txt.whittle.lock");
-    assert!(wait_until(MINUTE, || std::fs::read_to_string(&lock)
-        .is_ok_and(|held| held == pid.to_string())));
-    safety_support::signal(pid as i32, nix::sys::signal::Signal::SIGKILL);
+    common::safety::signal(pid as i32, nix::sys::signal::Signal::SIGKILL);
     let _ = killed.wait();
     assert!(lock.exists(), "SIGKILL leaves the lock file");
     let (_, fast) = needle_task(&work);

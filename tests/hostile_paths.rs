@@ -2,12 +2,14 @@
 //! the test's own files or another run's output, and traces cut by a killed run. Real processes
 //! and a real file system throughout.
 
-mod safety_support;
+mod common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use safety_support::{Work, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until};
+use common::safety::{
+    Work, exited, lines, mkfifo, needle_task, run_within, spawn_piped, text, wait_until,
+};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -99,10 +101,7 @@ fn records_replace_only_earlier_records_unless_forced() {
     let (_, test) = needle_task(&work);
     let notes = work.file("notes.txt", "my notes\n");
     for option in ["--trace", "--stats-json"] {
-        let output = run_within(
-            &mut work.reduce(Path::new("in.txt"), &[option, "notes.txt"], &test),
-            MINUTE,
-        );
+        let output = work.reduce_within(Path::new("in.txt"), &[option, "notes.txt"], &test, MINUTE);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
         assert!(stderr.contains("is not"), "{stderr}");
@@ -111,34 +110,30 @@ fn records_replace_only_earlier_records_unless_forced() {
     }
     // What an earlier run wrote is replaced by the next one.
     for round in 0..2 {
-        let output = run_within(
-            &mut work.reduce(
-                Path::new("in.txt"),
-                &[
-                    "--trace",
-                    "t.jsonl",
-                    "--stats-json",
-                    "s.json",
-                    "-o",
-                    &format!("out{round}.txt"),
-                ],
-                &test,
-            ),
+        let output = work.reduce_within(
+            Path::new("in.txt"),
+            &[
+                "--trace",
+                "t.jsonl",
+                "--stats-json",
+                "s.json",
+                "-o",
+                &format!("out{round}.txt"),
+            ],
+            &test,
             MINUTE,
         );
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        exited(&output, 0);
     }
     assert!(work.json("s.json")["output_bytes"].as_u64() < Some(10));
     // --force replaces anything.
-    let output = run_within(
-        &mut work.reduce(
-            Path::new("in.txt"),
-            &["--trace", "notes.txt", "--force", "-o", "out2.txt"],
-            &test,
-        ),
+    let output = work.reduce_within(
+        Path::new("in.txt"),
+        &["--trace", "notes.txt", "--force", "-o", "out2.txt"],
+        &test,
         MINUTE,
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     assert!(
         work.read_string("notes.txt")
             .starts_with("{\"whittle_trace\":")
@@ -162,15 +157,17 @@ fn records_are_never_written_onto_another_runs_output() {
     );
     let (_, test) = needle_task(&work);
     for option in ["--trace", "--stats-json"] {
-        let output = run_within(
-            &mut work.reduce(Path::new("in.txt"), &[option, "busy.txt", "--force"], &test),
+        let output = work.reduce_within(
+            Path::new("in.txt"),
+            &[option, "busy.txt", "--force"],
+            &test,
             MINUTE,
         );
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
         assert!(stderr.contains("another whittle run"), "{stderr}");
     }
-    safety_support::signal(first.id() as i32, nix::sys::signal::Signal::SIGTERM);
+    common::safety::signal(first.id() as i32, nix::sys::signal::Signal::SIGTERM);
     let _ = first.wait();
     // The first run's result is still a result, not a record.
     assert!(
@@ -184,15 +181,13 @@ fn records_are_never_written_onto_another_runs_output() {
 fn a_trace_cut_mid_line_replays_its_whole_lines() {
     let work = Work::new();
     let (_, test) = needle_task(&work);
-    let output = run_within(
-        &mut work.reduce(
-            Path::new("in.txt"),
-            &["--trace", "t.jsonl", "-j", "1"],
-            &test,
-        ),
+    let output = work.reduce_within(
+        Path::new("in.txt"),
+        &["--trace", "t.jsonl", "-j", "1"],
+        &test,
         MINUTE,
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     let whole = work.read("t.jsonl");
     let whole_lines = whole.iter().filter(|&&b| b == b'\n').count();
     // Cut in the middle of the line before the end line (as SIGKILL or a full disk would).
@@ -256,24 +251,22 @@ fn the_output_is_the_last_accepted_candidate_of_its_size() {
         "two.sh",
         "read a b rest < \"$1\" && [ -n \"$b\" ] && [ -z \"$rest\" ]",
     );
-    let output = run_within(
-        &mut work.reduce(
-            &input,
-            &[
-                "-a",
-                "rename",
-                "--trace",
-                "t.jsonl",
-                "--stats-json",
-                "s.json",
-                "-j",
-                "1",
-            ],
-            &test,
-        ),
+    let output = work.reduce_within(
+        &input,
+        &[
+            "-a",
+            "rename",
+            "--trace",
+            "t.jsonl",
+            "--stats-json",
+            "s.json",
+            "-j",
+            "1",
+        ],
+        &test,
         MINUTE,
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     let result = work.read("in.whittled.txt");
     assert_eq!(result.len(), 4, "{}", text(&result));
     assert_ne!(

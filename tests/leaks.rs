@@ -3,11 +3,11 @@
 //! and processes a test leaves behind (daemons out of its process group) do not outlive it.
 //! Real processes, a real file system.
 
-mod safety_support;
+mod common;
 
 use std::time::{Duration, Instant};
 
-use safety_support::{
+use common::safety::{
     Work, disk_usage, lines, pids_in, proc_status, run_within, spawn_piped, survivors, text,
     wait_until,
 };
@@ -138,7 +138,7 @@ fn the_end_of_a_large_output_is_what_is_shown() {
         "noisy-failure.sh",
         "head -c 1000000 /dev/zero | tr '\\0' x\necho\necho 'the real reason' >&2\nexit 3",
     );
-    let output = run_within(&mut work.reduce(&input, &[], &test), MINUTE);
+    let output = work.reduce_within(&input, &[], &test, MINUTE);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr.contains("exit status 3"), "{stderr}");
@@ -170,10 +170,7 @@ fn daemons_a_test_leaves_behind_are_killed() {
             a = alive_counts.display()
         ),
     );
-    let output = run_within(
-        &mut work.reduce(&input, &["-j", "1", "--atoms", "line"], &test),
-        MINUTE,
-    );
+    let output = work.reduce_within(&input, &["-j", "1", "--atoms", "line"], &test, MINUTE);
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert!(wait_until(Duration::from_secs(5), || pids_in(&daemons)
         .len()

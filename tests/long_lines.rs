@@ -4,14 +4,12 @@
 //! candidate generation is quadratic in the length of a line takes minutes here before its
 //! first test.
 
-mod safety_support;
+mod common;
 
 use std::time::{Duration, Instant};
 
+use common::safety::{Work, pids_in, signal, spawn_piped, text, wait_until, wait_within};
 use nix::sys::signal::Signal;
-use safety_support::{
-    Work, pids_in, run_within, signal, spawn_piped, text, wait_until, wait_within,
-};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -37,12 +35,10 @@ fn a_time_limit_ends_text_stages_on_a_long_line_within_seconds() {
     let test = work.script("keeps-k17.sh", "grep -q k17 \"$1\"");
     for stage in ["tokens", "brackets"] {
         let start = Instant::now();
-        let output = run_within(
-            &mut work.reduce(
-                &input,
-                &["-a", stage, "--limit-time", "2", "--force"],
-                &test,
-            ),
+        let output = work.reduce_within(
+            &input,
+            &["-a", stage, "--limit-time", "2", "--force"],
+            &test,
             MINUTE,
         );
         let took = start.elapsed();

@@ -2,12 +2,12 @@
 //! file by name, stdin-only tests, flaky tests, tests that accept everything or need too much
 //! memory; and the completion script and man page made from the command line's definitions.
 
-mod safety_support;
+mod common;
 
 use std::process::Command;
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, exited, text};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -17,8 +17,8 @@ fn a_c_vise_script_that_reads_bug_c_by_name_keeps_working() {
     let input = work.file("bug.c", "int a;\nint keep;\nint b;\nint c;\n");
     // C-Vise style: no argument is used; the file is `bug.c` in the working directory.
     let test = work.script("interesting.sh", "grep -q 'keep' bug.c");
-    let output = run_within(&mut work.reduce(&input, &["-j", "2"], &test), LIMIT);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = work.reduce_within(&input, &["-j", "2"], &test, LIMIT);
+    exited(&output, 0);
     let result = work.read_string("bug.whittled.c");
     assert!(result.contains("keep") && result.len() < 12, "{result:?}");
 }
@@ -28,11 +28,8 @@ fn with_input_type_name_the_test_gets_no_argument() {
     let work = Work::new();
     let input = work.file("bug.c", "int a;\nint keep;\nint b;\n");
     let test = work.script("interesting.sh", "[ $# -eq 0 ] && grep -q 'keep' bug.c");
-    let output = run_within(
-        &mut work.reduce(&input, &["--input-type", "name"], &test),
-        LIMIT,
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = work.reduce_within(&input, &["--input-type", "name"], &test, LIMIT);
+    exited(&output, 0);
     assert!(work.read_string("bug.whittled.c").contains("keep"));
 }
 
@@ -48,8 +45,10 @@ fn a_stdin_only_test_reduces_with_input_type_all_and_stdin() {
         let input = work.file("numbers.txt", numbers());
         // Reads stdin only (an argument, when there is one, is ignored).
         let test = work.script("stdin.sh", &format!("{guard} && grep -qx 500"));
-        let output = run_within(
-            &mut work.reduce(&input, &["--input-type", input_type, "-j", "4"], &test),
+        let output = work.reduce_within(
+            &input,
+            &["--input-type", input_type, "-j", "4"],
+            &test,
             LIMIT,
         );
         assert_eq!(
@@ -72,11 +71,8 @@ fn a_test_with_the_path_as_argument_sees_an_empty_stdin_with_input_type_arg() {
         "arg.sh",
         "[ -z \"$(cat)\" ] && [ $# -eq 1 ] && grep -q keep \"$1\"",
     );
-    let output = run_within(
-        &mut work.reduce(&input, &["--input-type", "arg"], &test),
-        LIMIT,
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = work.reduce_within(&input, &["--input-type", "arg"], &test, LIMIT);
+    exited(&output, 0);
     assert_eq!(work.read_string("in.whittled.txt"), "keep");
 }
 
@@ -85,12 +81,8 @@ fn a_failed_input_check_says_how_the_test_got_its_input() {
     let work = Work::new();
     let input = work.file("bug.c", "int a;\n");
     let test = work.script("fails.sh", "echo looking at bug.c; exit 1");
-    let output = run_within(
-        &mut work.reduce(&input, &["--input-type", "stdin"], &test),
-        LIMIT,
-    );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let output = work.reduce_within(&input, &["--input-type", "stdin"], &test, LIMIT);
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("is not interesting"), "{stderr}");
     assert!(
         stderr.contains("the test was given its bytes on stdin"),
@@ -119,12 +111,13 @@ fn a_flaky_test_is_found_out_and_its_result_reproduces_on_20_reruns() {
     let work = Work::new();
     let input = work.file("in.txt", "a\nb\nkeep\nc\nd\ne\nf\ng\nh\n");
     let test = flaky_test(&work);
-    let output = run_within(
-        &mut work.reduce(&input, &["-j", "1", "--stats-json", "stats.json"], &test),
+    let output = work.reduce_within(
+        &input,
+        &["-j", "1", "--stats-json", "stats.json"],
+        &test,
         LIMIT,
     );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stderr = exited(&output, 0);
     assert!(stderr.contains("the test is flaky"), "{stderr}");
     assert!(text(&output.stdout).contains("flaky test: yes"));
     let stats = work.json("stats.json");
@@ -152,15 +145,13 @@ fn confirm_given_explicitly_applies_from_the_start() {
     let work = Work::new();
     let input = work.file("in.txt", "a\nkeep\nb\n");
     let test = work.script("steady.sh", "grep -q keep \"$1\"");
-    let output = run_within(
-        &mut work.reduce(
-            &input,
-            &["-j", "1", "--confirm", "4", "--stats-json", "s.json"],
-            &test,
-        ),
+    let output = work.reduce_within(
+        &input,
+        &["-j", "1", "--confirm", "4", "--stats-json", "s.json"],
+        &test,
         LIMIT,
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     let stats = work.json("s.json");
     assert_eq!(stats["flakiness"]["flaky"], false);
     assert_eq!(stats["flakiness"]["confirm_runs"], 4);
@@ -177,15 +168,13 @@ fn assume_deterministic_runs_the_input_check_once() {
     let work = Work::new();
     let input = work.file("in.txt", "a\nkeep\nb\n");
     let test = work.script("steady.sh", "grep -q keep \"$1\"");
-    let output = run_within(
-        &mut work.reduce(
-            &input,
-            &["--assume-deterministic", "--stats-json", "s.json"],
-            &test,
-        ),
+    let output = work.reduce_within(
+        &input,
+        &["--assume-deterministic", "--stats-json", "s.json"],
+        &test,
         LIMIT,
     );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     assert_eq!(work.json("s.json")["flakiness"]["extra_runs"], 0);
 }
 
@@ -194,19 +183,15 @@ fn a_test_that_accepts_everything_is_reported_and_the_output_written() {
     let work = Work::new();
     let input = work.file("in.txt", "a\nb\nc\n");
     let test = work.script("yes.sh", "exit 0");
-    let output = run_within(&mut work.reduce(&input, &[], &test), LIMIT);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    let output = work.reduce_within(&input, &[], &test, LIMIT);
+    let stderr = exited(&output, 3);
     assert!(
         stderr.contains("the test probably accepts too much"),
         "{stderr}"
     );
     assert_eq!(work.read("in.whittled.txt"), b"");
-    let output = run_within(
-        &mut work.reduce(&input, &["--force", "--allow-trivial"], &test),
-        LIMIT,
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = work.reduce_within(&input, &["--force", "--allow-trivial"], &test, LIMIT);
+    exited(&output, 0);
 }
 
 #[test]
@@ -218,17 +203,13 @@ fn memory_limit_makes_a_test_that_allocates_a_lot_fail() {
         "big.sh",
         "dd if=/dev/zero of=/dev/null bs=256M count=1 2>&1 || { echo allocation failed; exit 1; }",
     );
-    let output = run_within(
-        &mut work.reduce(&input, &["--memory-limit", "64"], &test),
-        LIMIT,
-    );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let output = work.reduce_within(&input, &["--memory-limit", "64"], &test, LIMIT);
+    let stderr = exited(&output, 2);
     assert!(stderr.contains("is not interesting"), "{stderr}");
     assert!(stderr.contains("allocation failed"), "{stderr}");
     // Without the limit the same test passes (the result is trivial, and that is allowed).
-    let output = run_within(&mut work.reduce(&input, &["--allow-trivial"], &test), LIMIT);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = work.reduce_within(&input, &["--allow-trivial"], &test, LIMIT);
+    exited(&output, 0);
 }
 
 #[test]

@@ -19,9 +19,8 @@ use whittle_core::engine::session::Session;
 use whittle_core::observe::events::Event;
 use whittle_core::observe::trace::{TraceHeader, TraceWriter};
 
-use common::{demo_example, session_options};
-
-const PATIENCE: Duration = Duration::from_secs(60);
+use common::tui::draw_current;
+use common::{PATIENCE, demo_example, session_options};
 
 /// Runs the built-in example `name` to its end with a replayable trace in `dir`; returns the
 /// trace's path and the events of the run.
@@ -85,14 +84,7 @@ impl Screen {
     }
 
     fn draw(&mut self) -> String {
-        self.app.refresh();
-        let deadline = Instant::now() + PATIENCE;
-        while !self.app.tree_is_current() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(2));
-            self.app.refresh();
-        }
-        self.terminal.draw(|frame| self.app.draw(frame)).unwrap();
-        self.terminal.backend().to_string()
+        draw_current(&mut self.app, &mut self.terminal)
     }
 
     fn position(&self) -> usize {
@@ -172,34 +164,21 @@ fn the_trace_holds_the_run() {
     let live: Vec<String> = events
         .iter()
         .filter(|e| !matches!(e, Event::TestStarted { .. }))
-        .map(|e| match e {
-            // The trace keeps no test status, duration or node of a candidate.
-            Event::CandidateJudged {
-                step,
-                candidate,
-                size,
-                preview,
-                removed,
-                action,
-                outcome,
+        .map(|event| {
+            let mut event = event.clone();
+            // The trace keeps no test status or node of a candidate, and its duration in seconds.
+            if let Event::CandidateJudged {
+                status,
                 duration,
+                node,
                 ..
-            } => format!(
-                "{:?}",
-                Event::CandidateJudged {
-                    step: *step,
-                    candidate: *candidate,
-                    size: *size,
-                    preview: preview.clone(),
-                    removed: removed.clone(),
-                    action: *action,
-                    outcome: *outcome,
-                    status: None,
-                    duration: Duration::from_secs_f64(duration.as_secs_f64()),
-                    node: None,
-                }
-            ),
-            other => counts(other).unwrap_or_else(|| format!("{other:?}")),
+            } = &mut event
+            {
+                *status = None;
+                *duration = Duration::from_secs_f64(duration.as_secs_f64());
+                *node = None;
+            }
+            counts(&event).unwrap_or_else(|| format!("{event:?}"))
         })
         .collect();
     assert_eq!(replayed.len(), live.len());

@@ -3,7 +3,7 @@
 //! candidate of the stage on the result is interesting); pinned text stays; two jobs give the
 //! sequential result; pipelines name the stages.
 
-mod tree_support;
+mod common;
 
 use std::sync::Arc;
 
@@ -93,7 +93,7 @@ fn check_stage(
     interesting: Predicate,
     expected: &str,
 ) {
-    if !tree_support::available(language_name) {
+    if !common::tree::available(language_name) {
         return;
     }
     let (result, stats) = reduce(language_name, rewrite.name(), input, &interesting, 1);
@@ -289,7 +289,7 @@ impl PinSource for PinText {
 
 #[test]
 fn pinned_nodes_are_never_edited() {
-    if !tree_support::available("c") {
+    if !common::tree::available("c") {
         return;
     }
     let input = "int g(long a, long b) { return a + b * 300; }\n";
@@ -410,7 +410,7 @@ fn rewrite_combines_the_three_stages() {
 #[test]
 fn candidates_report_the_bytes_they_replace() {
     use whittle_core::observe::events::{CandidateKind, Event};
-    if !tree_support::available("c") {
+    if !common::tree::available("c") {
         return;
     }
     let input = "int f(void) { return compute(40 + 2); }\n";

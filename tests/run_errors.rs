@@ -1,12 +1,12 @@
 //! whittle's own failures and odd arguments: a full disk under the scratch directory is reported
 //! as whittle's error (not the test's), and timeouts of 0 or of astronomic length.
 
-mod safety_support;
+mod common;
 
 use std::process::Command;
 use std::time::Duration;
 
-use safety_support::{Work, run_within, text};
+use common::safety::{Work, exited, run_within, text};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -21,7 +21,7 @@ fn whittle_on_small_disk(work: &Work, size: &str, args: &[&str]) -> Command {
         script.push_str(&format!(" '{arg}'"));
     }
     let mut command = Command::new("unshare");
-    if !safety_support::is_root() {
+    if !common::safety::is_root() {
         command.arg("-r");
     }
     command
@@ -116,15 +116,11 @@ fn a_timeout_of_zero_is_refused_and_huge_ones_are_accepted() {
     let test = work.script("t.sh", "grep -q keep \"$1\"");
     let run = |timeout: &str| {
         let _ = std::fs::remove_file(work.path("in.whittled.txt"));
-        run_within(
-            &mut work.reduce(&input, &[&format!("--timeout={timeout}")], &test),
-            MINUTE,
-        )
+        work.reduce_within(&input, &[&format!("--timeout={timeout}")], &test, MINUTE)
     };
     for zero in ["0", "0.0"] {
         let output = run(zero);
-        let stderr = text(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        let stderr = exited(&output, 2);
         assert!(stderr.contains("more than 0 seconds"), "{stderr}");
     }
     for bad in ["-1", "NaN"] {

@@ -2,24 +2,12 @@
 //! C-Vise-style test, a Python package whose result needs one line of two files and drops the
 //! third, a directory with a binary file left intact, `--resume`, and the checks of the paths.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn whittle(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn write_script(dir: &Path, name: &str, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
+use common::cli::{whittle, write_script};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -5,17 +5,17 @@
 //! Every test checks what Slurm itself says: `squeue --steps` lists no step (and `squeue` no
 //! job) of the run once whittle has ended, however it ended.
 
-#[allow(dead_code)]
-mod batch_support;
-mod safety_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use batch_support::{batch_args, batch_inputs, check_batch_summary};
-use safety_support::{Work, all_ended, pid_alive, pids_in, run_within, signal, text, wait_until};
+use common::batch::{batch_args, batch_inputs, check_batch_summary};
+use common::safety::{
+    Work, all_ended, exited, pid_alive, pids_in, run_within, signal, text, wait_until,
+};
 
 /// The input of the tests that hang or cancel steps: eight lines.
 const EIGHT_LINES: &str = "a\nb\nc\nd\ne\nf\ng\nh\n";
@@ -123,6 +123,13 @@ impl Allocation {
             .env("SLURM_NTASKS", self.tasks.to_string())
     }
 
+    /// Runs `command` inside this allocation to its end within `limit` and asserts that it
+    /// succeeded.
+    fn succeeds(&self, mut command: Command, limit: Duration) -> Output {
+        self.enter(&mut command);
+        succeeds(&mut command, limit)
+    }
+
     /// The steps Slurm knows in this allocation.
     fn steps(&self) -> Vec<String> {
         squeue(&["--steps", &format!("--jobs={}", self.job)])
@@ -208,6 +215,29 @@ fn reduce(work: &Work, input: &str, options: &[&str], test: &str) -> Command {
     command
 }
 
+/// The reduction of `input` in `work` with `options` into `output` on this machine (what a
+/// Slurm run is compared with); it succeeds within `limit`.
+fn reduce_locally(
+    work: &Work,
+    input: &str,
+    output: &str,
+    options: &[&str],
+    test: &str,
+    limit: Duration,
+) {
+    succeeds(
+        &mut reduce(work, input, &[&["-o", output], options].concat(), test),
+        limit,
+    );
+}
+
+/// Runs `command` to its end within `limit` and asserts that it succeeded.
+fn succeeds(command: &mut Command, limit: Duration) -> Output {
+    let out = run_within(command, limit);
+    assert_success(&out);
+    out
+}
+
 fn assert_success(out: &Output) {
     assert!(
         out.status.success(),
@@ -232,16 +262,14 @@ mod slurm {
         let work = Work::new();
         work.copy_example("sumprod-c");
         let common = ["--atoms", "line", "-j", "2", "--parallel", "stable"];
-        let local = run_within(
-            &mut reduce(
-                &work,
-                "sumprod.c",
-                &[&["-o", "local.c"], &common[..]].concat(),
-                "./oracle.sh",
-            ),
+        reduce_locally(
+            &work,
+            "sumprod.c",
+            "local.c",
+            &common,
+            "./oracle.sh",
             Duration::from_secs(600),
         );
-        assert_success(&local);
         let allocation = Allocation::new(2);
         let slurm_options = [
             "-o",
@@ -253,15 +281,15 @@ mod slurm {
             "--trace",
             "trace.jsonl",
         ];
-        let mut command = reduce(
-            &work,
-            "sumprod.c",
-            &[&slurm_options, &common[..]].concat(),
-            "./oracle.sh",
+        let slurm = allocation.succeeds(
+            reduce(
+                &work,
+                "sumprod.c",
+                &[&slurm_options, &common[..]].concat(),
+                "./oracle.sh",
+            ),
+            Duration::from_secs(900),
         );
-        allocation.enter(&mut command);
-        let slurm = run_within(&mut command, Duration::from_secs(900));
-        assert_success(&slurm);
         let stderr = text(&slurm.stderr);
         assert!(
             stderr.contains(&format!(
@@ -298,17 +326,15 @@ mod slurm {
         let work = Work::new();
         work.copy_example("hello-hoist-c");
         let common = ["-a", "hoist+hddh", "-j", "2", "--parallel", "stable"];
-        let local = run_within(
-            &mut reduce(
-                &work,
-                "hello.c",
-                &[&["-o", "local.c"], &common[..]].concat(),
-                "./oracle.sh",
-            ),
+        reduce_locally(
+            &work,
+            "hello.c",
+            "local.c",
+            &common,
+            "./oracle.sh",
             Duration::from_secs(600),
         );
-        assert_success(&local);
-        let slurm = run_within(
+        let slurm = succeeds(
             &mut reduce(
                 &work,
                 "hello.c",
@@ -317,7 +343,6 @@ mod slurm {
             ),
             Duration::from_secs(900),
         );
-        assert_success(&slurm);
         let stderr = text(&slurm.stderr);
         assert!(stderr.contains("as Slurm jobs of their own"), "{stderr}");
         let result = work.read("slurm.c");
@@ -348,26 +373,24 @@ mod slurm {
         let oracle = task.join("oracle.sh");
         let oracle = oracle.to_str().unwrap();
         let common = ["-j", "2", "--parallel", "stable"];
-        let local = run_within(
-            &mut reduce(
+        reduce_locally(
+            &work,
+            "json8.json",
+            "local.json",
+            &common,
+            oracle,
+            Duration::from_secs(900),
+        );
+        let allocation = Allocation::new(2);
+        allocation.succeeds(
+            reduce(
                 &work,
                 "json8.json",
-                &[&["-o", "local.json"], &common[..]].concat(),
+                &[&["-o", "slurm.json", "--executor", "slurm"], &common[..]].concat(),
                 oracle,
             ),
             Duration::from_secs(900),
         );
-        assert_success(&local);
-        let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "json8.json",
-            &[&["-o", "slurm.json", "--executor", "slurm"], &common[..]].concat(),
-            oracle,
-        );
-        allocation.enter(&mut command);
-        let slurm = run_within(&mut command, Duration::from_secs(900));
-        assert_success(&slurm);
         assert_eq!(work.read("slurm.json"), work.read("local.json"));
         allocation.assert_no_step_left();
     }
@@ -397,7 +420,7 @@ mod slurm {
         let allocation = Allocation::new(2);
         let mut command = reduce(&work, "in.txt", &DDMIN_AS_STEPS, "./hang.sh");
         allocation.enter(&mut command);
-        let mut child = safety_support::spawn_piped(&mut command);
+        let mut child = common::safety::spawn_piped(&mut command);
         // Both tests of the first window hang as steps (after the two checks, each test writes
         // its own and its sleep's process id).
         assert!(
@@ -407,7 +430,7 @@ mod slurm {
         );
         assert_eq!(allocation.steps().len(), 2, "{:?}", allocation.steps());
         signal(child.id() as i32, nix::sys::signal::Signal::SIGINT);
-        let status = safety_support::wait_within(&mut child, Duration::from_secs(30))
+        let status = common::safety::wait_within(&mut child, Duration::from_secs(30))
             .expect("whittle ends soon after Ctrl-C");
         let out = child.wait_with_output().unwrap();
         assert_eq!(status.code(), Some(130), "{}", text(&out.stderr));
@@ -453,7 +476,7 @@ mod slurm {
             "./t.sh",
         );
         allocation.enter(&mut command);
-        let mut child = safety_support::spawn_piped(&mut command);
+        let mut child = common::safety::spawn_piped(&mut command);
         let mut seen: std::collections::HashMap<i32, std::time::Instant> = Default::default();
         let mut cancelled_while_running = 0;
         while child.try_wait().unwrap().is_none() {
@@ -490,15 +513,15 @@ mod slurm {
         let work = Work::new();
         let pids = hanging_test(&work);
         let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "in.txt",
-            &[&DDMIN_AS_STEPS[..], &["--limit-time", "5"]].concat(),
-            "./hang.sh",
+        let out = allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
+                &[&DDMIN_AS_STEPS[..], &["--limit-time", "5"]].concat(),
+                "./hang.sh",
+            ),
+            Duration::from_secs(60),
         );
-        allocation.enter(&mut command);
-        let out = run_within(&mut command, Duration::from_secs(60));
-        assert_success(&out);
         assert!(
             text(&out.stdout).contains("time limit"),
             "{}",
@@ -507,7 +530,7 @@ mod slurm {
         allocation.assert_steps_end();
         drop(allocation);
         // Jobs of their own.
-        let out = run_within(
+        let out = succeeds(
             &mut reduce(
                 &work,
                 "in.txt",
@@ -516,7 +539,6 @@ mod slurm {
             ),
             Duration::from_secs(60),
         );
-        assert_success(&out);
         let stderr = text(&out.stderr);
         assert!(
             wait_until(Duration::from_secs(10), || left_of_run(&stderr).is_empty()),
@@ -534,28 +556,28 @@ mod slurm {
         let work = Work::new();
         let pids = hanging_test(&work);
         let allocation = Allocation::new(2);
-        let mut command = reduce(
-            &work,
-            "in.txt",
-            &[
-                "-a",
-                "ddmin",
-                "--atoms",
-                "line",
-                "-j",
-                "2",
-                "--executor",
-                "slurm",
-                "--timeout",
-                "1",
-                "--stats-json",
-                "stats.json",
-            ],
-            "./hang.sh",
+        allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
+                &[
+                    "-a",
+                    "ddmin",
+                    "--atoms",
+                    "line",
+                    "-j",
+                    "2",
+                    "--executor",
+                    "slurm",
+                    "--timeout",
+                    "1",
+                    "--stats-json",
+                    "stats.json",
+                ],
+                "./hang.sh",
+            ),
+            Duration::from_secs(300),
         );
-        allocation.enter(&mut command);
-        let out = run_within(&mut command, Duration::from_secs(300));
-        assert_success(&out);
         let stats = work.json("stats.json");
         assert!(stats["timeouts"].as_u64().unwrap() >= 2, "{stats}");
         assert_eq!(stats["lost"], 0, "{stats}");
@@ -589,37 +611,35 @@ mod slurm {
         );
         // A timeout far beyond the test's: the cancelled step is lost, never timed out.
         let common = ["-a", "ddmin", "-j", "1", "--timeout", "600"];
-        let local = run_within(
-            &mut reduce(
-                &work,
-                "in.txt",
-                &[&common[..], &["-o", "local.txt"]].concat(),
-                "./t.sh",
-            ),
-            Duration::from_secs(120),
-        );
-        assert_success(&local);
-        let allocation = Allocation::new(1);
-        let mut command = reduce(
+        reduce_locally(
             &work,
             "in.txt",
-            &[
-                &common[..],
-                &[
-                    "-o",
-                    "slurm.txt",
-                    "--executor",
-                    "slurm",
-                    "--stats-json",
-                    "stats.json",
-                ],
-            ]
-            .concat(),
+            "local.txt",
+            &common,
             "./t.sh",
+            Duration::from_secs(120),
         );
-        allocation.enter(&mut command);
-        let out = run_within(&mut command, Duration::from_secs(600));
-        assert_success(&out);
+        let allocation = Allocation::new(1);
+        allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
+                &[
+                    &common[..],
+                    &[
+                        "-o",
+                        "slurm.txt",
+                        "--executor",
+                        "slurm",
+                        "--stats-json",
+                        "stats.json",
+                    ],
+                ]
+                .concat(),
+                "./t.sh",
+            ),
+            Duration::from_secs(600),
+        );
         assert_eq!(work.read("slurm.txt"), work.read("local.txt"));
         assert_eq!(work.read("slurm.txt"), b"af");
         let stats = work.json("stats.json");
@@ -668,7 +688,7 @@ mod slurm {
             .env("WHITTLE_SRUN", &fake),
             Duration::from_secs(60),
         );
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        exited(&out, 2);
         let stderr = text(&out.stderr);
         assert!(
             stderr.contains("is not shared with the Slurm nodes"),
@@ -689,7 +709,7 @@ mod slurm {
             Duration::from_secs(900),
         );
         // Some inputs are not interesting: exit 1, after all of them ran.
-        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        exited(&out, 1);
         check_batch_summary(&work, &inputs, "slurm");
         assert!(
             squeue(&[])

@@ -17,9 +17,7 @@ use whittle_core::observe::events::{CandidateKind, Event};
 use whittle_core::text::atoms::AtomKind;
 use whittle_core::tree::{Language, Tree};
 
-use common::{demo_example, session_options};
-
-const PATIENCE: Duration = Duration::from_secs(60);
+use common::{PATIENCE, demo_example, session_options};
 
 fn text_settings(jobs: usize) -> Settings {
     Settings {

@@ -2,16 +2,16 @@
 //! kills running tests, stops during the input check say so, limits say what is on disk, and
 //! the testing window is bounded. Real processes and real signals.
 
-mod safety_support;
+mod common;
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::Signal;
-use safety_support::{
-    Work, lines, pids_in, proc_status, run_within, signal, spawn_piped, survivors, text,
+use common::safety::{
+    Work, exited, lines, pids_in, proc_status, run_within, signal, spawn_piped, survivors, text,
     wait_until, wait_within,
 };
+use nix::sys::signal::Signal;
 
 const MINUTE: Duration = Duration::from_secs(60);
 
@@ -103,7 +103,7 @@ fn the_time_limit_kills_a_test_that_hangs() {
     );
     let took = start.elapsed();
     let stdout = text(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     assert!(took < Duration::from_secs(20), "{took:?}");
     assert!(stdout.contains("time limit of 4s"), "{stdout}");
     assert!(stdout.contains("the input, unchanged"), "{stdout}");
@@ -133,8 +133,7 @@ fn ctrl_c_during_the_input_check_says_stopped_and_exits_130() {
     signal(child.id() as i32, Signal::SIGINT);
     assert!(wait_within(&mut child, Duration::from_secs(10)).is_some());
     let output = child.wait_with_output().unwrap();
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let stderr = exited(&output, 130);
     assert!(
         stderr.contains("stopped before the input was checked"),
         "{stderr}"
@@ -180,7 +179,7 @@ fn limits_of_zero_or_one_test_exit_0_and_say_what_is_on_disk() {
     }
     let output = run(&["--limit-tests", "1"]);
     let stdout = text(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    exited(&output, 0);
     assert!(stdout.contains("limit of 1 tests"), "{stdout}");
     assert!(stdout.contains("in.whittled.txt"), "{stdout}");
     assert!(!text(&output.stderr).contains("nothing was written"));
@@ -214,7 +213,7 @@ fn a_huge_jobs_value_is_capped_with_a_warning_and_threads_stay_within_it() {
     let output = child.wait_with_output().unwrap();
     let stderr = text(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    let cap = safety_support::max_jobs();
+    let cap = common::safety::max_jobs();
     assert!(
         stderr.contains(&format!("using -j {cap}")),
         "a warning names the cap: {stderr}"

@@ -2,7 +2,7 @@
 //! committing candidates, listing the current tree, hoisting candidates, preprocessing, and the
 //! syntax guard.
 
-mod tree_support;
+mod common;
 
 use std::sync::Arc;
 
@@ -371,11 +371,11 @@ fn commits_match_candidates_and_update_listings() {
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
 fn rendering_in_parallel_gives_the_sequential_result() {
-    let (path, language) = tree_support::fixtures_of("json")
+    let (path, language) = common::tree::fixtures_of("json")
         .into_iter()
         .next()
         .expect("a JSON fixture");
-    let tree = tree_support::parse(&path, language, Preprocess::default());
+    let tree = common::tree::parse(&path, language, Preprocess::default());
     let state = TreeState::new(tree.clone());
     let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
     let candidates: Vec<TreeEdits> = removable
@@ -461,8 +461,8 @@ fn syntax_guard_rejects_new_errors_only() {
 
 #[test]
 fn copying_untouched_subtrees_changes_nothing() {
-    for (path, language) in tree_support::fixtures() {
-        let tree = tree_support::parse(&path, language, Preprocess::default());
+    for (path, language) in common::tree::fixtures() {
+        let tree = common::tree::parse(&path, language, Preprocess::default());
         let mut state = TreeState::new(tree.clone());
         let removable: Vec<NodeId> = tree.ids().filter(|&id| tree.is_removable(id)).collect();
         let hoists: Vec<(NodeId, NodeId)> = tree
@@ -593,7 +593,7 @@ fn loop_control_is_a_loops_condition_and_update_not_its_initializer_body_or_an_i
         loop_controls("c", c),
         ["i < n", "i++", "(s > 3)", "(s < 2)"]
     );
-    if tree_support::available("javascript") {
+    if common::tree::available("javascript") {
         let js = "for (let i = 0; i < 3; i += 1) { f(i); } if (x) { y(); }";
         // The grammar puts the condition's `;` in the condition's field.
         assert_eq!(loop_controls("javascript", js), ["i < 3", ";", "i += 1"]);

@@ -2,7 +2,7 @@
 //! of nodes whose Φ (spliced in alone) or whose removal (as the reduction does it) re-parses
 //! without new syntax errors.
 
-mod tree_support;
+mod common;
 
 use whittle_core::tree::check::{CheckReport, phi_check, removal_check};
 use whittle_core::tree::{Language, Preprocess, Tree};
@@ -135,15 +135,15 @@ fn assert_share(
     check: impl Fn(&std::sync::Arc<Tree>) -> CheckReport,
 ) {
     for &language in languages {
-        let fixtures = tree_support::fixtures_of(language);
-        if !tree_support::available(language) {
+        let fixtures = common::tree::fixtures_of(language);
+        if !common::tree::available(language) {
             continue;
         }
         assert!(!fixtures.is_empty(), "no fixtures for {language}");
         let (mut valid, mut tried) = (0, 0);
         let mut details = Vec::new();
         for (path, lang) in fixtures {
-            let tree = tree_support::parse(&path, lang, Preprocess::default());
+            let tree = common::tree::parse(&path, lang, Preprocess::default());
             let result = check(&tree);
             valid += result.valid;
             tried += result.tried;

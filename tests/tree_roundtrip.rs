@@ -2,7 +2,7 @@
 //! the examples and the benchmark inputs, with and without preprocessing; the tokens and their whitespace
 //! cover the input exactly.
 
-mod tree_support;
+mod common;
 
 use whittle_core::tree::{Preprocess, Tree, TreeEdits, TreeState};
 
@@ -53,7 +53,7 @@ fn assert_structure(tree: &Tree, label: &str) {
 
 fn check(path: &std::path::Path, language: &'static whittle_core::tree::Language) {
     for preprocess in [Preprocess::default(), Preprocess::none()] {
-        let tree = tree_support::parse(path, language, preprocess);
+        let tree = common::tree::parse(path, language, preprocess);
         let label = format!("{} ({preprocess:?})", path.display());
         assert_tokens_tile_input(&tree, &label);
         assert_structure(&tree, &label);
@@ -73,7 +73,7 @@ fn check(path: &std::path::Path, language: &'static whittle_core::tree::Language
 
 #[test]
 fn fixtures_round_trip() {
-    let fixtures = tree_support::fixtures();
+    let fixtures = common::tree::fixtures();
     let languages: std::collections::BTreeSet<&str> =
         fixtures.iter().map(|(_, l)| l.name()).collect();
     let expected = whittle_core::tree::languages()
@@ -96,7 +96,7 @@ fn fixtures_round_trip() {
     ignore = "needs the C and Java grammars (cargo features lang-c, lang-java)"
 )]
 fn example_inputs_round_trip() {
-    let inputs = tree_support::example_inputs();
+    let inputs = common::tree::example_inputs();
     let count = |extension: &str| {
         inputs
             .iter()
@@ -117,7 +117,7 @@ fn example_inputs_round_trip() {
 fn benchmark_inputs_round_trip() {
     let dir = std::env::var_os("WHITTLE_BENCH_DIR")
         .expect("WHITTLE_BENCH_DIR names the folder of the benchmark tasks");
-    let inputs = tree_support::parsable_files(std::path::Path::new(&dir));
+    let inputs = common::tree::parsable_files(std::path::Path::new(&dir));
     assert!(
         !inputs.is_empty(),
         "no input in a language this build parses under {}",
@@ -142,7 +142,7 @@ fn odd_inputs_round_trip() {
         ("json", b"\"unterminated"),
     ];
     for &(name, input) in cases {
-        if !tree_support::available(name) {
+        if !common::tree::available(name) {
             continue;
         }
         let language = whittle_core::tree::Language::by_name(name).unwrap();

@@ -2,14 +2,14 @@
 //! tables cover the grammars. (That the tables are what the grammar crates give now is checked
 //! by `cargo xtask grammars --check` and the tests of `xtask/`.)
 
-mod tree_support;
+mod common;
 
 use whittle_core::tree::languages;
 use whittle_core::tree::profile::Profile;
 
 #[test]
 fn profiles_parse_and_name_their_files() {
-    let dir = tree_support::project_dir().join("grammars");
+    let dir = common::tree::project_dir().join("grammars");
     let mut names = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

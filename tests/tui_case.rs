@@ -3,6 +3,8 @@
 //! The file list's rows are checked to the character, a pin made on one file holds through
 //! that file's later sessions, and the chart is the whole set's.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,8 +23,7 @@ use whittle_core::exec::oracle::predicate;
 use whittle_core::observe::events::Event;
 use whittle_core::params::ParallelMode;
 
-/// How long a test waits for the engine before failing (generous: the machine may be loaded).
-const PATIENCE: Duration = Duration::from_secs(60);
+use common::PATIENCE;
 
 fn file(path: &str, content: &str) -> CaseFile {
     CaseFile {

@@ -2,6 +2,8 @@
 //! session, rendered to ratatui's `TestBackend`, with snapshots of its screens. The clock is a
 //! manual one and the tests run with one job, so every screen is reproducible.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,8 +18,8 @@ use whittle_core::engine::session::{RunState, Session, SessionOptions};
 use whittle_core::observe::events::{CandidateKind, Event};
 use whittle_core::outcome::Outcome;
 
-/// How long a test waits for the engine before failing (generous: the machine may be loaded).
-const PATIENCE: Duration = Duration::from_secs(60);
+use common::PATIENCE;
+use common::tui::draw_current;
 
 struct Harness {
     session: Session,
@@ -141,15 +143,7 @@ impl Harness {
     }
 
     fn screen(&mut self) -> String {
-        self.app.refresh();
-        // The tree is re-parsed no more often than parsing can afford: wait for it.
-        let deadline = Instant::now() + PATIENCE;
-        while !self.app.tree_is_current() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(2));
-            self.app.refresh();
-        }
-        self.terminal.draw(|frame| self.app.draw(frame)).unwrap();
-        self.terminal.backend().to_string()
+        draw_current(&mut self.app, &mut self.terminal)
     }
 
     /// The text drawn struck through (what the candidate removes), in screen order.

@@ -365,7 +365,11 @@ fn conclude(
     let flakiness = warn_of_flakiness(&finished, &outcome.flakiness);
     let mut code = 0;
     if let Some(path) = &args.stats_json
-        && !write_stats(path, &finished, &flakiness)
+        && !write_stats(
+            path,
+            &finished.stats,
+            &serde_json::json!({ "flakiness": flakiness }),
+        )
     {
         code = EXIT_ERROR;
     }
@@ -510,15 +514,19 @@ fn warn_of_flakiness(finished: &Finished, seen: &Flakiness) -> Flakiness {
     flakiness
 }
 
-/// Writes the statistics, with the flakiness, as JSON to `path` (`--stats-json`); false, said
-/// on stderr, when they cannot be written.
-fn write_stats(path: &Path, finished: &Finished, flakiness: &Flakiness) -> bool {
-    let written = serde_json::to_value(&finished.stats)
-        .and_then(|mut json| {
-            if let Some(fields) = json.as_object_mut() {
-                fields.insert("flakiness".into(), serde_json::to_value(flakiness)?);
+/// Writes the statistics with the fields of `extra` (the flakiness, a case's files) as JSON to
+/// `path` (`--stats-json`); false, said on stderr, when they cannot be written.
+pub(super) fn write_stats(
+    path: &Path,
+    stats: &whittle_core::observe::stats::Stats,
+    extra: &serde_json::Value,
+) -> bool {
+    let written = serde_json::to_value(stats)
+        .and_then(|mut total| {
+            if let (Some(fields), Some(extra)) = (total.as_object_mut(), extra.as_object()) {
+                fields.extend(extra.clone());
             }
-            serde_json::to_vec_pretty(&json)
+            serde_json::to_vec_pretty(&total)
         })
         .map_err(std::io::Error::other)
         .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
@@ -584,7 +592,7 @@ fn save(output: &ResultFile) -> Option<(PathBuf, bool)> {
 
 /// Tells on stdout where the result is and how the run ended (`stopped`); returns the exit
 /// code, `code` unless a stop makes it another. `unchanged`: the result is the input.
-fn tell_where(
+pub(super) fn tell_where(
     stdout: &mut Report,
     stopped: Option<&Stop>,
     place: &Path,

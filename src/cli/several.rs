@@ -413,20 +413,7 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             "flakiness": flakiness,
             "memo_hits": finished.memo_hits,
         });
-        let written = serde_json::to_value(&finished.stats)
-            .and_then(|mut total| {
-                if let (Some(fields), Some(extra)) = (total.as_object_mut(), json.as_object()) {
-                    fields.extend(extra.clone());
-                }
-                serde_json::to_vec_pretty(&total)
-            })
-            .map_err(std::io::Error::other)
-            .and_then(|json| whittle_core::output::write_atomically(path, &json, Some(0o644)));
-        if let Err(error) = written {
-            errln!(
-                "whittle: error: cannot write the statistics to {}: {error}",
-                path.display()
-            );
+        if !super::reduce::write_stats(path, &finished.stats, &json) {
             code = EXIT_ERROR;
         }
     }
@@ -469,34 +456,8 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         }
     }
     drop(lock);
-    let code = match &finished.stopped {
-        None => {
-            stdout.line(format_args!("result: {}", output.display()));
-            code
-        }
-        Some(Stop::Requested) => {
-            stdout.line(format_args!(
-                "stopped on request; the best result so far is in {}",
-                output.display()
-            ));
-            EXIT_INTERRUPTED
-        }
-        Some(Stop::Failed(why)) => {
-            errln!("whittle: error: {why}");
-            stdout.line(format_args!(
-                "stopped by an error; the best result so far is in {}",
-                output.display()
-            ));
-            EXIT_ERROR
-        }
-        Some(stop) => {
-            stdout.line(format_args!(
-                "{stop}; the best result so far is in {}",
-                output.display()
-            ));
-            code
-        }
-    };
+    let code =
+        super::reduce::tell_where(&mut stdout, finished.stopped.as_ref(), &output, false, code);
     let trivial = finished
         .result
         .iter()

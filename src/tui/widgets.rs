@@ -319,53 +319,12 @@ pub fn text_lines(
             lines.push(Line::from(spans));
             continue;
         };
-        let line_spans = highlighted.and_then(|h| h.get(index)).map(Vec::as_slice);
-        let mut span_index = 0;
-        let mut run = String::new();
-        let mut run_style: Option<Style> = None;
-        let mut content_removed = true;
-        for (offset, ch) in content.char_indices() {
-            let mut style = theme.base;
-            if let Some(hl) = line_spans {
-                while span_index < hl.len() && hl[span_index].bytes.end <= offset {
-                    span_index += 1;
-                }
-                if let Some(span) = hl.get(span_index)
-                    && span.bytes.start <= offset
-                    && let Some(category) = span.category
-                    && let Some(colour) = theme.syntax_colour(category)
-                {
-                    style = style.fg(colour);
-                }
-            }
-            let absolute = start + offset;
-            if inside(pins, absolute) {
-                style = style.patch(theme.pinned);
-            }
-            if inside(removed, absolute) {
-                style = style.patch(theme.candidate);
-            } else {
-                content_removed = false;
-            }
-            if run_style != Some(style) {
-                if let Some(previous) = run_style
-                    && !run.is_empty()
-                {
-                    spans.push(Span::styled(std::mem::take(&mut run), previous));
-                }
-                run_style = Some(style);
-            }
-            if ch == '\t' {
-                run.push_str("    ");
-            } else {
-                run.push(ch);
-            }
-        }
-        if let Some(style) = run_style
-            && !run.is_empty()
-        {
-            spans.push(Span::styled(run, style));
-        }
+        let line = LineText {
+            content,
+            start,
+            highlighted: highlighted.and_then(|h| h.get(index)).map(Vec::as_slice),
+        };
+        let content_removed = push_styled_runs(&mut spans, &line, removed, pins, theme);
         // A removed newline of a line that otherwise stays (or is blank) shows as ⏎.
         if end > start
             && text[end - 1] == b'\n'
@@ -377,6 +336,88 @@ pub fn text_lines(
         lines.push(Line::from(spans));
     }
     lines
+}
+
+/// One line of the test case as [`text_lines`] draws it.
+struct LineText<'a> {
+    /// Its text, without the newline.
+    content: &'a str,
+    /// Where it starts in the whole text.
+    start: usize,
+    /// Its syntax highlighting, when there is one.
+    highlighted: Option<&'a [HighlightSpan]>,
+}
+
+/// Appends the characters of `line` to `spans` in runs of one style (its syntax colours, the
+/// pins and the candidate's removed spans marked; a tab as four spaces). Returns whether the
+/// candidate removes all of them.
+fn push_styled_runs(
+    spans: &mut Vec<Span<'static>>,
+    line: &LineText<'_>,
+    removed: &[Range<usize>],
+    pins: &[Range<usize>],
+    theme: &Theme,
+) -> bool {
+    let mut span_index = 0;
+    let mut run = String::new();
+    let mut run_style: Option<Style> = None;
+    let mut content_removed = true;
+    for (offset, ch) in line.content.char_indices() {
+        let mut style = syntax_style(line.highlighted, &mut span_index, offset, theme);
+        let absolute = line.start + offset;
+        if inside(pins, absolute) {
+            style = style.patch(theme.pinned);
+        }
+        if inside(removed, absolute) {
+            style = style.patch(theme.candidate);
+        } else {
+            content_removed = false;
+        }
+        if run_style != Some(style) {
+            if let Some(previous) = run_style
+                && !run.is_empty()
+            {
+                spans.push(Span::styled(std::mem::take(&mut run), previous));
+            }
+            run_style = Some(style);
+        }
+        if ch == '\t' {
+            run.push_str("    ");
+        } else {
+            run.push(ch);
+        }
+    }
+    if let Some(style) = run_style
+        && !run.is_empty()
+    {
+        spans.push(Span::styled(run, style));
+    }
+    content_removed
+}
+
+/// The base style with the syntax colour of the character at `offset` of a line highlighted by
+/// `highlighted`; `span_index` is where the search starts (offsets come in increasing order).
+fn syntax_style(
+    highlighted: Option<&[HighlightSpan]>,
+    span_index: &mut usize,
+    offset: usize,
+    theme: &Theme,
+) -> Style {
+    let style = theme.base;
+    let Some(hl) = highlighted else {
+        return style;
+    };
+    while *span_index < hl.len() && hl[*span_index].bytes.end <= offset {
+        *span_index += 1;
+    }
+    if let Some(span) = hl.get(*span_index)
+        && span.bytes.start <= offset
+        && let Some(category) = span.category
+        && let Some(colour) = theme.syntax_colour(category)
+    {
+        return style.fg(colour);
+    }
+    style
 }
 
 #[cfg(test)]

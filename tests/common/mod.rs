@@ -1,6 +1,18 @@
-//! Helpers shared by the integration tests: in-process reductions of integer configurations,
-//! and the built-in examples as sessions.
+//! Helpers shared by the integration tests: in-process reductions of integer configurations
+//! and the built-in examples as sessions (here), a private work directory with its scripts and
+//! processes (`safety`), campaigns of `whittle batch` (`batch`) and the inputs of the tree tests
+//! (`tree`), the binary run in a plain directory (`cli`), the terminal UI drawn on a test terminal (`tui`). Every test binary declares `mod common;` and uses what it needs of it.
 #![allow(dead_code)]
+
+pub mod batch;
+pub mod cli;
+pub mod safety;
+pub mod tree;
+pub mod tui;
+
+/// How long a test waits at most for the engine to settle or the tree to be parsed (generous:
+/// the machine may be loaded).
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
 use std::sync::Arc;
 

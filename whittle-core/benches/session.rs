@@ -58,26 +58,41 @@ fn settings() -> Settings {
     }
 }
 
-/// ddmin with the bare tester; with `events`, a thread drains the event channel.
-fn bare(text: &[u8], events: bool) -> u64 {
-    let oracle = predicate("keep lines", is_interesting);
+/// A tester of `oracle` whose best is `text`; with `events`, a thread drains its event channel.
+fn drained_tester(
+    oracle: Arc<dyn Oracle>,
+    text: &[u8],
+    events: bool,
+) -> (Tester, Option<std::thread::JoinHandle<usize>>) {
     let control = Arc::new(Control::new(Knobs::default()));
-    let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+    let mut tester = Tester::new(oracle, CachePolicy::recommended(), control);
     let drain = events.then(|| {
         let (tx, rx) = crossbeam_channel::unbounded();
         tester.set_events(Some(tx));
         std::thread::spawn(move || rx.iter().count())
     });
     tester.set_best(text.to_vec());
-    let domain = TextDomain::new(text, atoms::split(text, AtomKind::Line));
-    let units: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
-    black_box(dd::ddmin(&domain, units, &mut tester, &DdOptions::default()).expect("no stop"));
+    (tester, drain)
+}
+
+/// The tests `tester` ran, once the thread draining its events (if any) has seen them all.
+fn tests_run(tester: Tester, drain: Option<std::thread::JoinHandle<usize>>) -> u64 {
     let tests = tester.stats().tests;
     drop(tester);
     if let Some(drain) = drain {
         black_box(drain.join().expect("drain thread"));
     }
     tests
+}
+
+/// ddmin with the bare tester; with `events`, a thread drains the event channel.
+fn bare(text: &[u8], events: bool) -> u64 {
+    let oracle = predicate("keep lines", is_interesting);
+    let (mut tester, drain) = drained_tester(Arc::new(oracle), text, events);
+    let domain = TextDomain::new(text, atoms::split(text, AtomKind::Line));
+    let units: Vec<UnitId> = (0..domain.unit_count() as UnitId).collect();
+    black_box(dd::ddmin(&domain, units, &mut tester, &DdOptions::default()).expect("no stop"));
+    tests_run(tester, drain)
 }
 
 /// Starts a ddmin session on `text` with `settings` and `oracle`.
@@ -208,14 +223,7 @@ fn tree_run(text: &[u8], events: bool) -> u64 {
     let oracle = predicate("keeps the marker", |candidate: &[u8]| {
         candidate.windows(4).any(|window| window == b"keep")
     });
-    let control = Arc::new(Control::new(Knobs::default()));
-    let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
-    let drain = events.then(|| {
-        let (tx, rx) = crossbeam_channel::unbounded();
-        tester.set_events(Some(tx));
-        std::thread::spawn(move || rx.iter().count())
-    });
-    tester.set_best(text.to_vec());
+    let (mut tester, drain) = drained_tester(Arc::new(oracle), text, events);
     let context = TreeContext {
         language,
         dd: &DdOptions::default(),
@@ -225,12 +233,7 @@ fn tree_run(text: &[u8], events: bool) -> u64 {
         keep_loop_control: false,
     };
     hdd::run(&mut tester, "hddr".parse().expect("hddr"), &context, "hddr").expect("no stop");
-    let tests = tester.stats().tests;
-    drop(tester);
-    if let Some(drain) = drain {
-        black_box(drain.join().expect("drain thread"));
-    }
-    tests
+    tests_run(tester, drain)
 }
 
 #[cfg(feature = "lang-json")]

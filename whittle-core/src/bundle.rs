@@ -276,9 +276,7 @@ pub struct CaseDirectory {
 struct DirectoryState {
     /// The best set that is not on disk yet (a failed write).
     pending: Option<Vec<CaseFile>>,
-    /// The last write failed (reported once).
-    failing: bool,
-    last_error: Option<String>,
+    failures: crate::output::WriteFailures,
     written: bool,
 }
 
@@ -297,13 +295,12 @@ impl CaseDirectory {
     /// Makes `files` the result on disk. Returns what the user should be told.
     #[must_use = "a failed write must be reported"]
     pub fn write(&self, files: &[CaseFile]) -> Option<crate::output::WriteNotice> {
-        use crate::output::WriteNotice;
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         match replace_directory(&self.path, files) {
             Ok(()) => {
-                let notice = state.failing.then(|| {
-                    WriteNotice::Recovered(format!("{} is written again", self.path.display()))
-                });
+                let notice = state
+                    .failures
+                    .succeeded(|| format!("{} is written again", self.path.display()));
                 *state = DirectoryState {
                     written: true,
                     ..DirectoryState::default()
@@ -311,17 +308,8 @@ impl CaseDirectory {
                 notice
             }
             Err(error) => {
-                let notice = (!state.failing).then(|| {
-                    WriteNotice::Failed(format!(
-                        "cannot write {}: {error}; the best result so far is kept in memory and \
-                         written at the next improvement",
-                        self.path.display()
-                    ))
-                });
                 state.pending = Some(files.to_vec());
-                state.failing = true;
-                state.last_error = Some(error.to_string());
-                notice
+                state.failures.failed(&self.path, &error)
             }
         }
     }
@@ -339,8 +327,8 @@ impl CaseDirectory {
             let _ = self.write(&pending);
         }
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        match (&state.pending, &state.last_error) {
-            (Some(_), Some(error)) => Err(error.clone()),
+        match (&state.pending, state.failures.last_error()) {
+            (Some(_), Some(error)) => Err(error.to_string()),
             (Some(_), None) => Err("not written".into()),
             (None, _) => Ok(state.written),
         }

@@ -123,6 +123,42 @@ pub enum WriteNotice {
     Recovered(String),
 }
 
+/// The failed writes of one result (a file or a directory): a series of them is told once when
+/// it starts and once when a write ends it.
+#[derive(Debug, Default)]
+pub(crate) struct WriteFailures {
+    /// The error of the last write, while the writes fail.
+    last_error: Option<String>,
+}
+
+impl WriteFailures {
+    /// A write succeeded: the notice that ends a series of failures (`written` says what is
+    /// written again), if there was one.
+    pub(crate) fn succeeded(&mut self, written: impl FnOnce() -> String) -> Option<WriteNotice> {
+        self.last_error
+            .take()
+            .map(|_| WriteNotice::Recovered(written()))
+    }
+
+    /// The write of `path` failed with `error`: the notice of the first failure of a series.
+    pub(crate) fn failed(&mut self, path: &Path, error: &std::io::Error) -> Option<WriteNotice> {
+        let notice = self.last_error.is_none().then(|| {
+            WriteNotice::Failed(format!(
+                "cannot write {}: {error}; the best result so far is kept in memory and written \
+                 at the next improvement",
+                path.display()
+            ))
+        });
+        self.last_error = Some(error.to_string());
+        notice
+    }
+
+    /// The error of the last write, while the writes fail.
+    pub(crate) fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+}
+
 /// The output file of a reduction, and the only writer of the result: every accepted
 /// reduction goes through [`ResultFile::write`]. A write that fails keeps the result in
 /// memory, says so once (a [`WriteNotice`]), and is tried again at the next improvement and at
@@ -141,9 +177,7 @@ struct ResultState {
     existing: Option<usize>,
     /// Something this run wrote is on disk.
     written: bool,
-    /// The last write failed: the failure was reported.
-    failing: bool,
-    last_error: Option<String>,
+    failures: WriteFailures,
 }
 
 impl ResultFile {
@@ -186,32 +220,20 @@ impl ResultFile {
     fn write_now(&self, state: &mut ResultState, content: &[u8]) -> Option<WriteNotice> {
         match write_atomically(&self.path, content, self.mode) {
             Ok(()) => {
-                let notice = state.failing.then(|| {
-                    WriteNotice::Recovered(format!(
-                        "{} is written again ({} bytes)",
-                        self.path.display(),
-                        content.len()
-                    ))
-                });
                 state.pending = None;
                 state.existing = None;
                 state.written = true;
-                state.failing = false;
-                state.last_error = None;
-                notice
+                state.failures.succeeded(|| {
+                    format!(
+                        "{} is written again ({} bytes)",
+                        self.path.display(),
+                        content.len()
+                    )
+                })
             }
             Err(error) => {
-                let notice = (!state.failing).then(|| {
-                    WriteNotice::Failed(format!(
-                        "cannot write {}: {error}; the best result so far is kept in memory and \
-                         written at the next improvement",
-                        self.path.display()
-                    ))
-                });
                 state.pending = Some(content.to_vec());
-                state.failing = true;
-                state.last_error = Some(error.to_string());
-                notice
+                state.failures.failed(&self.path, &error)
             }
         }
     }
@@ -236,7 +258,7 @@ impl ResultFile {
         }
         let saved = match (&state.pending, state.written) {
             (Some(best), _) => Saved::Failed {
-                error: state.last_error.clone().unwrap_or_default(),
+                error: state.failures.last_error().unwrap_or_default().to_string(),
                 best: best.clone(),
             },
             (None, true) => Saved::Best,

@@ -32,6 +32,7 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
         .unwrap_or_else(|| "–".into());
     let label = |text: &str| Span::styled(format!("{text:<9}"), theme.muted);
     let value = |text: String| Span::styled(text, theme.base);
+    let row = |name: &str, text: String| Line::from(vec![label(name), value(text)]);
     let size_line = |name: &str, from: usize, to: usize| {
         Line::from(vec![
             label(name),
@@ -61,30 +62,23 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
             ),
             Span::styled(" ✗", theme.interesting),
         ]),
-        Line::from(vec![
-            label("cache"),
-            value(format!(
-                "{} lookups · {} hits",
-                unknown(cache.lookups),
-                cache.hits()
-            )),
-        ]),
+        row(
+            "cache",
+            format!("{} lookups · {} hits", unknown(cache.lookups), cache.hits()),
+        ),
         Line::from(vec![
             label("hits"),
             Span::styled(format!("✗ {}  ", cache.hits_interesting), theme.interesting),
             Span::styled(format!("✓ {}  ", cache.hits_not), theme.not_interesting),
             Span::styled(format!("? {}", cache.hits_unresolved), theme.unresolved),
         ]),
-        Line::from(vec![
-            label("checks"),
-            value(format!(
-                "{} · {} oracle runs",
-                stats.checks, stats.oracle_runs
-            )),
-        ]),
-        Line::from(vec![
-            label("entries"),
-            value(format!(
+        row(
+            "checks",
+            format!("{} · {} oracle runs", stats.checks, stats.oracle_runs),
+        ),
+        row(
+            "entries",
+            format!(
                 "{} · {} · {} evicted",
                 unknown(cache.entries),
                 if replay && view.run.final_stats.is_none() {
@@ -93,18 +87,15 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
                     human_bytes(cache.bytes as usize)
                 },
                 unknown(cache.evictions)
-            )),
-        ]),
-        Line::from(vec![
-            label("skipped"),
-            value(format!(
-                "guard {} · timeouts {}",
-                stats.guard_skips, stats.timeouts
-            )),
-        ]),
-        Line::from(vec![
-            label("parallel"),
-            value(format!(
+            ),
+        ),
+        row(
+            "skipped",
+            format!("guard {} · timeouts {}", stats.guard_skips, stats.timeouts),
+        ),
+        row(
+            "parallel",
+            format!(
                 "cancelled {} · wasted {}{}",
                 unknown(stats.cancelled),
                 unknown(stats.wasted),
@@ -114,26 +105,23 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
                 } else {
                     String::new()
                 }
-            )),
-        ]),
-        Line::from(vec![
-            label("rounds"),
-            value(format!("{} (the report's iterations)", stats.iterations)),
-        ]),
-        Line::from(vec![
-            label("time"),
-            value(format!(
+            ),
+        ),
+        row(
+            "rounds",
+            format!("{} (the report's iterations)", stats.iterations),
+        ),
+        row(
+            "time",
+            format!(
                 "{} running · {} accepted",
                 clock_time(view.running),
                 stats.accepted
-            )),
-        ]),
+            ),
+        ),
     ];
     if !replay {
-        lines.push(Line::from(vec![
-            label("reduced"),
-            value(format!("{since} ago")),
-        ]));
+        lines.push(row("reduced", format!("{since} ago")));
     }
     lines
 }

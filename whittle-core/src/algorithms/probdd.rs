@@ -428,15 +428,7 @@ pub fn minimize(
             state = all_failed;
             continue;
         };
-        let mut content = Vec::new();
-        window.render(first, &mut content);
-        let candidate = window.candidate(first);
-        tester.accept(
-            content,
-            Some(&window.parts(first)),
-            Branch::LeastLikely,
-            candidate,
-        );
+        tester.accept_from(&window, first, Branch::LeastLikely);
         step += first as u32 + 1;
         let mut next = before[first].clone();
         next.removed(&choices[first]);
@@ -487,15 +479,7 @@ fn one_unit_pass(
             next = end;
             continue;
         };
-        let mut content = Vec::new();
-        window.render(first, &mut content);
-        let candidate = window.candidate(first);
-        tester.accept(
-            content,
-            Some(&window.0.parts(first)),
-            Branch::Sweep,
-            candidate,
-        );
+        tester.accept_from(&window, first, Branch::Sweep);
         let position = choices[first].removed[0];
         config.remove(position);
         next = position;

@@ -283,8 +283,12 @@ mod tests {
     use crate::params::Knobs;
     use crate::testing::control::Control;
 
-    #[test]
-    fn idle_stages_go_on_probation_and_the_end_is_a_fixed_point() {
+    fn manual() -> Candidate {
+        Candidate::single(CandidateKind::Manual)
+    }
+
+    /// A tester whose test wants two or more `a` and nothing else, starting from `best`.
+    fn tester_of_as(best: &[u8]) -> Tester {
         let oracle = crate::exec::oracle::predicate("two or more a", |c: &[u8]| {
             c.len() >= 2 && c.iter().all(|&b| b == b'a')
         });
@@ -293,24 +297,33 @@ mod tests {
             CachePolicy::recommended(),
             Arc::new(Control::new(Knobs::default())),
         );
-        tester.set_best(b"aaaa".to_vec());
-        let candidate = Candidate::single(CandidateKind::Manual);
+        tester.set_best(best.to_vec());
+        tester
+    }
+
+    /// A stage that removes one `a` when that stays interesting.
+    fn remove_one_a(tester: &mut Tester) -> Result<(), Stop> {
+        let shorter = tester.best()[1..].to_vec();
+        if tester.judge_single(manual(), &shorter)?.0.is_interesting() {
+            tester.accept(shorter, None, Branch::Manual, manual());
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn idle_stages_go_on_probation_and_the_end_is_a_fixed_point() {
+        let mut tester = tester_of_as(b"aaaa");
         let mut idle_tests = Vec::new();
         let mut fresh = 0u32;
         let rounds = run(2, &mut tester, |stage, _round, tester| {
             if stage == 0 {
-                // Removes one `a` when that stays interesting.
-                let shorter = tester.best()[1..].to_vec();
-                if tester.judge_single(candidate, &shorter)?.0.is_interesting() {
-                    tester.accept(shorter, None, Branch::Manual, candidate);
-                }
-                return Ok(());
+                return remove_one_a(tester);
             }
             // Thirty distinct candidates, none interesting.
             let before = tester.stats().tests;
             let result = (0..30).try_for_each(|_| {
                 fresh += 1;
-                tester.judge_single(candidate, format!("b{fresh}").as_bytes())?;
+                tester.judge_single(manual(), format!("b{fresh}").as_bytes())?;
                 Ok(())
             });
             idle_tests.push(tester.stats().tests - before);
@@ -329,31 +342,17 @@ mod tests {
     /// most once a round; the others reach their fixed point first.
     #[test]
     fn a_stage_that_never_removes_runs_last_once_a_round() {
-        let oracle = crate::exec::oracle::predicate("two or more a", |c: &[u8]| {
-            c.len() >= 2 && c.iter().all(|&b| b == b'a')
-        });
-        let mut tester = Tester::new(
-            Arc::new(oracle),
-            CachePolicy::recommended(),
-            Arc::new(Control::new(Knobs::default())),
-        );
-        tester.set_best(b"aaaaaa".to_vec());
-        let candidate = Candidate::single(CandidateKind::Manual);
+        let mut tester = tester_of_as(b"aaaaaa");
         let mut runs: Vec<(u32, usize)> = Vec::new();
         let mut fresh = 0u32;
         run(2, &mut tester, |stage, round, tester| {
             runs.push((round, stage));
             if stage == 1 {
-                // Removes one `a` when that stays interesting.
-                let shorter = tester.best()[1..].to_vec();
-                if tester.judge_single(candidate, &shorter)?.0.is_interesting() {
-                    tester.accept(shorter, None, Branch::Manual, candidate);
-                }
-                return Ok(());
+                return remove_one_a(tester);
             }
             (0..40).try_for_each(|_| {
                 fresh += 1;
-                tester.judge_single(candidate, format!("b{fresh}").as_bytes())?;
+                tester.judge_single(manual(), format!("b{fresh}").as_bytes())?;
                 Ok(())
             })
         })

@@ -143,15 +143,7 @@ fn sweep_once(
             continue;
         };
         let removed = window.removals[first].clone();
-        let mut content = Vec::new();
-        window.render(first, &mut content);
-        let candidate = window.candidate(first);
-        tester.accept(
-            content,
-            Some(&window.parts(first)),
-            Branch::Sweep,
-            candidate,
-        );
+        tester.accept_from(&window, first, Branch::Sweep);
         drop(window);
         config.drain(removed.clone());
         run = removed.len() * 2;

@@ -5,6 +5,22 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+/// The rules that only wrap another one without changing what it derives (field names,
+/// precedences, reserved-word contexts), as one pattern that binds the wrapped rule to `$content`.
+macro_rules! transparent {
+    ($content:ident) => {
+        $crate::grammars::grammar_json::Rule::Field {
+            content: $content,
+            ..
+        } | $crate::grammars::grammar_json::Rule::Prec { content: $content }
+            | $crate::grammars::grammar_json::Rule::PrecDynamic { content: $content }
+            | $crate::grammars::grammar_json::Rule::PrecLeft { content: $content }
+            | $crate::grammars::grammar_json::Rule::PrecRight { content: $content }
+            | $crate::grammars::grammar_json::Rule::Reserved { content: $content }
+    };
+}
+pub(crate) use transparent;
+
 /// One rule expression of a tree-sitter grammar.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "type")]
@@ -58,12 +74,7 @@ impl Rule {
     /// (field names, precedences, reserved-word contexts).
     pub fn unwrap_transparent(&self) -> &Rule {
         match self {
-            Rule::Field { content, .. }
-            | Rule::Prec { content }
-            | Rule::PrecDynamic { content }
-            | Rule::PrecLeft { content }
-            | Rule::PrecRight { content }
-            | Rule::Reserved { content } => content.unwrap_transparent(),
+            transparent!(content) => content.unwrap_transparent(),
             other => other,
         }
     }

@@ -252,37 +252,29 @@ fn edits_of(
             }
             out[from..].sort_by_key(|edit| edit.chars(round));
         }
-        Rewrite::Replace => {
+        Rewrite::Replace | Rewrite::Reshape => {
             if pins.protects(node) {
                 return;
             }
-            for (rank, text) in texts.candidates(round, node).into_iter().enumerate() {
-                out.push(NodeRewrite {
-                    rewrite,
-                    node,
-                    detail: rank as u32 + 1,
-                    splice: Splice {
-                        range: range.clone(),
-                        text: SpliceText::Literal(text),
-                    },
-                });
-            }
-        }
-        Rewrite::Reshape => {
-            if pins.protects(node) {
-                return;
-            }
-            for (rank, text) in reshape::candidates(round, node).into_iter().enumerate() {
-                out.push(NodeRewrite {
-                    rewrite,
-                    node,
-                    detail: rank as u32 + 1,
-                    splice: Splice {
-                        range: range.clone(),
-                        text: SpliceText::Verbatim(text.into()),
-                    },
-                });
-            }
+            let replacements: Vec<SpliceText> = if let Rewrite::Replace = rewrite {
+                let literals = texts.candidates(round, node).into_iter();
+                literals.map(SpliceText::Literal).collect()
+            } else {
+                let shapes = reshape::candidates(round, node).into_iter();
+                shapes
+                    .map(|text| SpliceText::Verbatim(text.into()))
+                    .collect()
+            };
+            let ranked = replacements.into_iter().enumerate();
+            out.extend(ranked.map(|(rank, text)| NodeRewrite {
+                rewrite,
+                node,
+                detail: rank as u32 + 1,
+                splice: Splice {
+                    range: range.clone(),
+                    text,
+                },
+            }));
         }
         Rewrite::Lift => {
             for target in lift::targets(round, node) {

@@ -524,6 +524,15 @@ impl Tester {
         self.run_parallel_window(source, policy)
     }
 
+    /// Candidate `i` of `window`, judged interesting, becomes the current best (with the
+    /// configuration the window gives it).
+    pub fn accept_from(&mut self, window: &dyn CandidateSource, i: usize, branch: Branch) {
+        let mut content = Vec::new();
+        window.render(i, &mut content);
+        let config = window.config(i);
+        self.accept(content, config.as_deref(), branch, window.candidate(i));
+    }
+
     /// An interesting candidate becomes the current best.
     pub fn accept(
         &mut self,

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Generator;
-use super::grammar_json::Rule;
+use super::grammar_json::{Rule, transparent};
 use super::profile::{ChildPresence, GeneratedTable, Presence};
 use super::text::kind_key;
 
@@ -132,12 +132,7 @@ impl<'a> ChildWalk<'_, 'a> {
                 }
             }
             Rule::Symbol { name } => self.walk_symbol(name, presence),
-            Rule::Field { content, .. }
-            | Rule::Prec { content }
-            | Rule::PrecDynamic { content }
-            | Rule::PrecLeft { content }
-            | Rule::PrecRight { content }
-            | Rule::Reserved { content } => self.walk(content, presence),
+            transparent!(content) => self.walk(content, presence),
             Rule::Repeat { content } => self.walk_repeated(content, Presence::Optional),
             Rule::Repeat1 { content } => {
                 let inner = if presence == Presence::Optional {

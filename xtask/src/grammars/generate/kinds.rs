@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Generator;
 use super::forms::Form;
-use super::grammar_json::{Grammar, NodeType, Rule};
+use super::grammar_json::{Grammar, NodeType, Rule, transparent};
 use super::profile::GeneratedTable;
 use super::spelling::better;
 use super::text::{self, kind_key};
@@ -169,12 +169,7 @@ fn collect_aliases<'a>(rule: &'a Rule, out: &mut Vec<(&'a Rule, String)>) {
                 collect_aliases(member, out);
             }
         }
-        Rule::Field { content, .. }
-        | Rule::Prec { content }
-        | Rule::PrecDynamic { content }
-        | Rule::PrecLeft { content }
-        | Rule::PrecRight { content }
-        | Rule::Reserved { content }
+        transparent!(content)
         | Rule::Repeat { content }
         | Rule::Repeat1 { content }
         | Rule::Token { content }

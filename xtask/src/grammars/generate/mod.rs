@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::{grammar_json, profile, shortest, text};
 
 use forms::{Form, Forms, Piece, keep_cheapest, offer_form};
-use grammar_json::{Grammar, NodeType, Rule};
+use grammar_json::{Grammar, NodeType, Rule, transparent};
 use profile::GeneratedTable;
 use shortest::{shortest_match, shortest_matches};
 use spelling::{better, join, text_key};
@@ -125,14 +125,9 @@ impl<'a> Generator<'a> {
             Rule::String { value } => Some(value.clone()),
             Rule::Pattern { value, flags } => self.pattern(value, flags.as_deref()),
             Rule::Symbol { name } => self.symbol_phi(name),
-            Rule::Alias { content, .. }
-            | Rule::Field { content, .. }
-            | Rule::Prec { content }
-            | Rule::PrecDynamic { content }
-            | Rule::PrecLeft { content }
-            | Rule::PrecRight { content }
-            | Rule::Reserved { content }
-            | Rule::Repeat1 { content } => self.eval(content, in_token),
+            Rule::Alias { content, .. } | transparent!(content) | Rule::Repeat1 { content } => {
+                self.eval(content, in_token)
+            }
             Rule::Token { content } | Rule::ImmediateToken { content } => self.eval(content, true),
             Rule::Choice { members } => {
                 let mut best: Option<String> = None;
@@ -173,12 +168,7 @@ impl<'a> Generator<'a> {
             Rule::Pattern { value, flags } => Some(shortest_matches(value, flags.as_deref(), k)),
             Rule::Symbol { .. } => None,
             Rule::Alias { content, .. }
-            | Rule::Field { content, .. }
-            | Rule::Prec { content }
-            | Rule::PrecDynamic { content }
-            | Rule::PrecLeft { content }
-            | Rule::PrecRight { content }
-            | Rule::Reserved { content }
+            | transparent!(content)
             | Rule::Repeat1 { content }
             | Rule::Token { content }
             | Rule::ImmediateToken { content } => self.first_texts(content, k),
@@ -323,13 +313,7 @@ impl<'a> Generator<'a> {
                     false
                 }
             }
-            Rule::Field { content, .. }
-            | Rule::Prec { content }
-            | Rule::PrecDynamic { content }
-            | Rule::PrecLeft { content }
-            | Rule::PrecRight { content }
-            | Rule::Reserved { content }
-            | Rule::Repeat1 { content } => self.produces_no_child(content),
+            transparent!(content) | Rule::Repeat1 { content } => self.produces_no_child(content),
             Rule::Choice { members } => members.iter().any(|m| self.produces_no_child(m)),
             Rule::Seq { members } => members.iter().all(|m| self.produces_no_child(m)),
         }

@@ -1,8 +1,6 @@
 //! Inputs shared by the tree tests: the fixtures of every language and the inputs of the
 //! repository's examples.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -1,8 +1,6 @@
 //! Helpers of the tests of data safety, stops and resources: a private work directory with its
 //! own scratch directory (TMPDIR), test scripts, processes and what they left behind.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -33,11 +31,7 @@ impl Work {
 
     /// Writes an executable `sh` script.
     pub fn script(&self, name: &str, body: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.path(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
+        super::cli::write_script(self.dir.path(), name, body)
     }
 
     /// The bytes of a file of this directory.
@@ -99,6 +93,17 @@ impl Work {
         self.whittle(&reduce_args(input, options, test))
     }
 
+    /// [`Work::reduce`] run to its end, failing the test after `limit`.
+    pub fn reduce_within(
+        &self,
+        input: &Path,
+        options: &[&str],
+        test: &Path,
+        limit: Duration,
+    ) -> Output {
+        run_within(&mut self.reduce(input, options, test), limit)
+    }
+
     /// [`Work::reduce`] without the privileges that let root ignore permission bits (see
     /// [`Work::whittle_unprivileged`]).
     pub fn reduce_unprivileged(&self, input: &Path, options: &[&str], test: &Path) -> Command {
@@ -149,6 +154,28 @@ pub fn needle_task(work: &Work) -> (PathBuf, PathBuf) {
         ),
     );
     (input, test)
+}
+
+/// An input of 40 lines in `in.txt`, and a test (`slow.sh`) that takes `seconds`, wants
+/// `line 17` and records its process id (a line per run) in `runs`.
+pub fn slow_needle_task(work: &Work, seconds: &str) -> (PathBuf, PathBuf) {
+    let input = work.file("in.txt", lines(40));
+    let test = work.script(
+        "slow.sh",
+        &format!(
+            "echo $$ >> {runs}\nsleep {seconds}\ngrep -q 'line 17$' \"$1\"",
+            runs = work.path("runs").display()
+        ),
+    );
+    (input, test)
+}
+
+/// How many runs of the test the file `runs` records (a line each).
+pub fn runs(work: &Work) -> usize {
+    std::fs::read_to_string(work.path("runs"))
+        .unwrap_or_default()
+        .lines()
+        .count()
 }
 
 /// Makes a FIFO at `path` (no reader or writer ever comes: an `open` of it would block).
@@ -260,6 +287,14 @@ pub fn wait_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(5));
     }
     ready()
+}
+
+/// Asserts that the run of `output` exited with `code` (showing its stderr when it did not);
+/// returns its stderr.
+pub fn exited(output: &Output, code: i32) -> String {
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    stderr
 }
 
 pub fn text(bytes: &[u8]) -> String {

@@ -1,7 +1,7 @@
 //! Helpers of the tests of `whittle batch`: a campaign of 20 inputs, some not interesting, and
 //! the check of its summary.
 
-use crate::safety_support::Work;
+use super::safety::Work;
 
 /// One input of the campaign.
 pub struct Input {
