@@ -49,34 +49,7 @@ impl CaseSession {
         if options.start_in_step_mode {
             control.set_step_mode(true);
         }
-        let start = crate::bundle::content_size(job.start_files());
-        let snapshot = Snapshot {
-            state: RunState::Checking,
-            paused: false,
-            step_mode: false,
-            parked: false,
-            parked_time: std::time::Duration::ZERO,
-            best: Arc::from(&b""[..]),
-            version: 0,
-            input_size: start,
-            pipeline: plan.pipeline.to_string(),
-            stage: String::new(),
-            stage_index: 0,
-            stage_count: 0,
-            split_factor: control.split_factor(),
-            jobs: control.jobs(),
-            parallel: control.parallel_mode(),
-            plan_version: control.plan_version(),
-            pins: Vec::new(),
-            history: Vec::new(),
-            stats: Stats::default(),
-            output: job
-                .output
-                .as_ref()
-                .map(|output| output.path().to_path_buf()),
-            language: None,
-            case: None,
-        };
+        let snapshot = starting_snapshot(&job, &plan, &control);
         let shared = Arc::new(Shared {
             control,
             pending: Mutex::new(Default::default()),
@@ -100,29 +73,7 @@ impl CaseSession {
                 .name("whittle-engine".into())
                 .spawn(move || {
                     let finished = job.run(oracle, &stop);
-                    let event = match &finished {
-                        Ok(finished) => {
-                            let state = match &finished.stopped {
-                                None => RunState::Done,
-                                Some(stop) => RunState::Stopped(stop.to_string()),
-                            };
-                            lock(&shared.snapshot).state = state.clone();
-                            match state {
-                                RunState::Stopped(reason) => Event::Stopped {
-                                    reason,
-                                    stats: finished.stats.clone(),
-                                },
-                                _ => Event::Done {
-                                    stats: finished.stats.clone(),
-                                },
-                            }
-                        }
-                        Err(error) => {
-                            let message = error.to_string();
-                            lock(&shared.snapshot).state = RunState::Failed(message.clone());
-                            Event::Failed { message }
-                        }
-                    };
+                    let event = ending_event(&finished, &shared);
                     let _ = events_tx.send(event);
                     finished
                 })?
@@ -172,6 +123,65 @@ impl Drop for CaseSession {
         if let Some(engine) = self.engine.take() {
             self.sender.send(Command::Stop);
             let _ = engine.join();
+        }
+    }
+}
+
+/// The snapshot of a case session before its start is checked.
+fn starting_snapshot(job: &CaseJob, plan: &Plan, control: &Control) -> Snapshot {
+    let start = crate::bundle::content_size(job.start_files());
+    Snapshot {
+        state: RunState::Checking,
+        paused: false,
+        step_mode: false,
+        parked: false,
+        parked_time: std::time::Duration::ZERO,
+        best: Arc::from(&b""[..]),
+        version: 0,
+        input_size: start,
+        pipeline: plan.pipeline.to_string(),
+        stage: String::new(),
+        stage_index: 0,
+        stage_count: 0,
+        split_factor: control.split_factor(),
+        jobs: control.jobs(),
+        parallel: control.parallel_mode(),
+        plan_version: control.plan_version(),
+        pins: Vec::new(),
+        history: Vec::new(),
+        stats: Stats::default(),
+        output: job
+            .output
+            .as_ref()
+            .map(|output| output.path().to_path_buf()),
+        language: None,
+        case: None,
+    }
+}
+
+/// The last event of a case session (done, stopped or failed), its state set in the snapshot.
+fn ending_event(finished: &Result<CaseFinished, StartError>, shared: &Shared) -> Event {
+    match finished {
+        Ok(finished) => {
+            let state = match &finished.stopped {
+                None => RunState::Done,
+                Some(stop) => RunState::Stopped(stop.to_string()),
+            };
+            lock(&shared.snapshot).state = state.clone();
+            match state {
+                RunState::Stopped(reason) => Event::Stopped {
+                    reason,
+                    stats: finished.stats.clone(),
+                },
+                _ => Event::Done {
+                    stats: finished.stats.clone(),
+                },
+            }
+        }
+        Err(error) => {
+            let message = error.to_string();
+            lock(&shared.snapshot).state = RunState::Failed(message.clone());
+            Event::Failed { message }
         }
     }
 }
