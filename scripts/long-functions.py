@@ -6,12 +6,24 @@ import re, sys, pathlib
 limit = int(sys.argv[1]); roots = sys.argv[2:]
 fn = re.compile(r'^(\s*)(pub(\([a-z:]+\))? )?(const )?(async )?(unsafe )?fn (\w+)')
 rows = []
+
+def is_declaration(lines, start):
+    """Whether the signature starting at `start` ends in `;` (a trait's method without a body),
+    over however many lines rustfmt spread it."""
+    for line in lines[start:]:
+        end = line.rstrip()
+        if '{' in end:
+            return False
+        if end.endswith(';'):
+            return True
+    return False
+
 for root in roots:
     for path in sorted(pathlib.Path(root).rglob('*.rs')):
         lines = path.read_text().split('\n')
         for i, line in enumerate(lines):
             m = fn.match(line)
-            if not m or line.rstrip().endswith(';'):
+            if not m or is_declaration(lines, i):
                 continue
             indent = m.group(1)
             for j in range(i + 1, len(lines)):

@@ -13,7 +13,8 @@ use crate::console::{Report, errln};
 use whittle_core::bundle::{self, CaseDirectory, CaseFile};
 use whittle_core::engine::case::{BinaryFiles, CaseJob, CaseStop};
 use whittle_core::engine::job::StartError;
-use whittle_core::exec::oracle::{CaseLayout, InputType, Oracle, TimeoutFit};
+use whittle_core::exec::confirm::Confirming;
+use whittle_core::exec::oracle::{CaseLayout, CommandOracle, InputType, Oracle, TimeoutFit};
 use whittle_core::observe::events::Event;
 use whittle_core::testing::control::Stop;
 
@@ -178,95 +179,95 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
     if let Err(error) = whittle_core::exec::signals::install() {
         errln!("whittle: warning: cannot handle Ctrl-C and SIGTERM: {error}");
     }
-    let use_tui = !args.no_tui && std::io::IsTerminal::is_terminal(&std::io::stdout());
-    if (args.step || args.paused) && !use_tui {
-        return usage_error(
-            "--step and --paused wait for keys of the terminal UI; without it (--no-tui, or no \
-             terminal on stdout) nothing would ever resume the run",
+    let prepared = match prepare(args) {
+        Ok(prepared) => prepared,
+        Err(message) => return usage_error(message),
+    };
+    let Prepared {
+        theme,
+        name,
+        layout,
+        output,
+        lock,
+        oracle,
+        judge,
+        result_dir,
+        job,
+    } = prepared;
+    let input = job.input.clone();
+    let judge_dyn: Arc<dyn Oracle> = judge.clone();
+    let finished = match theme {
+        Some(theme) => run_ui(args, job, judge_dyn, theme, &name)?,
+        None => run_headless(args, job, judge_dyn, &oracle, &layout),
+    };
+    if let Err(warning) = oracle.close() {
+        errln!("whittle: warning: {warning}");
+    }
+    let finished = match finished {
+        Ok(finished) => finished,
+        Err(error) => return Ok(refused_start(args, error)),
+    };
+    let mut code = report_flakiness_and_statistics(args, &input, &finished, &judge);
+    let mut stdout = Report::new();
+    report_files(&mut stdout, &input, &finished);
+    if let Err(error) = result_dir.finish() {
+        errln!(
+            "whittle: error: cannot write the result to {}: {error}",
+            output.display()
         );
+        code = EXIT_ERROR;
     }
-    let theme = if use_tui {
-        match crate::tui::Theme::from_environment(&args.theme) {
-            Ok(theme) => Some(theme),
-            Err(error) => return usage_error(error),
-        }
-    } else {
-        None
-    };
-    if args.input_type == super::InputTypeArg::Stdin {
-        return usage_error(
-            "--input-type stdin gives the test one file's bytes; several files reach the test \
-             as a directory (all, arg or name)",
-        );
-    }
-    let mut settings = match args.settings() {
-        Ok(settings) => settings,
-        Err(error) => return usage_error(error),
-    };
-    if args.language.is_none() {
-        // Each file's own, by its name.
-        settings.language = None;
-    }
-    let (input, layout, name) = match read_inputs(args) {
-        Ok(read) => read,
-        Err(error) => return usage_error(error),
-    };
+    drop(lock);
+    let code =
+        super::reduce::tell_where(&mut stdout, finished.stopped.as_ref(), &output, false, code);
+    let code = refuse_trivial(args, &finished, code);
+    Ok(super::with_stdout(stdout, code))
+}
+
+/// What a checked command line of several files starts: the job and what its run and its
+/// report need.
+struct Prepared {
+    /// The terminal UI's theme, or none for the headless run.
+    theme: Option<crate::tui::Theme>,
+    /// The name the case is shown by.
+    name: String,
+    layout: CaseLayout,
+    output: PathBuf,
+    /// Held until the result is written.
+    lock: whittle_core::output::OutputLock,
+    oracle: Arc<CommandOracle>,
+    judge: Arc<Confirming>,
+    result_dir: Arc<CaseDirectory>,
+    job: CaseJob,
+}
+
+/// The arguments checked, the output taken and the job built; an error is a usage error's
+/// message.
+fn prepare(args: &ReduceArgs) -> Result<Prepared, String> {
+    let (theme, settings) = front_end_and_settings(args)?;
+    let (input, layout, name) = read_inputs(args)?;
     let timeout = match super::reduce_args::seconds(args.limits.timeout, "--timeout") {
-        Ok(Some(Duration::ZERO)) => return usage_error("--timeout must be more than 0 seconds"),
+        Ok(Some(Duration::ZERO)) => return Err("--timeout must be more than 0 seconds".into()),
         Ok(timeout) => timeout,
-        Err(error) => return usage_error(error),
+        Err(error) => return Err(error.to_string()),
     };
     let output = args
         .output
         .clone()
         .unwrap_or_else(|| default_output(args, &name));
-    if let Err(error) = check_output(args, &output) {
-        return usage_error(error);
-    }
-    let lock = match whittle_core::output::OutputLock::acquire(&output) {
-        Ok(lock) => lock,
-        Err(error) => return usage_error(error),
-    };
+    check_output(args, &output)?;
+    let lock = whittle_core::output::OutputLock::acquire(&output).map_err(|e| e.to_string())?;
     if let Some(pid) = lock.stale_pid() {
         errln!(
             "whittle: a stale lock of process {pid}, which is gone, was removed ({})",
             lock.path().display()
         );
     }
-    let mut start = None;
-    if output.exists() {
-        let existing = match bundle::read_case(&output, FILE_LIMIT) {
-            Ok(existing) => existing,
-            Err(error) => return usage_error(format!("the output: {error}")),
-        };
-        if existing != input {
-            if args.resume {
-                errln!(
-                    "whittle: resuming from {} ({} files, {} bytes; the input has {} files, {} \
-                     bytes)",
-                    output.display(),
-                    existing.len(),
-                    bundle::content_size(&existing),
-                    input.len(),
-                    bundle::content_size(&input)
-                );
-                start = Some(existing);
-            } else if !args.force {
-                return usage_error(format!(
-                    "{} exists and is not the input, the result of an earlier run perhaps: give \
-                     --resume to continue from it, --force to start over from the input (it is \
-                     replaced at the first write), or another --output",
-                    output.display()
-                ));
-            }
-        }
-    }
+    let start = resumed_start(args, &output, &input)?;
     let trace_dir = match &args.trace {
         Some(dir) => match std::fs::create_dir_all(dir) {
             Ok(()) => Some(dir.clone()),
-            Err(error) => {
-                return usage_error(format!("--trace {}: {error}", dir.display()));
-            }
+            Err(error) => return Err(format!("--trace {}: {error}", dir.display())),
         },
         None => None,
     };
@@ -279,17 +280,15 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                 TimeoutFit::Generous
             },
         )),
-        Err(error) => return usage_error(format!("{error:#}")),
+        Err(error) => return Err(format!("{error:#}")),
     };
-    let judge = Arc::new(whittle_core::exec::confirm::Confirming::new(
+    let judge = Arc::new(Confirming::new(
         oracle.clone(),
         whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic),
     ));
     let result_dir = Arc::new(CaseDirectory::new(&output));
-    let (sender, events) = crossbeam_channel::unbounded();
-    let describe = oracle.describe();
     let job = CaseJob {
-        input: input.clone(),
+        input,
         start,
         settings,
         binary: if args.binary_lines {
@@ -298,58 +297,154 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             BinaryFiles::Keep
         },
         output: Some(result_dir.clone()),
-        events: Some(sender),
+        events: None,
         trace_dir,
-        command: Some(describe.clone()),
+        command: Some(oracle.describe()),
         steering: None,
     };
-    let stop = CaseStop::default();
-    let judge_dyn: Arc<dyn Oracle> = judge.clone();
-    let finished = match theme {
-        Some(theme) => run_ui(args, job, judge_dyn, theme, &name)?,
-        None => {
-            errln!(
-                "whittle: reducing {} files ({} bytes) with `{describe}`; the test runs in a \
-                 directory holding {}, {}; tests run {}, {} at once",
-                input.len(),
-                bundle::content_size(&input),
-                match &layout {
-                    CaseLayout::Directory(name) => {
-                        format!("the directory {}", name.to_string_lossy())
-                    }
-                    CaseLayout::Files => "the files by name".into(),
-                },
-                match InputType::from(args.input_type) {
-                    InputType::Name => "with no argument".to_string(),
-                    _ => "whose path it gets as its argument".to_string(),
-                },
-                oracle.executor().describe(),
-                job.settings.jobs
-            );
-            let _stop_on_signal = {
-                let stop = stop.clone();
-                whittle_core::exec::signals::on_signal(move || stop.request(Stop::Requested))
-            };
-            let progress = spawn_case_progress(events, bundle::content_size(job.start_files()));
-            let finished = job.run(judge_dyn, &stop);
-            drop(job);
-            let _ = progress.join();
-            finished
-        }
-    };
-    if let Err(warning) = oracle.close() {
-        errln!("whittle: warning: {warning}");
+    Ok(Prepared {
+        theme,
+        name,
+        layout,
+        output,
+        lock,
+        oracle,
+        judge,
+        result_dir,
+        job,
+    })
+}
+
+/// The terminal UI's theme (none without the UI) and the settings, refusing what cannot work
+/// with several files or without the UI.
+fn front_end_and_settings(
+    args: &ReduceArgs,
+) -> Result<
+    (
+        Option<crate::tui::Theme>,
+        whittle_core::engine::pipeline::Settings,
+    ),
+    String,
+> {
+    let use_tui = !args.no_tui && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    if (args.step || args.paused) && !use_tui {
+        return Err(
+            "--step and --paused wait for keys of the terminal UI; without it (--no-tui, or no \
+             terminal on stdout) nothing would ever resume the run"
+                .into(),
+        );
     }
-    let finished = match finished {
-        Ok(finished) => finished,
-        Err(StartError::NotInteresting { verdict, status }) => {
+    let theme = if use_tui {
+        Some(crate::tui::Theme::from_environment(&args.theme).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    if args.input_type == super::InputTypeArg::Stdin {
+        return Err(
+            "--input-type stdin gives the test one file's bytes; several files reach the test \
+             as a directory (all, arg or name)"
+                .into(),
+        );
+    }
+    let mut settings = args.settings().map_err(|e| e.to_string())?;
+    if args.language.is_none() {
+        // Each file's own, by its name.
+        settings.language = None;
+    }
+    Ok((theme, settings))
+}
+
+/// The files to start from: an existing output that is not the input is resumed with
+/// `--resume`, replaced with `--force`, and refused otherwise.
+fn resumed_start(
+    args: &ReduceArgs,
+    output: &Path,
+    input: &[CaseFile],
+) -> Result<Option<Vec<CaseFile>>, String> {
+    if !output.exists() {
+        return Ok(None);
+    }
+    let existing =
+        bundle::read_case(output, FILE_LIMIT).map_err(|error| format!("the output: {error}"))?;
+    if existing == input {
+        return Ok(None);
+    }
+    if args.resume {
+        errln!(
+            "whittle: resuming from {} ({} files, {} bytes; the input has {} files, {} bytes)",
+            output.display(),
+            existing.len(),
+            bundle::content_size(&existing),
+            input.len(),
+            bundle::content_size(input)
+        );
+        return Ok(Some(existing));
+    }
+    if !args.force {
+        return Err(format!(
+            "{} exists and is not the input, the result of an earlier run perhaps: give \
+             --resume to continue from it, --force to start over from the input (it is \
+             replaced at the first write), or another --output",
+            output.display()
+        ));
+    }
+    Ok(None)
+}
+
+/// The run without the terminal UI: a line saying what runs, progress on stderr, and Ctrl-C
+/// stopping the run.
+fn run_headless(
+    args: &ReduceArgs,
+    mut job: CaseJob,
+    judge: Arc<dyn Oracle>,
+    oracle: &CommandOracle,
+    layout: &CaseLayout,
+) -> Result<whittle_core::engine::case::CaseFinished, StartError> {
+    let (sender, events) = crossbeam_channel::unbounded();
+    job.events = Some(sender);
+    errln!(
+        "whittle: reducing {} files ({} bytes) with `{}`; the test runs in a directory holding \
+         {}, {}; tests run {}, {} at once",
+        job.input.len(),
+        bundle::content_size(&job.input),
+        oracle.describe(),
+        match layout {
+            CaseLayout::Directory(name) => {
+                format!("the directory {}", name.to_string_lossy())
+            }
+            CaseLayout::Files => "the files by name".into(),
+        },
+        match InputType::from(args.input_type) {
+            InputType::Name => "with no argument".to_string(),
+            _ => "whose path it gets as its argument".to_string(),
+        },
+        oracle.executor().describe(),
+        job.settings.jobs
+    );
+    let stop = CaseStop::default();
+    let _stop_on_signal = {
+        let stop = stop.clone();
+        whittle_core::exec::signals::on_signal(move || stop.request(Stop::Requested))
+    };
+    let progress = spawn_case_progress(events, bundle::content_size(job.start_files()));
+    let finished = job.run(judge, &stop);
+    drop(job);
+    let _ = progress.join();
+    finished
+}
+
+/// The exit code of a run that never started: the test could not be run, the files were not
+/// interesting, or the run was stopped before they were checked.
+fn refused_start(args: &ReduceArgs, error: StartError) -> i32 {
+    match error {
+        StartError::NotInteresting { verdict, status } => {
             if let whittle_core::exec::oracle::TestStatus::SpawnFailed(why) = &verdict.status {
                 let program = args.command.first().cloned().unwrap_or_default();
                 errln!(
                     "whittle: the test could not be started ({why}): {}",
                     whittle_core::exec::oracle::explain_spawn_failure(&program, why)
                 );
-                return Ok(EXIT_USAGE);
+                return EXIT_USAGE;
             }
             errln!("whittle: the files are not interesting: the test reported {status} on them.");
             if let Some(tail) = verdict.output_tail.filter(|t| !t.is_empty()) {
@@ -358,17 +453,26 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
                     super::reduce::last_chars(&tail, 4096)
                 );
             }
-            return Ok(EXIT_USAGE);
+            EXIT_USAGE
         }
-        Err(StartError::Stopped(stop)) => {
+        StartError::Stopped(stop) => {
             errln!("whittle: {stop} before the files were checked.");
-            return Ok(match stop {
+            match stop {
                 Stop::Requested => EXIT_INTERRUPTED,
                 Stop::Failed(_) => EXIT_ERROR,
                 _ => 0,
-            });
+            }
         }
-    };
+    }
+}
+
+/// Warnings of a flaky test and the `--stats-json` file; the exit code so far.
+fn report_flakiness_and_statistics(
+    args: &ReduceArgs,
+    input: &[CaseFile],
+    finished: &whittle_core::engine::case::CaseFinished,
+    judge: &Confirming,
+) -> i32 {
     let mut code = 0;
     let mut flakiness = judge.flakiness();
     if let Some(first) = &flakiness.first_disagreement {
@@ -417,7 +521,15 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             code = EXIT_ERROR;
         }
     }
-    let mut stdout = Report::new();
+    code
+}
+
+/// The report on stdout: the statistics, the files before and after, and each file's course.
+fn report_files(
+    stdout: &mut Report,
+    input: &[CaseFile],
+    finished: &whittle_core::engine::case::CaseFinished,
+) {
     stdout.line(format_args!("{}", crate::headless::report(&finished.stats)));
     stdout.line(format_args!(
         "files: {} -> {} ({} tests removing whole files, {} round(s) over the files; {} \
@@ -445,39 +557,33 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
             file.path, file.input_bytes, file.tests
         ));
     }
-    match result_dir.finish() {
-        Ok(_) => {}
-        Err(error) => {
-            errln!(
-                "whittle: error: cannot write the result to {}: {error}",
-                output.display()
-            );
-            code = EXIT_ERROR;
-        }
-    }
-    drop(lock);
-    let code =
-        super::reduce::tell_where(&mut stdout, finished.stopped.as_ref(), &output, false, code);
+}
+
+/// The exit code once a result of nothing but whitespace is refused (unless the run was
+/// interrupted or failed, or `--allow-trivial` allows it).
+fn refuse_trivial(
+    args: &ReduceArgs,
+    finished: &whittle_core::engine::case::CaseFinished,
+    code: i32,
+) -> i32 {
     let trivial = finished
         .result
         .iter()
         .all(|file| file.content.iter().all(u8::is_ascii_whitespace));
-    let code = if trivial && !matches!(finished.stopped, Some(Stop::Requested | Stop::Failed(_))) {
-        if args.allow_trivial {
-            errln!("whittle: the result holds no text (allowed by --allow-trivial).");
-            code
-        } else {
-            errln!(
-                "whittle: error: the test probably accepts too much: it says interesting on files \
-                 that hold nothing but whitespace (or on no files). The result was written all \
-                 the same; make the test check for what matters, or give --allow-trivial."
-            );
-            if code == 0 { EXIT_TRIVIAL } else { code }
-        }
-    } else {
+    if !trivial || matches!(finished.stopped, Some(Stop::Requested | Stop::Failed(_))) {
+        return code;
+    }
+    if args.allow_trivial {
+        errln!("whittle: the result holds no text (allowed by --allow-trivial).");
         code
-    };
-    Ok(super::with_stdout(stdout, code))
+    } else {
+        errln!(
+            "whittle: error: the test probably accepts too much: it says interesting on files \
+             that hold nothing but whitespace (or on no files). The result was written all \
+             the same; make the test check for what matters, or give --allow-trivial."
+        );
+        if code == 0 { EXIT_TRIVIAL } else { code }
+    }
 }
 
 /// The terminal UI over the case until the user leaves it; then the run is stopped (the best

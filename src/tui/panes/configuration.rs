@@ -537,49 +537,60 @@ fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
             format!("removing {}{at}", count_of(candidate.n as usize, units)),
             true,
         ),
-        CandidateKind::LeastLikely => {
-            let gain = shown
-                .beliefs
-                .as_ref()
-                .filter(|beliefs| beliefs.size == candidate.n as usize)
-                .map(|beliefs| format!(", expected gain {:.1}", beliefs.gain))
-                .unwrap_or_default();
-            let what = match candidate.n {
-                1 => format!(
-                    "the least likely {}",
-                    units.strip_suffix('s').unwrap_or(units)
-                ),
-                n => format!("the {n} least likely {units}"),
-            };
-            (format!("removing {what}{gain}"), true)
-        }
+        CandidateKind::LeastLikely => (least_likely_in_words(view, current, units), true),
         CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
         CandidateKind::Hoist => (format!("replacing a node{at} by a part of it"), false),
         CandidateKind::Replace | CandidateKind::Reshape => {
             (format!("replacing a node{at} by a shorter text"), false)
         }
         CandidateKind::Lift => (format!("replacing a node{at} by one inside it"), false),
-        CandidateKind::Edit => match (shown_stage(view), &view.what_it_does(current, 48)[..]) {
-            ("unbind", _) => (
-                format!("removing a name with every statement that mentions it{at}"),
-                true,
-            ),
-            ("typedefs", _) => (
-                format!("inlining a type alias into its uses and removing it{at}"),
-                false,
-            ),
-            ("conditions", _) => (format!("replacing a statement{at} by its condition"), false),
-            ("declarations", _) => (
-                format!("replacing a function's body{at} by `;` (a declaration)"),
-                false,
-            ),
-            ("spans", _) => (format!("removing a run of tokens{at}"), true),
-            (_, [change]) => (format!("replacing {change}{at}"), false),
-            _ => (format!("removing text{at}"), true),
-        },
+        CandidateKind::Edit => edit_in_words(view, current, &at),
         CandidateKind::Manual => (format!("your edit{at}"), false),
         CandidateKind::Initial => ("checking that the input fails the test".into(), false),
         CandidateKind::Empty => ("checking that an empty file passes the test".into(), false),
+    }
+}
+
+/// A candidate of ProbDD's least likely units, in words (`units`: what its units are called).
+fn least_likely_in_words(view: &View, current: &CandidateView, units: &str) -> String {
+    let shown = &view.run.view;
+    let candidate = current.candidate;
+    let gain = shown
+        .beliefs
+        .as_ref()
+        .filter(|beliefs| beliefs.size == candidate.n as usize)
+        .map(|beliefs| format!(", expected gain {:.1}", beliefs.gain))
+        .unwrap_or_default();
+    let what = match candidate.n {
+        1 => format!(
+            "the least likely {}",
+            units.strip_suffix('s').unwrap_or(units)
+        ),
+        n => format!("the {n} least likely {units}"),
+    };
+    format!("removing {what}{gain}")
+}
+
+/// An edit of a text stage, in words (`at`: where it is, or nothing), and whether it is a
+/// removal.
+fn edit_in_words(view: &View, current: &CandidateView, at: &str) -> (String, bool) {
+    match (shown_stage(view), &view.what_it_does(current, 48)[..]) {
+        ("unbind", _) => (
+            format!("removing a name with every statement that mentions it{at}"),
+            true,
+        ),
+        ("typedefs", _) => (
+            format!("inlining a type alias into its uses and removing it{at}"),
+            false,
+        ),
+        ("conditions", _) => (format!("replacing a statement{at} by its condition"), false),
+        ("declarations", _) => (
+            format!("replacing a function's body{at} by `;` (a declaration)"),
+            false,
+        ),
+        ("spans", _) => (format!("removing a run of tokens{at}"), true),
+        (_, [change]) => (format!("replacing {change}{at}"), false),
+        _ => (format!("removing text{at}"), true),
     }
 }
 

@@ -15,7 +15,9 @@ use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
 
 use super::{Pane, View};
 use crate::tui::widgets::{block, clock_time, human_bytes};
-use whittle_core::observe::forecast::{Placement, guessed_tests, likely_tests, short_duration};
+use whittle_core::observe::forecast::{
+    Course, Placement, guessed_tests, likely_tests, short_duration,
+};
 use whittle_core::text::describe::ellipsize;
 
 /// The moments of the run (fractions of its running time so far) the curve marks.
@@ -137,14 +139,7 @@ pub fn draw_curve(view: &View, frame: &mut Frame, area: Rect) {
         .as_secs_f64()
         .max(course.curve.last().map_or(0.0, |p| p.0));
     let end = now.max(1.0);
-    let mut points: Vec<(f64, f64)> = Vec::with_capacity(course.curve.len() * 2 + 1);
-    for (index, &(seconds, size)) in course.curve.iter().enumerate() {
-        if index > 0 {
-            points.push((seconds, course.curve[index - 1].1 as f64));
-        }
-        points.push((seconds, size as f64));
-    }
-    points.push((end, course.size() as f64));
+    let points = curve_points(course, end);
     let top = course.curve.iter().map(|p| p.1).max().unwrap_or(1).max(1) as f64;
     let low = course.curve.iter().map(|p| p.1).min().unwrap_or(0) as f64;
     let bottom = (low - (top - low) * 0.05).max(0.0).floor();
@@ -169,26 +164,7 @@ pub fn draw_curve(view: &View, frame: &mut Frame, area: Rect) {
             .style(theme.chart)
             .data(&points),
     );
-    let sizes: Vec<String> = MOMENTS
-        .iter()
-        .map(|&fraction| {
-            format!(
-                "{:.0}% {}",
-                fraction * 100.0,
-                human_bytes(course.size_at(fraction, now) as usize)
-            )
-        })
-        .collect();
-    // The longest title that fits: the sizes at the marks matter more than the name.
-    let room = area.width.saturating_sub(2) as usize;
-    let title = [
-        format!(" Size over time · {} ", sizes.join(" · ")),
-        format!(" Size/time {} ", sizes.join(" ")),
-        format!(" {} ", sizes.join(" ")),
-    ]
-    .into_iter()
-    .find(|title| title.chars().count() <= room)
-    .unwrap_or_else(|| ellipsize(" Size over time ", room));
+    let title = curve_title(course, now, area.width.saturating_sub(2) as usize);
     let chart = Chart::new(datasets)
         .block(block(title, view.focus == Pane::Chart, theme))
         .x_axis(
@@ -211,4 +187,41 @@ pub fn draw_curve(view: &View, frame: &mut Frame, area: Rect) {
         )
         .legend_position(None);
     frame.render_widget(chart, area);
+}
+
+/// The steps of the best's size over running time, up to `end`.
+fn curve_points(course: &Course, end: f64) -> Vec<(f64, f64)> {
+    let mut points: Vec<(f64, f64)> = Vec::with_capacity(course.curve.len() * 2 + 1);
+    for (index, &(seconds, size)) in course.curve.iter().enumerate() {
+        if index > 0 {
+            points.push((seconds, course.curve[index - 1].1 as f64));
+        }
+        points.push((seconds, size as f64));
+    }
+    points.push((end, course.size() as f64));
+    points
+}
+
+/// The chart's title: the sizes at each of [`MOMENTS`] (`now` is the running time), as long a
+/// form as fits in `room` characters.
+fn curve_title(course: &Course, now: f64, room: usize) -> String {
+    let sizes: Vec<String> = MOMENTS
+        .iter()
+        .map(|&fraction| {
+            format!(
+                "{:.0}% {}",
+                fraction * 100.0,
+                human_bytes(course.size_at(fraction, now) as usize)
+            )
+        })
+        .collect();
+    // The longest title that fits: the sizes at the marks matter more than the name.
+    [
+        format!(" Size over time · {} ", sizes.join(" · ")),
+        format!(" Size/time {} ", sizes.join(" ")),
+        format!(" {} ", sizes.join(" ")),
+    ]
+    .into_iter()
+    .find(|title| title.chars().count() <= room)
+    .unwrap_or_else(|| ellipsize(" Size over time ", room))
 }

@@ -112,117 +112,27 @@ pub fn run_named(
     tester: &mut Tester,
     mut run_stage: impl FnMut(SchedulePlace, &mut Tester) -> Result<(), Stop>,
 ) -> Result<u32, Stop> {
-    let count = names.len();
-    let mut records = vec![Record::default(); count];
+    let mut records = vec![Record::default(); names.len()];
     // The last round changed nothing but deferred stages: they now run to their end.
     let mut settling = false;
     for round in 1.. {
         let mut changed = false;
         let mut deferred = false;
         let order = round_order(&records);
-        let start = fingerprint(tester.best());
-        let mut plan = RoundPlan {
-            round,
-            last_round: settling,
-            size: tester.best().len() as u64,
-            lines: line_count(tester.best()) as u64,
-            bytes: tester.best().len() as u64,
-            stages: order
-                .iter()
-                .map(|&stage| PlannedStage {
-                    stage,
-                    name: names[stage].clone(),
-                    why: records[stage].placement(round, settling, start),
-                    last: records[stage].complete,
-                })
-                .collect(),
-        };
+        let mut plan = round_plan(names, &records, &order, round, settling, tester);
         tester.emit(Event::ScheduleRound(plan.clone()));
-        for (position, &stage) in order.iter().enumerate() {
-            let before = fingerprint(tester.best());
-            if records[stage].idle_on == Some(before) {
-                continue;
-            }
-            // What it runs as (a stage the plan knew may run after all: the text changed).
-            plan.stages[position].why = records[stage].placement(round, settling, before);
-            let budgeted = records[stage].probation && !(records[stage].deferred && settling);
-            if budgeted {
-                tester.set_failure_budget(Some(PROBATION_BUDGET));
-            }
-            let size = tester.best().len();
-            let nonws = non_whitespace_chars(tester.best());
-            let tests = tester.stats().tests;
-            let started = tester.running_time().as_secs_f64();
-            let (eta_seconds, eta_guessed_stages) = estimate(tester, &plan, position, changed);
-            let place = SchedulePlace {
-                stage,
-                of: count,
-                round,
-                position,
+        for position in 0..order.len() {
+            let mut round = RoundState {
+                names,
+                records: &mut records,
+                plan: &mut plan,
+                settling,
+                changed,
             };
-            // Edits that failed before with the same neighbourhood wait for the settling round.
-            tester.recall_mut().start_run(!settling);
-            let skipped = tester.recall().skipped();
-            let result = run_stage(place, tester);
-            tester.recall_mut().end_run();
-            let partial = tester.recall().skipped() > skipped;
-            if budgeted {
-                tester.set_failure_budget(None);
-            }
-            let interrupted = match result {
-                Ok(()) => false,
-                Err(Stop::Budget) => true,
-                Err(stop) => return Err(stop),
-            };
-            let record = &mut records[stage];
-            record.tests = tester.stats().tests - tests;
-            record.removed = size.saturating_sub(tester.best().len()) as u64;
-            if !interrupted {
-                record.complete = Some(LastRun {
-                    tests: record.tests,
-                    removed: record.removed,
-                    size: size as u64,
-                });
-                plan.stages[position].last = record.complete;
-            }
-            let nonws_removed = nonws.saturating_sub(non_whitespace_chars(tester.best())) as u64;
-            let run = ScheduledRun {
-                round,
-                position: position + 1,
-                stage: names[stage].clone(),
-                why: plan.stages[position].why.words().to_owned(),
-                started_seconds: started,
-                tests: record.tests,
-                bytes_removed: record.removed,
-                nonws_removed,
-                bytes_per_test: record.removed as f64 / record.tests.max(1) as f64,
-                nonws_per_test: nonws_removed as f64 / record.tests.max(1) as f64,
-                interrupted,
-                eta_seconds,
-                eta_guessed_stages,
-                seconds: tester.running_time().as_secs_f64() - started,
-            };
-            tester.stats_mut().schedule.push(run);
-            plan.lines = line_count(tester.best()) as u64;
-            plan.bytes = tester.best().len() as u64;
-            tester.emit(Event::ScheduleRound(plan.clone()));
-            let after = fingerprint(tester.best());
-            if after != before {
-                changed = true;
-                *record = Record {
-                    idle_on: None,
-                    probation: false,
-                    deferred: false,
-                    ..record.clone()
-                };
-            } else if interrupted || partial {
-                record.probation = true;
-                record.deferred = true;
-                deferred = true;
-            } else {
-                record.idle_on = Some(after);
-                record.probation = true;
-                record.deferred = false;
+            match round.run_stage(position, tester, &mut run_stage)? {
+                RunEffect::Skipped | RunEffect::Idle => {}
+                RunEffect::Changed => changed = true,
+                RunEffect::Deferred => deferred = true,
             }
         }
         if !changed && !deferred {
@@ -231,6 +141,194 @@ pub fn run_named(
         settling = !changed;
     }
     unreachable!("the rounds end when one changes nothing")
+}
+
+/// The plan of round `round`: the stages in `order`, why each runs where it does, their last
+/// complete runs.
+fn round_plan(
+    names: &[String],
+    records: &[Record],
+    order: &[usize],
+    round: u32,
+    settling: bool,
+    tester: &Tester,
+) -> RoundPlan {
+    let start = fingerprint(tester.best());
+    RoundPlan {
+        round,
+        last_round: settling,
+        size: tester.best().len() as u64,
+        lines: line_count(tester.best()) as u64,
+        bytes: tester.best().len() as u64,
+        stages: order
+            .iter()
+            .map(|&stage| PlannedStage {
+                stage,
+                name: names[stage].clone(),
+                why: records[stage].placement(round, settling, start),
+                last: records[stage].complete,
+            })
+            .collect(),
+    }
+}
+
+/// What a stage's turn in a round did.
+enum RunEffect {
+    /// It did not run: it changed nothing on this very text before.
+    Skipped,
+    /// It ran to its end and changed nothing.
+    Idle,
+    /// It changed the text.
+    Changed,
+    /// It changed nothing but was cut short (its budget, or edits it skipped): it runs again
+    /// to its end in the settling round.
+    Deferred,
+}
+
+/// Where the best stood when a stage's run began.
+struct RunStart {
+    size: usize,
+    nonws: usize,
+    tests: u64,
+    started: f64,
+    eta_seconds: f64,
+    eta_guessed_stages: usize,
+}
+
+/// A round of the schedule while its stages take their turns.
+struct RoundState<'a> {
+    names: &'a [String],
+    records: &'a mut [Record],
+    plan: &'a mut RoundPlan,
+    /// The round runs the deferred stages to their end.
+    settling: bool,
+    /// A stage before in this round changed the text.
+    changed: bool,
+}
+
+impl RoundState<'_> {
+    /// The turn of the stage at `position` of the plan: it runs (with a budget of failed tests
+    /// while on probation), is noted in the statistics and the plan, and its record is updated.
+    fn run_stage(
+        &mut self,
+        position: usize,
+        tester: &mut Tester,
+        run_stage: &mut impl FnMut(SchedulePlace, &mut Tester) -> Result<(), Stop>,
+    ) -> Result<RunEffect, Stop> {
+        let stage = self.plan.stages[position].stage;
+        let round = self.plan.round;
+        let settling = self.settling;
+        let before = fingerprint(tester.best());
+        if self.records[stage].idle_on == Some(before) {
+            return Ok(RunEffect::Skipped);
+        }
+        // What it runs as (a stage the plan knew may run after all: the text changed).
+        self.plan.stages[position].why = self.records[stage].placement(round, settling, before);
+        let budgeted = self.records[stage].probation && !(self.records[stage].deferred && settling);
+        if budgeted {
+            tester.set_failure_budget(Some(PROBATION_BUDGET));
+        }
+        let size = tester.best().len();
+        let nonws = non_whitespace_chars(tester.best());
+        let tests = tester.stats().tests;
+        let started = tester.running_time().as_secs_f64();
+        let (eta_seconds, eta_guessed_stages) = estimate(tester, self.plan, position, self.changed);
+        let start = RunStart {
+            size,
+            nonws,
+            tests,
+            started,
+            eta_seconds,
+            eta_guessed_stages,
+        };
+        let place = SchedulePlace {
+            stage,
+            of: self.names.len(),
+            round,
+            position,
+        };
+        // Edits that failed before with the same neighbourhood wait for the settling round.
+        tester.recall_mut().start_run(!settling);
+        let skipped = tester.recall().skipped();
+        let result = run_stage(place, tester);
+        tester.recall_mut().end_run();
+        let partial = tester.recall().skipped() > skipped;
+        if budgeted {
+            tester.set_failure_budget(None);
+        }
+        let interrupted = match result {
+            Ok(()) => false,
+            Err(Stop::Budget) => true,
+            Err(stop) => return Err(stop),
+        };
+        self.note_run(position, &start, interrupted, tester);
+        let record = &mut self.records[stage];
+        let after = fingerprint(tester.best());
+        Ok(if after != before {
+            *record = Record {
+                idle_on: None,
+                probation: false,
+                deferred: false,
+                ..record.clone()
+            };
+            RunEffect::Changed
+        } else if interrupted || partial {
+            record.probation = true;
+            record.deferred = true;
+            RunEffect::Deferred
+        } else {
+            record.idle_on = Some(after);
+            record.probation = true;
+            record.deferred = false;
+            RunEffect::Idle
+        })
+    }
+
+    /// The run of the stage at `position` noted: its record's tests and bytes, its last
+    /// complete run in the plan, a [`ScheduledRun`] in the statistics, and the plan sent again.
+    fn note_run(
+        &mut self,
+        position: usize,
+        start: &RunStart,
+        interrupted: bool,
+        tester: &mut Tester,
+    ) {
+        let stage = self.plan.stages[position].stage;
+        let record = &mut self.records[stage];
+        record.tests = tester.stats().tests - start.tests;
+        record.removed = start.size.saturating_sub(tester.best().len()) as u64;
+        if !interrupted {
+            record.complete = Some(LastRun {
+                tests: record.tests,
+                removed: record.removed,
+                size: start.size as u64,
+            });
+            self.plan.stages[position].last = record.complete;
+        }
+        let nonws_removed = start
+            .nonws
+            .saturating_sub(non_whitespace_chars(tester.best())) as u64;
+        let run = ScheduledRun {
+            round: self.plan.round,
+            position: position + 1,
+            stage: self.names[stage].clone(),
+            why: self.plan.stages[position].why.words().to_owned(),
+            started_seconds: start.started,
+            tests: record.tests,
+            bytes_removed: record.removed,
+            nonws_removed,
+            bytes_per_test: record.removed as f64 / record.tests.max(1) as f64,
+            nonws_per_test: nonws_removed as f64 / record.tests.max(1) as f64,
+            interrupted,
+            eta_seconds: start.eta_seconds,
+            eta_guessed_stages: start.eta_guessed_stages,
+            seconds: tester.running_time().as_secs_f64() - start.started,
+        };
+        tester.stats_mut().schedule.push(run);
+        self.plan.lines = line_count(tester.best()) as u64;
+        self.plan.bytes = tester.best().len() as u64;
+        tester.emit(Event::ScheduleRound(self.plan.clone()));
+    }
 }
 
 /// The running time the schedule still needs as stage `position` of `plan` begins, as the

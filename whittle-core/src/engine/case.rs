@@ -383,6 +383,338 @@ use crate::engine::job::Flaky;
 /// (the start is tried after them).
 const FLAKY_LOOKBACK: usize = 8;
 
+/// One run of a [`CaseJob`]: the set of files as it is now and what the rounds over it have
+/// counted so far.
+struct CaseRun<'a> {
+    job: &'a CaseJob,
+    oracle: Arc<dyn Oracle>,
+    stop: &'a CaseStop,
+    started: Instant,
+    memo: Arc<CaseMemo>,
+    total: Stats,
+    reports: Vec<FileReport>,
+    view: CaseView,
+    current: Vec<CaseFile>,
+    /// The sets accepted, newest last: what a flaky final set falls back to.
+    earlier: Vec<Vec<CaseFile>>,
+    stopped: Option<Stop>,
+    /// The tester that checked the start, until the files phase takes it over.
+    files_tester: Option<Tester>,
+    file_removal_tests: u64,
+    memo_hits: u64,
+    /// The pins of each file, kept across its sessions (only a front end sets them).
+    pins: HashMap<PathBuf, Arc<Mutex<Pins>>>,
+    /// The set the files phase last ended on: it has nothing to find there again.
+    files_settled: Option<[u8; 32]>,
+    rounds: u32,
+    /// The set of files as it was when each file's session last ended at its fixed point:
+    /// a file whose set has not changed since has nothing left to find.
+    settled: HashMap<PathBuf, [u8; 32]>,
+}
+
+impl<'a> CaseRun<'a> {
+    fn new(job: &'a CaseJob, oracle: Arc<dyn Oracle>, stop: &'a CaseStop) -> Self {
+        let started = Instant::now();
+        let reports = job
+            .input
+            .iter()
+            .map(|file| FileReport {
+                path: file.path.display().to_string(),
+                input_bytes: file.content.len() as u64,
+                binary: !file.is_text(),
+                link: file.is_link(),
+                ..FileReport::default()
+            })
+            .collect();
+        CaseRun {
+            job,
+            oracle,
+            stop,
+            started,
+            memo: Arc::new(CaseMemo::default()),
+            total: Stats::default(),
+            reports,
+            view: job.initial_view(),
+            current: job.start_files().to_vec(),
+            earlier: Vec::new(),
+            stopped: None,
+            files_tester: None,
+            file_removal_tests: 0,
+            memo_hits: 0,
+            pins: HashMap::new(),
+            files_settled: None,
+            rounds: 0,
+            settled: HashMap::new(),
+        }
+    }
+
+    /// A new round: every file still in the set waits for its turn.
+    fn start_round(&mut self) {
+        self.rounds += 1;
+        self.view.round = self.rounds;
+        for row in &mut self.view.files {
+            if row.state != FileState::Removed {
+                row.state = FileState::Waiting;
+            }
+        }
+    }
+
+    /// The files phase: ddmin over whole files, unless one file is left or the set is the one
+    /// the phase last ended on. Whether it removed a file.
+    fn remove_files(&mut self) -> Result<bool, StartError> {
+        let job = self.job;
+        let whole = sha3_256(&bundle::encode(&self.current));
+        if self.current.len() <= 1 || self.files_settled == Some(whole) {
+            if let Some(tester) = self.files_tester.take() {
+                add_stats(&mut self.total, &tester.stats());
+            }
+            return Ok(false);
+        }
+        let (mut tester, files_memo) = match self.files_tester.take() {
+            Some(tester) => (tester, None),
+            None => self.files_phase_tester()?,
+        };
+        self.view.removing_files = true;
+        self.view.current = None;
+        job.show(&self.view);
+        match job.files_trace(self.rounds, tester.best()) {
+            Ok(trace) => tester.set_trace(trace),
+            Err(error) => {
+                self.stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
+                return Ok(false);
+            }
+        }
+        if let Some(steering) = &job.steering {
+            steering.tester_started(&mut tester);
+        }
+        // Pinned files and symbolic links stay in every set.
+        let pinned: Vec<bool> = self
+            .current
+            .iter()
+            .map(|file| {
+                file.is_link()
+                    || self
+                        .pins
+                        .get(&file.path)
+                        .is_some_and(|pins| !lock(pins).is_empty())
+            })
+            .collect();
+        self.stopped = job.remove_files(&mut tester, &self.current, &pinned);
+        let before = self.current.len();
+        self.current = bundle::decode(tester.best()).map_err(|error| {
+            StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
+        })?;
+        let changed = self.current.len() < before;
+        if changed {
+            remember(&mut self.earlier, &self.current);
+        }
+        let mut file_stats = tester.stats();
+        tester.end_trace();
+        let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
+        not_tests(&mut file_stats, hits);
+        self.memo_hits += hits;
+        self.file_removal_tests += file_stats.tests;
+        add_stats(&mut self.total, &file_stats);
+        self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
+        self.view.removing_files = false;
+        for row in &mut self.view.files {
+            if !self
+                .current
+                .iter()
+                .any(|file| file.path.to_str() == Some(&row.path))
+            {
+                row.state = FileState::Removed;
+                row.bytes = 0;
+            }
+        }
+        job.show(&self.view);
+        Ok(changed)
+    }
+
+    /// A fresh tester of the files phase over the current set, judging through the whole-set
+    /// memo (returned to count its hits).
+    fn files_phase_tester(&self) -> Result<(Tester, Option<Arc<FileInCase>>), StartError> {
+        let in_case = Arc::new(FileInCase {
+            inner: self.oracle.clone(),
+            files: Vec::new(),
+            index: None,
+            memo: self.memo.clone(),
+            memo_hits: Default::default(),
+        });
+        let memo: Arc<dyn Oracle> = in_case.clone();
+        let limits = self.job.remaining_limits(&self.total, self.started);
+        let mut tester = self
+            .job
+            .tester(memo, &self.job.settings.resolve(), limits, self.stop)
+            .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
+        tester.set_best(bundle::encode(&self.current));
+        Ok((tester, Some(in_case)))
+    }
+
+    /// Each file's session in turn, the others fixed; a file whose set has not changed since
+    /// its last fixed point is skipped. Whether a file changed.
+    fn reduce_each_file(&mut self) -> bool {
+        let mut changed = false;
+        for index in 0..self.current.len() {
+            if let Some(stop) = self.job.stop_requested(self.stop) {
+                self.stopped = Some(stop);
+                break;
+            }
+            match self.reduce_one_file(index) {
+                Ok(file_changed) => changed |= file_changed,
+                Err(error) => {
+                    self.stopped = Some(Stop::Failed(error.to_string()));
+                    break;
+                }
+            }
+            if self.stopped.is_some() {
+                break;
+            }
+        }
+        changed
+    }
+
+    /// The session of the file at `index` of the current set (none when it has nothing left to
+    /// find). Whether it changed the file.
+    fn reduce_one_file(&mut self, index: usize) -> anyhow::Result<bool> {
+        let job = self.job;
+        let path = self.current[index].path.clone();
+        let row = self
+            .view
+            .files
+            .iter()
+            .position(|row| Some(row.path.as_str()) == path.to_str());
+        let whole = sha3_256(&bundle::encode(&self.current));
+        let plan = if self.settled.get(&path) == Some(&whole) {
+            None
+        } else {
+            job.plan_for(&self.current[index])
+        };
+        let Some(plan) = plan else {
+            self.settled.insert(path, whole);
+            if let Some(row) = row {
+                self.view.files[row].state = FileState::Done;
+                job.show(&self.view);
+            }
+            return Ok(false);
+        };
+        if let Some(row) = row {
+            self.view.files[row].state = FileState::Reducing;
+        }
+        self.view.current = row;
+        job.show(&self.view);
+        let file_pins = self.pins.entry(path.clone()).or_default().clone();
+        let session = job.reduce_file(
+            &self.oracle,
+            &self.memo,
+            &self.current,
+            index,
+            self.rounds,
+            &plan,
+            &file_pins,
+            &self.total,
+            self.started,
+            self.stop,
+        )?;
+        add_stats(&mut self.total, &session.stats);
+        self.memo_hits += session.memo_hits;
+        if let Some(report) = self
+            .reports
+            .iter_mut()
+            .find(|r| Some(r.path.as_str()) == path.to_str())
+        {
+            report.sessions += 1;
+            report.tests += session.stats.tests;
+            report.memo_hits += session.memo_hits;
+            report.accepted += session.stats.accepted;
+            report.seconds += session.stats.wall_seconds;
+            report.language = plan.language_name.clone();
+            report.pipeline = Some(plan.pipeline.to_string());
+        }
+        if let Some(row) = row {
+            self.view.files[row].state = FileState::Done;
+            self.view.files[row].bytes = session.best.len();
+        }
+        self.view.current = None;
+        job.show(&self.view);
+        let changed = session.best != self.current[index].content;
+        if changed {
+            self.current[index].content = session.best;
+            remember(&mut self.earlier, &self.current);
+        }
+        if let Some(stop) = session.stopped {
+            self.stopped = Some(stop);
+            return Ok(changed);
+        }
+        self.settled
+            .insert(path, sha3_256(&bundle::encode(&self.current)));
+        Ok(changed)
+    }
+
+    /// The end: the result re-tested (unless the run stopped), the reports and the whole run's
+    /// statistics filled in.
+    fn finish(mut self) -> CaseFinished {
+        let job = self.job;
+        self.view.current = None;
+        self.view.removing_files = false;
+        job.show(&self.view);
+        // The result is tested once more: a flaky test may have let a set through that does
+        // not reproduce.
+        let mut flaky = None;
+        if self.stopped.is_none() {
+            self.earlier.pop_if(|set| *set == self.current);
+            match job.confirm_result(
+                &self.oracle,
+                &mut self.current,
+                &self.earlier,
+                &mut self.total,
+                self.started,
+                self.stop,
+            ) {
+                Ok(found) => flaky = found,
+                Err(stop) => self.stopped = Some(stop),
+            }
+            for row in &mut self.view.files {
+                row.bytes = self
+                    .current
+                    .iter()
+                    .find(|file| file.path.to_str() == Some(&row.path))
+                    .map_or(0, |file| file.content.len());
+            }
+            job.show(&self.view);
+        }
+        for report in &mut self.reports {
+            report.output_bytes = self
+                .current
+                .iter()
+                .find(|file| file.path.to_str() == Some(report.path.as_str()))
+                .map(|file| file.content.len() as u64);
+        }
+        let input_text: Vec<u8> = job.input.iter().flat_map(|f| f.content.clone()).collect();
+        let output_text: Vec<u8> = self
+            .current
+            .iter()
+            .flat_map(|f| f.content.clone())
+            .collect();
+        let mut total = self.total;
+        crate::engine::job::fill_sizes(&mut total, &input_text, &output_text);
+        total.wall_seconds = self.started.elapsed().as_secs_f64();
+        total.jobs = job.settings.jobs;
+        total.algorithm = "ddmin files, then each file's pipeline in rounds".into();
+        total.stopped = self.stopped.as_ref().map(ToString::to_string);
+        CaseFinished {
+            result: self.current,
+            stats: total,
+            files: self.reports,
+            file_removal_tests: self.file_removal_tests,
+            memo_hits: self.memo_hits,
+            rounds: self.rounds,
+            stopped: self.stopped,
+            flaky,
+        }
+    }
+}
+
 impl CaseJob {
     /// What the reduction starts from: the input, or what it resumes.
     pub fn start_files(&self) -> &[CaseFile] {
@@ -396,23 +728,34 @@ impl CaseJob {
         oracle: Arc<dyn Oracle>,
         stop: &CaseStop,
     ) -> Result<CaseFinished, StartError> {
-        let started = Instant::now();
-        let memo = Arc::new(CaseMemo::default());
-        let mut total = Stats::default();
-        let mut reports: Vec<FileReport> = self
-            .input
-            .iter()
-            .map(|file| FileReport {
-                path: file.path.display().to_string(),
-                input_bytes: file.content.len() as u64,
-                binary: !file.is_text(),
-                link: file.is_link(),
-                ..FileReport::default()
-            })
-            .collect();
-        let mut view = self.initial_view();
+        let mut run = CaseRun::new(self, oracle, stop);
+        let tester = self.checked_tester(&run.oracle, stop, &mut run.total, run.started)?;
+        run.files_tester = Some(tester);
+        // Rounds: the files that can go go, then each file is reduced with the others fixed;
+        // again until a round changes nothing.
+        while run.stopped.is_none() {
+            run.start_round();
+            let mut changed = run.remove_files()?;
+            if run.stopped.is_some() {
+                break;
+            }
+            changed |= run.reduce_each_file();
+            if !changed {
+                break;
+            }
+        }
+        Ok(run.finish())
+    }
 
-        // The check of the whole set, then ddmin over whole files.
+    /// The tester of the files phase once it found the starting set interesting (and wrote it
+    /// when it is the input); its timeout is the whole run's.
+    fn checked_tester(
+        &self,
+        oracle: &Arc<dyn Oracle>,
+        stop: &CaseStop,
+        total: &mut Stats,
+        started: Instant,
+    ) -> Result<Tester, StartError> {
         let mut tester = self
             .tester(
                 oracle.clone(),
@@ -421,7 +764,7 @@ impl CaseJob {
                 stop,
             )
             .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
-        tester.set_limits(self.remaining_limits(&total, started));
+        tester.set_limits(self.remaining_limits(total, started));
         let start = bundle::encode(self.start_files());
         crate::engine::job::check_start(&mut tester, &start)?;
         let checked = tester.stats();
@@ -435,236 +778,7 @@ impl CaseJob {
         if let Some(steering) = &self.steering {
             steering.checked();
         }
-        let mut current = self.start_files().to_vec();
-        // The sets accepted, newest last: what a flaky final set falls back to.
-        let mut earlier: Vec<Vec<CaseFile>> = Vec::new();
-        let mut stopped = None;
-        let mut files_tester = Some(tester);
-        let mut file_removal_tests = 0;
-        let mut memo_hits = 0;
-        // The pins of each file, kept across its sessions (only a front end sets them).
-        let mut pins: HashMap<PathBuf, Arc<Mutex<Pins>>> = HashMap::new();
-        // The set the files phase last ended on: it has nothing to find there again.
-        let mut files_settled = None;
-        // Rounds: the files that can go go, then each file is reduced with the others fixed;
-        // again until a round changes nothing.
-        let mut rounds = 0;
-        // The set of files as it was when each file's session last ended at its fixed point:
-        // a file whose set has not changed since has nothing left to find.
-        let mut settled: HashMap<PathBuf, [u8; 32]> = HashMap::new();
-        while stopped.is_none() {
-            rounds += 1;
-            let mut changed = false;
-            view.round = rounds;
-            for row in &mut view.files {
-                if row.state != FileState::Removed {
-                    row.state = FileState::Waiting;
-                }
-            }
-            let whole = sha3_256(&bundle::encode(&current));
-            if current.len() > 1 && files_settled != Some(whole) {
-                let mut files_memo = None;
-                let mut tester = match files_tester.take() {
-                    Some(tester) => tester,
-                    None => {
-                        let in_case = Arc::new(FileInCase {
-                            inner: oracle.clone(),
-                            files: Vec::new(),
-                            index: None,
-                            memo: memo.clone(),
-                            memo_hits: Default::default(),
-                        });
-                        files_memo = Some(in_case.clone());
-                        let memo: Arc<dyn Oracle> = in_case;
-                        let limits = self.remaining_limits(&total, started);
-                        let mut tester = self
-                            .tester(memo, &self.settings.resolve(), limits, stop)
-                            .map_err(|error| {
-                                StartError::Stopped(Stop::Failed(error.to_string()))
-                            })?;
-                        tester.set_best(bundle::encode(&current));
-                        tester
-                    }
-                };
-                view.removing_files = true;
-                view.current = None;
-                self.show(&view);
-                match self.files_trace(rounds, tester.best()) {
-                    Ok(trace) => tester.set_trace(trace),
-                    Err(error) => {
-                        stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
-                        break;
-                    }
-                }
-                if let Some(steering) = &self.steering {
-                    steering.tester_started(&mut tester);
-                }
-                // Pinned files and symbolic links stay in every set.
-                let pinned: Vec<bool> = current
-                    .iter()
-                    .map(|file| {
-                        file.is_link()
-                            || pins
-                                .get(&file.path)
-                                .is_some_and(|pins| !lock(pins).is_empty())
-                    })
-                    .collect();
-                stopped = self.remove_files(&mut tester, &current, &pinned);
-                let before = current.len();
-                current = bundle::decode(tester.best()).map_err(|error| {
-                    StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
-                })?;
-                changed |= current.len() < before;
-                if current.len() < before {
-                    remember(&mut earlier, &current);
-                }
-                let mut file_stats = tester.stats();
-                tester.end_trace();
-                let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
-                not_tests(&mut file_stats, hits);
-                memo_hits += hits;
-                file_removal_tests += file_stats.tests;
-                add_stats(&mut total, &file_stats);
-                files_settled = Some(sha3_256(&bundle::encode(&current)));
-                view.removing_files = false;
-                for row in &mut view.files {
-                    if !current
-                        .iter()
-                        .any(|file| file.path.to_str() == Some(&row.path))
-                    {
-                        row.state = FileState::Removed;
-                        row.bytes = 0;
-                    }
-                }
-                self.show(&view);
-            } else if let Some(tester) = files_tester.take() {
-                add_stats(&mut total, &tester.stats());
-            }
-            if stopped.is_some() {
-                break;
-            }
-            for index in 0..current.len() {
-                if let Some(stop) = self.stop_requested(stop) {
-                    stopped = Some(stop);
-                    break;
-                }
-                let row = view
-                    .files
-                    .iter()
-                    .position(|row| Some(row.path.as_str()) == current[index].path.to_str());
-                let whole = sha3_256(&bundle::encode(&current));
-                let plan = if settled.get(&current[index].path) == Some(&whole) {
-                    None
-                } else {
-                    self.plan_for(&current[index])
-                };
-                let Some(plan) = plan else {
-                    settled.insert(current[index].path.clone(), whole);
-                    if let Some(row) = row {
-                        view.files[row].state = FileState::Done;
-                        self.show(&view);
-                    }
-                    continue;
-                };
-                if let Some(row) = row {
-                    view.files[row].state = FileState::Reducing;
-                }
-                view.current = row;
-                self.show(&view);
-                let file_pins = pins.entry(current[index].path.clone()).or_default().clone();
-                let session = self.reduce_file(
-                    &oracle, &memo, &current, index, rounds, &plan, &file_pins, &total, started,
-                    stop,
-                );
-                let session = match session {
-                    Ok(session) => session,
-                    Err(error) => {
-                        stopped = Some(Stop::Failed(error.to_string()));
-                        break;
-                    }
-                };
-                add_stats(&mut total, &session.stats);
-                memo_hits += session.memo_hits;
-                if let Some(report) = reports
-                    .iter_mut()
-                    .find(|r| Some(r.path.as_str()) == current[index].path.to_str())
-                {
-                    report.sessions += 1;
-                    report.tests += session.stats.tests;
-                    report.memo_hits += session.memo_hits;
-                    report.accepted += session.stats.accepted;
-                    report.seconds += session.stats.wall_seconds;
-                    report.language = plan.language_name.clone();
-                    report.pipeline = Some(plan.pipeline.to_string());
-                }
-                if let Some(row) = row {
-                    view.files[row].state = FileState::Done;
-                    view.files[row].bytes = session.best.len();
-                }
-                view.current = None;
-                self.show(&view);
-                if session.best != current[index].content {
-                    current[index].content = session.best;
-                    changed = true;
-                    remember(&mut earlier, &current);
-                }
-                if let Some(stop) = session.stopped {
-                    stopped = Some(stop);
-                    break;
-                }
-                settled.insert(
-                    current[index].path.clone(),
-                    sha3_256(&bundle::encode(&current)),
-                );
-            }
-            if !changed {
-                break;
-            }
-        }
-        view.current = None;
-        view.removing_files = false;
-        self.show(&view);
-        // The result is tested once more: a flaky test may have let a set through that does
-        // not reproduce.
-        let mut flaky = None;
-        if stopped.is_none() {
-            earlier.pop_if(|set| *set == current);
-            match self.confirm_result(&oracle, &mut current, &earlier, &mut total, started, stop) {
-                Ok(found) => flaky = found,
-                Err(stop) => stopped = Some(stop),
-            }
-            for row in &mut view.files {
-                row.bytes = current
-                    .iter()
-                    .find(|file| file.path.to_str() == Some(&row.path))
-                    .map_or(0, |file| file.content.len());
-            }
-            self.show(&view);
-        }
-
-        for report in &mut reports {
-            report.output_bytes = current
-                .iter()
-                .find(|file| file.path.to_str() == Some(report.path.as_str()))
-                .map(|file| file.content.len() as u64);
-        }
-        let input_text: Vec<u8> = self.input.iter().flat_map(|f| f.content.clone()).collect();
-        let output_text: Vec<u8> = current.iter().flat_map(|f| f.content.clone()).collect();
-        crate::engine::job::fill_sizes(&mut total, &input_text, &output_text);
-        total.wall_seconds = started.elapsed().as_secs_f64();
-        total.jobs = self.settings.jobs;
-        total.algorithm = "ddmin files, then each file's pipeline in rounds".into();
-        total.stopped = stopped.as_ref().map(ToString::to_string);
-        Ok(CaseFinished {
-            result: current,
-            stats: total,
-            files: reports,
-            file_removal_tests,
-            memo_hits,
-            rounds,
-            stopped,
-            flaky,
-        })
+        Ok(tester)
     }
 
     /// Tests the final set once more, bypassing every cache. When it is not interesting any
@@ -883,37 +997,8 @@ impl CaseJob {
             self.remaining_limits(total, started),
             stop,
         )?;
-        {
-            let output = self.output.clone();
-            let files = files.to_vec();
-            let pins = pins.clone();
-            let steering = self.steering.clone();
-            tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
-                if let Some(output) = &output {
-                    let mut now = files.clone();
-                    now[index].content = improvement.content.to_vec();
-                    if let Some(notice) = output.write(&now) {
-                        report(notice.into());
-                    }
-                }
-                let mapped = {
-                    let mut pins = lock(&pins);
-                    if !pins.is_empty() {
-                        *pins = pins.map_through(improvement.previous, improvement.content);
-                    }
-                    pins.ranges().to_vec()
-                };
-                if let Some(steering) = &steering {
-                    steering.accepted(improvement, &mapped);
-                }
-            })));
-        }
-        if let Some(dir) = &self.trace_dir {
-            let name = file.path.display().to_string().replace('/', "_");
-            let path = dir.join(format!("{round:02}-{:03}-{name}.trace", index + 1));
-            let header = self.trace_header(file.path.display().to_string(), plan);
-            tester.set_trace(Some(TraceWriter::for_run(&path, header, &file.content)?));
-        }
+        self.write_improvements(&mut tester, files, index, pins);
+        self.trace_file_session(&mut tester, file, round, index, plan)?;
         let others = bundle::content_size(files) - file.content.len();
         tester.emit(Event::FileStarted {
             path: file.path.display().to_string(),
@@ -947,6 +1032,59 @@ impl CaseJob {
             stopped,
             memo_hits,
         })
+    }
+
+    /// Each improvement of a file's session: the whole set written to the output, the file's
+    /// pins mapped onto it, the front end told.
+    fn write_improvements(
+        &self,
+        tester: &mut Tester,
+        files: &[CaseFile],
+        index: usize,
+        pins: &Arc<Mutex<Pins>>,
+    ) {
+        let output = self.output.clone();
+        let files = files.to_vec();
+        let pins = pins.clone();
+        let steering = self.steering.clone();
+        tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
+            if let Some(output) = &output {
+                let mut now = files.clone();
+                now[index].content = improvement.content.to_vec();
+                if let Some(notice) = output.write(&now) {
+                    report(notice.into());
+                }
+            }
+            let mapped = {
+                let mut pins = lock(&pins);
+                if !pins.is_empty() {
+                    *pins = pins.map_through(improvement.previous, improvement.content);
+                }
+                pins.ranges().to_vec()
+            };
+            if let Some(steering) = &steering {
+                steering.accepted(improvement, &mapped);
+            }
+        })));
+    }
+
+    /// The trace of a file's session, when traces are asked for
+    /// (`<round>-<index>-<name>.trace` in the trace directory).
+    fn trace_file_session(
+        &self,
+        tester: &mut Tester,
+        file: &CaseFile,
+        round: u32,
+        index: usize,
+        plan: &Plan,
+    ) -> anyhow::Result<()> {
+        if let Some(dir) = &self.trace_dir {
+            let name = file.path.display().to_string().replace('/', "_");
+            let path = dir.join(format!("{round:02}-{:03}-{name}.trace", index + 1));
+            let header = self.trace_header(file.path.display().to_string(), plan);
+            tester.set_trace(Some(TraceWriter::for_run(&path, header, &file.content)?));
+        }
+        Ok(())
     }
 
     /// Runs the stages of a file's pipeline; a command of the front end that interrupts a

@@ -44,8 +44,6 @@ pub fn table_7_1() -> Vec<Pipeline> {
         .collect()
 }
 
-/// The language named in the settings, when its grammar is compiled in.
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipelineInfo {
     /// What `-a` and a session's switch take.
@@ -89,54 +87,60 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         });
     }
     if tree {
-        entries.insert(
-            0,
-            PipelineInfo {
-                name: DEFAULT_TREE_PIPELINE.into(),
-                description: "the default for known languages (see docs/benchmarks.md)".into(),
-            },
-        );
-        entries.insert(
-            1,
-            PipelineInfo {
-                name: FAST_TREE_PIPELINE.into(),
-                description:
-                    "--fast: the tree pruned by chunk sweeps, then lines; no text stages, loops' \
-                     conditions and updates kept, a tighter timeout (a fraction of the tests)"
-                        .into(),
-            },
-        );
-        for algorithm in Algorithm::all() {
-            entries.push(PipelineInfo {
-                name: algorithm.name().into(),
-                description: format!("{} ({})", algorithm.description(), algorithm.figure()),
-            });
-        }
-        for rewrite in Rewrite::all() {
-            entries.push(PipelineInfo {
-                name: rewrite.name().into(),
-                description: rewrite.description().into(),
-            });
-        }
-        for (row, names) in TABLE_7_1.iter().enumerate() {
-            for (column, name) in names.iter().enumerate() {
-                // Algorithms alone are listed above (the first column, and HDDH's interlacing).
-                if entries.iter().any(|entry| entry.name == *name) {
-                    continue;
-                }
-                entries.push(PipelineInfo {
-                    name: (*name).into(),
-                    description: format!(
-                        "{}: Table 7.1, row {}, {}",
-                        paper_name(name),
-                        row + 1,
-                        TABLE_7_1_COLUMNS[column]
-                    ),
-                });
-            }
-        }
+        add_tree_pipelines(&mut entries);
     }
     entries
+}
+
+/// The pipelines that read the parse tree: the defaults first, then each tree algorithm and
+/// rewrite alone, then the pipelines of Table 7.1 not listed yet.
+fn add_tree_pipelines(entries: &mut Vec<PipelineInfo>) {
+    entries.insert(
+        0,
+        PipelineInfo {
+            name: DEFAULT_TREE_PIPELINE.into(),
+            description: "the default for known languages (see docs/benchmarks.md)".into(),
+        },
+    );
+    entries.insert(
+        1,
+        PipelineInfo {
+            name: FAST_TREE_PIPELINE.into(),
+            description:
+                "--fast: the tree pruned by chunk sweeps, then lines; no text stages, loops' \
+                 conditions and updates kept, a tighter timeout (a fraction of the tests)"
+                    .into(),
+        },
+    );
+    for algorithm in Algorithm::all() {
+        entries.push(PipelineInfo {
+            name: algorithm.name().into(),
+            description: format!("{} ({})", algorithm.description(), algorithm.figure()),
+        });
+    }
+    for rewrite in Rewrite::all() {
+        entries.push(PipelineInfo {
+            name: rewrite.name().into(),
+            description: rewrite.description().into(),
+        });
+    }
+    for (row, names) in TABLE_7_1.iter().enumerate() {
+        for (column, name) in names.iter().enumerate() {
+            // Algorithms alone are listed above (the first column, and HDDH's interlacing).
+            if entries.iter().any(|entry| entry.name == *name) {
+                continue;
+            }
+            entries.push(PipelineInfo {
+                name: (*name).into(),
+                description: format!(
+                    "{}: Table 7.1, row {}, {}",
+                    paper_name(name),
+                    row + 1,
+                    TABLE_7_1_COLUMNS[column]
+                ),
+            });
+        }
+    }
 }
 
 /// `whittle algorithms`: every algorithm and the sixteen pipelines of Table 7.1.

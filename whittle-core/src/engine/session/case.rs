@@ -8,10 +8,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
 use std::time::Instant;
-
-use crossbeam_channel::Receiver;
 
 use crate::engine::case::{
     CaseFinished, CaseJob, CaseSteering, CaseStop, CaseView, StartError, SteeredFile,
@@ -25,17 +22,18 @@ use crate::testing::control::{Control, Stop};
 use crate::testing::tester::{Improvement, Tester};
 use crate::tree::{self, Preprocess};
 
-use super::{Command, CommandSender, PinTarget, RunState, SessionOptions, Shared, Snapshot, lock};
+use super::{
+    Command, CommandSender, EngineHandle, PinTarget, RunState, SessionOptions, Shared, Snapshot,
+    lock,
+};
 
 /// A running reduction of several files.
 pub struct CaseSession {
-    sender: CommandSender,
-    events: Receiver<Event>,
-    engine: Option<JoinHandle<Result<CaseFinished, StartError>>>,
+    handle: EngineHandle<Result<CaseFinished, StartError>>,
 }
 
 impl CaseSession {
-    /// Starts the case job on its own thread; its events come from [`CaseSession::events`]
+    /// Starts the case job on its own thread; its events come from [`EngineHandle::events`]
     /// (the job's own event sender is replaced). The engine thread ends with the run, whatever
     /// `options.exit_when_done` says (there is nothing to wait for commands for).
     pub fn start(
@@ -49,34 +47,7 @@ impl CaseSession {
         if options.start_in_step_mode {
             control.set_step_mode(true);
         }
-        let start = crate::bundle::content_size(job.start_files());
-        let snapshot = Snapshot {
-            state: RunState::Checking,
-            paused: false,
-            step_mode: false,
-            parked: false,
-            parked_time: std::time::Duration::ZERO,
-            best: Arc::from(&b""[..]),
-            version: 0,
-            input_size: start,
-            pipeline: plan.pipeline.to_string(),
-            stage: String::new(),
-            stage_index: 0,
-            stage_count: 0,
-            split_factor: control.split_factor(),
-            jobs: control.jobs(),
-            parallel: control.parallel_mode(),
-            plan_version: control.plan_version(),
-            pins: Vec::new(),
-            history: Vec::new(),
-            stats: Stats::default(),
-            output: job
-                .output
-                .as_ref()
-                .map(|output| output.path().to_path_buf()),
-            language: None,
-            case: None,
-        };
+        let snapshot = starting_snapshot(&job, &plan, &control);
         let shared = Arc::new(Shared {
             control,
             pending: Mutex::new(Default::default()),
@@ -100,78 +71,85 @@ impl CaseSession {
                 .name("whittle-engine".into())
                 .spawn(move || {
                     let finished = job.run(oracle, &stop);
-                    let event = match &finished {
-                        Ok(finished) => {
-                            let state = match &finished.stopped {
-                                None => RunState::Done,
-                                Some(stop) => RunState::Stopped(stop.to_string()),
-                            };
-                            lock(&shared.snapshot).state = state.clone();
-                            match state {
-                                RunState::Stopped(reason) => Event::Stopped {
-                                    reason,
-                                    stats: finished.stats.clone(),
-                                },
-                                _ => Event::Done {
-                                    stats: finished.stats.clone(),
-                                },
-                            }
-                        }
-                        Err(error) => {
-                            let message = error.to_string();
-                            lock(&shared.snapshot).state = RunState::Failed(message.clone());
-                            Event::Failed { message }
-                        }
-                    };
+                    let event = ending_event(&finished, &shared);
                     let _ = events_tx.send(event);
                     finished
                 })?
         };
         Ok(CaseSession {
-            sender: CommandSender { shared },
-            events: events_rx,
-            engine: Some(thread),
+            handle: EngineHandle::new(CommandSender { shared }, events_rx, thread),
         })
     }
 
-    pub fn commands(&self) -> CommandSender {
-        self.sender.clone()
-    }
-
-    pub fn send(&self, command: Command) {
-        self.sender.send(command);
-    }
-
-    /// The engine's events; the channel closes when the engine thread ends.
-    pub fn events(&self) -> &Receiver<Event> {
-        &self.events
-    }
-
-    pub fn snapshot(&self) -> Snapshot {
-        self.sender.snapshot()
-    }
-
-    pub fn is_finished(&self) -> bool {
-        self.engine.as_ref().is_none_or(|e| e.is_finished())
-    }
-
     /// Waits for the run to end.
-    pub fn wait(mut self) -> anyhow::Result<Result<CaseFinished, StartError>> {
-        let engine = self
-            .engine
-            .take()
-            .ok_or_else(|| anyhow::anyhow!("the session was already waited for"))?;
-        engine
-            .join()
-            .map_err(|_| anyhow::anyhow!("the engine thread panicked"))
+    pub fn wait(self) -> anyhow::Result<Result<CaseFinished, StartError>> {
+        self.handle.wait()
     }
 }
 
-impl Drop for CaseSession {
-    fn drop(&mut self) {
-        if let Some(engine) = self.engine.take() {
-            self.sender.send(Command::Stop);
-            let _ = engine.join();
+impl std::ops::Deref for CaseSession {
+    type Target = EngineHandle<Result<CaseFinished, StartError>>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.handle
+    }
+}
+
+/// The snapshot of a case session before its start is checked.
+fn starting_snapshot(job: &CaseJob, plan: &Plan, control: &Control) -> Snapshot {
+    let start = crate::bundle::content_size(job.start_files());
+    Snapshot {
+        state: RunState::Checking,
+        paused: false,
+        step_mode: false,
+        parked: false,
+        parked_time: std::time::Duration::ZERO,
+        best: Arc::from(&b""[..]),
+        version: 0,
+        input_size: start,
+        pipeline: plan.pipeline.to_string(),
+        stage: String::new(),
+        stage_index: 0,
+        stage_count: 0,
+        split_factor: control.split_factor(),
+        jobs: control.jobs(),
+        parallel: control.parallel_mode(),
+        plan_version: control.plan_version(),
+        pins: Vec::new(),
+        history: Vec::new(),
+        stats: Stats::default(),
+        output: job
+            .output
+            .as_ref()
+            .map(|output| output.path().to_path_buf()),
+        language: None,
+        case: None,
+    }
+}
+
+/// The last event of a case session (done, stopped or failed), its state set in the snapshot.
+fn ending_event(finished: &Result<CaseFinished, StartError>, shared: &Shared) -> Event {
+    match finished {
+        Ok(finished) => {
+            let state = match &finished.stopped {
+                None => RunState::Done,
+                Some(stop) => RunState::Stopped(stop.to_string()),
+            };
+            lock(&shared.snapshot).state = state.clone();
+            match state {
+                RunState::Stopped(reason) => Event::Stopped {
+                    reason,
+                    stats: finished.stats.clone(),
+                },
+                _ => Event::Done {
+                    stats: finished.stats.clone(),
+                },
+            }
+        }
+        Err(error) => {
+            let message = error.to_string();
+            lock(&shared.snapshot).state = RunState::Failed(message.clone());
+            Event::Failed { message }
         }
     }
 }

@@ -188,7 +188,7 @@ impl CommandSender {
         }
     }
 
-    /// The current state, for drawing (the same as [`Session::snapshot`]).
+    /// The current state, for drawing (the same as [`EngineHandle::snapshot`]).
     pub fn snapshot(&self) -> Snapshot {
         let shared = &self.shared;
         let mut snapshot = lock(&shared.snapshot).clone();
@@ -226,9 +226,7 @@ pub struct SessionReport {
 
 /// A running reduction.
 pub struct Session {
-    sender: CommandSender,
-    events: Receiver<Event>,
-    engine: Option<JoinHandle<SessionReport>>,
+    handle: EngineHandle<SessionReport>,
     language: Option<&'static tree::Language>,
 }
 
@@ -320,9 +318,7 @@ impl Session {
             .name("whittle-engine".into())
             .spawn(move || engine.run(tester))?;
         Ok(Session {
-            sender: CommandSender { shared },
-            events: events_rx,
-            engine: Some(thread),
+            handle: EngineHandle::new(CommandSender { shared }, events_rx, thread),
             language,
         })
     }
@@ -330,6 +326,38 @@ impl Session {
     /// The input's language, when this build parses it (the plan names it).
     pub fn language(&self) -> Option<&'static tree::Language> {
         self.language
+    }
+
+    /// Waits for the engine thread to end.
+    pub fn wait(self) -> anyhow::Result<SessionReport> {
+        self.handle.wait()
+    }
+}
+
+impl std::ops::Deref for Session {
+    type Target = EngineHandle<SessionReport>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.handle
+    }
+}
+
+/// What a session holds of its engine thread, which ends in `T`: the commands it takes, the
+/// events it sends, the thread itself. Dropped before the thread ends, it stops the run and
+/// waits for its end.
+pub struct EngineHandle<T> {
+    sender: CommandSender,
+    events: Receiver<Event>,
+    engine: Option<JoinHandle<T>>,
+}
+
+impl<T> EngineHandle<T> {
+    fn new(sender: CommandSender, events: Receiver<Event>, engine: JoinHandle<T>) -> Self {
+        EngineHandle {
+            sender,
+            events,
+            engine: Some(engine),
+        }
     }
 
     pub fn commands(&self) -> CommandSender {
@@ -355,7 +383,7 @@ impl Session {
     }
 
     /// Waits for the engine thread to end.
-    pub fn wait(mut self) -> anyhow::Result<SessionReport> {
+    fn wait(mut self) -> anyhow::Result<T> {
         let engine = self
             .engine
             .take()
@@ -366,7 +394,7 @@ impl Session {
     }
 }
 
-impl Drop for Session {
+impl<T> Drop for EngineHandle<T> {
     fn drop(&mut self) {
         if let Some(engine) = self.engine.take() {
             self.sender.send(Command::Stop);
