@@ -1,0 +1,341 @@
+//! One run of a case job: the files phase, each file's session, the rounds and the end.
+
+use super::*;
+
+/// How many earlier sets are re-tested, newest first, when the final one fails its re-test
+/// (the start is tried after them).
+pub(super) const FLAKY_LOOKBACK: usize = 8;
+
+/// One run of a [`CaseJob`]: the set of files as it is now and what the rounds over it have
+/// counted so far.
+pub(super) struct CaseRun<'a> {
+    pub(super) job: &'a CaseJob,
+    pub(super) oracle: Arc<dyn Oracle>,
+    pub(super) stop: &'a CaseStop,
+    pub(super) started: Instant,
+    pub(super) memo: Arc<CaseMemo>,
+    pub(super) total: Stats,
+    pub(super) reports: Vec<FileReport>,
+    pub(super) view: CaseView,
+    pub(super) current: Vec<CaseFile>,
+    /// The sets accepted, newest last: what a flaky final set falls back to.
+    pub(super) earlier: Vec<Vec<CaseFile>>,
+    pub(super) stopped: Option<Stop>,
+    /// The tester that checked the start, until the files phase takes it over.
+    pub(super) files_tester: Option<Tester>,
+    pub(super) file_removal_tests: u64,
+    pub(super) memo_hits: u64,
+    /// The pins of each file, kept across its sessions (only a front end sets them).
+    pub(super) pins: HashMap<PathBuf, Arc<Mutex<Pins>>>,
+    /// The set the files phase last ended on: it has nothing to find there again.
+    pub(super) files_settled: Option<[u8; 32]>,
+    pub(super) rounds: u32,
+    /// The set of files as it was when each file's session last ended at its fixed point:
+    /// a file whose set has not changed since has nothing left to find.
+    pub(super) settled: HashMap<PathBuf, [u8; 32]>,
+}
+
+impl<'a> CaseRun<'a> {
+    pub(super) fn new(job: &'a CaseJob, oracle: Arc<dyn Oracle>, stop: &'a CaseStop) -> Self {
+        let started = Instant::now();
+        let reports = job
+            .input
+            .iter()
+            .map(|file| FileReport {
+                path: file.path.display().to_string(),
+                input_bytes: file.content.len() as u64,
+                binary: !file.is_text(),
+                link: file.is_link(),
+                ..FileReport::default()
+            })
+            .collect();
+        CaseRun {
+            job,
+            oracle,
+            stop,
+            started,
+            memo: Arc::new(CaseMemo::default()),
+            total: Stats::default(),
+            reports,
+            view: job.initial_view(),
+            current: job.start_files().to_vec(),
+            earlier: Vec::new(),
+            stopped: None,
+            files_tester: None,
+            file_removal_tests: 0,
+            memo_hits: 0,
+            pins: HashMap::new(),
+            files_settled: None,
+            rounds: 0,
+            settled: HashMap::new(),
+        }
+    }
+
+    /// A new round: every file still in the set waits for its turn.
+    pub(super) fn start_round(&mut self) {
+        self.rounds += 1;
+        self.view.round = self.rounds;
+        for row in &mut self.view.files {
+            if row.state != FileState::Removed {
+                row.state = FileState::Waiting;
+            }
+        }
+    }
+
+    /// The files phase: ddmin over whole files, unless one file is left or the set is the one
+    /// the phase last ended on. Whether it removed a file.
+    pub(super) fn remove_files(&mut self) -> Result<bool, StartError> {
+        let job = self.job;
+        let whole = sha3_256(&bundle::encode(&self.current));
+        if self.current.len() <= 1 || self.files_settled == Some(whole) {
+            if let Some(tester) = self.files_tester.take() {
+                add_stats(&mut self.total, &tester.stats());
+            }
+            return Ok(false);
+        }
+        let (mut tester, files_memo) = match self.files_tester.take() {
+            Some(tester) => (tester, None),
+            None => self.files_phase_tester()?,
+        };
+        self.view.removing_files = true;
+        self.view.current = None;
+        job.show(&self.view);
+        match job.files_trace(self.rounds, tester.best()) {
+            Ok(trace) => tester.set_trace(trace),
+            Err(error) => {
+                self.stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
+                return Ok(false);
+            }
+        }
+        if let Some(steering) = &job.steering {
+            steering.tester_started(&mut tester);
+        }
+        // Pinned files and symbolic links stay in every set.
+        let pinned: Vec<bool> = self
+            .current
+            .iter()
+            .map(|file| {
+                file.is_link()
+                    || self
+                        .pins
+                        .get(&file.path)
+                        .is_some_and(|pins| !lock(pins).is_empty())
+            })
+            .collect();
+        self.stopped = job.remove_files(&mut tester, &self.current, &pinned);
+        let before = self.current.len();
+        self.current = bundle::decode(tester.best()).map_err(|error| {
+            StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
+        })?;
+        let changed = self.current.len() < before;
+        if changed {
+            remember(&mut self.earlier, &self.current);
+        }
+        let mut file_stats = tester.stats();
+        tester.end_trace();
+        let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
+        not_tests(&mut file_stats, hits);
+        self.memo_hits += hits;
+        self.file_removal_tests += file_stats.tests;
+        add_stats(&mut self.total, &file_stats);
+        self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
+        self.view.removing_files = false;
+        for row in &mut self.view.files {
+            if !self
+                .current
+                .iter()
+                .any(|file| file.path.to_str() == Some(&row.path))
+            {
+                row.state = FileState::Removed;
+                row.bytes = 0;
+            }
+        }
+        job.show(&self.view);
+        Ok(changed)
+    }
+
+    /// A fresh tester of the files phase over the current set, judging through the whole-set
+    /// memo (returned to count its hits).
+    pub(super) fn files_phase_tester(
+        &self,
+    ) -> Result<(Tester, Option<Arc<FileInCase>>), StartError> {
+        let in_case = Arc::new(FileInCase {
+            inner: self.oracle.clone(),
+            files: Vec::new(),
+            index: None,
+            memo: self.memo.clone(),
+            memo_hits: Default::default(),
+        });
+        let memo: Arc<dyn Oracle> = in_case.clone();
+        let limits = self.job.remaining_limits(&self.total, self.started);
+        let mut tester = self
+            .job
+            .tester(memo, &self.job.settings.resolve(), limits, self.stop)
+            .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
+        tester.set_best(bundle::encode(&self.current));
+        Ok((tester, Some(in_case)))
+    }
+
+    /// Each file's session in turn, the others fixed; a file whose set has not changed since
+    /// its last fixed point is skipped. Whether a file changed.
+    pub(super) fn reduce_each_file(&mut self) -> bool {
+        let mut changed = false;
+        for index in 0..self.current.len() {
+            if let Some(stop) = self.job.stop_requested(self.stop) {
+                self.stopped = Some(stop);
+                break;
+            }
+            match self.reduce_one_file(index) {
+                Ok(file_changed) => changed |= file_changed,
+                Err(error) => {
+                    self.stopped = Some(Stop::Failed(error.to_string()));
+                    break;
+                }
+            }
+            if self.stopped.is_some() {
+                break;
+            }
+        }
+        changed
+    }
+
+    /// The session of the file at `index` of the current set (none when it has nothing left to
+    /// find). Whether it changed the file.
+    pub(super) fn reduce_one_file(&mut self, index: usize) -> anyhow::Result<bool> {
+        let job = self.job;
+        let path = self.current[index].path.clone();
+        let row = self
+            .view
+            .files
+            .iter()
+            .position(|row| Some(row.path.as_str()) == path.to_str());
+        let whole = sha3_256(&bundle::encode(&self.current));
+        let plan = if self.settled.get(&path) == Some(&whole) {
+            None
+        } else {
+            job.plan_for(&self.current[index])
+        };
+        let Some(plan) = plan else {
+            self.settled.insert(path, whole);
+            if let Some(row) = row {
+                self.view.files[row].state = FileState::Done;
+                job.show(&self.view);
+            }
+            return Ok(false);
+        };
+        if let Some(row) = row {
+            self.view.files[row].state = FileState::Reducing;
+        }
+        self.view.current = row;
+        job.show(&self.view);
+        let file_pins = self.pins.entry(path.clone()).or_default().clone();
+        let session = job.reduce_file(
+            &self.oracle,
+            &self.memo,
+            &self.current,
+            index,
+            self.rounds,
+            &plan,
+            &file_pins,
+            &self.total,
+            self.started,
+            self.stop,
+        )?;
+        add_stats(&mut self.total, &session.stats);
+        self.memo_hits += session.memo_hits;
+        if let Some(report) = self
+            .reports
+            .iter_mut()
+            .find(|r| Some(r.path.as_str()) == path.to_str())
+        {
+            report.sessions += 1;
+            report.tests += session.stats.tests;
+            report.memo_hits += session.memo_hits;
+            report.accepted += session.stats.accepted;
+            report.seconds += session.stats.wall_seconds;
+            report.language = plan.language_name.clone();
+            report.pipeline = Some(plan.pipeline.to_string());
+        }
+        if let Some(row) = row {
+            self.view.files[row].state = FileState::Done;
+            self.view.files[row].bytes = session.best.len();
+        }
+        self.view.current = None;
+        job.show(&self.view);
+        let changed = session.best != self.current[index].content;
+        if changed {
+            self.current[index].content = session.best;
+            remember(&mut self.earlier, &self.current);
+        }
+        if let Some(stop) = session.stopped {
+            self.stopped = Some(stop);
+            return Ok(changed);
+        }
+        self.settled
+            .insert(path, sha3_256(&bundle::encode(&self.current)));
+        Ok(changed)
+    }
+
+    /// The end: the result re-tested (unless the run stopped), the reports and the whole run's
+    /// statistics filled in.
+    pub(super) fn finish(mut self) -> CaseFinished {
+        let job = self.job;
+        self.view.current = None;
+        self.view.removing_files = false;
+        job.show(&self.view);
+        // The result is tested once more: a flaky test may have let a set through that does
+        // not reproduce.
+        let mut flaky = None;
+        if self.stopped.is_none() {
+            self.earlier.pop_if(|set| *set == self.current);
+            match job.confirm_result(
+                &self.oracle,
+                &mut self.current,
+                &self.earlier,
+                &mut self.total,
+                self.started,
+                self.stop,
+            ) {
+                Ok(found) => flaky = found,
+                Err(stop) => self.stopped = Some(stop),
+            }
+            for row in &mut self.view.files {
+                row.bytes = self
+                    .current
+                    .iter()
+                    .find(|file| file.path.to_str() == Some(&row.path))
+                    .map_or(0, |file| file.content.len());
+            }
+            job.show(&self.view);
+        }
+        for report in &mut self.reports {
+            report.output_bytes = self
+                .current
+                .iter()
+                .find(|file| file.path.to_str() == Some(report.path.as_str()))
+                .map(|file| file.content.len() as u64);
+        }
+        let input_text: Vec<u8> = job.input.iter().flat_map(|f| f.content.clone()).collect();
+        let output_text: Vec<u8> = self
+            .current
+            .iter()
+            .flat_map(|f| f.content.clone())
+            .collect();
+        let mut total = self.total;
+        crate::engine::job::fill_sizes(&mut total, &input_text, &output_text);
+        total.wall_seconds = self.started.elapsed().as_secs_f64();
+        total.jobs = job.settings.jobs;
+        total.algorithm = "ddmin files, then each file's pipeline in rounds".into();
+        total.stopped = self.stopped.as_ref().map(ToString::to_string);
+        CaseFinished {
+            result: self.current,
+            stats: total,
+            files: self.reports,
+            file_removal_tests: self.file_removal_tests,
+            memo_hits: self.memo_hits,
+            rounds: self.rounds,
+            stopped: self.stopped,
+            flaky,
+        }
+    }
+}

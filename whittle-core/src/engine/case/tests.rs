@@ -1,0 +1,90 @@
+//! Tests of reducing a case of several files.
+
+use super::*;
+use crate::exec::oracle::predicate;
+
+fn file(path: &str, content: &str) -> CaseFile {
+    CaseFile {
+        path: PathBuf::from(path),
+        mode: 0o644,
+        content: content.as_bytes().to_vec(),
+    }
+}
+
+#[test]
+fn tests_count_the_runs_of_the_test_and_memo_hits_apart() {
+    let runs = Arc::new(AtomicU64::new(0));
+    let counted = runs.clone();
+    let oracle = predicate("a in a.txt, b in b.txt", move |candidate: &[u8]| {
+        counted.fetch_add(1, Ordering::Relaxed);
+        let Ok(files) = bundle::decode(candidate) else {
+            return false;
+        };
+        let has = |path: &str, text: &[u8]| {
+            files.iter().any(|f| {
+                f.path.as_path() == std::path::Path::new(path)
+                    && f.content.windows(text.len()).any(|w| w == text)
+            })
+        };
+        has("a.txt", b"aa") && has("b.txt", b"bb")
+    });
+    let job = CaseJob {
+        input: vec![
+            file("a.txt", "x aa y\nz\n"),
+            file("b.txt", "q bb r\ns\n"),
+            file("c.txt", "c\n"),
+        ],
+        start: None,
+        settings: Settings {
+            jobs: 1,
+            parallel: Some(crate::params::ParallelMode::Stable),
+            ..Settings::default()
+        },
+        binary: BinaryFiles::Keep,
+        output: None,
+        events: None,
+        trace_dir: None,
+        command: None,
+        steering: None,
+    };
+    let finished = job.run(Arc::new(oracle), &CaseStop::default()).unwrap();
+    let stats = &finished.stats;
+    // Every run of the test is a test, a check or the final re-test: memo hits are none.
+    assert_eq!(stats.tests + stats.checks + 1, runs.load(Ordering::Relaxed));
+    let per_file: u64 = finished.files.iter().map(|f| f.tests).sum();
+    assert_eq!(stats.tests, per_file + finished.file_removal_tests);
+}
+
+#[test]
+fn a_memo_hit_runs_no_test_and_is_no_test() {
+    let runs = Arc::new(AtomicU64::new(0));
+    let counted = runs.clone();
+    let inner = predicate("never", move |_: &[u8]| {
+        counted.fetch_add(1, Ordering::Relaxed);
+        false
+    });
+    let files = vec![file("a.txt", "a\n"), file("b.txt", "b\n")];
+    let in_case = FileInCase {
+        inner: Arc::new(inner),
+        files,
+        index: Some(0),
+        memo: Arc::default(),
+        memo_hits: AtomicU64::new(0),
+    };
+    let cancel = CancelToken::new();
+    for _ in 0..3 {
+        assert_eq!(
+            in_case.judge(b"x", &cancel).outcome,
+            Outcome::NotInteresting
+        );
+    }
+    assert_eq!(runs.load(Ordering::Relaxed), 1);
+    assert_eq!(in_case.memo_hits.load(Ordering::Relaxed), 2);
+    let mut stats = Stats {
+        tests: 3,
+        oracle_runs: 3,
+        ..Stats::default()
+    };
+    not_tests(&mut stats, 2);
+    assert_eq!((stats.tests, stats.oracle_runs), (1, 1));
+}
