@@ -15,6 +15,8 @@ pub struct Recall {
     failed: HashMap<u64, u64>,
     /// The stage run under way (counted by [`Recall::start_run`]).
     run: u64,
+    /// A schedule's stage is running: failures are noted (elsewhere nothing is).
+    recording: bool,
     skipping: bool,
     skipped: u64,
 }
@@ -24,11 +26,13 @@ impl Recall {
     /// earlier run (not in this one: a run tries each of its edits at least once).
     pub fn start_run(&mut self, skipping: bool) {
         self.run += 1;
+        self.recording = true;
         self.skipping = skipping;
     }
 
     /// The stage's run ended: nothing is skipped until the next run that skips.
     pub fn end_run(&mut self) {
+        self.recording = false;
         self.skipping = false;
     }
 
@@ -55,7 +59,40 @@ impl Recall {
 
     /// Notes that an edit with `signature` was judged not interesting.
     pub fn note_failed(&mut self, signature: u64) {
-        self.failed.insert(signature, self.run);
+        if self.recording {
+            self.failed.insert(signature, self.run);
+        }
+    }
+
+    /// Keeps the `edits` that are not skipped now, and returns the signatures of those kept
+    /// (`signature` tells an edit's), to note the ones that fail; outside a schedule's stage run
+    /// keeps all and returns none (nothing is noted then).
+    pub fn retain_untried<T>(
+        &mut self,
+        edits: &mut Vec<T>,
+        signature: impl Fn(&T) -> u64,
+    ) -> Vec<u64> {
+        if !self.recording {
+            return Vec::new();
+        }
+        let mut signatures = Vec::with_capacity(edits.len());
+        edits.retain(|edit| {
+            let signature = signature(edit);
+            let skip = self.skips(signature);
+            if !skip {
+                signatures.push(signature);
+            }
+            !skip
+        });
+        signatures
+    }
+
+    /// Notes the first `judged` of `signatures` (what [`Recall::retain_untried`] returned) as
+    /// failed.
+    pub fn note_all_failed(&mut self, signatures: &[u64], judged: usize) {
+        for &signature in signatures.iter().take(judged) {
+            self.note_failed(signature);
+        }
     }
 
     /// Edits skipped so far.
@@ -71,7 +108,12 @@ mod tests {
     #[test]
     fn failures_of_earlier_runs_are_skipped_only_while_skipping() {
         let mut recall = Recall::default();
+        recall.note_failed(7);
         recall.start_run(true);
+        assert!(
+            !recall.skips(7),
+            "noted outside a schedule's run: not at all"
+        );
         recall.note_failed(7);
         assert!(!recall.skips(7), "failed in this run");
         recall.end_run();

@@ -424,9 +424,16 @@ fn run_round(
     let mut progress = false;
     loop {
         let text = tester.best().to_vec();
-        let (edits, next_batch) =
+        let (mut edits, next_batch) =
             edits_to_try(stage, tester, &text, &pins(), from, batch, &failed)?;
-        let (edits, signatures) = unless_known_to_fail(stage.name(), tester, &text, edits);
+        let signatures = tester.recall_mut().retain_untried(&mut edits, |edit| {
+            let changes = edit.changes.iter();
+            signature(
+                stage.name(),
+                &text,
+                changes.map(|(r, new)| (r.clone(), &new[..])),
+            )
+        });
         if edits.is_empty() {
             match next_batch {
                 Some(next) => {
@@ -447,9 +454,7 @@ fn run_round(
         };
         let found = tester.run_window(&window, policy)?;
         let judged = found.first().map_or(edits.len(), |&chosen| chosen);
-        for &signature in &signatures[..judged] {
-            tester.recall_mut().note_failed(signature);
-        }
+        tester.recall_mut().note_all_failed(&signatures, judged);
         let Some(&chosen) = found.first() else {
             match next_batch {
                 Some(next) => {
@@ -517,30 +522,6 @@ fn edits_to_try(
         })
         .collect();
     Ok((edits, next_batch))
-}
-
-/// `edits` without those that failed before with the same neighbourhood, when the tester's
-/// recall skips them (see [`crate::testing::recall`]), and the signatures of those left.
-fn unless_known_to_fail(
-    stage: &str,
-    tester: &mut Tester,
-    text: &[u8],
-    edits: Vec<Edit>,
-) -> (Vec<Edit>, Vec<u64>) {
-    let mut signatures = Vec::with_capacity(edits.len());
-    let edits = edits
-        .into_iter()
-        .filter(|edit| {
-            let changes = edit.changes.iter();
-            let signature = signature(stage, text, changes.map(|(r, new)| (r.clone(), &new[..])));
-            let skip = tester.recall_mut().skips(signature);
-            if !skip {
-                signatures.push(signature);
-            }
-            !skip
-        })
-        .collect();
-    (edits, signatures)
 }
 
 /// Several edits of a greedy window were interesting (`found`, the first is the one chosen):

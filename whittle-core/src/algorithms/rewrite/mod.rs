@@ -292,31 +292,6 @@ fn edits_of(
     }
 }
 
-/// Drops from `edits` those that failed before with the same neighbourhood, when the tester's
-/// recall skips them (see [`crate::testing::recall`]); returns the signatures of those left.
-fn skip_known_failures(
-    tester: &mut Tester,
-    stage: &str,
-    best: &[u8],
-    edits: &mut Vec<NodeRewrite>,
-) -> Vec<u64> {
-    let mut signatures = Vec::with_capacity(edits.len());
-    edits.retain(|edit| {
-        let splice = &edit.splice;
-        let new: &[u8] = match &splice.text {
-            SpliceText::Literal(text) | SpliceText::Verbatim(text) => text.as_ref(),
-            SpliceText::Moved(from) => &best[from.clone()],
-        };
-        let signature = signature(stage, best, [(splice.range.clone(), new)]);
-        let skip = tester.recall_mut().skips(signature);
-        if !skip {
-            signatures.push(signature);
-        }
-        !skip
-    });
-    signatures
-}
-
 /// Every candidate of a rewrite stage on `tree` (parsed with [`Preprocess::none`], nothing
 /// pinned), rendered, in the order the stage tries them from the start of the text: what a
 /// final round judges, so a result is 1-minimal for the stage when none of them is interesting.
@@ -364,7 +339,14 @@ pub fn run(
             }
         }
         let best = tree.source();
-        let signatures = skip_known_failures(tester, stage, best, &mut edits);
+        let signatures = tester.recall_mut().retain_untried(&mut edits, |edit| {
+            let splice = &edit.splice;
+            let new: &[u8] = match &splice.text {
+                SpliceText::Literal(text) | SpliceText::Verbatim(text) => text.as_ref(),
+                SpliceText::Moved(from) => &best[from.clone()],
+            };
+            signature(stage, best, [(splice.range.clone(), new)])
+        });
         if edits.is_empty() {
             break;
         }
@@ -392,9 +374,7 @@ pub fn run(
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let judged = found.first().map_or(edits.len(), |&chosen| chosen);
-        for &signature in &signatures[..judged] {
-            tester.recall_mut().note_failed(signature);
-        }
+        tester.recall_mut().note_all_failed(&signatures, judged);
         let Some(&i) = found.first() else {
             break;
         };
