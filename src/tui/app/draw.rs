@@ -11,7 +11,9 @@ use ratatui::widgets::Paragraph;
 use super::App;
 use crate::tui::layout::{self, Deck};
 use crate::tui::overlays::{self, Overlay};
-use crate::tui::panes::{self, Pane, View};
+use crate::tui::panes::{self, HoistKept, HoistNodes, Pane, View};
+use whittle_core::observe::events::CandidateKind;
+use whittle_core::outcome::Outcome;
 
 impl App {
     /// Draws a frame.
@@ -25,6 +27,7 @@ impl App {
         let screen = self.screen.clone();
         let removed = self.removed_from_best();
         let hoist = self.hoisting(&removed);
+        let hoist_kept = self.hoist_kept();
         let stats = self.snapshot.stats.clone();
         let recent: Vec<(u64, Arc<[u8]>)> = self.recent.iter().cloned().collect();
         let parsed = self.tree.parsed(self.snapshot.version);
@@ -40,6 +43,13 @@ impl App {
             running: self.running(),
             removed: &removed,
             hoist,
+            hoist_nodes: self.hoist_nodes.as_ref().filter(|nodes| {
+                self.run
+                    .current
+                    .as_ref()
+                    .is_some_and(|c| c.step == nodes.step)
+            }),
+            hoist_kept,
             focus: self.focus,
             replay: self.replay_status.as_ref(),
             tree: parsed.as_deref(),
@@ -97,19 +107,71 @@ impl App {
     fn hoisting(&self, removed: &[Range<usize>]) -> Option<(Range<usize>, Range<usize>)> {
         match &self.run.current {
             Some(current)
-                if current.candidate.kind
-                    == whittle_core::observe::events::CandidateKind::Hoist
-                    && !removed.is_empty() =>
+                if current.candidate.kind == CandidateKind::Hoist && !removed.is_empty() =>
             {
-                match current.removed[..] {
-                    [ref before, ref after] if before.start <= after.end => {
-                        Some((before.start..after.end, before.end..after.start))
-                    }
-                    _ => None,
-                }
+                hoist_spans(&current.removed)
             }
             _ => None,
         }
+    }
+
+    /// Names the nodes of the hoist under test or last judged by their kinds, once a step,
+    /// in the parse of the best it was made on.
+    pub(super) fn name_hoist(&mut self) {
+        let Some(current) = &self.run.current else {
+            return;
+        };
+        if current.candidate.kind != CandidateKind::Hoist
+            || self
+                .hoist_nodes
+                .as_ref()
+                .is_some_and(|n| n.step == current.step)
+        {
+            return;
+        }
+        let Some((outer, inner)) = hoist_spans(&current.removed) else {
+            return;
+        };
+        let best = if current.version == self.snapshot.version {
+            Some(self.snapshot.best.clone())
+        } else {
+            self.recent
+                .iter()
+                .find(|(version, _)| *version == current.version)
+                .map(|(_, best)| best.clone())
+        };
+        let kinds = best.and_then(|best| {
+            self.tree
+                .kinds_spanning(current.version, &best, &[outer, inner])
+        });
+        if let Some([ancestor, hoisted]) = kinds.as_deref() {
+            self.hoist_nodes = Some(HoistNodes {
+                step: current.step,
+                ancestor: ancestor.clone(),
+                hoisted: hoisted.clone(),
+            });
+        }
+    }
+
+    /// The hoist just kept, in the best it made (the best shown is the one right after it).
+    fn hoist_kept(&self) -> Option<HoistKept> {
+        let current = self.run.current.as_ref()?;
+        let kept = current.candidate.kind == CandidateKind::Hoist
+            && matches!(current.verdict, Some((Outcome::Interesting, _)))
+            && self.snapshot.version == current.version + 1;
+        if !kept {
+            return None;
+        }
+        let (outer, _) = hoist_spans(&current.removed)?;
+        let nodes = self
+            .hoist_nodes
+            .as_ref()
+            .filter(|nodes| nodes.step == current.step)?;
+        Some(HoistKept {
+            start: outer.start,
+            hoisted: nodes.hoisted.clone(),
+            ancestor: nodes.ancestor.clone(),
+        })
     }
 
     /// The overlay on top, if one is open.
@@ -123,6 +185,17 @@ impl App {
             Some(Overlay::GoTo { input }) => overlays::goto::draw(view, input, frame),
             None => {}
         }
+    }
+}
+
+/// A hoist's node and, inside it, the descendant that takes its place, from what it removes
+/// (the text before the descendant and the text after it).
+fn hoist_spans(removed: &[Range<usize>]) -> Option<(Range<usize>, Range<usize>)> {
+    match removed {
+        [before, after] if before.end <= after.start => {
+            Some((before.start..after.end, before.end..after.start))
+        }
+        _ => None,
     }
 }
 

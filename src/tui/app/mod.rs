@@ -32,7 +32,7 @@ use super::panes::history::HistoryPane;
 use super::panes::output::OutputPane;
 use super::panes::test_case::TestCasePane;
 use super::panes::tree::{TreePane, line_starts};
-use super::panes::{Measures, Pane, ReplayStatus};
+use super::panes::{HoistNodes, Measures, Pane, ReplayStatus};
 use super::source::{ReplaySource, Source};
 use super::theme::Theme;
 use whittle_core::engine::pipeline::catalogue;
@@ -98,6 +98,8 @@ pub struct App {
     /// Where everything was drawn, for the mouse.
     screen: Screen,
     replay_status: Option<ReplayStatus>,
+    /// The nodes of the hoist under test or last judged, by kind.
+    hoist_nodes: Option<HoistNodes>,
     quit: Option<QuitReason>,
     /// A case of several files: its name, and the turn (round, file) the panes show.
     case_name: String,
@@ -154,6 +156,7 @@ impl App {
             line_index: Arc::new(line_starts(&snapshot.best)),
             screen: Screen::default(),
             replay_status: None,
+            hoist_nodes: None,
             quit: None,
             snapshot,
         }
@@ -295,6 +298,7 @@ impl App {
                 removed.into_iter().filter(|r| !r.is_empty()).collect();
             self.tree.follow_candidate(step, &removed, &self.line_index);
         }
+        self.name_hoist();
         self.history.refresh(self.snapshot.history.len());
     }
 

@@ -10,7 +10,7 @@ use whittle_core::outcome::Outcome;
 
 use super::{
     CandidateView, ChartMark, ConfigView, Decision, Ending, Judged, LOG_LENGTH, MAX_DRAWN_CHUNKS,
-    Round, RunModel, TreeSet,
+    MAX_SPANS_KEPT, Round, RunModel, TreeSet,
 };
 
 impl RunModel {
@@ -89,13 +89,18 @@ impl RunModel {
                 parent,
                 phase,
                 nodes,
+                mut spans,
                 parent_span,
+                levels,
                 ..
             } => {
+                spans.truncate(MAX_SPANS_KEPT);
                 let tree_set = TreeSet {
                     depth,
+                    levels,
                     phase,
                     nodes: nodes.len(),
+                    spans: std::sync::Arc::new(spans),
                     parent_span,
                     recursive: parent.is_some(),
                     version: self.version,

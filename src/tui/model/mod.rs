@@ -52,13 +52,20 @@ pub struct Round {
     pub complement_outcomes: Vec<Option<(Outcome, Action)>>,
 }
 
+/// The nodes of a tree set whose places are kept, at most (to name them by kind).
+pub const MAX_SPANS_KEPT: usize = 64;
+
 /// The set of nodes a tree stage works on: a level of the tree or the children of one node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeSet {
     pub depth: usize,
+    /// How many levels the tree has (the level walks tell).
+    pub levels: Option<usize>,
     pub phase: TreePhase,
     /// How many nodes (ddmin's units when pruning).
     pub nodes: usize,
+    /// Where the first nodes are in the best of `version` (at most [`MAX_SPANS_KEPT`]).
+    pub spans: std::sync::Arc<Vec<Range<usize>>>,
     /// Where the parent is in the best of `version` (the recursive variants).
     pub parent_span: Option<Range<usize>>,
     pub recursive: bool,

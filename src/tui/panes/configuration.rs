@@ -203,7 +203,10 @@ fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<
     ]);
     sections.push(Section::new(0, vec![stage_line]));
     if let Some(set) = &shown.tree_set {
-        sections.push(Section::new(2, vec![tree_set_line(view, set, width)]));
+        sections.push(Section::new(2, tree_set_lines(view, set, width)));
+        if matches!(set.phase, TreePhase::Prune | TreePhase::Hoist) {
+            sections.push(Section::new(4, tree_set_kinds(view, set, width)));
+        }
     }
     let nu = snapshot.split_factor;
     match (&shown.round, hoisting) {
@@ -539,7 +542,7 @@ fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
         ),
         CandidateKind::LeastLikely => (least_likely_in_words(view, current, units), true),
         CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
-        CandidateKind::Hoist => (format!("replacing a node{at} by a part of it"), false),
+        CandidateKind::Hoist => (hoist_in_words(view, current), false),
         CandidateKind::Replace | CandidateKind::Reshape => {
             (format!("replacing a node{at} by a shorter text"), false)
         }
@@ -549,6 +552,37 @@ fn change_in_words(view: &View, current: &CandidateView) -> (String, bool) {
         CandidateKind::Initial => ("checking that the input fails the test".into(), false),
         CandidateKind::Empty => ("checking that an empty file passes the test".into(), false),
     }
+}
+
+/// A hoist in words: which node takes the place of which node around it, and how much shorter
+/// the text gets (the text of the node replaced minus the text of the one hoisted), e.g.
+/// `hoist the compound_statement at line 2 into the place of the enclosing if_statement: 9
+/// bytes fewer`.
+fn hoist_in_words(view: &View, current: &CandidateView) -> String {
+    let (hoisted, ancestor) = match view.hoist_nodes {
+        Some(nodes) => (
+            format!("the {}", nodes.hoisted),
+            format!("the enclosing {}", nodes.ancestor),
+        ),
+        None => ("a node".to_string(), "a node enclosing it".to_string()),
+    };
+    let [before, _] = &current.removed[..] else {
+        return format!("hoisting {hoisted} into the place of {ancestor}");
+    };
+    let at = view
+        .position(current.version, before.end)
+        .map(|(line, _)| format!(" at line {line}"))
+        .unwrap_or_default();
+    // The candidate's size against the best it was made from: the text of the node replaced
+    // minus the text of the one hoisted (and the indentation the unparser takes off).
+    let fewer = view
+        .best_of(current.version)
+        .map(|best| {
+            let fewer = best.len().saturating_sub(current.size);
+            format!(": {} fewer", count_of(fewer, "bytes"))
+        })
+        .unwrap_or_default();
+    format!("hoist {hoisted}{at} into the place of {ancestor}{fewer}")
 }
 
 /// A candidate of ProbDD's least likely units, in words (`units`: what its units are called).
@@ -628,8 +662,9 @@ fn outcome_in_words(view: &View, current: &CandidateView, removal: bool) -> &'st
     }
 }
 
-/// The tree set in words: the level or the parent, how many nodes, and the phase.
-fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
+/// The tree set in words: the level or the parent, how many nodes, and the phase (wrapped:
+/// nothing of it is cut).
+fn tree_set_lines(view: &View, set: &TreeSet, width: usize) -> Vec<Line<'static>> {
     let theme = view.theme;
     let phase = format!("{:?}", set.phase).to_lowercase();
     let nodes = if set.nodes == 1 {
@@ -654,17 +689,55 @@ fn tree_set_line(view: &View, set: &TreeSet, width: usize) -> Line<'static> {
                 .unwrap_or_default();
             format!("{nodes}: children of {parent}{at}")
         }
-        _ => format!("level {} · {nodes}", set.depth),
+        _ => match set.levels {
+            // The tree's depth: its deepest node's (the root's is 0).
+            Some(levels) => format!("level {} of depth {} · {nodes}", set.depth, levels - 1),
+            None => format!("level {} · {nodes}", set.depth),
+        },
     };
     let hoisted = if set.phase == TreePhase::Hoist && set.hoisted > 0 {
         format!(" · {} hoisted", set.hoisted)
     } else {
         String::new()
     };
-    Line::styled(
-        ellipsize(&format!("{place} · {phase}{hoisted}"), width),
-        theme.muted,
-    )
+    wrap_words(&format!("{place} · {phase}{hoisted}"), width)
+        .into_iter()
+        .map(|line| Line::styled(line, theme.muted))
+        .collect()
+}
+
+/// The configuration of a tree set by the kinds of its nodes, runs of one kind counted:
+/// `c = {function_definition ×2, declaration}` (when the UI has the parse the set was made on;
+/// wrapped, nothing cut).
+fn tree_set_kinds(view: &View, set: &TreeSet, width: usize) -> Vec<Line<'static>> {
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    for span in set.spans.iter() {
+        let Some(kind) = view.kind_at(set.version, span) else {
+            return Vec::new();
+        };
+        match runs.last_mut() {
+            Some((last, count)) if *last == kind => *count += 1,
+            _ => runs.push((kind, 1)),
+        }
+    }
+    let mut named: Vec<String> = runs
+        .iter()
+        .map(|&(kind, count)| match count {
+            1 => kind.to_string(),
+            _ => format!("{kind} ×{count}"),
+        })
+        .collect();
+    if set.nodes > set.spans.len() {
+        named.push("…".into());
+    }
+    if named.is_empty() {
+        return Vec::new();
+    }
+    let text = format!("c = {{{}}}", named.join(", "));
+    wrap_words(&text, width)
+        .into_iter()
+        .map(|line| Line::styled(line, view.theme.muted))
+        .collect()
 }
 
 /// How far the round got, what is left at most if nothing more is interesting, and when that

@@ -117,6 +117,27 @@ impl Measures {
     }
 }
 
+/// The nodes of a hoist by kind, named in the parse of the best it was made on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoistNodes {
+    /// The step of the candidate.
+    pub step: u64,
+    /// The node replaced.
+    pub ancestor: String,
+    /// The descendant that takes its place.
+    pub hoisted: String,
+}
+
+/// A hoist that was kept, in the best it made: where the hoisted node starts now (the place of
+/// the node it replaced; its length may differ, the unparser indents it anew), its kind, and
+/// the kind of the node it replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoistKept {
+    pub start: usize,
+    pub hoisted: String,
+    pub ancestor: String,
+}
+
 /// Where a replay stands, for the header and the footer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayStatus {
@@ -150,6 +171,10 @@ pub struct View<'a> {
     pub removed: &'a [Range<usize>],
     /// When the candidate is a hoist: the node's bytes and its descendant's (in the best shown).
     pub hoist: Option<(Range<usize>, Range<usize>)>,
+    /// When the candidate is a hoist: its nodes by kind.
+    pub hoist_nodes: Option<&'a HoistNodes>,
+    /// When the candidate is a hoist that was kept: where the hoisted node is in the best shown.
+    pub hoist_kept: Option<HoistKept>,
     pub focus: Pane,
     pub replay: Option<&'a ReplayStatus>,
     /// The parse tree of the best shown, when the language is known and it is parsed.
@@ -175,16 +200,7 @@ impl View<'_> {
     /// one), when the UI has that parse.
     pub fn kind_at(&self, version: u64, span: &Range<usize>) -> Option<&str> {
         let tree = self.tree.filter(|_| version == self.snapshot.version)?;
-        let mut node = tree.root();
-        loop {
-            if tree.byte_range(node) == *span {
-                return Some(tree.kind(node));
-            }
-            node = tree.children(node).find(|&child| {
-                let range = tree.byte_range(child);
-                range.start <= span.start && span.end <= range.end
-            })?;
-        }
+        tree::kind_spanning(tree, span)
     }
 
     /// `line:column` of byte `offset` of the best of `version`.

@@ -12,9 +12,10 @@ use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree as TreeWidget, TreeItem, TreeState};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::View;
 use crate::tui::theme::Theme;
@@ -25,6 +26,23 @@ use whittle_core::tree::{self, Language, NodeId, Preprocess, Tree};
 
 /// Nodes listed under a closed node, and descendants offered for hoisting, at most.
 const MAX_LISTED: usize = 400;
+
+/// The largest best parsed again to name the nodes of a hoist made on an earlier version.
+const MAX_PARSED_AT_ONCE: usize = 256 * 1024;
+
+/// The kind of the outermost node of `tree` that spans exactly `span`.
+pub fn kind_spanning<'t>(tree: &'t Tree, span: &Range<usize>) -> Option<&'t str> {
+    let mut node = tree.root();
+    loop {
+        if tree.byte_range(node) == *span {
+            return Some(tree.kind(node));
+        }
+        node = tree.children(node).find(|&child| {
+            let range = tree.byte_range(child);
+            range.start <= span.start && span.end <= range.end
+        })?;
+    }
+}
 
 /// What the user points at in the tree pane.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +162,28 @@ impl TreePane {
     /// The parse of the best of `version`, whatever the pane shows.
     pub fn parsed(&self, version: u64) -> Option<Arc<Tree>> {
         self.tree.clone().filter(|_| self.tree_version == version)
+    }
+
+    /// The kinds of the nodes that span exactly `spans` of the best of `version` (`best`), from
+    /// the tree shown when it is of that version, else from a parse of `best` when it is
+    /// small enough to parse at once.
+    pub fn kinds_spanning(
+        &self,
+        version: u64,
+        best: &[u8],
+        spans: &[Range<usize>],
+    ) -> Option<Vec<String>> {
+        let tree = match self.parsed(version) {
+            Some(tree) => tree,
+            None if best.len() <= MAX_PARSED_AT_ONCE => {
+                tree::parse(self.language?, best.to_vec(), Preprocess::default()).ok()?
+            }
+            None => return None,
+        };
+        spans
+            .iter()
+            .map(|span| kind_spanning(&tree, span).map(str::to_string))
+            .collect()
     }
 
     pub fn has_language(&self) -> bool {
@@ -315,30 +355,37 @@ impl TreePane {
 
     /// The tree items to draw: open nodes with their children, closed ones with their children
     /// as leaves (so that they show as expandable).
-    pub fn items(&self, theme: &Theme, marks: &Marks) -> Vec<TreeItem<'static, usize>> {
+    /// Labels wider than `width` (the pane's inside) wrap onto more lines.
+    pub fn items(
+        &self,
+        theme: &Theme,
+        marks: &Marks,
+        width: usize,
+    ) -> Vec<TreeItem<'static, usize>> {
         let Some(tree) = self.tree() else {
             return Vec::new();
         };
         let opened: &HashSet<Vec<usize>> = self.state.opened();
         let mut path = Vec::new();
-        vec![build_item(
+        let context = ItemContext {
             tree,
-            tree.root(),
-            &mut path,
             opened,
             theme,
             marks,
-            true,
-        )]
+            width,
+        };
+        vec![build_item(&context, tree.root(), &mut path, true)]
     }
 }
 
 /// What the tree pane marks: the pins, what the candidate removes, and for a hoist the node
-/// and the descendant that takes its place.
+/// and the descendant that takes its place (before it is judged, or when it is not kept) or,
+/// once it is kept, the descendant in its new place with the kind of the node it replaced.
 pub struct Marks<'a> {
     pub pins: &'a [Range<usize>],
     pub removed: &'a [Range<usize>],
     pub hoist: Option<(Range<usize>, Range<usize>)>,
+    pub hoisted: Option<super::HoistKept>,
     /// ProbDD's or CDD's belief per node bytes, with its heat (while one prunes a set).
     pub beliefs: std::collections::HashMap<Range<usize>, (String, f32)>,
 }
@@ -440,13 +487,15 @@ impl TreePane {
             Some(step) if stale.is_empty() => super::beliefs::node_beliefs(step),
             _ => Default::default(),
         };
+        let hoisted = view.hoist_kept.clone().filter(|_| stale.is_empty());
         let marks = Marks {
             pins: &view.snapshot.pins,
             removed,
             hoist,
+            hoisted,
             beliefs,
         };
-        let items = self.items(theme, &marks);
+        let items = self.items(theme, &marks, area.width.saturating_sub(2) as usize);
         match TreeWidget::new(&items) {
             Ok(widget) => {
                 let widget = widget
@@ -524,25 +573,36 @@ impl TreePane {
     }
 }
 
+/// What every item of one drawing shares.
+struct ItemContext<'a> {
+    tree: &'a Tree,
+    opened: &'a HashSet<Vec<usize>>,
+    theme: &'a Theme,
+    marks: &'a Marks<'a>,
+    /// The pane's inside, in columns.
+    width: usize,
+}
+
 fn build_item(
-    tree: &Tree,
+    context: &ItemContext,
     node: NodeId,
     path: &mut Vec<usize>,
-    opened: &HashSet<Vec<usize>>,
-    theme: &Theme,
-    marks: &Marks,
     expand: bool,
 ) -> TreeItem<'static, usize> {
+    let tree = context.tree;
     path.push(node.index());
-    let label = node_label(tree, node, theme, marks);
+    // The widget draws the selection mark (one column), two columns a level and the open or
+    // closed symbol (two columns) before the label.
+    let room = context.width.saturating_sub(1 + 2 * (path.len() - 1) + 2);
+    let label = wrap_label(node_label(tree, node, context.theme, context.marks), room);
     let item = if !expand {
         TreeItem::new_leaf(node.index(), label)
     } else {
-        let open = opened.contains(path.as_slice());
+        let open = context.opened.contains(path.as_slice());
         let children: Vec<TreeItem<'static, usize>> = tree
             .children(node)
             .take(MAX_LISTED)
-            .map(|child| build_item(tree, child, path, opened, theme, marks, open))
+            .map(|child| build_item(context, child, path, open))
             .collect();
         if children.is_empty() {
             TreeItem::new_leaf(node.index(), label)
@@ -554,6 +614,67 @@ fn build_item(
     };
     path.pop();
     item
+}
+
+/// A label in lines of at most `width` columns: broken between words (a word wider than a line
+/// broken where the line ends), so that nothing is cut.
+fn wrap_label(label: Line<'static>, width: usize) -> Text<'static> {
+    let width = width.max(8);
+    let mut lines: Vec<Line<'static>> = vec![Line::default()];
+    for span in label.spans {
+        // Each word with the spaces before it.
+        let content = span.content.into_owned();
+        let mut words: Vec<&str> = Vec::new();
+        let mut start = 0;
+        for (index, _) in content.match_indices(' ') {
+            if index > start && !content[start..index].trim().is_empty() {
+                words.push(&content[start..index]);
+                start = index;
+            }
+        }
+        words.push(&content[start..]);
+        for word in words {
+            let mut rest = word.to_string();
+            loop {
+                let line = lines.last_mut().expect("one line at least");
+                let used = line.width();
+                if used + rest.width() <= width {
+                    line.push_span(Span::styled(rest, span.style));
+                    break;
+                }
+                if used > 0 {
+                    // The word starts a line of its own, without its spaces.
+                    rest = rest.trim_start().to_string();
+                    lines.push(Line::default());
+                    continue;
+                }
+                let (head, tail) = split_at_width(&rest, width);
+                line.push_span(Span::styled(head, span.style));
+                lines.push(Line::default());
+                rest = tail;
+                if rest.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    lines.retain(|line| line.width() > 0);
+    Text::from(lines)
+}
+
+/// `text` cut after at most `width` columns (one character at least), and the rest.
+fn split_at_width(text: &str, width: usize) -> (String, String) {
+    let mut used = 0;
+    let mut cut = 0;
+    for (index, character) in text.char_indices() {
+        let columns = character.width().unwrap_or(0);
+        if used + columns > width && index > 0 {
+            break;
+        }
+        used += columns;
+        cut = index + character.len_utf8();
+    }
+    (text[..cut].to_string(), text[cut..].to_string())
 }
 
 fn node_label(tree: &Tree, node: NodeId, theme: &Theme, marks: &Marks) -> Line<'static> {
@@ -575,11 +696,17 @@ fn node_label(tree: &Tree, node: NodeId, theme: &Theme, marks: &Marks) -> Line<'
     if unit.pinned {
         spans.push(Span::styled(" [pin]", theme.pinned));
     }
-    match &marks.hoist {
-        Some((outer, _)) if *outer == range => {
+    match (&marks.hoist, &marks.hoisted) {
+        (_, Some(kept)) if kept.start == range.start && kept.hoisted == tree.kind(node) => {
+            spans.push(Span::styled(
+                format!(" [hoisted here: was {}]", kept.ancestor),
+                theme.accent,
+            ));
+        }
+        (Some((outer, _)), _) if *outer == range => {
             spans.push(Span::styled(" [replaced]", theme.accent));
         }
-        Some((_, inner)) if *inner == range => {
+        (Some((_, inner)), _) if *inner == range => {
             spans.push(Span::styled(" [replaces it]", theme.accent));
         }
         _ if unit.removed => {
@@ -656,6 +783,30 @@ mod tests {
         assert!(!clear.removed && !clear.touched);
         assert!(marks_of(&(1..2), &[0..3, 5..6], &[]).pinned);
         assert!(!marks_of(&(0..3), &[1..2, 5..6], &[]).pinned);
+    }
+
+    #[test]
+    fn long_labels_wrap_between_words_and_lose_nothing() {
+        let label = Line::from(vec![
+            Span::raw("compound_statement"),
+            Span::raw(" 33B"),
+            Span::raw(" [hoisted here: was compound_statement]"),
+        ]);
+        let text = wrap_label(label, 24);
+        let lines: Vec<String> = text.lines.iter().map(|line| line.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "compound_statement 33B",
+                "[hoisted here: was",
+                "compound_statement]"
+            ]
+        );
+        assert!(text.lines.iter().all(|line| line.width() <= 24));
+        let long = wrap_label(Line::raw("a_kind_name_longer_than_the_line 3B"), 10);
+        let joined: String = long.lines.iter().map(|line| line.to_string()).collect();
+        assert_eq!(joined, "a_kind_name_longer_than_the_line 3B");
+        assert!(long.lines.iter().all(|line| line.width() <= 10));
     }
 
     #[test]

@@ -303,6 +303,10 @@ pub enum Event {
         spans: Vec<std::ops::Range<usize>>,
         /// Where `parent` is in the current best.
         parent_span: Option<std::ops::Range<usize>>,
+        /// How many levels the current tree has (the depth of its deepest node plus one), for
+        /// the level walks when something displays them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        levels: Option<usize>,
     },
     /// A stage was skipped: it could not run (e.g. no grammar for the input), or the user
     /// skipped it.

@@ -72,6 +72,7 @@ pub fn run(
             keep_loop_control: context.keep_loop_control,
             stage,
             layout: None,
+            levels: None,
         };
         walk.run()?;
         if !context.fixpoint || tester.best().len() >= before {

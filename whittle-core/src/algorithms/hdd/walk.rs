@@ -30,6 +30,8 @@ pub(super) struct Walk<'a> {
     /// Where the nodes of the state are in the best, for displays, with the number of
     /// reductions accepted when it was made (a reduction commits an edit: it is made again).
     pub layout: Option<(u64, Layout)>,
+    /// How many levels the tree has now, while the level walk reduces one (for displays).
+    pub levels: Option<usize>,
 }
 
 impl Walk<'_> {
@@ -47,11 +49,26 @@ impl Walk<'_> {
         let mut level: Vec<NodeId> = self.state.root().into_iter().collect();
         let mut depth = 0;
         while !level.is_empty() {
+            if self.tester.wants_spans() {
+                self.levels = Some(depth + self.levels_from(&level));
+            }
             self.reduce_set(&level, None, depth)?;
             level = self.state.next_level(&level);
             depth += 1;
         }
+        self.levels = None;
         Ok(())
+    }
+
+    /// How many levels the current tree has from `level` (one of its levels) down.
+    fn levels_from(&self, level: &[NodeId]) -> usize {
+        let mut count = 0;
+        let mut level = level.to_vec();
+        while !level.is_empty() {
+            count += 1;
+            level = self.state.next_level(&level);
+        }
+        count
     }
 
     /// Fig. 2.2b, 2.3b, 7.7b, 7.7d: a queue of nodes, each node's current children reduced as
@@ -217,6 +234,7 @@ impl Walk<'_> {
             nodes: nodes.iter().map(|n| n.index() as u32).collect(),
             spans,
             parent_span,
+            levels: self.levels,
         });
     }
 }

@@ -367,6 +367,7 @@ pub fn run(
             nodes,
             spans,
             parent_span: None,
+            levels: None,
         });
         let window = RewriteWindow {
             best,

@@ -1,5 +1,7 @@
 //! Built-in examples reduced with built-in in-process tests: nothing of the user is needed.
 
+pub mod java_model;
+
 use std::sync::Arc;
 
 use crate::exec::cache::{CacheKind, CachePolicy};
@@ -129,6 +131,84 @@ fn hello_hoist() -> Example {
     }
 }
 
+/// The dissertation's LocalizedPi (Figs 7.3-7.4), as `examples/localized-pi-java` holds it.
+pub const LOCALIZED_PI: &str = r#"public class LocalizedPi {
+    private static String decSeparator(String locale) {
+        if (locale.equals("en")) {
+            return ".";
+        }
+        throw new RuntimeException("Unsupported locale");
+    }
+    private static String formatParts(String intPart, String fracPart, String decSep) {
+        return intPart.concat(decSep).concat(fracPart);
+    }
+    public static void main(String[] args) {
+        String pi = formatParts("3", "14", decSeparator(args[0]));
+        System.out.println(pi);
+    }
+}
+"#;
+
+/// The dissertation's LocalizedPi (Figs 7.3-7.4): pruning alone keeps `formatParts`, whose
+/// call is what passes the exception's argument on; hoisting the call's argument into the
+/// call's place first lets pruning remove the method.
+fn localized_pi() -> Example {
+    Example {
+        name: "localized-pi",
+        description: "the dissertation's LocalizedPi (Figs 7.3-7.4): Java that must compile, run \
+                      with en and throw with hu (a model of javac and java: no JDK needed); \
+                      Hoist^r*+HDD^r* removes formatParts, HDD^r* alone keeps it (pick hddr \
+                      with key a to compare)",
+        input: LOCALIZED_PI.as_bytes(),
+        settings: Settings {
+            jobs: 1,
+            algorithm: "hoistr+hddr".parse().ok(),
+            language: Some("java".into()),
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate(
+                "compiles, runs with en, throws with hu (a model)",
+                java_model::interesting,
+            ))
+        },
+    }
+}
+
+const LEVELS_C: &[u8] = b"int square(int x) { return x * x; }\nint unused(int y) {\n    int z = y + 1;\n    return z * 2;\n}\nint main() {\n    int a = 3;\n    int b = square(a);\n    if (b > 5) {\n        printf(\"big\\n\");\n    }\n    return 0;\n}\n";
+
+/// HDD (Fig 2.2a) level by level on a C file: the functions, then their parts, then theirs.
+fn hdd_levels() -> Example {
+    Example {
+        name: "hdd-levels",
+        description: "HDD level by level (Fig 2.2a): C that must parse and keep the printf of a \
+                      square; each level of the tree is one ddmin configuration, the \
+                      Configuration pane names the level, the tree's depth and the nodes",
+        input: LEVELS_C,
+        settings: Settings {
+            jobs: 1,
+            algorithm: "hdd".parse().ok(),
+            language: Some("c".into()),
+            ..Settings::default()
+        },
+        oracle: || {
+            Arc::new(predicate(
+                "parses as C and prints big for a square",
+                |c: &[u8]| {
+                    let Ok(language) = Language::by_name("c") else {
+                        return false;
+                    };
+                    let text = String::from_utf8_lossy(c);
+                    text.contains("printf(\"big\\n\");")
+                        && text.contains("square(")
+                        && crate::tree::parse(language, c.to_vec(), crate::tree::Preprocess::none())
+                            .is_ok_and(|tree| tree.input_errors() == 0)
+                },
+            ))
+        },
+    }
+}
+
 /// The worked example of the ProbDD and CDD artifacts: eight lines, two of them needed.
 fn cdd_vs_ddmin() -> Example {
     Example {
@@ -160,6 +240,13 @@ pub fn examples() -> Vec<Example> {
     let mut examples = vec![table_4_1(), json_87(), cdd_vs_ddmin()];
     if Language::by_name("c").is_ok_and(|c| c.is_available()) {
         examples.push(hello_hoist());
+        examples.push(hdd_levels());
+    }
+    if Language::by_name("java").is_ok_and(|java| java.is_available()) {
+        examples.push(localized_pi());
     }
     examples
 }
+
+#[cfg(test)]
+mod tests;
