@@ -157,6 +157,20 @@ impl Harness {
             .collect()
     }
 
+    /// The text drawn as put in (a text stage's new text: bold and underlined), in screen order.
+    fn inserted(&self) -> String {
+        let buffer = self.terminal.backend().buffer();
+        buffer
+            .content()
+            .iter()
+            .filter(|cell| {
+                cell.modifier
+                    .contains(Modifier::BOLD | Modifier::UNDERLINED)
+            })
+            .map(|cell| cell.symbol())
+            .collect()
+    }
+
     /// Steps until an event `wanted` is seen (at most `limit` steps) and the engine waits.
     fn step_until_event(&mut self, mut wanted: impl FnMut(&Event) -> bool, limit: u64) {
         for step in self.app.run_model().last_step + 1..=limit {
@@ -588,7 +602,11 @@ fn tree_stage_marks_its_candidate() {
         let screen = h.screen();
         // Step 2 keeps the declarator of `main` and tests removing its body (HDD^r, depth 1).
         assert!(screen.contains("step 2 Δ1/2"), "{screen}");
-        assert!(screen.contains("children of function_def"), "{screen}");
+        // The set's line wraps on a narrow pane: nothing of it is cut.
+        assert!(
+            pane_text(&screen, "Configuration").contains("children of function_definition at 1:1"),
+            "{screen}"
+        );
         if width >= 100 {
             assert!(
                 screen.contains("children of function_definition at 1:1"),
@@ -890,6 +908,13 @@ fn a_rename_shows_its_new_text() {
     assert_eq!(current.candidate.kind, CandidateKind::Edit);
     assert!(screen.contains("` → `"), "old → new\n{screen}");
     assert!(screen.contains("replacing `"), "{screen}");
+    // The test case shows what is replaced struck through and, after it, the new text.
+    assert!(h.struck_through().starts_with("printf"), "{screen}");
+    assert_eq!(h.inserted(), "a", "{screen}");
+    assert!(
+        screen.contains("│2 printfa(\"Hello world!\\n\");"),
+        "{screen}"
+    );
     insta::assert_snapshot!("rename_step_160x45", screen);
 }
 
@@ -1124,15 +1149,33 @@ fn hdd_level_by_level() {
         words.contains("level 1 of depth 9 · 3 nodes · prune"),
         "{screen}"
     );
-    assert!(words.contains("c = {function_definition ×3}"), "{screen}");
+    // (The kinds of the level's nodes are the first line the pane gives up when it is short,
+    // as here; they show on the next level.)
     insta::assert_snapshot!("hdd_level_1_160x45", screen);
     // Level 1 keeps `square` and `main`; the next level is their parts.
     h.step_until_event(
         |event| matches!(event, Event::TreeNodes { depth: 2, .. }),
         40,
     );
+    // The decision on level 1 stays on screen until the first candidate of level 2.
+    let next = h.app.run_model().last_step + 1;
+    h.step(next);
     let screen = h.screen();
     let words = pane_text(&screen, "Configuration");
-    assert!(words.contains("level 2 of depth"), "{screen}");
-    assert!(!screen.contains("int unused"), "{screen}");
+    assert!(
+        words.contains("level 2 of depth 9 · 4 nodes · prune"),
+        "{screen}"
+    );
+    assert!(
+        words.contains(
+            "c = {function_declarator, compound_statement, function_declarator, \
+             compound_statement}"
+        ),
+        "{screen}"
+    );
+    assert!(
+        !pane_text(&screen, "Test case").contains("unused"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("hdd_level_2_160x45", screen);
 }

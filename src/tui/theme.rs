@@ -148,6 +148,8 @@ pub struct Theme {
     pub cache: Style,
     /// Text the candidate under test removes.
     pub candidate: Style,
+    /// Text the candidate under test puts in (a text stage's new text, after what it replaces).
+    pub inserted: Style,
     pub pinned: Style,
     pub unremovable: Style,
     pub chunk_a: Style,
@@ -242,6 +244,10 @@ impl Theme {
             border_focused: modifier(fg(&ui.focus, "ui.focus")?, Modifier::BOLD),
             title: modifier(fg(&ui.title, "ui.title")?, Modifier::BOLD),
             accent: modifier(fg(&ui.accent, "ui.accent")?, Modifier::BOLD),
+            inserted: modifier(
+                fg(&ui.accent, "ui.accent")?,
+                Modifier::BOLD | Modifier::UNDERLINED,
+            ),
             selection: if monochrome {
                 Style::new().add_modifier(Modifier::REVERSED)
             } else {

@@ -282,8 +282,16 @@ fn chunk_cell(
     Span::styled(symbol, style)
 }
 
+/// What a candidate changes in the test case: the ranges it removes or replaces (sorted), and
+/// the new texts it puts in, each where its range ends (sorted).
+#[derive(Clone, Copy, Default)]
+pub struct Changes<'a> {
+    pub removed: &'a [Range<usize>],
+    pub inserted: &'a [(usize, String)],
+}
+
 /// The visible lines of the test case: numbers, chunk gutter, highlighted text with the
-/// candidate's removed spans and the pins marked.
+/// candidate's removed spans (struck through), the new texts it puts in and the pins marked.
 #[allow(clippy::too_many_arguments)]
 pub fn text_lines(
     text: &[u8],
@@ -291,7 +299,7 @@ pub fn text_lines(
     first: usize,
     height: usize,
     highlighted: Option<&[Vec<HighlightSpan>]>,
-    removed: &[Range<usize>],
+    changes: Changes<'_>,
     pins: &[Range<usize>],
     chunk_owners: Option<&[usize]>,
     chunk_under_test: Option<usize>,
@@ -324,7 +332,8 @@ pub fn text_lines(
             start,
             highlighted: highlighted.and_then(|h| h.get(index)).map(Vec::as_slice),
         };
-        let content_removed = push_styled_runs(&mut spans, &line, removed, pins, theme);
+        let content_removed = push_styled_runs(&mut spans, &line, changes, pins, theme);
+        let removed = changes.removed;
         // A removed newline of a line that otherwise stays (or is blank) shows as ⏎.
         if end > start
             && text[end - 1] == b'\n'
@@ -354,17 +363,36 @@ struct LineText<'a> {
 fn push_styled_runs(
     spans: &mut Vec<Span<'static>>,
     line: &LineText<'_>,
-    removed: &[Range<usize>],
+    changes: Changes<'_>,
     pins: &[Range<usize>],
     theme: &Theme,
 ) -> bool {
+    let removed = changes.removed;
     let mut span_index = 0;
     let mut run = String::new();
     let mut run_style: Option<Style> = None;
     let mut content_removed = true;
+    // The new texts put in where a replaced range ends, after it.
+    let inserted_at = |spans: &mut Vec<Span<'static>>, at: usize| {
+        let first = changes.inserted.partition_point(|(point, _)| *point < at);
+        for (_, new) in changes.inserted[first..]
+            .iter()
+            .take_while(|(p, _)| *p == at)
+        {
+            spans.push(Span::styled(new.replace('\n', "⏎"), theme.inserted));
+        }
+    };
     for (offset, ch) in line.content.char_indices() {
         let mut style = syntax_style(line.highlighted, &mut span_index, offset, theme);
         let absolute = line.start + offset;
+        if changes.inserted.iter().any(|(point, _)| *point == absolute) {
+            if let Some(previous) = run_style
+                && !run.is_empty()
+            {
+                spans.push(Span::styled(std::mem::take(&mut run), previous));
+            }
+            inserted_at(spans, absolute);
+        }
         if inside(pins, absolute) {
             style = style.patch(theme.pinned);
         }
@@ -392,6 +420,7 @@ fn push_styled_runs(
     {
         spans.push(Span::styled(run, style));
     }
+    inserted_at(spans, line.start + line.content.len());
     content_removed
 }
 

@@ -205,7 +205,8 @@ fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<
     if let Some(set) = &shown.tree_set {
         sections.push(Section::new(2, tree_set_lines(view, set, width)));
         if matches!(set.phase, TreePhase::Prune | TreePhase::Hoist) {
-            sections.push(Section::new(4, tree_set_kinds(view, set, width)));
+            // The first to go when the pane is short.
+            sections.push(Section::new(6, tree_set_kinds(view, set, width)));
         }
     }
     let nu = snapshot.split_factor;

@@ -14,8 +14,28 @@ use ratatui::widgets::Paragraph;
 use super::{Pane, View};
 use crate::tui::highlight::HighlightCache;
 use crate::tui::throttle::Throttle;
-use crate::tui::widgets::{block, human_bytes, scrolled, text_lines};
+use crate::tui::widgets::{Changes, block, human_bytes, scrolled, text_lines};
 use whittle_core::observe::events::CandidateKind;
+
+/// The new texts the candidate under test puts in the best shown, each where the range it
+/// replaces ends (a text stage's rename or replacement), sorted.
+fn inserted_texts(view: &View) -> Vec<(usize, String)> {
+    let Some(current) = &view.run.current else {
+        return Vec::new();
+    };
+    if current.version != view.snapshot.version || view.removed.is_empty() {
+        return Vec::new();
+    }
+    let mut inserted: Vec<(usize, String)> = current
+        .removed
+        .iter()
+        .zip(&current.replacements)
+        .filter(|(_, new)| !new.is_empty())
+        .map(|(range, new)| (range.end, new.clone()))
+        .collect();
+    inserted.sort_by_key(|(at, _)| *at);
+    inserted
+}
 
 /// A line diff between two versions of the best.
 pub struct DiffView {
@@ -227,13 +247,22 @@ impl TestCasePane {
         } else {
             None
         };
+        let inserted = if live {
+            inserted_texts(view)
+        } else {
+            Vec::new()
+        };
+        let changes = Changes {
+            removed,
+            inserted: &inserted,
+        };
         let lines = text_lines(
             &text,
             starts,
             self.scroll,
             height,
             highlighted,
-            removed,
+            changes,
             pins,
             chunks.as_deref(),
             under_test,

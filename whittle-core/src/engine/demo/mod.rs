@@ -200,7 +200,8 @@ fn hdd_levels() -> Example {
                     };
                     let text = String::from_utf8_lossy(c);
                     text.contains("printf(\"big\\n\");")
-                        && text.contains("square(")
+                        && text.contains("int square(")
+                        && text.contains("= square(")
                         && crate::tree::parse(language, c.to_vec(), crate::tree::Preprocess::none())
                             .is_ok_and(|tree| tree.input_errors() == 0)
                 },
