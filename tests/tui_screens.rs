@@ -1172,3 +1172,50 @@ fn hdd_level_by_level() {
     );
     insta::assert_snapshot!("hdd_level_2_160x45", screen);
 }
+
+/// `s` in a schedule skips the stage running and the round goes on with the next one (the run
+/// does not end).
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn skipping_a_stage_of_a_schedule_goes_on_with_the_next() {
+    let mut h = scheduled_hello(160, 45);
+    h.step_until_event(
+        |event| matches!(event, Event::StageStarted { stage, .. } if stage == "replace"),
+        300,
+    );
+    h.key(KeyCode::Char('s'));
+    let mut seen = Vec::new();
+    h.settle(|event| {
+        match event {
+            Event::StageSkipped { stage, reason } => {
+                seen.push(format!("skipped {stage}: {reason}"))
+            }
+            Event::StageStarted { stage, .. } => seen.push(format!("started {stage}")),
+            _ => {}
+        }
+        matches!(event, Event::StageStarted { stage, .. } if stage == "inline")
+    });
+    // `inline` finds nothing to do here; `ddmin line` is where the engine waits next.
+    assert_eq!(
+        seen,
+        [
+            "skipped replace: skipped by the user",
+            "started inline",
+            "started ddmin line"
+        ],
+        "the next stages of the round run"
+    );
+    let screen = h.screen();
+    assert!(
+        screen.contains("skipped the stage replace: skipped by the user"),
+        "{screen}"
+    );
+    assert!(!h.done, "the run goes on");
+    let next = h.app.run_model().last_step + 1;
+    h.step(next);
+    assert_eq!(h.app.run_model().stage, "ddmin line");
+    assert!(!h.done);
+}

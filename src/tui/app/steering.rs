@@ -53,7 +53,9 @@ impl App {
             KeyCode::Char('s') => {
                 self.send(Command::SkipStage);
                 let last = self.snapshot.stage_index + 1 >= self.snapshot.stage_count;
-                let said = if last {
+                let said = if self.run.view.scheduled.is_some() {
+                    "skipping the schedule's current stage: the round goes on with the next one"
+                } else if last {
                     "skipping the last stage: the reduction ends with the best so far \
                      (a: run an algorithm on it again)"
                 } else {

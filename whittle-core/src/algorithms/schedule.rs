@@ -259,6 +259,15 @@ impl RoundState<'_> {
         let interrupted = match result {
             Ok(()) => false,
             Err(Stop::Budget) => true,
+            // The user skipped the stage: the round goes on with the next one.
+            Err(Stop::Switched) if tester.control().take_skip() => {
+                tester.control().clear_switch();
+                tester.emit(Event::StageSkipped {
+                    stage: self.names[stage].clone(),
+                    reason: "skipped by the user".into(),
+                });
+                return Ok(RunEffect::Skipped);
+            }
             Err(stop) => return Err(stop),
         };
         self.note_run(position, &start, interrupted, tester);

@@ -90,6 +90,9 @@ struct State {
     /// Time spent parked, and since when it is parked now.
     parked_for: std::time::Duration,
     parked_since: Option<std::time::Instant>,
+    /// The user asked to skip the stage running: whoever runs it takes the request (a
+    /// schedule, for its stage; else the session, for the pipeline's).
+    skip_requested: bool,
 }
 
 /// Shared between the engine thread and whoever steers it.
@@ -256,6 +259,18 @@ impl Control {
     /// The token every test run's token descends from (see [`Control::request_stop`]).
     pub fn stop_token(&self) -> &CancelToken {
         &self.stop_token
+    }
+
+    /// Asks to skip the stage running: a [`Stop::Switched`] interrupts it, and whoever runs the
+    /// stage [takes](Control::take_skip) the request.
+    pub fn request_skip(&self) {
+        self.lock().skip_requested = true;
+        self.request_stop(Stop::Switched);
+    }
+
+    /// Whether a skip was requested, and no longer (the one who skips takes it).
+    pub fn take_skip(&self) -> bool {
+        std::mem::take(&mut self.lock().skip_requested)
     }
 
     /// Clears a pending [`Stop::Switched`] once the driver has handled it.

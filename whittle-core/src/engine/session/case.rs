@@ -350,6 +350,8 @@ impl CaseSteering for Steering {
                 Command::Stop => return Err(Stop::Requested),
                 Command::Pin(target) => self.pin(tester, file.as_ref(), &target, true),
                 Command::Unpin(target) => self.pin(tester, file.as_ref(), &target, false),
+                // A schedule skipped its own stage and took the request.
+                Command::SkipStage if !self.shared.control.take_skip() => {}
                 Command::SkipStage if file.is_some() && resume == stage => {
                     tester.emit(Event::StageSkipped {
                         stage: stage_name.into(),

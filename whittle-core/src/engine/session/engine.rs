@@ -356,7 +356,8 @@ impl Engine {
                     }
                 }
                 Command::SkipStage => {
-                    if resume < self.stages.len() {
+                    // A schedule skips its own stage and takes the request.
+                    if self.shared.control.take_skip() && resume < self.stages.len() {
                         tester.emit(Event::StageSkipped {
                             stage: self.stages.name(resume),
                             reason: "skipped by the user".into(),

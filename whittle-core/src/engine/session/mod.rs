@@ -181,6 +181,10 @@ impl CommandSender {
                 control.request_stop(Stop::Requested);
                 self.enqueue(Command::Stop);
             }
+            Command::SkipStage => {
+                self.enqueue(Command::SkipStage);
+                control.request_skip();
+            }
             structural => {
                 self.enqueue(structural);
                 control.request_stop(Stop::Switched);
