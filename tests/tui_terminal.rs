@@ -1,8 +1,9 @@
 //! The terminal UI in a real terminal: `whittle reduce` on the sumprod example inside tmux,
 //! driven with `send-keys` and read with `capture-pane`. The panes appear, space pauses (and
 //! the test count stops), `n` steps, `q` quits within a second, the output is complete and the
-//! terminal is restored. Needs tmux, so it is ignored by default: `cargo test -- --ignored` runs
-//! it (the CI script does where tmux is installed).
+//! terminal is restored. And the hoisting lesson, replayed from a trace forwards and backwards.
+//! Needs tmux, so it is ignored by default: `cargo test -- --ignored` runs it (the CI script
+//! does where tmux is installed).
 
 use std::path::Path;
 use std::process::Command;
@@ -24,18 +25,24 @@ impl Tmux {
     /// A tmux server of its own (socket `NAME-PID`) with a 120x36 session `whittle` running
     /// `script` in `sh`.
     fn start(name: &str, script: &str) -> Tmux {
+        Tmux::start_sized(name, script, (120, 36))
+    }
+
+    /// Like [`Tmux::start`], on a terminal of `(columns, rows)`.
+    fn start_sized(name: &str, script: &str, (columns, rows): (u16, u16)) -> Tmux {
         let tmux = Tmux {
             socket: format!("{name}-{}", std::process::id()),
         };
+        let (columns, rows) = (columns.to_string(), rows.to_string());
         tmux.run(&[
             "new-session",
             "-d",
             "-s",
             "whittle",
             "-x",
-            "120",
+            &columns,
             "-y",
-            "36",
+            &rows,
             "sh",
             "-c",
             script,
@@ -413,4 +420,68 @@ fn several_files_in_a_real_terminal() {
     let source = std::fs::read_to_string(out.join("bug.c")).unwrap();
     assert!(header.contains("int crash(int") && source.contains("crash(3)"));
     assert!(header.len() + source.len() < 60, "{header:?} {source:?}");
+}
+
+/// The hoisting lesson of the README (Fig 7.1), recorded with the example's real test and
+/// replayed in a real terminal: forwards to the hoist that is not kept, then to the one that
+/// is, and back again; at each point the step in words and the tree's marks are on screen.
+#[test]
+#[ignore = "needs tmux"]
+fn the_hoisting_lesson_forwards_and_backwards() {
+    require_tmux_and_gcc();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hello-hoist-c");
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["hello.c", "oracle.sh"] {
+        std::fs::copy(example.join(file), dir.path().join(file)).unwrap();
+    }
+    let oracle = dir.path().join("oracle.sh");
+    let recorded = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(dir.path())
+        .args([
+            "reduce",
+            "hello.c",
+            "-a",
+            "hddhr+ddmin:line",
+            "-j",
+            "1",
+            "--no-tui",
+        ])
+        .args(["-o", "result.c", "--trace", "lesson.jsonl", "--", "sh"])
+        .arg(&oracle)
+        .output()
+        .unwrap();
+    assert!(recorded.status.success(), "{recorded:?}");
+    let script = format!(
+        "cd '{dir}' && '{bin}' replay lesson.jsonl --at 5; sleep 600",
+        dir = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_whittle"),
+    );
+    let tmux = Tmux::start_sized("whittle-lesson", &script, (160, 45));
+    tmux.wait_for("step 5", |s| step_shown(s) == Some(5));
+    let not_kept = |s: &str| {
+        step_shown(s) == Some(6)
+            && s.contains("hoist the identifier at line 1 into the place of the")
+            && s.contains("enclosing function_declarator: 3 bytes fewer: passes")
+            && s.contains("[replaced]")
+            && s.contains("[replaces it]")
+    };
+    tmux.keys("n");
+    tmux.wait_for(
+        "the first hoist (not kept) in words and in the tree",
+        not_kept,
+    );
+    tmux.keys("n");
+    let screen = tmux.wait_for("the kept hoist in words and in the tree", |s| {
+        step_shown(s) == Some(7)
+            && s.contains("hoist the compound_statement at line 2 into the")
+            && s.contains("place of the enclosing compound_statement: 23 bytes")
+            // The tree pane wraps the mark.
+            && s.contains("33B [hoisted")
+            && s.contains("here: was compound_statement]")
+    });
+    assert!(!screen.contains("[replaces it]"), "{screen}");
+    tmux.keys("b");
+    let screen = tmux.wait_for("the first hoist again, stepping back", not_kept);
+    assert!(!screen.contains("[hoisted"), "{screen}");
+    tmux.keys("q");
 }

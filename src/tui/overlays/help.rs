@@ -27,7 +27,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("a", "switch the algorithm / pipeline (choose or type one)"),
     ("+ / -", "split factor ν up / down (next granularity step)"),
     ("J / j", "more / fewer jobs (next testing window)"),
-    ("s", "skip the current stage of the pipeline"),
+    (
+        "s",
+        "skip the stage running (a schedule goes on with the next)",
+    ),
     ("d", "diff view: the previous best against the current one"),
     ("f", "follow the candidate under test again"),
     ("u", "tree pane: parse tree / lines"),
@@ -126,6 +129,10 @@ pub const NOTATION: &[(&str, &str)] = &[
     (
         "[replaced]",
         "tree: a hoist replaces this node ([replaces it]: by this)",
+    ),
+    (
+        "[hoisted here]",
+        "tree: a kept hoist put this node in the place of another",
     ),
     (
         "[fixed]",

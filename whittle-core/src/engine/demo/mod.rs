@@ -214,7 +214,10 @@ fn hdd_levels() -> Example {
 fn cdd_vs_ddmin() -> Example {
     Example {
         name: "cdd-vs-ddmin",
-        description: "the CDD paper's artifact example: lines a..h while c and h stay, by CDD                       (p0 0.25): 9 tests where ddmin over the same lines takes 15; the                       Configuration pane shows each line's counter as heat; pick ddmin:line                       (key a) to compare",
+        description: "the CDD paper's artifact example: lines a..h while c and h stay, by CDD \
+                      (p0 0.25): 9 tests where ddmin over the same lines takes 15; the \
+                      Configuration pane shows each line's counter as heat; \
+                      pick ddmin:line (key a) to compare",
         input: b"a\nb\nc\nd\ne\nf\ng\nh\n",
         settings: Settings {
             atoms: vec![AtomKind::Line],
