@@ -148,8 +148,6 @@ pub struct Theme {
     pub cache: Style,
     /// Text the candidate under test removes.
     pub candidate: Style,
-    /// Text the candidate under test puts in (a text stage's new text, after what it replaces).
-    pub inserted: Style,
     pub pinned: Style,
     pub unremovable: Style,
     pub chunk_a: Style,
@@ -167,6 +165,12 @@ fn colour(value: &str, what: &str) -> anyhow::Result<Color> {
 }
 
 impl Theme {
+    /// Text the candidate under test puts in (a text stage's new text, after what it
+    /// replaces): the accent, underlined.
+    pub fn inserted(&self) -> Style {
+        self.accent.add_modifier(Modifier::UNDERLINED)
+    }
+
     /// The embedded palette called `name`; `monochrome` drops every colour.
     pub fn named(name: &str, monochrome: bool) -> anyhow::Result<Theme> {
         let Some((_, text)) = EMBEDDED.iter().find(|(n, _)| *n == name) else {
@@ -244,10 +248,6 @@ impl Theme {
             border_focused: modifier(fg(&ui.focus, "ui.focus")?, Modifier::BOLD),
             title: modifier(fg(&ui.title, "ui.title")?, Modifier::BOLD),
             accent: modifier(fg(&ui.accent, "ui.accent")?, Modifier::BOLD),
-            inserted: modifier(
-                fg(&ui.accent, "ui.accent")?,
-                Modifier::BOLD | Modifier::UNDERLINED,
-            ),
             selection: if monochrome {
                 Style::new().add_modifier(Modifier::REVERSED)
             } else {

@@ -379,7 +379,7 @@ fn push_styled_runs(
             .iter()
             .take_while(|(p, _)| *p == at)
         {
-            spans.push(Span::styled(new.replace('\n', "⏎"), theme.inserted));
+            spans.push(Span::styled(new.replace('\n', "⏎"), theme.inserted()));
         }
     };
     for (offset, ch) in line.content.char_indices() {

@@ -207,6 +207,20 @@ struct RoundState<'a> {
 }
 
 impl RoundState<'_> {
+    /// Whether the user asked to skip the stage (then the request is taken, the interruption
+    /// cleared and the skip reported).
+    fn skipped_by_user(&self, stage: usize, tester: &mut Tester) -> bool {
+        if !tester.control().take_skip() {
+            return false;
+        }
+        tester.control().clear_switch();
+        tester.emit(Event::StageSkipped {
+            stage: self.names[stage].clone(),
+            reason: "skipped by the user".into(),
+        });
+        true
+    }
+
     /// The turn of the stage at `position` of the plan: it runs (with a budget of failed tests
     /// while on probation), is noted in the statistics and the plan, and its record is updated.
     fn run_stage(
@@ -260,12 +274,7 @@ impl RoundState<'_> {
             Ok(()) => false,
             Err(Stop::Budget) => true,
             // The user skipped the stage: the round goes on with the next one.
-            Err(Stop::Switched) if tester.control().take_skip() => {
-                tester.control().clear_switch();
-                tester.emit(Event::StageSkipped {
-                    stage: self.names[stage].clone(),
-                    reason: "skipped by the user".into(),
-                });
+            Err(Stop::Switched) if self.skipped_by_user(stage, tester) => {
                 return Ok(RunEffect::Skipped);
             }
             Err(stop) => return Err(stop),
