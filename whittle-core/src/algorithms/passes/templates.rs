@@ -64,10 +64,10 @@ impl EditStage for DropTemplateParameters<'_> {
                 let parameters = elements(generic.parameters);
                 let mut edits = Vec::new();
                 for (k, parameter) in parameters.iter().enumerate() {
-                    let Some(own_name) = parameter_name(*parameter) else {
-                        continue;
-                    };
-                    if mentions(generic.scope, text_of(own_name, text), own_name, text) {
+                    // A parameter without a name (`template <long>`) is mentioned nowhere.
+                    if let Some(own_name) = parameter_name(*parameter)
+                        && mentions(generic.scope, text_of(own_name, text), own_name, text)
+                    {
                         continue;
                     }
                     let mut changes: Changes = Vec::new();
@@ -139,7 +139,8 @@ fn declared_name(node: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// The name a parameter declares (`class A`, `typename A = int`, `int N`, Java's `T extends
-/// U`): its `name` or `declarator` field, else its first named child that is a name.
+/// U`): its `name` or `declarator` field, else its first named child that is a name; `None`
+/// for an unnamed one (`template <long>`, `template <class>`).
 fn parameter_name(parameter: Node<'_>) -> Option<Node<'_>> {
     if is_name(parameter) {
         return Some(parameter);
@@ -150,9 +151,13 @@ fn parameter_name(parameter: Node<'_>) -> Option<Node<'_>> {
     {
         return is_name(name).then_some(name);
     }
+    if parameter.child_by_field_name("type").is_some() {
+        return None;
+    }
     let mut cursor = parameter.walk();
-    let first = parameter.named_children(&mut cursor).find(|n| is_name(*n));
-    first
+    parameter
+        .named_children(&mut cursor)
+        .find(|n| is_name(*n))
 }
 
 /// Whether a name leaf in `scope` other than `own` spells `name`.
@@ -186,6 +191,11 @@ mod tests {
         assert_eq!(
             dropped("cpp", text),
             ["template <class A>\nstruct P { A a; };\nP<int> p;\n"]
+        );
+        // An unnamed parameter is never mentioned (cpp-gxx-const-this keeps one).
+        assert_eq!(
+            dropped("cpp", "template <long, class a>\nstruct A { a b; };\nA<0, int> x;\n"),
+            ["template <class a>\nstruct A { a b; };\nA<int> x;\n"]
         );
         // The last one takes the `template <…>` with it.
         assert_eq!(
