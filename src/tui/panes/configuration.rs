@@ -598,7 +598,9 @@ fn edit_in_words(view: &View, current: &CandidateView, at: &str) -> (String, boo
             false,
         ),
         ("constructors", _) => (
-            format!("removing a class's constructors or parameter{at} with the arguments of every construction"),
+            format!(
+                "removing a class's constructors or parameter{at} with the arguments of every construction"
+            ),
             true,
         ),
         ("templates", _) => (

@@ -97,9 +97,8 @@ impl EditStage for RemoveConstructors<'_> {
                         for site in sites {
                             let arguments = elements(site.arguments);
                             if arguments.len() == parameters.len() {
-                                changes.extend(
-                                    element_range(&arguments, k).map(|r| (r, Vec::new())),
-                                );
+                                changes
+                                    .extend(element_range(&arguments, k).map(|r| (r, Vec::new())));
                             }
                         }
                         add(changes);
@@ -199,8 +198,7 @@ mod tests {
         let text = "class A {\n  A(int n) {}\n}\nclass B { Object o = new A(1); }\n";
         let edits = removed("java", text);
         assert_eq!(
-            edits[0],
-            "class A {\n}\nclass B { Object o = new A(); }\n",
+            edits[0], "class A {\n}\nclass B { Object o = new A(); }\n",
             "{edits:#?}"
         );
     }

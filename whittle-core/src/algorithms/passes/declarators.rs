@@ -53,8 +53,10 @@ fn merged_with_next(node: Node<'_>, text: &[u8]) -> Option<(std::ops::Range<usiz
     let (own, theirs) = (declarators(node), declarators(next));
     let (first, last) = (own.first()?, own.last()?);
     let (next_first, next_last) = (theirs.first()?, theirs.last()?);
-    let prefix = |decl: Node<'_>, first: &Node<'_>| text[decl.start_byte()..first.start_byte()].trim_ascii();
-    let suffix = |decl: Node<'_>, last: &Node<'_>| text[last.end_byte()..decl.end_byte()].trim_ascii();
+    let prefix =
+        |decl: Node<'_>, first: &Node<'_>| text[decl.start_byte()..first.start_byte()].trim_ascii();
+    let suffix =
+        |decl: Node<'_>, last: &Node<'_>| text[last.end_byte()..decl.end_byte()].trim_ascii();
     if prefix(node, first) != prefix(next, next_first)
         || prefix(node, first).is_empty()
         || suffix(node, last) != suffix(next, next_last)

@@ -274,7 +274,9 @@ impl TextStage {
                 None => Ok(()),
             },
             TextStage::Zeros => match language {
-                Some(language) => run_edit_stage(&zeros::ZeroValues { language }, tester, pins, options),
+                Some(language) => {
+                    run_edit_stage(&zeros::ZeroValues { language }, tester, pins, options)
+                }
                 None => Ok(()),
             },
         }

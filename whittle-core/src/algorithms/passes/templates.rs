@@ -79,9 +79,8 @@ impl EditStage for DropTemplateParameters<'_> {
                         for site in sites {
                             let arguments = elements(*site);
                             if arguments.len() == parameters.len() {
-                                changes.extend(
-                                    element_range(&arguments, k).map(|r| (r, Vec::new())),
-                                );
+                                changes
+                                    .extend(element_range(&arguments, k).map(|r| (r, Vec::new())));
                             }
                         }
                     }
@@ -155,9 +154,7 @@ fn parameter_name(parameter: Node<'_>) -> Option<Node<'_>> {
         return None;
     }
     let mut cursor = parameter.walk();
-    parameter
-        .named_children(&mut cursor)
-        .find(|n| is_name(*n))
+    parameter.named_children(&mut cursor).find(|n| is_name(*n))
 }
 
 /// Whether a name leaf in `scope` other than `own` spells `name`.
@@ -177,7 +174,9 @@ mod tests {
     use crate::algorithms::passes::edit::rendered_edits_in;
 
     fn dropped(language: &str, text: &str) -> Vec<String> {
-        rendered_edits_in(language, text, |language| DropTemplateParameters { language })
+        rendered_edits_in(language, text, |language| DropTemplateParameters {
+            language,
+        })
     }
 
     #[test]
@@ -194,12 +193,18 @@ mod tests {
         );
         // An unnamed parameter is never mentioned (cpp-gxx-const-this keeps one).
         assert_eq!(
-            dropped("cpp", "template <long, class a>\nstruct A { a b; };\nA<0, int> x;\n"),
+            dropped(
+                "cpp",
+                "template <long, class a>\nstruct A { a b; };\nA<0, int> x;\n"
+            ),
             ["template <class a>\nstruct A { a b; };\nA<int> x;\n"]
         );
         // The last one takes the `template <…>` with it.
         assert_eq!(
-            dropped("cpp", "template <int N>\nstruct R { int f(); };\nR<16> r;\n"),
+            dropped(
+                "cpp",
+                "template <int N>\nstruct R { int f(); };\nR<16> r;\n"
+            ),
             ["struct R { int f(); };\nR r;\n"]
         );
     }
