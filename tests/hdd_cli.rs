@@ -161,6 +161,10 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "unbind",
             "typedefs",
             "declarations",
+            "declarators",
+            "constructors",
+            "templates",
+            "zeros",
             "conditions",
             "replace",
             "inline",
@@ -169,7 +173,8 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "tokens",
             "spans",
             "rename",
-            "indent"
+            "indent",
+            "runs"
         ]
     );
 
