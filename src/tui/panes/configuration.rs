@@ -607,6 +607,10 @@ fn edit_in_words(view: &View, current: &CandidateView, at: &str) -> (String, boo
             format!("removing an unused template parameter{at} with its argument at every use"),
             true,
         ),
+        ("receivers", _) => (
+            format!("turning a type's methods{at} into functions and removing the type"),
+            true,
+        ),
         ("zeros", _) => (
             format!("replacing a call{at} by the zero value of its type"),
             false,

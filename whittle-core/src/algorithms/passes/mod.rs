@@ -13,6 +13,7 @@ pub mod indent;
 pub mod inline;
 pub mod lexer;
 pub mod nodes;
+pub mod receivers;
 pub mod rename;
 pub mod spans;
 pub mod templates;
@@ -65,12 +66,14 @@ pub enum TextStage {
     Templates,
     /// A call becomes the zero value of its result type (Go; needs the grammar).
     Zeros,
+    /// A type's methods become functions and its declaration goes (needs the grammar).
+    Receivers,
     /// Delete a balanced run of 4 to 64 tokens ending anywhere, statement ends first.
     Runs,
 }
 
 impl TextStage {
-    pub const ALL: [TextStage; 15] = [
+    pub const ALL: [TextStage; 16] = [
         TextStage::Tokens,
         TextStage::Brackets,
         TextStage::Rename,
@@ -85,6 +88,7 @@ impl TextStage {
         TextStage::Constructors,
         TextStage::Templates,
         TextStage::Zeros,
+        TextStage::Receivers,
         TextStage::Runs,
     ];
 
@@ -104,6 +108,7 @@ impl TextStage {
             TextStage::Constructors => "constructors",
             TextStage::Templates => "templates",
             TextStage::Zeros => "zeros",
+            TextStage::Receivers => "receivers",
             TextStage::Runs => "runs",
         }
     }
@@ -180,6 +185,10 @@ impl TextStage {
             TextStage::Zeros => {
                 "a call becomes the zero value of the type it returns (Go: 0, \"\", false, \
                  nil, T{}; make(map[K]V) -> map[K]V{}) (needs the grammar)"
+            }
+            TextStage::Receivers => {
+                "the methods of a type become functions (their receivers go) and the type's \
+                 declaration goes, in one edit (Go) (needs the grammar)"
             }
             TextStage::Runs => {
                 "delete a run of 4-64 tokens that keeps the brackets balanced and ends \
@@ -269,6 +278,13 @@ impl TextStage {
             TextStage::Templates => match language {
                 Some(language) => {
                     let stage = templates::DropTemplateParameters { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Receivers => match language {
+                Some(language) => {
+                    let stage = receivers::RemoveReceivers { language };
                     run_edit_stage(&stage, tester, pins, options)
                 }
                 None => Ok(()),
