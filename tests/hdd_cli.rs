@@ -165,6 +165,7 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "constructors",
             "templates",
             "zeros",
+            "receivers",
             "conditions",
             "replace",
             "inline",
