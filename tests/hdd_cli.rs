@@ -161,6 +161,11 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "unbind",
             "typedefs",
             "declarations",
+            "declarators",
+            "constructors",
+            "templates",
+            "zeros",
+            "receivers",
             "conditions",
             "replace",
             "inline",
@@ -169,7 +174,8 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "tokens",
             "spans",
             "rename",
-            "indent"
+            "indent",
+            "runs"
         ]
     );
 

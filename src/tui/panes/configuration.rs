@@ -624,6 +624,32 @@ fn edit_in_words(view: &View, current: &CandidateView, at: &str) -> (String, boo
             false,
         ),
         ("spans", _) => (format!("removing a run of tokens{at}"), true),
+        ("runs", _) => (
+            format!("removing a run of tokens{at} that may end inside a statement"),
+            true,
+        ),
+        ("declarators", _) => (
+            format!("merging two declarations{at}, or dropping a declarator's initializer"),
+            false,
+        ),
+        ("constructors", _) => (
+            format!(
+                "removing a class's constructors or parameter{at} with the arguments of every construction"
+            ),
+            true,
+        ),
+        ("templates", _) => (
+            format!("removing an unused template parameter{at} with its argument at every use"),
+            true,
+        ),
+        ("receivers", _) => (
+            format!("turning a type's methods{at} into functions and removing the type"),
+            true,
+        ),
+        ("zeros", _) => (
+            format!("replacing a call{at} by the zero value of its type"),
+            false,
+        ),
         (_, [change]) => (format!("replacing {change}{at}"), false),
         _ => (format!("removing text{at}"), true),
     }

@@ -5,17 +5,22 @@
 
 pub mod brackets;
 pub mod conditions;
+pub mod constructors;
 pub mod declarations;
+pub mod declarators;
 pub mod edit;
 pub mod indent;
 pub mod inline;
 pub mod lexer;
 pub mod nodes;
+pub mod receivers;
 pub mod rename;
 pub mod spans;
+pub mod templates;
 pub mod tokens;
 pub mod typedefs;
 pub mod unbind;
+pub mod zeros;
 
 use std::collections::HashSet;
 use std::fmt;
@@ -53,10 +58,22 @@ pub enum TextStage {
     Conditions,
     /// A function definition becomes its declaration (needs the grammar).
     Declarations,
+    /// Declarations of one type merge; a declarator loses its initializer (needs the grammar).
+    Declarators,
+    /// Constructors go with their callers' arguments; a class body empties (needs the grammar).
+    Constructors,
+    /// An unused template parameter goes with its arguments at every use (needs the grammar).
+    Templates,
+    /// A call becomes the zero value of its result type (Go; needs the grammar).
+    Zeros,
+    /// A type's methods become functions and its declaration goes (needs the grammar).
+    Receivers,
+    /// Delete a balanced run of 4 to 64 tokens ending anywhere, statement ends first.
+    Runs,
 }
 
 impl TextStage {
-    pub const ALL: [TextStage; 10] = [
+    pub const ALL: [TextStage; 16] = [
         TextStage::Tokens,
         TextStage::Brackets,
         TextStage::Rename,
@@ -67,6 +84,12 @@ impl TextStage {
         TextStage::Typedefs,
         TextStage::Conditions,
         TextStage::Declarations,
+        TextStage::Declarators,
+        TextStage::Constructors,
+        TextStage::Templates,
+        TextStage::Zeros,
+        TextStage::Receivers,
+        TextStage::Runs,
     ];
 
     pub fn name(self) -> &'static str {
@@ -81,6 +104,12 @@ impl TextStage {
             TextStage::Typedefs => "typedefs",
             TextStage::Conditions => "conditions",
             TextStage::Declarations => "declarations",
+            TextStage::Declarators => "declarators",
+            TextStage::Constructors => "constructors",
+            TextStage::Templates => "templates",
+            TextStage::Zeros => "zeros",
+            TextStage::Receivers => "receivers",
+            TextStage::Runs => "runs",
         }
     }
 
@@ -93,6 +122,7 @@ impl TextStage {
                 | TextStage::Rename
                 | TextStage::Indent
                 | TextStage::Spans
+                | TextStage::Runs
         )
     }
 
@@ -137,6 +167,34 @@ impl TextStage {
                 "a function, method or constructor definition becomes its declaration: the body \
                  (and member initializers) become ; (needs the language's grammar)"
             }
+            TextStage::Declarators => {
+                "two declarations of one type next to each other become one with both \
+                 declarators (T a(0); T b(0); -> T a(0), b(0);); a declarator loses its \
+                 initializer or constructor arguments (T g(k); -> T g;) (needs the grammar)"
+            }
+            TextStage::Constructors => {
+                "a class's constructors go and every construction loses its arguments (A a(5); \
+                 -> A a;); its body becomes {} with the same; a constructor's k-th parameter \
+                 goes with the k-th argument of every construction (needs the grammar)"
+            }
+            TextStage::Templates => {
+                "a template or generic parameter its declaration does not mention goes with \
+                 the argument in its place at every use (P<int, char> -> P<int>); the last \
+                 takes its template <...> with it (needs the grammar)"
+            }
+            TextStage::Zeros => {
+                "a call becomes the zero value of the type it returns (Go: 0, \"\", false, \
+                 nil, T{}; make(map[K]V) -> map[K]V{}) (needs the grammar)"
+            }
+            TextStage::Receivers => {
+                "the methods of a type become functions (their receivers go) and the type's \
+                 declaration goes, in one edit (Go) (needs the grammar)"
+            }
+            TextStage::Runs => {
+                "delete a run of 4-64 tokens that keeps the brackets balanced and ends \
+                 anywhere, across statements: at each token the runs that end a statement \
+                 first, longest first"
+            }
         }
     }
 
@@ -170,8 +228,10 @@ impl TextStage {
                 }
                 None => Ok(()),
             },
-            TextStage::Spans => {
-                run_edit_stage(&spans::TokenSpans { syntax }, tester, pins, options)
+            TextStage::Spans | TextStage::Runs => {
+                let aligned = self == TextStage::Spans;
+                let stage = spans::TokenSpans { syntax, aligned };
+                run_edit_stage(&stage, tester, pins, options)
             }
             TextStage::Unbind => match language {
                 Some(language) => {
@@ -198,6 +258,40 @@ impl TextStage {
                 Some(language) => {
                     let stage = declarations::DefinitionsToDeclarations { language };
                     run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Declarators => match language {
+                Some(language) => {
+                    let stage = declarators::MergeDeclarators { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Constructors => match language {
+                Some(language) => {
+                    let stage = constructors::RemoveConstructors { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Templates => match language {
+                Some(language) => {
+                    let stage = templates::DropTemplateParameters { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Receivers => match language {
+                Some(language) => {
+                    let stage = receivers::RemoveReceivers { language };
+                    run_edit_stage(&stage, tester, pins, options)
+                }
+                None => Ok(()),
+            },
+            TextStage::Zeros => match language {
+                Some(language) => {
+                    run_edit_stage(&zeros::ZeroValues { language }, tester, pins, options)
                 }
                 None => Ok(()),
             },

@@ -74,6 +74,42 @@ pub fn uses_semicolons(root: Node<'_>) -> bool {
     found
 }
 
+/// The elements of a list node (arguments, parameters): its named children but comments.
+pub fn elements(list: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|child| !child.kind().contains("comment"))
+        .collect()
+}
+
+/// The bytes that go when the `k`-th of `elements` leaves its list: up to the next element
+/// (its separator with it), or for the last, from the end of the one before.
+pub fn element_range(elements: &[Node<'_>], k: usize) -> Option<std::ops::Range<usize>> {
+    let element = elements.get(k)?;
+    Some(match (elements.get(k + 1), k.checked_sub(1)) {
+        (Some(next), _) => element.start_byte()..next.start_byte(),
+        (None, Some(before)) => elements[before].end_byte()..element.end_byte(),
+        (None, None) => element.byte_range(),
+    })
+}
+
+/// The name a function-like node declares and its parameter list: read from its `name` or
+/// `declarator` and `parameters` fields, down through nested declarators (C++'s
+/// `explicit A(int n) { … }` declares `A`).
+pub fn callable_parts(node: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let mut at = node;
+    for _ in 0..4 {
+        if let Some(parameters) = at.child_by_field_name("parameters") {
+            let name = at
+                .child_by_field_name("name")
+                .or_else(|| at.child_by_field_name("declarator"))?;
+            return is_name(name).then_some((name, parameters));
+        }
+        at = at.child_by_field_name("declarator")?;
+    }
+    None
+}
+
 /// Sorted ranges merged where they overlap or touch (the first's text kept).
 pub fn merged(mut changes: super::edit::Changes) -> super::edit::Changes {
     changes.sort_by_key(|(range, _)| (range.start, range.end));
@@ -116,10 +152,10 @@ pub fn with_parsed_nodes(
 
 /// The edits `edit_at` makes of `nodes` (in preorder), each at its node's start (`at`): from
 /// where `request` resumes, until its window is full and a node lies past the last edit.
-pub fn edits_by_node<'t>(
+pub fn edits_by_node<'t, E: IntoIterator<Item = Edit>>(
     nodes: &[Node<'t>],
     request: &EditRequest<'_>,
-    mut edit_at: impl FnMut(Node<'t>, u64) -> Option<Edit>,
+    mut edit_at: impl FnMut(Node<'t>, u64) -> E,
 ) -> Result<Vec<Edit>, Stop> {
     let mut edits: Vec<Edit> = Vec::new();
     for &node in nodes {

@@ -5,7 +5,8 @@
 //! many of each opening bracket as of its closing one) and ends where a statement ends (before
 //! a token that follows `;`, `{` or `}` or starts a line, or at the end): the likely runs, from
 //! 4 tokens (shorter ones are the `tokens` stage's) to [`LONGEST`]. At each token the longest
-//! run is tried first.
+//! run is tried first. The `runs` stage (`aligned` off) also tries the balanced runs that end
+//! anywhere, each token's after its statement-ending ones (the likelier), longest first.
 
 use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
 use super::lexer::{Syntax, TokenKind, lex};
@@ -20,11 +21,14 @@ pub const SHORTEST: usize = 4;
 /// The token-span deletion stage.
 pub struct TokenSpans {
     pub syntax: Syntax,
+    /// Only runs that end where a statement ends (`spans`); else those first, then the others
+    /// (`runs`).
+    pub aligned: bool,
 }
 
 impl EditStage for TokenSpans {
     fn name(&self) -> &'static str {
-        "spans"
+        if self.aligned { "spans" } else { "runs" }
     }
 
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
@@ -69,17 +73,23 @@ impl EditStage for TokenSpans {
                 break;
             }
             let mut balance = [0; 3];
-            let mut runs = Vec::new();
+            let (mut runs, mut unaligned) = (Vec::new(), Vec::new());
             for j in i + 1..=(i + LONGEST).min(tokens.len()) {
                 let change = depth_change[j - 1];
                 for kind in 0..3 {
                     balance[kind] += change[kind];
                 }
-                if j - i >= SHORTEST && balance == [0; 3] && ends_before(j) {
-                    runs.push(j);
+                if j - i >= SHORTEST && balance == [0; 3] {
+                    if ends_before(j) {
+                        runs.push(j);
+                    } else if !self.aligned {
+                        unaligned.push(j);
+                    }
                 }
             }
-            for &j in runs.iter().rev() {
+            runs.reverse();
+            runs.extend(unaligned.iter().rev());
+            for &j in &runs {
                 let (range, new) = deletion(text, token.start..tokens[j - 1].end);
                 edits.push(Edit::replace(vec![(range, new)], at).with_resume(at));
             }
@@ -100,6 +110,7 @@ mod tests {
         let edits = rendered_edits(
             &TokenSpans {
                 syntax: Syntax::for_language(Some("c")),
+                aligned: true,
             },
             text.as_bytes(),
         );
@@ -127,5 +138,29 @@ mod tests {
                 "{edit}"
             );
         }
+    }
+
+    #[test]
+    fn unaligned_runs_come_after_the_aligned_ones() {
+        // From TheAlgorithms' dsu_union_rank.cpp: `d.unionSet(1, 2, 3)` keeps its call but
+        // loses its first arguments, a run that ends inside the statement.
+        let text = "void f() { d.unionSet(1, 2, 3); g(); }";
+        let runs = |aligned| {
+            rendered_edits(
+                &TokenSpans {
+                    syntax: Syntax::for_language(Some("cpp")),
+                    aligned,
+                },
+                text.as_bytes(),
+            )
+        };
+        let (spans, all) = (runs(true), runs(false));
+        let unaligned = "void f() { d.unionSet(3); g(); }".to_owned();
+        assert!(!spans.contains(&unaligned), "{spans:#?}");
+        assert!(all.contains(&unaligned), "{all:#?}");
+        // Every aligned run is among them, before the unaligned ones at its token.
+        assert!(spans.iter().all(|edit| all.contains(edit)));
+        let at = |edit: &str| all.iter().position(|e| e == edit).unwrap();
+        assert!(at("void f() { g(); }") < at("void f() {; g(); }"));
     }
 }

@@ -181,7 +181,7 @@ pub fn algorithms_listing() -> String {
         ));
     }
     out.push_str(
-        "\nText stages (over tokens, each to its fixed point; only `inline` needs the grammar):\n",
+        "\nText stages (over tokens, each to its fixed point; those marked so need the grammar):\n",
     );
     for stage in TextStage::ALL {
         out.push_str(&format!("  {:<14} {}\n", stage.name(), stage.description()));
