@@ -1012,3 +1012,90 @@ fn the_beliefs_heat_strip() {
         "{screen}"
     );
 }
+
+/// With two jobs a window holds two steps of CDD: the heat strip shows the beliefs of the step
+/// whose candidate the step line names (the one judged last), not the window's first.
+#[test]
+fn the_heat_strip_follows_the_step_judged_last_with_two_jobs() {
+    use whittle_core::observe::events::{Action, BeliefStep, Candidate};
+    use whittle_core::params::BeliefModel;
+    // The model: two steps told, judged in the other order.
+    let told = |index: u32, chosen: [bool; 4]| {
+        Event::Beliefs(BeliefStep {
+            model: BeliefModel::Cdd,
+            step: index,
+            len: 4,
+            values: vec![index as f32; 4],
+            settled: vec![false; 4],
+            chosen: chosen.to_vec(),
+            size: 2,
+            gain: 0.5,
+            gains: vec![(2, 0.5)],
+            spans: Vec::new(),
+        })
+    };
+    let candidate = |index: u32| Candidate {
+        kind: CandidateKind::LeastLikely,
+        index,
+        n: 2,
+    };
+    let started = |step: u64, index: u32| Event::TestStarted {
+        step,
+        candidate: candidate(index),
+        removed: Vec::new(),
+        replacements: Vec::new(),
+        size: 2,
+    };
+    let judged = |step: u64, index: u32| Event::CandidateJudged {
+        step,
+        candidate: candidate(index),
+        size: 2,
+        preview: None,
+        removed: Vec::new(),
+        action: Action::Test,
+        outcome: Outcome::NotInteresting,
+        status: None,
+        duration: Duration::ZERO,
+        node: None,
+    };
+    let mut model = whittle::tui::RunModel::new(8);
+    let now = Instant::now();
+    let shown = |model: &whittle::tui::RunModel| model.view.beliefs.as_ref().map(|b| b.step);
+    model.apply(told(0, [true, true, false, false]), now, Duration::ZERO);
+    model.apply(told(1, [false, false, true, true]), now, Duration::ZERO);
+    model.apply(started(1, 0), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(0));
+    model.apply(started(2, 1), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(1));
+    model.apply(judged(2, 1), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(1));
+    model.apply(judged(1, 0), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(0));
+    // The next window (after both failed) starts at step 2: its first is announced.
+    model.apply(told(2, [true, false, false, false]), now, Duration::ZERO);
+    model.apply(told(3, [false, true, false, false]), now, Duration::ZERO);
+    model.apply(judged(3, 3), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(3));
+
+    // A real run with two jobs: the marks under the strip are those of the step shown.
+    let mut h = harness_with("cdd-vs-ddmin", 160, 45, 2);
+    for step in 1..=4 {
+        h.step(step);
+        let screen = h.screen();
+        let current = h.app.run_model().current.clone().expect("a candidate is shown");
+        let step_shown = h.app.run_model().view.beliefs.as_ref().map(|b| b.step);
+        assert_eq!(step_shown, Some(current.candidate.index), "{screen}");
+        // Steps 0 and 1 remove a..d, then e..h; step 2 a and b (interesting); the window
+        // after it starts at step 3, on the six lines left: c and d.
+        let (lines, marks) = match current.candidate.index {
+            0 => ("8 lines", "││   ^^^^     "),
+            1 => ("8 lines", "││       ^^^^ "),
+            2 => ("8 lines", "││   ^^       "),
+            _ => ("6 lines", "││   ^^       "),
+        };
+        assert!(
+            screen.contains(&format!("CDD · {lines}")) && screen.contains(marks),
+            "step {step}: {marks:?}\n{screen}"
+        );
+    }
+}
