@@ -1099,3 +1099,113 @@ fn the_heat_strip_follows_the_step_judged_last_with_two_jobs() {
         );
     }
 }
+
+/// The lesson `cdd-vs-ddmin` side by side: ddmin (left) and CDD (right) on the same eight
+/// lines with the same test, `n` stepping both; each column counts its tests, shows its best,
+/// its round or heat strip, and its steps. CDD ends after 9 tests, ddmin after 15.
+#[test]
+fn ddmin_and_cdd_side_by_side() {
+    use whittle::tui::side_by_side::SideBySide;
+    let example = examples()
+        .into_iter()
+        .find(|e| e.name == "cdd-vs-ddmin")
+        .expect("the example exists");
+    let options = || SessionOptions {
+        exit_when_done: false,
+        start_in_step_mode: true,
+        start_paused: false,
+    };
+    let rival = example
+        .start_rival(options())
+        .expect("the lesson has a rival")
+        .unwrap();
+    let session = example.start(options()).unwrap();
+    let sessions = [&rival, &session];
+    let mut view = SideBySide::new(
+        "demo cdd-vs-ddmin".into(),
+        [
+            (rival.snapshot().pipeline, rival.commands()),
+            (session.snapshot().pipeline, session.commands()),
+        ],
+        example.input,
+        Theme::named("dark", false).unwrap(),
+    );
+    let pump = |view: &mut SideBySide| {
+        for (column, session) in sessions.iter().enumerate() {
+            while let Ok(event) = session.events().try_recv() {
+                view.on_engine_event(column, event);
+            }
+            view.set_best(column, session.snapshot().best);
+        }
+    };
+    // Both wait for their first step once the input is checked.
+    let waiting = |session: &Session| {
+        let snapshot = session.snapshot();
+        snapshot.parked || matches!(snapshot.state, RunState::Done)
+    };
+    let deadline = Instant::now() + PATIENCE;
+    while !sessions.iter().all(|s| waiting(s) && s.snapshot().state != RunState::Checking) {
+        assert!(Instant::now() < deadline, "the input was not checked");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    pump(&mut view);
+    let mut terminal = Terminal::new(TestBackend::new(120, 34)).unwrap();
+    let mut screen_at_step_4 = String::new();
+    for step in 1..=40u64 {
+        if view.is_over() {
+            break;
+        }
+        let before: Vec<usize> = (0..2).map(|c| view.model(c).log.len()).collect();
+        let over: Vec<bool> = (0..2).map(|c| view.model(c).ending.is_some()).collect();
+        view.on_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE));
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            pump(&mut view);
+            let settled = (0..2).all(|c| {
+                over[c]
+                    || view.model(c).ending.is_some()
+                    || (view.model(c).log.len() > before[c] && waiting(sessions[c]))
+            });
+            if settled {
+                break;
+            }
+            assert!(Instant::now() < deadline, "step {step} did not settle");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        pump(&mut view);
+        if step == 4 {
+            terminal.draw(|frame| view.draw(frame)).unwrap();
+            screen_at_step_4 = terminal.backend().to_string();
+        }
+    }
+    terminal.draw(|frame| view.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(view.is_over(), "both runs end\n{screen}");
+    assert_eq!(view.counts(0).0, 15, "ddmin's tests");
+    assert_eq!(view.counts(1).0, 9, "CDD's tests");
+    assert_eq!(&*session.snapshot().best, b"c\nh\n");
+    assert_eq!(&*rival.snapshot().best, b"c\nh\n");
+    // Four steps in: each column shows its own four, ddmin its round, CDD its counters (on
+    // the six lines left after its third step removed a and b).
+    for wanted in [
+        " ddmin:line ",
+        " cdd:line ",
+        "ddmin round 1: 8 lines in 2 chunks",
+        "CDD · 6 lines · heat: failed removals each was in",
+        "   4 ∇2/2    a⏎b⏎c⏎d⏎",
+        "   4 −2 lea… e⏎f⏎g⏎h⏎",
+    ] {
+        assert!(screen_at_step_4.contains(wanted), "{wanted}\n{screen_at_step_4}");
+    }
+    assert!(screen.contains("15 tests"), "{screen}");
+    assert!(screen.contains("9 tests"), "{screen}");
+    assert!(screen.contains("done"), "{screen}");
+    insta::assert_snapshot!("side_by_side_step_4", screen_at_step_4);
+    insta::assert_snapshot!("side_by_side_done", screen);
+    // On 80×24 both columns and the keys still show.
+    let mut small = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    small.draw(|frame| view.draw(frame)).unwrap();
+    let screen = small.backend().to_string();
+    assert!(screen.contains("15 tests") && screen.contains("9 tests"), "{screen}");
+    assert!(screen.contains("n step both"), "{screen}");
+}
