@@ -1082,7 +1082,12 @@ fn the_heat_strip_follows_the_step_judged_last_with_two_jobs() {
     for step in 1..=4 {
         h.step(step);
         let screen = h.screen();
-        let current = h.app.run_model().current.clone().expect("a candidate is shown");
+        let current = h
+            .app
+            .run_model()
+            .current
+            .clone()
+            .expect("a candidate is shown");
         let step_shown = h.app.run_model().view.beliefs.as_ref().map(|b| b.step);
         assert_eq!(step_shown, Some(current.candidate.index), "{screen}");
         // Steps 0 and 1 remove a..d, then e..h; step 2 a and b (interesting); the window
@@ -1144,7 +1149,10 @@ fn ddmin_and_cdd_side_by_side() {
         snapshot.parked || matches!(snapshot.state, RunState::Done)
     };
     let deadline = Instant::now() + PATIENCE;
-    while !sessions.iter().all(|s| waiting(s) && s.snapshot().state != RunState::Checking) {
+    while !sessions
+        .iter()
+        .all(|s| waiting(s) && s.snapshot().state != RunState::Checking)
+    {
         assert!(Instant::now() < deadline, "the input was not checked");
         std::thread::sleep(Duration::from_millis(2));
     }
@@ -1195,7 +1203,10 @@ fn ddmin_and_cdd_side_by_side() {
         "   4 ∇2/2    a⏎b⏎c⏎d⏎",
         "   4 −2 lea… e⏎f⏎g⏎h⏎",
     ] {
-        assert!(screen_at_step_4.contains(wanted), "{wanted}\n{screen_at_step_4}");
+        assert!(
+            screen_at_step_4.contains(wanted),
+            "{wanted}\n{screen_at_step_4}"
+        );
     }
     assert!(screen.contains("15 tests"), "{screen}");
     assert!(screen.contains("9 tests"), "{screen}");
@@ -1206,6 +1217,9 @@ fn ddmin_and_cdd_side_by_side() {
     let mut small = Terminal::new(TestBackend::new(80, 24)).unwrap();
     small.draw(|frame| view.draw(frame)).unwrap();
     let screen = small.backend().to_string();
-    assert!(screen.contains("15 tests") && screen.contains("9 tests"), "{screen}");
+    assert!(
+        screen.contains("15 tests") && screen.contains("9 tests"),
+        "{screen}"
+    );
     assert!(screen.contains("n step both"), "{screen}");
 }

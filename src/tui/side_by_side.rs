@@ -59,7 +59,12 @@ pub struct SideBySide {
 impl SideBySide {
     /// The view of two runs of `input` (each a pipeline and the commands that steer it),
     /// titled `title`.
-    pub fn new(title: String, runs: [(String, CommandSender); 2], input: &[u8], theme: Theme) -> Self {
+    pub fn new(
+        title: String,
+        runs: [(String, CommandSender); 2],
+        input: &[u8],
+        theme: Theme,
+    ) -> Self {
         let best: Arc<[u8]> = input.into();
         let columns = runs.map(|(pipeline, commands)| Column {
             pipeline,
@@ -118,9 +123,7 @@ impl SideBySide {
         };
         match key.code {
             KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.quit = true
-            }
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => self.quit = true,
             KeyCode::Char('n') => self.columns.iter().for_each(step),
             KeyCode::Char('1') => step(&self.columns[0]),
             KeyCode::Char('2') => step(&self.columns[1]),
@@ -177,7 +180,10 @@ impl SideBySide {
         let mut lines = vec![Line::from(vec![
             Span::styled(format!("{tests} tests"), theme.accent),
             Span::styled(
-                format!(" · {hits} from the cache · {} · {state}", human_bytes(run.best.len())),
+                format!(
+                    " · {hits} from the cache · {} · {state}",
+                    human_bytes(run.best.len())
+                ),
                 theme.muted,
             ),
         ])];
@@ -222,7 +228,10 @@ fn step_rows(model: &RunModel, rows: usize, width: usize, theme: &Theme) -> Vec<
     }
     let content = width.saturating_sub(24).clamp(4, 40);
     let mut lines = vec![Line::styled(
-        format!("{:>4} {:<7} {:<content$} {:<5} out", "step", "cand.", "tested", "how"),
+        format!(
+            "{:>4} {:<7} {:<content$} {:<5} out",
+            "step", "cand.", "tested", "how"
+        ),
         theme.title,
     )];
     let shown = model.log.len().min(rows - 1);

@@ -218,8 +218,8 @@ impl Drop for TerminalGuard {
 
 /// Puts the terminal in raw mode on the alternate screen with mouse capture, until the guard
 /// is dropped.
-pub(crate) fn take_terminal()
--> anyhow::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)> {
+pub(crate) fn take_terminal() -> anyhow::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)>
+{
     // A panic anywhere restores the terminal before the message is printed.
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| {

@@ -416,7 +416,11 @@ pub fn minimize(
             // names (with several jobs, the one judged last).
             for (i, (state, choice)) in before.iter().zip(&choices).enumerate() {
                 let index = step + i as u32;
-                tester.emit(Event::Beliefs(state.describe(index, choice, spans.as_deref())));
+                tester.emit(Event::Beliefs(state.describe(
+                    index,
+                    choice,
+                    spans.as_deref(),
+                )));
             }
         }
         let window = BeliefWindow {

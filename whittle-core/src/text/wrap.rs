@@ -40,7 +40,10 @@ mod tests {
             wrap_words("the quick brown fox jumps", 10),
             ["the quick", "brown fox", "jumps"]
         );
-        assert_eq!(wrap_words("a verylongword b", 4), ["a", "verylongword", "b"]);
+        assert_eq!(
+            wrap_words("a verylongword b", 4),
+            ["a", "verylongword", "b"]
+        );
         assert_eq!(wrap_words("", 8), [""]);
         assert_eq!(wrap_words("ΔΔΔ ∇∇∇", 7), ["ΔΔΔ ∇∇∇"]);
         assert_eq!(wrap_pieces(["a+", "bb+", "c"], "", 4), ["a+", "bb+c"]);

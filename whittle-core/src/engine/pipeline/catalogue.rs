@@ -170,12 +170,8 @@ impl ListingRow {
 /// Rows as columns sized to their widest entry: the name, title and source on one line, what
 /// it does below, under the title, broken into lines of at most `width` columns.
 fn push_rows(out: &mut String, rows: &[ListingRow], width: usize) {
-    let column = |cell: fn(&ListingRow) -> &str| {
-        rows.iter()
-            .map(|row| cell(row).width())
-            .max()
-            .unwrap_or(0)
-    };
+    let column =
+        |cell: fn(&ListingRow) -> &str| rows.iter().map(|row| cell(row).width()).max().unwrap_or(0);
     let names = column(|row| &row.name);
     let titles = column(|row| &row.title);
     let indent = 2 + names + 2;
@@ -256,9 +252,7 @@ pub fn algorithms_listing() -> String {
         .map(|rewrite| ListingRow::new(rewrite.name(), rewrite.title(), "", rewrite.description()))
         .collect();
     push_rows(&mut out, &rewrites, width);
-    out.push_str(
-        "\nText stages (over tokens, each to its fixed point; some need the grammar):\n",
-    );
+    out.push_str("\nText stages (over tokens, each to its fixed point; some need the grammar):\n");
     let mut stages: Vec<(&str, &str)> = TextStage::ALL
         .iter()
         .map(|stage| (stage.name(), stage.description()))
@@ -267,7 +261,11 @@ pub fn algorithms_listing() -> String {
         "polish",
         "ddmin over characters, skipped when the tests are too slow for it",
     ));
-    let names = stages.iter().map(|(name, _)| name.width()).max().unwrap_or(0);
+    let names = stages
+        .iter()
+        .map(|(name, _)| name.width())
+        .max()
+        .unwrap_or(0);
     for (name, description) in stages {
         let mut lines = wrap_words(description, width - (2 + names + 2)).into_iter();
         out.push_str(&format!(
@@ -290,8 +288,15 @@ pub fn algorithms_listing() -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    out.push_str("\nThe sixteen of Table 7.1, by column (rows: HDD, HDD^r and their coarse forms):\n");
-    let pipelines = TABLE_7_1.iter().flatten().map(|p| p.width()).max().unwrap_or(0);
+    out.push_str(
+        "\nThe sixteen of Table 7.1, by column (rows: HDD, HDD^r and their coarse forms):\n",
+    );
+    let pipelines = TABLE_7_1
+        .iter()
+        .flatten()
+        .map(|p| p.width())
+        .max()
+        .unwrap_or(0);
     for (column, title) in TABLE_7_1_COLUMNS.iter().enumerate() {
         out.push_str(&format!("  {title}\n"));
         for row in TABLE_7_1 {
@@ -401,7 +406,11 @@ mod tests {
     fn the_listing_fits_80_columns_with_its_titles_in_one_column() {
         let listing = algorithms_listing();
         for line in listing.lines() {
-            assert!(line.width() <= LISTING_WIDTH, "{} columns: {line}", line.width());
+            assert!(
+                line.width() <= LISTING_WIDTH,
+                "{} columns: {line}",
+                line.width()
+            );
         }
         // Every algorithm's title starts in the same column, the longest included.
         let title_columns: Vec<usize> = Algorithm::all()
@@ -410,10 +419,14 @@ mod tests {
                     .lines()
                     .find(|line| line.split_whitespace().next() == Some(algorithm.name()))
                     .unwrap_or_else(|| panic!("{} missing", algorithm.name()));
-                line.find(algorithm.title()).expect("its title is on its line")
+                line.find(algorithm.title())
+                    .expect("its title is on its line")
             })
             .collect();
-        assert!(title_columns.windows(2).all(|pair| pair[0] == pair[1]), "{listing}");
+        assert!(
+            title_columns.windows(2).all(|pair| pair[0] == pair[1]),
+            "{listing}"
+        );
         assert!(listing.contains("coarse-hddhr-probdd  Coarse HDDH^r* with ProbDD  Wang"));
         // The default pipeline, broken after its `+`s, is whole again when joined.
         let default: String = listing
