@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The list minimizer inside the default pipeline and --fast: ddmin, chunk sweeps, ProbDD and CDD
 # in the places where the pipelines prune a list (the tree stages' children, the lines), one
-# run at a time, appended to a CSV (resumable: rows already there are skipped). Prints nothing
+# run at a time (`-a PIPELINE`: --fast's own pipeline with the other settings of the default, as
+# --fast cannot be given with -a; its tighter timeout and kept loop control are left out), appended to a CSV (resumable: rows already there are skipped). Prints nothing
 # but progress; bench/minimizers-report.py turns the CSV into the tables of docs/benchmarks.md.
 #   bench/minimizers.sh [TASK-FOLDER...]   (default: the tasks of WHITTLE_BENCH_DIR)
 # Environment: WHITTLE_BENCH_DIR, WHITTLE (the binary), TASKS (a regex selecting tasks), OUT (the
 # CSV, default bench/results/minimizers.csv), JOBS (default 1: test counts are deterministic),
-# SHAPES (default "default fast"), MINIMIZERS (default "ddmin sweep probdd cdd"); see tasks.sh.
+# SHAPES (default "default fast"), MINIMIZERS (default "ddmin sweep probdd cdd"), LIMIT (seconds:
+# each run stops there, `--limit-time`, and its row says so); see tasks.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -21,7 +23,9 @@ else
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-[ -f "$out_csv" ] || echo "task,shape,minimizer,pipeline,oracle_runs,bytes,nonws,wall_s" >"$out_csv"
+[ -f "$out_csv" ] || echo "task,shape,minimizer,pipeline,oracle_runs,bytes,nonws,wall_s,stopped" >"$out_csv"
+limit=()
+[ -n "${LIMIT:-}" ] && limit=("--limit-time=$LIMIT")
 
 # pipeline SHAPE MINIMIZER TREE: the pipeline of SHAPE (default, fast) with MINIMIZER where it
 # prunes a list, for a task with a grammar (TREE=1) or without; empty when there is no such
@@ -59,11 +63,10 @@ for dir in "${task_list[@]}"; do
             grep -q "^$task,$shape,$minimizer," "$out_csv" && continue
             pipe=$(pipeline "$shape" "$minimizer" "$tree")
             [ -n "$pipe" ] || continue
-            fast=()
-            [ "$shape" = fast ] && fast=(--fast)
             echo "$task $shape $minimizer: $pipe" >&2
+            rm -f "$work/$task.out" "$work/$task.json"
             if ! "$whittle" reduce "$dir/$input" --no-tui -o "$work/$task.out" -j "$jobs" \
-                "${fast[@]}" -a "$pipe" --stats-json "$work/$task.json" -- "$dir/oracle.sh" \
+                "${limit[@]}" -a "$pipe" --stats-json "$work/$task.json" -- "$dir/oracle.sh" \
                 >"$work/$task.log" 2>&1; then
                 echo "$task $shape $minimizer: whittle failed" >&2
                 tail -5 "$work/$task.log" >&2
@@ -72,8 +75,9 @@ for dir in "${task_list[@]}"; do
             python3 - "$work/$task.json" "$task,$shape,$minimizer,\"$pipe\"" >>"$out_csv" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
+stopped = (s.get("stopped") or "").replace(",", ";")
 print(f"{sys.argv[2]},{s['oracle_runs']},{s['output_bytes']},{s['output_nonws_chars']},"
-      f"{s['wall_seconds']:.1f}")
+      f"{s['wall_seconds']:.1f},{stopped}")
 PY
             keep_output "$work/$task.out" "$task.$shape.$minimizer"
         done
