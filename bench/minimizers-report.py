@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Markdown tables of docs/benchmarks.md from bench/minimizers.sh's CSV: per shape (the
 default pipeline, --fast), a row per task and a column per list minimizer, each cell oracle
-runs / non-whitespace characters / wall seconds, and a row of totals over the tasks every
-minimizer finished.
+runs / non-whitespace characters / wall seconds (`(limit)`: stopped by LIMIT), and a row of
+totals over the tasks every minimizer finished.
 
     bench/minimizers-report.py [CSV]   (default bench/results/minimizers.csv)
 """
@@ -45,7 +45,7 @@ def main() -> None:
                 cells.append(
                     f"{run['oracle_runs']} / {run['nonws']} / {float(run['wall_s']):.0f}{cap}")
             print(f"| {task} | " + " | ".join(cells) + " |")
-            if all(m in runs for m in MINIMIZERS):
+            if all(m in runs and not runs[m].get("stopped") for m in MINIMIZERS):
                 for minimizer in MINIMIZERS:
                     run = runs[minimizer]
                     total = totals[minimizer]
@@ -54,7 +54,7 @@ def main() -> None:
                     total[2] += float(run["wall_s"])
         if totals:
             cells = [f"{t[0]} / {t[1]} / {t[2]:.0f}" for t in (totals[m] for m in MINIMIZERS)]
-            print("| total (tasks with all four) | " + " | ".join(cells) + " |")
+            print("| total (tasks all four finished) | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
