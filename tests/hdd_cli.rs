@@ -65,8 +65,25 @@ fn algorithms_lists_every_algorithm_and_table_7_1() {
         );
     }
     assert!(out.contains("Hoist* + HDDH*"), "{out}");
+    // Laid out for 80 columns: titles in a column wide enough for the longest, what each does
+    // below it, and the default pipeline broken after its `+`s.
+    for line in out.lines() {
+        assert!(line.chars().count() <= 80, "{line}\n{out}");
+    }
     assert!(
-        out.contains(whittle_core::engine::pipeline::DEFAULT_TREE_PIPELINE),
+        out.contains("  coarse-hddhr-probdd  Coarse HDDH^r* with ProbDD  Wang et al. 2021\n"),
+        "{out}"
+    );
+    let default: String = out
+        .lines()
+        .skip_while(|line| !line.starts_with("Default when"))
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        default,
+        whittle_core::engine::pipeline::DEFAULT_TREE_PIPELINE,
         "{out}"
     );
 }

@@ -1219,3 +1219,214 @@ fn skipping_a_stage_of_a_schedule_goes_on_with_the_next() {
     assert_eq!(h.app.run_model().stage, "ddmin line");
     assert!(!h.done);
 }
+
+/// With two jobs a window holds two steps of CDD: the heat strip shows the beliefs of the step
+/// whose candidate the step line names (the one judged last), not the window's first.
+#[test]
+fn the_heat_strip_follows_the_step_judged_last_with_two_jobs() {
+    use whittle_core::observe::events::{Action, BeliefStep, Candidate};
+    use whittle_core::params::BeliefModel;
+    // The model: two steps told, judged in the other order.
+    let told = |index: u32, chosen: [bool; 4]| {
+        Event::Beliefs(BeliefStep {
+            model: BeliefModel::Cdd,
+            step: index,
+            len: 4,
+            values: vec![index as f32; 4],
+            settled: vec![false; 4],
+            chosen: chosen.to_vec(),
+            size: 2,
+            gain: 0.5,
+            gains: vec![(2, 0.5)],
+            spans: Vec::new(),
+        })
+    };
+    let candidate = |index: u32| Candidate {
+        kind: CandidateKind::LeastLikely,
+        index,
+        n: 2,
+    };
+    let started = |step: u64, index: u32| Event::TestStarted {
+        step,
+        candidate: candidate(index),
+        removed: Vec::new(),
+        replacements: Vec::new(),
+        size: 2,
+    };
+    let judged = |step: u64, index: u32| Event::CandidateJudged {
+        step,
+        candidate: candidate(index),
+        size: 2,
+        preview: None,
+        removed: Vec::new(),
+        action: Action::Test,
+        outcome: Outcome::NotInteresting,
+        status: None,
+        duration: Duration::ZERO,
+        node: None,
+    };
+    let mut model = whittle::tui::RunModel::new(8);
+    let now = Instant::now();
+    let shown = |model: &whittle::tui::RunModel| model.view.beliefs.as_ref().map(|b| b.step);
+    model.apply(told(0, [true, true, false, false]), now, Duration::ZERO);
+    model.apply(told(1, [false, false, true, true]), now, Duration::ZERO);
+    model.apply(started(1, 0), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(0));
+    model.apply(started(2, 1), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(1));
+    model.apply(judged(2, 1), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(1));
+    model.apply(judged(1, 0), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(0));
+    // The next window (after both failed) starts at step 2: its first is announced.
+    model.apply(told(2, [true, false, false, false]), now, Duration::ZERO);
+    model.apply(told(3, [false, true, false, false]), now, Duration::ZERO);
+    model.apply(judged(3, 3), now, Duration::ZERO);
+    assert_eq!(shown(&model), Some(3));
+
+    // A real run with two jobs: the marks under the strip are those of the step shown.
+    let mut h = harness_with("cdd-vs-ddmin", 160, 45, 2);
+    for step in 1..=4 {
+        h.step(step);
+        let screen = h.screen();
+        let current = h
+            .app
+            .run_model()
+            .current
+            .clone()
+            .expect("a candidate is shown");
+        let step_shown = h.app.run_model().view.beliefs.as_ref().map(|b| b.step);
+        assert_eq!(step_shown, Some(current.candidate.index), "{screen}");
+        // Steps 0 and 1 remove a..d, then e..h; step 2 a and b (interesting); the window
+        // after it starts at step 3, on the six lines left: c and d.
+        let (lines, marks) = match current.candidate.index {
+            0 => ("8 lines", "││   ^^^^     "),
+            1 => ("8 lines", "││       ^^^^ "),
+            2 => ("8 lines", "││   ^^       "),
+            _ => ("6 lines", "││   ^^       "),
+        };
+        assert!(
+            screen.contains(&format!("CDD · {lines}")) && screen.contains(marks),
+            "step {step}: {marks:?}\n{screen}"
+        );
+    }
+}
+
+/// The lesson `cdd-vs-ddmin` side by side: ddmin (left) and CDD (right) on the same eight
+/// lines with the same test, `n` stepping both; each column counts its tests, shows its best,
+/// its round or heat strip, and its steps. CDD ends after 9 tests, ddmin after 15.
+#[test]
+fn ddmin_and_cdd_side_by_side() {
+    use whittle::tui::side_by_side::SideBySide;
+    let example = examples()
+        .into_iter()
+        .find(|e| e.name == "cdd-vs-ddmin")
+        .expect("the example exists");
+    let options = || SessionOptions {
+        exit_when_done: false,
+        start_in_step_mode: true,
+        start_paused: false,
+    };
+    let rival = example
+        .start_rival(options())
+        .expect("the lesson has a rival")
+        .unwrap();
+    let session = example.start(options()).unwrap();
+    let sessions = [&rival, &session];
+    let mut view = SideBySide::new(
+        "demo cdd-vs-ddmin".into(),
+        [
+            (rival.snapshot().pipeline, rival.commands()),
+            (session.snapshot().pipeline, session.commands()),
+        ],
+        example.input,
+        Theme::named("dark", false).unwrap(),
+    );
+    let pump = |view: &mut SideBySide| {
+        for (column, session) in sessions.iter().enumerate() {
+            while let Ok(event) = session.events().try_recv() {
+                view.on_engine_event(column, event);
+            }
+            view.set_best(column, session.snapshot().best);
+        }
+    };
+    // Both wait for their first step once the input is checked.
+    let waiting = |session: &Session| {
+        let snapshot = session.snapshot();
+        snapshot.parked || matches!(snapshot.state, RunState::Done)
+    };
+    let deadline = Instant::now() + PATIENCE;
+    while !sessions
+        .iter()
+        .all(|s| waiting(s) && s.snapshot().state != RunState::Checking)
+    {
+        assert!(Instant::now() < deadline, "the input was not checked");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    pump(&mut view);
+    let mut terminal = Terminal::new(TestBackend::new(120, 34)).unwrap();
+    let mut screen_at_step_4 = String::new();
+    for step in 1..=40u64 {
+        if view.is_over() {
+            break;
+        }
+        let before: Vec<usize> = (0..2).map(|c| view.model(c).log.len()).collect();
+        let over: Vec<bool> = (0..2).map(|c| view.model(c).ending.is_some()).collect();
+        view.on_key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE));
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            pump(&mut view);
+            let settled = (0..2).all(|c| {
+                over[c]
+                    || view.model(c).ending.is_some()
+                    || (view.model(c).log.len() > before[c] && waiting(sessions[c]))
+            });
+            if settled {
+                break;
+            }
+            assert!(Instant::now() < deadline, "step {step} did not settle");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        pump(&mut view);
+        if step == 4 {
+            terminal.draw(|frame| view.draw(frame)).unwrap();
+            screen_at_step_4 = terminal.backend().to_string();
+        }
+    }
+    terminal.draw(|frame| view.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(view.is_over(), "both runs end\n{screen}");
+    assert_eq!(view.counts(0).0, 15, "ddmin's tests");
+    assert_eq!(view.counts(1).0, 9, "CDD's tests");
+    assert_eq!(&*session.snapshot().best, b"c\nh\n");
+    assert_eq!(&*rival.snapshot().best, b"c\nh\n");
+    // Four steps in: each column shows its own four, ddmin its round, CDD its counters (on
+    // the six lines left after its third step removed a and b).
+    for wanted in [
+        " ddmin:line ",
+        " cdd:line ",
+        "ddmin round 1: 8 lines in 2 chunks",
+        "CDD · 6 lines · heat: failed removals each was in",
+        "   4 ∇2/2    a⏎b⏎c⏎d⏎",
+        "   4 −2 lea… e⏎f⏎g⏎h⏎",
+    ] {
+        assert!(
+            screen_at_step_4.contains(wanted),
+            "{wanted}\n{screen_at_step_4}"
+        );
+    }
+    assert!(screen.contains("15 tests"), "{screen}");
+    assert!(screen.contains("9 tests"), "{screen}");
+    assert!(screen.contains("done"), "{screen}");
+    insta::assert_snapshot!("side_by_side_step_4", screen_at_step_4);
+    insta::assert_snapshot!("side_by_side_done", screen);
+    // On 80×24 both columns and the keys still show.
+    let mut small = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    small.draw(|frame| view.draw(frame)).unwrap();
+    let screen = small.backend().to_string();
+    assert!(
+        screen.contains("15 tests") && screen.contains("9 tests"),
+        "{screen}"
+    );
+    assert!(screen.contains("n step both"), "{screen}");
+}

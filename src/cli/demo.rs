@@ -57,7 +57,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Opens the UI on an example in step mode: nothing is tested until `n` (or space).
+/// Opens the UI on an example in step mode: nothing is tested until `n` (or space). An example
+/// with a rival pipeline opens both runs side by side.
 fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
     let theme = match crate::tui::Theme::from_environment(theme) {
         Ok(theme) => theme,
@@ -66,12 +67,10 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
             return Ok(EXIT_USAGE);
         }
     };
-    let options = SessionOptions {
-        exit_when_done: false,
-        start_in_step_mode: true,
-        start_paused: false,
-    };
-    let session = example.start(options)?;
+    if let Some(rival) = example.start_rival(step_mode()) {
+        return run_side_by_side(&example, rival?, theme);
+    }
+    let session = example.start(step_mode())?;
     let language = session.language();
     let app = crate::tui::App::new(
         session.commands(),
@@ -92,6 +91,49 @@ fn run_in_tui(example: Example, theme: &str) -> anyhow::Result<i32> {
         example.name,
         String::from_utf8_lossy(&result)
     )?;
+    Ok(0)
+}
+
+/// A session that waits for a step before each candidate, and for the user at the end.
+fn step_mode() -> SessionOptions {
+    SessionOptions {
+        exit_when_done: false,
+        start_in_step_mode: true,
+        start_paused: false,
+    }
+}
+
+/// Opens the example and its rival (`rival`, on the left) side by side in step mode.
+fn run_side_by_side(
+    example: &Example,
+    rival: whittle_core::engine::session::Session,
+    theme: crate::tui::Theme,
+) -> anyhow::Result<i32> {
+    let session = example.start(step_mode())?;
+    let title = format!(
+        "demo {}: the same input and test, {} and {} side by side",
+        example.name,
+        rival.snapshot().pipeline,
+        session.snapshot().pipeline
+    );
+    let view = crate::tui::side_by_side::SideBySide::new(
+        title,
+        [
+            (rival.snapshot().pipeline, rival.commands()),
+            (session.snapshot().pipeline, session.commands()),
+        ],
+        example.input,
+        theme,
+    );
+    crate::tui::side_by_side::run([&rival, &session], view)?;
+    for (name, run) in [("left", &rival), ("right", &session)] {
+        outln!(
+            "whittle demo {} ({name}, {}): the best result when you left:\n{}",
+            example.name,
+            run.snapshot().pipeline,
+            String::from_utf8_lossy(&run.snapshot().best)
+        )?;
+    }
     Ok(0)
 }
 

@@ -8,7 +8,8 @@
 //! pane of `panes` draws itself and keeps its own state, the `overlays` (help, pipeline
 //! picker, hoist chooser, go to step) float above them; `widgets` has the shared drawing
 //! helpers, coloured by a [`Theme`] from `themes/`, with the test case highlighted by syntect
-//! (`highlight`). The engine knows nothing of this: the UI reads events and snapshots and
+//! (`highlight`). `side_by_side` shows two runs of one input in two columns (a lesson that
+//! compares two algorithms). The engine knows nothing of this: the UI reads events and snapshots and
 //! sends commands.
 
 mod app;
@@ -18,6 +19,7 @@ mod layout;
 mod model;
 mod overlays;
 mod panes;
+pub mod side_by_side;
 mod source;
 pub mod terminal;
 mod theme;

@@ -208,7 +208,7 @@ pub fn restore_terminal() {
 }
 
 /// Restores the terminal when dropped (early returns and unwinding).
-struct TerminalGuard;
+pub(crate) struct TerminalGuard;
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
@@ -216,7 +216,10 @@ impl Drop for TerminalGuard {
     }
 }
 
-fn take_terminal() -> anyhow::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)> {
+/// Puts the terminal in raw mode on the alternate screen with mouse capture, until the guard
+/// is dropped.
+pub(crate) fn take_terminal() -> anyhow::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)>
+{
     // A panic anywhere restores the terminal before the message is printed.
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| {

@@ -25,14 +25,7 @@ impl RunModel {
             | Event::Round { .. } => self.announced(event, running),
             // Folded into the course above.
             Event::ScheduleRound(_) => {}
-            Event::Beliefs(step) => {
-                // The step's beliefs show with its candidate: the one judged last stays on
-                // screen with the beliefs it was chosen by until the next test starts.
-                let view = &self.view;
-                let next = self.next.get_or_insert_with(|| view.undecided());
-                next.round = None;
-                next.beliefs = Some(std::sync::Arc::new(step));
-            }
+            Event::Beliefs(step) => self.beliefs_told(step),
             Event::TestStarted { .. } => self.test_started(event),
             Event::CandidateJudged { .. } => self.judged(event),
             Event::TestOutput {
@@ -188,6 +181,42 @@ impl RunModel {
         target.decision = None;
     }
 
+    /// ProbDD or CDD told the beliefs of a step it is about to judge. The first of a window is
+    /// announced (the candidate judged last stays on screen with the beliefs it was chosen by
+    /// until the next test starts); every one is kept for its candidate.
+    fn beliefs_told(&mut self, step: whittle_core::observe::events::BeliefStep) {
+        let step = std::sync::Arc::new(step);
+        if std::mem::take(&mut self.beliefs_tested) {
+            let view = &self.view;
+            let next = self.next.get_or_insert_with(|| view.undecided());
+            next.round = None;
+            next.beliefs = Some(step.clone());
+        }
+        if self.window_beliefs.len() == super::WINDOW_BELIEFS {
+            self.window_beliefs.pop_front();
+        }
+        self.window_beliefs.push_back(step);
+    }
+
+    /// The candidate shown is step `candidate.index` of ProbDD or CDD: the strip shows the
+    /// beliefs that step was chosen by (with several jobs, steps of a window are judged in any
+    /// order). The latest told for that step wins (a window after an acceptance starts at an
+    /// index the one before had already).
+    fn show_beliefs_of(&mut self, candidate: Candidate) {
+        self.beliefs_tested = true;
+        if candidate.kind != CandidateKind::LeastLikely {
+            return;
+        }
+        if let Some(step) = self
+            .window_beliefs
+            .iter()
+            .rev()
+            .find(|step| step.step == candidate.index)
+        {
+            self.view.beliefs = Some(step.clone());
+        }
+    }
+
     /// A candidate's test starts: it is the current candidate until it is judged.
     fn test_started(&mut self, event: Event) {
         let Event::TestStarted {
@@ -202,6 +231,7 @@ impl RunModel {
         };
         if !candidate.is_check() {
             self.show_next();
+            self.show_beliefs_of(candidate);
         }
         self.last_step = self.last_step.max(step);
         if !replacements.is_empty() {
@@ -237,6 +267,7 @@ impl RunModel {
         self.count(candidate, action, outcome, status.as_ref(), duration);
         if !candidate.is_check() {
             self.show_next();
+            self.show_beliefs_of(candidate);
             self.record_outcome(candidate, action, outcome);
         }
         // A hoist is where its node starts (its first span may be empty).

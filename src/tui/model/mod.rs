@@ -30,6 +30,9 @@ use whittle_core::params::SplitFactor;
 
 /// How many judged candidates the log keeps.
 pub const LOG_LENGTH: usize = 64;
+/// How many of ProbDD's or CDD's latest steps keep their beliefs (a window holds one per job):
+/// the strip shows those of the step the candidate shown belongs to.
+pub const WINDOW_BELIEFS: usize = 64;
 /// How many chunks a round may have for per-chunk outcomes to be kept.
 pub const MAX_DRAWN_CHUNKS: usize = 256;
 
@@ -207,6 +210,11 @@ pub struct RunModel {
     /// The replacement texts of the candidates under test that have some, by step (a few at
     /// most: one per job).
     replacing: VecDeque<(u64, Vec<String>)>,
+    /// The beliefs of ProbDD's or CDD's latest steps, oldest first (at most
+    /// [`WINDOW_BELIEFS`]), and whether a test started or was judged since the last arrived
+    /// (the next one opens a new window).
+    window_beliefs: VecDeque<std::sync::Arc<BeliefStep>>,
+    beliefs_tested: bool,
     pub log: VecDeque<Judged>,
     /// (tests run, size) at the start and after every change of the best.
     pub sizes: Vec<(u64, usize)>,
@@ -253,6 +261,8 @@ impl RunModel {
             stage: String::new(),
             current: None,
             replacing: VecDeque::new(),
+            window_beliefs: VecDeque::new(),
+            beliefs_tested: true,
             log: VecDeque::with_capacity(LOG_LENGTH),
             sizes: vec![(0, input_size)],
             marks: Vec::new(),

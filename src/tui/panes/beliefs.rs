@@ -155,6 +155,7 @@ mod tests {
     fn a_wide_strip_takes_the_hottest_cell_of_each_column() {
         let step = BeliefStep {
             model: BeliefModel::Cdd,
+            step: 0,
             len: 4,
             values: vec![0.0, 2.0, 1.0, 0.0],
             settled: vec![false, true, false, false],

@@ -461,20 +461,7 @@ fn stage_place(shown: &ConfigView, stage_count: usize) -> String {
 /// line is cut).
 fn wrap_words(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if !line.is_empty() && needed > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    lines.push(line);
-    lines
+    whittle_core::text::wrap::wrap_words(text, width)
         .into_iter()
         .map(|line| ellipsize(&line, width))
         .collect()

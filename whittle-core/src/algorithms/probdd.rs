@@ -286,8 +286,8 @@ impl Beliefs {
         (choices, before, state)
     }
 
-    /// What a display shows of this state and the step chosen.
-    fn describe(&self, choice: &Choice, spans: Option<&[Range<usize>]>) -> BeliefStep {
+    /// What a display shows of this state and the step chosen, step `step` of the search.
+    fn describe(&self, step: u32, choice: &Choice, spans: Option<&[Range<usize>]>) -> BeliefStep {
         let len = self.config.len();
         let cells = len.min(BELIEF_CELLS);
         let cell_of = |i: usize| i * cells / len.max(1);
@@ -304,6 +304,7 @@ impl Beliefs {
         }
         BeliefStep {
             model: self.model,
+            step,
             len,
             values,
             settled,
@@ -411,9 +412,16 @@ pub fn minimize(
             .then(|| domain.unit_spans(state.config()))
             .flatten();
         if tester.wants_spans() {
-            tester.emit(Event::Beliefs(
-                before[0].describe(&choices[0], spans.as_deref()),
-            ));
+            // Every step of the window, in order: a display shows the one whose candidate it
+            // names (with several jobs, the one judged last).
+            for (i, (state, choice)) in before.iter().zip(&choices).enumerate() {
+                let index = step + i as u32;
+                tester.emit(Event::Beliefs(state.describe(
+                    index,
+                    choice,
+                    spans.as_deref(),
+                )));
+            }
         }
         let window = BeliefWindow {
             domain,

@@ -347,6 +347,11 @@ impl From<WriteNotice> for Event {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BeliefStep {
     pub model: crate::params::BeliefModel,
+    /// The step of the search (the index of its [`CandidateKind::LeastLikely`] candidate):
+    /// with several jobs a window's steps come one after another, and a display shows the
+    /// beliefs of the candidate it names.
+    #[serde(default)]
+    pub step: u32,
     /// Units in the configuration.
     pub len: usize,
     /// Per cell: the probability a unit is needed (ProbDD), or its counter (CDD).

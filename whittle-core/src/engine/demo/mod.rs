@@ -22,6 +22,9 @@ pub struct Example {
     pub input: &'static [u8],
     pub settings: Settings,
     pub oracle: fn() -> Arc<dyn Oracle>,
+    /// A pipeline the lesson runs beside the example's own, on the same input with the same
+    /// test and settings, to compare them step by step.
+    pub rival: Option<&'static str>,
 }
 
 impl Example {
@@ -30,6 +33,23 @@ impl Example {
     pub fn start(&self, options: SessionOptions) -> anyhow::Result<Session> {
         let job = Job::new(self.input.to_vec(), self.settings.clone());
         Session::start(job, (self.oracle)(), options)
+    }
+
+    /// The example's settings with the rival pipeline instead of its own (`None` without a
+    /// rival).
+    pub fn rival_settings(&self) -> Option<Settings> {
+        let rival = self.rival?.parse::<Pipeline>().ok()?;
+        Some(Settings {
+            algorithm: Some(rival),
+            ..self.settings.clone()
+        })
+    }
+
+    /// Starts a session on the example with its rival pipeline (`None` without a rival).
+    pub fn start_rival(&self, options: SessionOptions) -> Option<anyhow::Result<Session>> {
+        let settings = self.rival_settings()?;
+        let job = Job::new(self.input.to_vec(), settings);
+        Some(Session::start(job, (self.oracle)(), options))
     }
 }
 
@@ -66,6 +86,7 @@ fn table_4_1() -> Example {
                 c.contains(&b'2') && c.contains(&b'4')
             }))
         },
+        rival: None,
     }
 }
 
@@ -90,6 +111,7 @@ fn json_87() -> Example {
                     .is_ok_and(|value| value.to_string().contains("87"))
             }))
         },
+        rival: None,
     }
 }
 
@@ -128,6 +150,7 @@ fn hello_hoist() -> Example {
                 },
             ))
         },
+        rival: None,
     }
 }
 
@@ -172,6 +195,7 @@ fn localized_pi() -> Example {
                 java_model::interesting,
             ))
         },
+        rival: None,
     }
 }
 
@@ -207,6 +231,7 @@ fn hdd_levels() -> Example {
                 },
             ))
         },
+        rival: None,
     }
 }
 
@@ -215,9 +240,8 @@ fn cdd_vs_ddmin() -> Example {
     Example {
         name: "cdd-vs-ddmin",
         description: "the CDD paper's artifact example: lines a..h while c and h stay, by CDD \
-                      (p0 0.25): 9 tests where ddmin over the same lines takes 15; the \
-                      Configuration pane shows each line's counter as heat; \
-                      pick ddmin:line (key a) to compare",
+                      (p0 0.25) and ddmin side by side: 9 tests against 15; CDD's heat strip \
+                      shows each line's counter",
         input: b"a\nb\nc\nd\ne\nf\ng\nh\n",
         settings: Settings {
             atoms: vec![AtomKind::Line],
@@ -236,6 +260,7 @@ fn cdd_vs_ddmin() -> Example {
                 text.lines().any(|line| line == "c") && text.lines().any(|line| line == "h")
             }))
         },
+        rival: Some("ddmin:line"),
     }
 }
 

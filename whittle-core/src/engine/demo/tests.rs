@@ -151,3 +151,18 @@ fn pruning_keeps_format_parts_and_hoisting_first_removes_it() {
     // The paper's counts are 446 -> 359 and 186: its file is longer (see the README).
     assert_eq!(counts, [385, 278, 173]);
 }
+
+#[test]
+fn descriptions_read_as_one_line_and_rivals_parse() {
+    for example in examples() {
+        assert!(
+            !example.description.contains("  "),
+            "{}: {:?}",
+            example.name,
+            example.description
+        );
+        if let Some(rival) = example.rival {
+            assert!(example.rival_settings().is_some(), "{rival}");
+        }
+    }
+}

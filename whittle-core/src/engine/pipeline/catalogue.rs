@@ -5,6 +5,8 @@ use crate::algorithms::hdd::Algorithm;
 use crate::algorithms::passes::TextStage;
 use crate::algorithms::rewrite::Rewrite;
 use crate::params::BeliefModel;
+use crate::text::wrap::{wrap_pieces, wrap_words};
+use unicode_width::UnicodeWidthStr;
 
 use super::{DEFAULT_TEXT_PIPELINE, DEFAULT_TREE_PIPELINE, FAST_TREE_PIPELINE, Pipeline, Stage};
 
@@ -143,75 +145,176 @@ fn add_tree_pipelines(entries: &mut Vec<PipelineInfo>) {
     }
 }
 
-/// `whittle algorithms`: every algorithm and the sixteen pipelines of Table 7.1.
+/// The width `whittle algorithms` lays its listing out for, in display columns.
+pub const LISTING_WIDTH: usize = 80;
+
+/// One row of the listing: a name, its title and where it comes from, and what it does.
+struct ListingRow {
+    name: String,
+    title: String,
+    source: String,
+    description: String,
+}
+
+impl ListingRow {
+    fn new(name: &str, title: &str, source: &str, description: &str) -> Self {
+        ListingRow {
+            name: name.into(),
+            title: title.into(),
+            source: source.into(),
+            description: description.into(),
+        }
+    }
+}
+
+/// Rows as columns sized to their widest entry: the name, title and source on one line, what
+/// it does below, under the title, broken into lines of at most `width` columns.
+fn push_rows(out: &mut String, rows: &[ListingRow], width: usize) {
+    let column =
+        |cell: fn(&ListingRow) -> &str| rows.iter().map(|row| cell(row).width()).max().unwrap_or(0);
+    let names = column(|row| &row.name);
+    let titles = column(|row| &row.title);
+    let indent = 2 + names + 2;
+    for row in rows {
+        let head = format!(
+            "  {}  {}  {}",
+            pad(&row.name, names),
+            pad(&row.title, titles),
+            row.source
+        );
+        out.push_str(head.trim_end());
+        out.push('\n');
+        push_wrapped(out, &row.description, indent, width);
+    }
+}
+
+/// `text` padded with spaces to `width` display columns.
+fn pad(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
+/// `text` broken into lines of at most `width` columns, each indented by `indent`.
+fn push_wrapped(out: &mut String, text: &str, indent: usize, width: usize) {
+    for line in wrap_words(text, width.saturating_sub(indent).max(20)) {
+        out.push_str(&" ".repeat(indent));
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// A pipeline broken after its `+`s into lines of at most `width` columns, indented by two.
+fn push_pipeline(out: &mut String, pipeline: &str) {
+    for line in wrap_pieces(pipeline.split_inclusive('+'), "", LISTING_WIDTH - 2) {
+        out.push_str("  ");
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// `whittle algorithms`: every algorithm and stage, the sixteen pipelines of Table 7.1 and the
+/// defaults, in lines of at most [`LISTING_WIDTH`] columns.
 pub fn algorithms_listing() -> String {
+    let width = LISTING_WIDTH;
     let mut out = String::new();
     out.push_str("Algorithms (each runs to its fixed point unless --no-fixpoint):\n");
-    out.push_str(&format!(
-        "  {:<14} {:<16} {:<26} {}\n",
-        "ddmin", "DDMIN*", "Fig. 2.1, ch. 5", "line/char/token passes (--atoms), each ddmin^ν"
-    ));
-    out.push_str(&format!(
-        "  {:<14} {:<16} {:<26} {}\n",
-        "probdd",
-        "ProbDD",
-        "Wang et al., FSE 2021",
-        "line/char/token passes: a probability per unit"
-    ));
-    out.push_str(&format!(
-        "  {:<14} {:<16} {:<26} {}\n",
-        "cdd", "CDD", "Zhang et al., ICSE 2025", "line/char/token passes: a counter per unit"
-    ));
-    for algorithm in Algorithm::all() {
-        out.push_str(&format!(
-            "  {:<14} {:<16} {:<26} {}\n",
+    let mut algorithms = vec![
+        ListingRow::new(
+            "ddmin",
+            "DDMIN*",
+            "Fig. 2.1, ch. 5",
+            "line/char/token passes (--atoms), each ddmin^ν",
+        ),
+        ListingRow::new(
+            "probdd",
+            "ProbDD",
+            "Wang et al., FSE 2021",
+            "line/char/token passes: a probability per unit",
+        ),
+        ListingRow::new(
+            "cdd",
+            "CDD",
+            "Zhang et al., ICSE 2025",
+            "line/char/token passes: a counter per unit",
+        ),
+    ];
+    algorithms.extend(Algorithm::all().map(|algorithm| {
+        ListingRow::new(
             algorithm.name(),
             algorithm.title(),
             algorithm.figure(),
-            algorithm.description()
-        ));
-    }
+            algorithm.description(),
+        )
+    }));
+    push_rows(&mut out, &algorithms, width);
     out.push_str("\nRewrite stages (each to its fixed point; best after a tree algorithm):\n");
-    for rewrite in Rewrite::all() {
-        out.push_str(&format!(
-            "  {:<14} {:<16} {}\n",
-            rewrite.name(),
-            rewrite.title(),
-            rewrite.description()
-        ));
-    }
-    out.push_str(
-        "\nText stages (over tokens, each to its fixed point; those marked so need the grammar):\n",
-    );
-    for stage in TextStage::ALL {
-        out.push_str(&format!("  {:<14} {}\n", stage.name(), stage.description()));
-    }
-    out.push_str(&format!(
-        "  {:<14} {}\n",
-        "polish", "ddmin over characters, skipped when the tests are too slow for it"
+    let rewrites: Vec<ListingRow> = Rewrite::all()
+        .iter()
+        .map(|rewrite| ListingRow::new(rewrite.name(), rewrite.title(), "", rewrite.description()))
+        .collect();
+    push_rows(&mut out, &rewrites, width);
+    out.push_str("\nText stages (over tokens, each to its fixed point; those marked so need the grammar):\n");
+    let mut stages: Vec<(&str, &str)> = TextStage::ALL
+        .iter()
+        .map(|stage| (stage.name(), stage.description()))
+        .collect();
+    stages.push((
+        "polish",
+        "ddmin over characters, skipped when the tests are too slow for it",
     ));
+    let names = stages
+        .iter()
+        .map(|(name, _)| name.width())
+        .max()
+        .unwrap_or(0);
+    for (name, description) in stages {
+        let mut lines = wrap_words(description, width - (2 + names + 2)).into_iter();
+        out.push_str(&format!(
+            "  {}  {}\n",
+            pad(name, names),
+            lines.next().unwrap_or_default()
+        ));
+        for line in lines {
+            out.push_str(&format!("{}{line}\n", " ".repeat(2 + names + 2)));
+        }
+    }
+    out.push('\n');
+    for line in wrap_words(
+        "Pipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
+         `ddmin:line,char`, ...) may finish at text level. `(a+b+c)*` reruns its stages until \
+         none changes anything (the most productive per test first; a stage that changed \
+         nothing last time is deferred after 25 failed tests in a row).",
+        width,
+    ) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out.push_str(
-        "\nPipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
-         `ddmin:line,char`, ...)\nmay finish at text level. `(a+b+c)*` reruns its stages until \
-         none changes anything (the most\nproductive per test first; a stage that changed \
-         nothing last time is deferred after 25 failed tests\nin a row). The sixteen of Table \
-         7.1:\n",
+        "\nThe sixteen of Table 7.1, by column (rows: HDD, HDD^r and their coarse forms):\n",
     );
-    for row in TABLE_7_1 {
-        for (column, pipeline) in TABLE_7_1_COLUMNS.iter().zip(row) {
+    let pipelines = TABLE_7_1
+        .iter()
+        .flatten()
+        .map(|p| p.width())
+        .max()
+        .unwrap_or(0);
+    for (column, title) in TABLE_7_1_COLUMNS.iter().enumerate() {
+        out.push_str(&format!("  {title}\n"));
+        for row in TABLE_7_1 {
+            let pipeline = row[column];
             out.push_str(&format!(
-                "  {:<28} {:<32} {}\n",
-                pipeline,
-                paper_name(pipeline),
-                column
+                "    {}  {}\n",
+                pad(pipeline, pipelines),
+                paper_name(pipeline)
             ));
         }
     }
-    out.push_str(&format!(
-        "\nDefault: `{DEFAULT_TREE_PIPELINE}` when the input's language is known, else \
-         `{DEFAULT_TEXT_PIPELINE}`.\nWith --fast: `{FAST_TREE_PIPELINE}`, else `ddmin` (lines, \
-         then characters).\n"
-    ));
+    out.push_str("\nDefault when the input's language is known:\n");
+    push_pipeline(&mut out, DEFAULT_TREE_PIPELINE);
+    out.push_str("else:\n");
+    push_pipeline(&mut out, DEFAULT_TEXT_PIPELINE);
+    out.push_str("With --fast:\n");
+    push_pipeline(&mut out, FAST_TREE_PIPELINE);
+    out.push_str("else `ddmin` (lines, then characters).\n");
     out
 }
 
@@ -297,5 +400,42 @@ mod tests {
             assert!(listing.contains(name), "{name} missing");
         }
         assert!(listing.contains("Coarse Hoist^r* + Coarse HDDH^r*"));
+    }
+
+    #[test]
+    fn the_listing_fits_80_columns_with_its_titles_in_one_column() {
+        let listing = algorithms_listing();
+        for line in listing.lines() {
+            assert!(
+                line.width() <= LISTING_WIDTH,
+                "{} columns: {line}",
+                line.width()
+            );
+        }
+        // Every algorithm's title starts in the same column, the longest included.
+        let title_columns: Vec<usize> = Algorithm::all()
+            .map(|algorithm| {
+                let line = listing
+                    .lines()
+                    .find(|line| line.split_whitespace().next() == Some(algorithm.name()))
+                    .unwrap_or_else(|| panic!("{} missing", algorithm.name()));
+                line.find(algorithm.title())
+                    .expect("its title is on its line")
+            })
+            .collect();
+        assert!(
+            title_columns.windows(2).all(|pair| pair[0] == pair[1]),
+            "{listing}"
+        );
+        assert!(listing.contains("coarse-hddhr-probdd  Coarse HDDH^r* with ProbDD  Wang"));
+        // The default pipeline, broken after its `+`s, is whole again when joined.
+        let default: String = listing
+            .lines()
+            .skip_while(|line| !line.starts_with("Default when"))
+            .skip(1)
+            .take_while(|line| line.starts_with("  "))
+            .map(str::trim)
+            .collect();
+        assert_eq!(default, DEFAULT_TREE_PIPELINE);
     }
 }
