@@ -39,8 +39,7 @@ mod memo;
 mod run;
 mod steering;
 
-/// The name of the stage that removes whole files (ddmin over the files).
-pub const FILES_STAGE: &str = "ddmin files";
+pub use crate::observe::events::FILES_STAGE;
 
 pub use steering::{CaseSteering, CaseView, FileRow, FileState, SteeredFile};
 
