@@ -159,14 +159,16 @@ impl Harness {
         self.terminal.backend().to_string()
     }
 
-    fn finish(mut self) -> CaseFinished {
+    /// Waits for the end: the result, and the screen then.
+    fn finish(mut self) -> (CaseFinished, String) {
         let deadline = Instant::now() + PATIENCE;
         while !self.done {
             self.drain();
             assert!(Instant::now() < deadline, "the run did not end");
             std::thread::sleep(Duration::from_millis(2));
         }
-        self.session.wait().unwrap().unwrap()
+        let screen = self.screen();
+        (self.session.wait().unwrap().unwrap(), screen)
     }
 }
 
@@ -272,7 +274,7 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
     assert_eq!(snapshot.pins, vec![5..10]);
     harness.session.send(Command::SetStepMode(false));
     harness.session.send(Command::Resume);
-    let finished = harness.finish();
+    let (finished, screen) = harness.finish();
     let result: Vec<(String, String)> = finished
         .result
         .iter()
@@ -291,6 +293,11 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
             ("b.txt".to_string(), "needed".to_string()),
         ]
     );
+    // At the end the statistics are the whole case's: its size, and the tests of every
+    // session and of the files phase.
+    assert!(screen.contains("case     34 → 15 "), "{screen}");
+    let tests = format!("tests    {} · ", finished.stats.tests);
+    assert!(screen.contains(&tests), "{tests}\n{screen}");
     assert!(finished.rounds >= 2, "a.txt had a later session");
     assert!(
         finished.files[0].sessions >= 2,

@@ -41,7 +41,7 @@ pub fn lines(view: &View, width: usize, rows: usize) -> Vec<Line<'static>> {
         return lines;
     };
     let mean = course.mean_test_seconds();
-    let size = course.size();
+    let size = course.scheduled_size();
     // The stage running, then those still to run (a stage whose result is known runs only if
     // the text changes before its turn: counted, not listed).
     let left: Vec<_> = position.plan.stages[position.running..]

@@ -13,6 +13,7 @@ use ratatui::widgets::Paragraph;
 use super::configuration::action_word;
 use super::{Pane, View, short_candidate};
 use crate::tui::widgets::{block, clock_time, human_bytes, percent};
+use whittle_core::engine::case::CaseView;
 use whittle_core::text::describe::ellipsize;
 
 /// The number lines of the pane.
@@ -49,7 +50,15 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
         }
     };
     // The most telling first: a small screen shows the first ones.
-    let mut lines = vec![
+    let mut lines = Vec::new();
+    if let Some(case) = &view.snapshot.case {
+        lines.push(size_line(
+            "case",
+            case.start_bytes(),
+            case_bytes(view, case),
+        ));
+    }
+    lines.extend([
         size_line("bytes", view.input.bytes, view.best.bytes),
         size_line("lines", view.input.lines, view.best.lines),
         size_line("non-ws", view.input.nonws, view.best.nonws),
@@ -119,11 +128,27 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
                 stats.accepted
             ),
         ),
-    ];
+    ]);
     if !replay {
         lines.push(row("reduced", format!("{since} ago")));
     }
     lines
+}
+
+/// The bytes of the whole case now: the file being reduced at its best, the others as the
+/// case last told.
+fn case_bytes(view: &View, case: &CaseView) -> usize {
+    case.files
+        .iter()
+        .enumerate()
+        .map(|(row, file)| {
+            if Some(row) == case.current {
+                view.best.bytes
+            } else {
+                file.bytes
+            }
+        })
+        .sum()
 }
 
 /// The per-stage table: a header and one row per stage.

@@ -239,6 +239,7 @@ pub(crate) fn check_start(tester: &mut Tester, start: &[u8]) -> Result<(), Start
             duration: Duration::ZERO,
             output_tail: None,
             node: None,
+            remembered: false,
         });
         return Err(StartError::NotInteresting {
             status: verdict.status.to_string(),

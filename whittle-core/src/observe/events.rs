@@ -13,7 +13,12 @@ use crate::output::WriteNotice;
 /// Candidates up to this size travel with their events.
 pub const PREVIEW_LIMIT: usize = 256;
 
+/// The name of the stage of a case of several files that removes whole files (ddmin over the
+/// files): the sizes accepted in it are those of whole sets, not of one file.
+pub const FILES_STAGE: &str = "ddmin files";
+
 /// What a candidate is, relative to the configuration it came from.
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CandidateKind {

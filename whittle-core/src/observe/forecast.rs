@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use crate::observe::events::{Action, Event, SchedulePlace};
+use crate::observe::events::{Action, Event, FILES_STAGE, SchedulePlace};
 
 pub use crate::observe::events::{LastRun, Placement, PlannedStage, RoundPlan};
 
@@ -132,8 +132,21 @@ pub struct Course {
     pub test_seconds: f64,
     /// Real tests when the stage running began.
     tests_at_stage: u64,
-    /// (running time in seconds, bytes of the best): at the start and at each change.
+    /// (running time in seconds, bytes of the best): at the start and at each change. In a
+    /// case of several files the bytes are the whole set's.
     pub curve: Vec<(f64, u64)>,
+    /// In a case of several files, what runs now (`None`: a run on one file).
+    case: Option<CasePart>,
+}
+
+/// The part of a case of several files that runs now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CasePart {
+    /// Whole files are removed: what is accepted is a set, whose size the next file's turn
+    /// tells.
+    Files,
+    /// One file is reduced while the others (`others` bytes) stay as they are.
+    File { others: u64 },
 }
 
 impl Course {
@@ -149,7 +162,12 @@ impl Course {
     pub fn apply(&mut self, event: &Event, running: Duration) {
         match event {
             Event::ScheduleRound(plan) => self.plan = Some(plan.clone()),
-            Event::StageStarted { scheduled, .. } => {
+            Event::StageStarted {
+                stage, scheduled, ..
+            } => {
+                if stage == FILES_STAGE {
+                    self.case = Some(CasePart::Files);
+                }
                 self.place = *scheduled;
                 self.tests_at_stage = self.tests;
                 if scheduled.is_none() {
@@ -169,18 +187,42 @@ impl Course {
                 self.tests += 1;
                 self.test_seconds += duration.as_secs_f64();
             }
+            Event::FileStarted { size, others, .. } => {
+                self.case = Some(CasePart::File {
+                    others: *others as u64,
+                });
+                self.curve
+                    .push((running.as_secs_f64(), (*size + *others) as u64));
+            }
             Event::Accepted { size, .. }
             | Event::Restarted { size, .. }
             | Event::Undone { size, .. } => {
-                self.curve.push((running.as_secs_f64(), *size as u64));
+                let others = match self.case {
+                    None => 0,
+                    Some(CasePart::File { others }) => others,
+                    Some(CasePart::Files) => return,
+                };
+                self.curve
+                    .push((running.as_secs_f64(), *size as u64 + others));
+            }
+            Event::Done { stats } | Event::Stopped { stats, .. } if self.case.is_some() => {
+                self.curve.push((running.as_secs_f64(), stats.output_bytes));
             }
             _ => {}
         }
     }
 
-    /// The best's size now.
+    /// The best's size now (in a case of several files the whole set's).
     pub fn size(&self) -> u64 {
         self.curve.last().map_or(0, |&(_, size)| size)
+    }
+
+    /// The size of what the schedule reduces now: the best's, or in a case the file's.
+    pub fn scheduled_size(&self) -> u64 {
+        match self.case {
+            Some(CasePart::File { others }) => self.size().saturating_sub(others),
+            _ => self.size(),
+        }
     }
 
     /// The mean time of a real test so far.
@@ -199,7 +241,7 @@ impl Course {
             plan,
             running: place.position,
             tests_so_far: self.tests - self.tests_at_stage,
-            changed: self.size() != plan.size,
+            changed: self.scheduled_size() != plan.size,
         })
     }
 
@@ -207,7 +249,7 @@ impl Course {
     pub fn eta(&self, jobs: usize) -> Option<Eta> {
         Some(eta(
             self.position()?,
-            self.size(),
+            self.scheduled_size(),
             self.mean_test_seconds(),
             jobs,
         ))
@@ -508,6 +550,53 @@ mod tests {
         );
         assert_eq!(course.size_at(0.5, 10.0), 1000);
         assert_eq!(course.size_at(1.0, 10.0), 500);
+    }
+
+    #[test]
+    fn a_case_s_course_is_the_whole_set_s_size() {
+        use crate::observe::events::{Branch, Candidate, CandidateKind};
+        let candidate = Candidate::single(CandidateKind::Manual);
+        let accepted = |size| Event::Accepted {
+            step: 1,
+            size,
+            branch: Branch::Manual,
+            candidate,
+        };
+        let started = |stage: &str| Event::StageStarted {
+            stage: stage.into(),
+            index: 0,
+            scheduled: None,
+        };
+        let seconds = Duration::from_secs;
+        let mut course = Course::new(3000);
+        course.apply(&started(FILES_STAGE), seconds(1));
+        // A set of whole files (a bundle's size) is no point of the curve.
+        course.apply(&accepted(2600), seconds(2));
+        course.apply(
+            &Event::FileStarted {
+                path: "a.c".into(),
+                index: 0,
+                of: 2,
+                round: 1,
+                size: 1500,
+                others: 900,
+            },
+            seconds(3),
+        );
+        course.apply(&accepted(400), seconds(4));
+        assert_eq!(course.scheduled_size(), 400);
+        course.apply(&started(FILES_STAGE), seconds(5));
+        course.apply(&accepted(700), seconds(6));
+        let stats = crate::observe::stats::Stats {
+            output_bytes: 1000,
+            ..Default::default()
+        };
+        course.apply(&Event::Done { stats }, seconds(7));
+        assert_eq!(
+            course.curve,
+            vec![(0.0, 3000), (3.0, 2400), (4.0, 1300), (7.0, 1000)]
+        );
+        assert_eq!(course.size_at(0.5, 7.0), 2400);
     }
 
     #[test]

@@ -191,6 +191,7 @@ mod tests {
             duration: std::time::Duration::ZERO,
             output_tail: None,
             node: None,
+            remembered: false,
         }
     }
 

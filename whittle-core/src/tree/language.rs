@@ -199,6 +199,12 @@ impl Language {
         &self.profile.title
     }
 
+    /// Whether the syntax guard judges text stages' edits in the likely rounds of a schedule
+    /// (see [`Profile::guard_text_edits`]).
+    pub fn guards_text_edits(&self) -> bool {
+        self.profile.guard_text_edits
+    }
+
     pub fn extensions(&self) -> &[String] {
         &self.profile.extensions
     }

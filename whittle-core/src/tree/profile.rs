@@ -42,6 +42,17 @@ pub struct Profile {
     /// for kinds whose computed Φ does not parse in context. Keys are symbol names or kind keys.
     #[serde(default)]
     pub overlay: BTreeMap<String, String>,
+    /// Whether the syntax guard judges the text stages' edits in the schedule's rounds that try
+    /// what is likely to pass (it always judges the tree stages'). Off where the compilers
+    /// accept much that the grammar rejects (C and C++: implicit int, a declaration without its
+    /// `;`, macros): there the edits it rejects would wait for the settling round although the
+    /// test accepts many of them.
+    #[serde(default = "yes")]
+    pub guard_text_edits: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Profile {

@@ -60,7 +60,10 @@ impl Oracle for FileInCase {
         let whole = self.bundle_with(candidate);
         if let Some(verdict) = self.memo.get(&whole) {
             self.memo_hits.fetch_add(1, Ordering::Relaxed);
-            return verdict;
+            return Verdict {
+                remembered: true,
+                ..verdict
+            };
         }
         let verdict = self.inner.judge(&whole, cancel);
         self.memo.put(&whole, &verdict);

@@ -28,7 +28,7 @@ use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
 use crate::observe::events::Event;
-use crate::observe::stats::Stats;
+use crate::observe::stats::{StageStats, Stats};
 use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
 use crate::testing::control::{Control, Stop};
@@ -39,8 +39,7 @@ mod memo;
 mod run;
 mod steering;
 
-/// The name of the stage that removes whole files (ddmin over the files).
-pub const FILES_STAGE: &str = "ddmin files";
+pub use crate::observe::events::FILES_STAGE;
 
 pub use steering::{CaseSteering, CaseView, FileRow, FileState, SteeredFile};
 
@@ -346,9 +345,8 @@ impl CaseJob {
         })
     }
 
-    /// The files phase: ddmin over the files of `files` that are not pinned (those stay).
-    /// A command of the front end that interrupts it is applied and ddmin starts again from
-    /// the best.
+    /// The files phase: ddmin over the files of `files` that are not pinned (those stay),
+    /// recorded as a stage of its own in the statistics.
     fn remove_files(
         &self,
         tester: &mut Tester,
@@ -360,6 +358,31 @@ impl CaseJob {
             index: 0,
             scheduled: None,
         });
+        let started = tester.running_time();
+        let tests = tester.stats().tests;
+        let (bytes, nonws) = set_sizes(files);
+        let stopped = self.files_ddmin(tester, files, pinned);
+        let (bytes_after, nonws_after) =
+            set_sizes(&bundle::decode(tester.best()).unwrap_or_default());
+        let run = StageStats {
+            tests: tester.stats().tests - tests,
+            bytes_removed: bytes.saturating_sub(bytes_after),
+            nonws_removed: nonws.saturating_sub(nonws_after),
+            seconds: tester.running_time().saturating_sub(started).as_secs_f64(),
+            ..StageStats::default()
+        };
+        tester.stats_mut().record_stage(FILES_STAGE, run);
+        stopped
+    }
+
+    /// ddmin over the files: a command of the front end that interrupts it is applied and
+    /// ddmin starts again from the best.
+    fn files_ddmin(
+        &self,
+        tester: &mut Tester,
+        files: &[CaseFile],
+        pinned: &[bool],
+    ) -> Option<Stop> {
         loop {
             let now = match bundle::decode(tester.best()) {
                 Ok(now) => now,
@@ -479,7 +502,6 @@ impl CaseJob {
         let mut stats = tester.stats();
         crate::engine::job::fill_sizes(&mut stats, &file.content, &best);
         let memo_hits = in_case.memo_hits.load(Ordering::Relaxed);
-        not_tests(&mut stats, memo_hits);
         // The trace ends when its tester goes.
         drop(tester);
         Ok(FileSession {
@@ -692,11 +714,14 @@ fn remember(earlier: &mut Vec<Vec<CaseFile>>, set: &[CaseFile]) {
     }
 }
 
-/// Takes `hits` candidates judged by the whole-set memo out of the tests counted (the tester
-/// took their verdicts for runs of the test; none ran).
-fn not_tests(stats: &mut Stats, hits: u64) {
-    stats.tests = stats.tests.saturating_sub(hits);
-    stats.oracle_runs = stats.oracle_runs.saturating_sub(hits);
+/// The bytes and non-whitespace characters of a set of files together.
+fn set_sizes(files: &[CaseFile]) -> (u64, u64) {
+    files.iter().fold((0, 0), |(bytes, nonws), file| {
+        (
+            bytes + file.content.len() as u64,
+            nonws + crate::text::atoms::non_whitespace_chars(&file.content) as u64,
+        )
+    })
 }
 
 /// Adds a session's counts to the run's.

@@ -175,11 +175,16 @@ impl PipelineStages {
         // grammars do (C's implicit int, say), and their edits are few and small. But while a
         // schedule runs on what is likely to pass (before the round that settles it), they
         // skip those too (most of them fail), unless a text stage without the guard already
-        // reached a text it rejects.
+        // reached a text it rejects or the language's compilers are known to accept much
+        // that its grammar rejects.
         let text = matches!(step, Step::Text(_));
         let misjudges = self
             .guard_misjudges
-            .load(std::sync::atomic::Ordering::Relaxed);
+            .load(std::sync::atomic::Ordering::Relaxed)
+            || self
+                .plan
+                .language
+                .is_some_and(|language| !language.guards_text_edits());
         let guard = if text && (!tester.recall().skipping() || misjudges) {
             None
         } else {

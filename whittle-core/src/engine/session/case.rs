@@ -136,6 +136,8 @@ fn ending_event(finished: &Result<CaseFinished, StartError>, shared: &Shared) ->
                 Some(stop) => RunState::Stopped(stop.to_string()),
             };
             lock(&shared.snapshot).state = state.clone();
+            // The statistics on screen at the end are the whole case's.
+            *lock(&shared.stats) = finished.stats.clone();
             match state {
                 RunState::Stopped(reason) => Event::Stopped {
                     reason,

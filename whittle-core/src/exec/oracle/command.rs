@@ -315,6 +315,7 @@ impl CommandOracle {
             duration: start.elapsed(),
             output_tail: execution.output_tail,
             node: execution.node,
+            remembered: false,
         })
     }
 
@@ -398,6 +399,7 @@ pub(super) fn cancelled(start: Instant) -> Verdict {
         duration: start.elapsed(),
         output_tail: None,
         node: None,
+        remembered: false,
     }
 }
 
@@ -415,6 +417,7 @@ impl Oracle for CommandOracle {
                 duration: start.elapsed(),
                 output_tail: None,
                 node: None,
+                remembered: false,
             })
     }
 

@@ -86,6 +86,9 @@ pub struct Verdict {
     pub output_tail: Option<String>,
     /// The machine the test ran on, when it ran elsewhere (the Slurm node).
     pub node: Option<String>,
+    /// The verdict was remembered, not found by a run of the test (a case of several files
+    /// met this whole set before): the tester counts it as a cache hit.
+    pub remembered: bool,
 }
 
 /// The interestingness test. Implementations must be callable from several threads at once.
@@ -190,6 +193,7 @@ impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
             duration: start.elapsed(),
             output_tail: None,
             node: None,
+            remembered: false,
         }
     }
 

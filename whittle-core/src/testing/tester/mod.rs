@@ -617,6 +617,7 @@ mod tests {
                 duration: Duration::ZERO,
                 output_tail: None,
                 node: None,
+                remembered: false,
             }
         }
 

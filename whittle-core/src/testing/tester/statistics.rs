@@ -134,8 +134,11 @@ impl Tester {
         self.stats.oracle_runs += 1;
     }
 
-    /// Counts a finished run and how it ended.
+    /// Counts a finished run and how it ended (a remembered verdict is no run).
     pub(super) fn count_verdict(&mut self, verdict: &Verdict) {
+        if verdict.remembered {
+            return;
+        }
         self.count_run();
         self.stats.test_seconds += verdict.duration.as_secs_f64();
         match verdict.status {

@@ -348,7 +348,11 @@ impl Tester {
             Judgement {
                 step,
                 candidate,
-                action: Action::Test,
+                action: if verdict.remembered {
+                    Action::Cache
+                } else {
+                    Action::Test
+                },
                 outcome: verdict.outcome,
                 status: Some(verdict.status.clone()),
                 duration: verdict.duration,

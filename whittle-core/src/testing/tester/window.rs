@@ -402,6 +402,7 @@ mod tests {
                 duration,
                 output_tail: None,
                 node: None,
+                remembered: false,
             }
         }
 
