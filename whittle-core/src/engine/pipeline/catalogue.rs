@@ -252,7 +252,7 @@ pub fn algorithms_listing() -> String {
         .map(|rewrite| ListingRow::new(rewrite.name(), rewrite.title(), "", rewrite.description()))
         .collect();
     push_rows(&mut out, &rewrites, width);
-    out.push_str("\nText stages (over tokens, each to its fixed point; those marked so need the grammar):\n");
+    out.push_str("\nText stages (over tokens, each to its fixed point; some need the grammar):\n");
     let mut stages: Vec<(&str, &str)> = TextStage::ALL
         .iter()
         .map(|stage| (stage.name(), stage.description()))
