@@ -191,9 +191,8 @@ impl TextStage {
                  declaration goes, in one edit (Go) (needs the grammar)"
             }
             TextStage::Runs => {
-                "delete a run of 4-64 tokens that keeps the brackets balanced and ends \
-                 anywhere, across statements: at each token the runs that end a statement \
-                 first, longest first"
+                "delete a run of 4-64 tokens that keeps the brackets balanced and ends inside \
+                 a statement (what spans leaves): the three longest at each token"
             }
         }
     }
