@@ -19,7 +19,7 @@ use whittle_core::text::describe::ellipsize;
 
 use super::model::{Ending, RunModel};
 use super::panes::beliefs::belief_lines;
-use super::panes::short_candidate;
+use super::panes::statistics::step_table;
 use super::theme::Theme;
 use super::widgets::{block, human_bytes};
 
@@ -195,7 +195,9 @@ impl SideBySide {
         lines.extend(where_it_is(&run.model, width, theme));
         lines.push(Line::default());
         let rows = height.saturating_sub(lines.len());
-        lines.extend(step_rows(&run.model, rows, width, theme));
+        if rows > 0 {
+            lines.extend(step_table(&run.model.log, rows, width, theme, |_| None));
+        }
         frame.render_widget(
             Paragraph::new(lines).block(block(format!(" {} ", run.pipeline), false, theme)),
             area,
@@ -218,46 +220,6 @@ fn where_it_is(model: &RunModel, width: usize, theme: &Theme) -> Vec<Line<'stati
         )],
         None => Vec::new(),
     }
-}
-
-/// The steps a run judged, the last that fit in `rows` (a header first): step, candidate,
-/// what was tested, where the verdict came from and the outcome.
-fn step_rows(model: &RunModel, rows: usize, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-    if rows == 0 {
-        return Vec::new();
-    }
-    let content = width.saturating_sub(24).clamp(4, 40);
-    let mut lines = vec![Line::styled(
-        format!(
-            "{:>4} {:<7} {:<content$} {:<5} out",
-            "step", "cand.", "tested", "how"
-        ),
-        theme.title,
-    )];
-    let shown = model.log.len().min(rows - 1);
-    for judged in model.log.iter().skip(model.log.len() - shown) {
-        let tested = judged
-            .preview
-            .as_deref()
-            .map(|text| ellipsize(&text.replace('\n', "⏎"), content))
-            .unwrap_or_else(|| human_bytes(judged.size));
-        let how = match judged.action {
-            whittle_core::observe::events::Action::Test => "test",
-            whittle_core::observe::events::Action::Cache => "cache",
-            whittle_core::observe::events::Action::Guard => "guard",
-        };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{:>4} ", judged.step), theme.muted),
-            Span::styled(
-                format!("{:<7} ", short_candidate(&judged.candidate, None)),
-                theme.accent,
-            ),
-            Span::styled(format!("{tested:<content$} "), theme.base),
-            Span::styled(format!("{how:<5} "), theme.muted),
-            Span::styled(judged.outcome.symbol(), theme.outcome(judged.outcome)),
-        ]));
-    }
-    lines
 }
 
 /// Runs the view on this terminal over `sessions` (left, right) until the user quits.

@@ -11,6 +11,7 @@ use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
 
 use super::{Pane, View};
 use crate::tui::model::ChartMark;
+use crate::tui::theme::Theme;
 use crate::tui::widgets::{block, human_bytes};
 
 pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
@@ -90,15 +91,18 @@ fn draw_series(
                 .labels(vec![Span::raw("0"), Span::raw(format!("{tests_now}"))])
                 .style(theme.muted),
         )
-        .y_axis(
-            Axis::default()
-                .bounds([bottom, top])
-                .labels(vec![
-                    Span::raw(human_bytes(bottom as usize)),
-                    Span::raw(human_bytes(top as usize)),
-                ])
-                .style(theme.muted),
-        )
+        .y_axis(size_axis(bottom, top, theme))
         .legend_position(None);
     frame.render_widget(chart, area);
+}
+
+/// The vertical axis of a size chart: bytes from `bottom` to `top`.
+pub(super) fn size_axis(bottom: f64, top: f64, theme: &Theme) -> Axis<'static> {
+    Axis::default()
+        .bounds([bottom, top])
+        .labels(vec![
+            Span::raw(human_bytes(bottom as usize)),
+            Span::raw(human_bytes(top as usize)),
+        ])
+        .style(theme.muted)
 }

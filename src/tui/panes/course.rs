@@ -176,15 +176,7 @@ pub fn draw_curve(view: &View, frame: &mut Frame, area: Rect) {
                 ])
                 .style(theme.muted),
         )
-        .y_axis(
-            Axis::default()
-                .bounds([bottom, top])
-                .labels(vec![
-                    Span::raw(human_bytes(bottom as usize)),
-                    Span::raw(human_bytes(top as usize)),
-                ])
-                .style(theme.muted),
-        )
+        .y_axis(super::chart::size_axis(bottom, top, theme))
         .legend_position(None);
     frame.render_widget(chart, area);
 }

@@ -3,6 +3,7 @@
 //! and the steps table (the last candidates judged, as the dissertation's Table 4.1 lists
 //! them). The wide layout shows all three in one pane; the compact one has a tab for each.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use ratatui::Frame;
@@ -12,6 +13,8 @@ use ratatui::widgets::Paragraph;
 
 use super::configuration::action_word;
 use super::{Pane, View, short_candidate};
+use crate::tui::model::Judged;
+use crate::tui::theme::Theme;
 use crate::tui::widgets::{block, clock_time, human_bytes, percent};
 use whittle_core::engine::case::CaseView;
 use whittle_core::text::describe::ellipsize;
@@ -201,7 +204,22 @@ fn clock_time_precise(time: Duration) -> String {
 
 /// The steps table: a header and the last `rows - 1` candidates judged.
 fn step_lines(view: &View, rows: usize, width: usize) -> Vec<Line<'static>> {
-    let theme = view.theme;
+    step_table(&view.run.log, rows, width, view.theme, |judged| {
+        judged
+            .at
+            .and_then(|offset| view.position(judged.version, offset))
+    })
+}
+
+/// The steps table of `log`: a header and the last `rows - 1` candidates judged, each placed
+/// by `at` (its line and column, when known).
+pub fn step_table(
+    log: &VecDeque<Judged>,
+    rows: usize,
+    width: usize,
+    theme: &Theme,
+    at: impl Fn(&Judged) -> Option<(usize, usize)>,
+) -> Vec<Line<'static>> {
     let content_width = width.saturating_sub(26).clamp(6, 40);
     let mut lines = vec![Line::styled(
         format!(
@@ -210,7 +228,6 @@ fn step_lines(view: &View, rows: usize, width: usize) -> Vec<Line<'static>> {
         ),
         theme.title,
     )];
-    let log = &view.run.log;
     let shown = log.len().min(rows.saturating_sub(1));
     for judged in log.iter().skip(log.len() - shown) {
         let content = judged
@@ -218,9 +235,7 @@ fn step_lines(view: &View, rows: usize, width: usize) -> Vec<Line<'static>> {
             .as_ref()
             .map(|p| ellipsize(&p.replace('\n', "⏎"), content_width))
             .unwrap_or_else(|| human_bytes(judged.size));
-        let at = judged
-            .at
-            .and_then(|offset| view.position(judged.version, offset));
+        let at = at(judged);
         lines.push(Line::from(vec![
             Span::styled(format!("{:>4} ", judged.step), theme.muted),
             Span::styled(
