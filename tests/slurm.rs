@@ -130,6 +130,12 @@ impl Allocation {
         succeeds(&mut command, limit)
     }
 
+    /// Runs `command` inside this allocation to its end (within 300 s), however it ends.
+    fn run(&self, mut command: Command) -> Output {
+        self.enter(&mut command);
+        run_within(&mut command, Duration::from_secs(300))
+    }
+
     /// The steps Slurm knows in this allocation.
     fn steps(&self) -> Vec<String> {
         squeue(&["--steps", &format!("--jobs={}", self.job)])
@@ -501,6 +507,63 @@ mod slurm {
         assert!(
             cancelled_while_running >= 2,
             "{cancelled_while_running} losing tests seen cancelled"
+        );
+        allocation.assert_no_step_left();
+    }
+
+    /// A test that reads the candidate on stdin only, under `--memory-limit`, as steps of an
+    /// allocation: the node's test gets the bytes on stdin and the address-space cap (`ulimit
+    /// -v` in KiB), and the result is the one line it wants.
+    #[test]
+    #[ignore = "needs a running Slurm (scripts/slurm-local.sh start)"]
+    fn a_stdin_test_under_a_memory_limit_runs_as_steps() {
+        let work = Work::new();
+        work.file("in.txt", "a\nb\nbug\nc\nd\n");
+        // `$1` (the path) is not read: only stdin. Exit 3 when the cap is missing.
+        work.script(
+            "stdin.sh",
+            "[ \"$(ulimit -v)\" = 524288 ] || exit 3\nexec grep -qx bug\n",
+        );
+        let allocation = Allocation::new(2);
+        let out = allocation.succeeds(
+            reduce(
+                &work,
+                "in.txt",
+                &[
+                    &DDMIN_AS_STEPS[..],
+                    &["--memory-limit", "512", "-o", "out.txt"],
+                ]
+                .concat(),
+                "./stdin.sh",
+            ),
+            Duration::from_secs(300),
+        );
+        assert_eq!(work.read_string("out.txt"), "bug");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("as Slurm job steps"), "{stderr}");
+        // Only stdin: the same test with its bytes kept from it fails the input check.
+        let out = allocation.run(reduce(
+            &work,
+            "in.txt",
+            &[
+                &DDMIN_AS_STEPS[..],
+                &[
+                    "--memory-limit",
+                    "512",
+                    "--input-type",
+                    "arg",
+                    "-o",
+                    "arg.txt",
+                ],
+            ]
+            .concat(),
+            "./stdin.sh",
+        ));
+        assert!(!out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("not interesting"),
+            "{}",
+            text(&out.stderr)
         );
         allocation.assert_no_step_left();
     }

@@ -126,6 +126,15 @@ impl TextStage {
         )
     }
 
+    /// Whether it proposes an edit at (nearly) every token (every word for `rename`): its runs
+    /// cost more the larger the text, so the schedule starts it on probation.
+    pub fn sweeps_tokens(self) -> bool {
+        matches!(
+            self,
+            TextStage::Tokens | TextStage::Rename | TextStage::Spans | TextStage::Runs
+        )
+    }
+
     /// One line for `whittle algorithms` and the UI's catalogue.
     pub fn description(self) -> &'static str {
         match self {

@@ -259,7 +259,7 @@ pub fn algorithms_listing() -> String {
         .collect();
     stages.push((
         "polish",
-        "ddmin over characters, skipped when the tests are too slow for it",
+        "a chunk sweep over characters (1-minimal), skipped when the tests are too slow for it",
     ));
     let names = stages
         .iter()

@@ -20,7 +20,9 @@ pub use catalogue::{
 };
 pub use plan::Plan;
 pub use settings::Settings;
-pub use stages::{SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass};
+pub use stages::{
+    SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass, run_sweep_pass,
+};
 pub use steps::{PipelineStages, run_pipeline, stages_factory};
 
 use std::fmt;

@@ -92,6 +92,26 @@ pub fn run_ddmin_pass(
     )
 }
 
+/// One chunk sweep ([`crate::algorithms::sweep`]) over `atom` units of the tester's current
+/// best, to its fixed point unless `fixpoint` is off (the sweep itself ends 1-minimal). Units
+/// overlapping a pin stay in every candidate.
+pub fn run_sweep_pass(
+    tester: &mut Tester,
+    fixpoint: bool,
+    atom: AtomKind,
+    pins: &Pins,
+) -> Result<(), Stop> {
+    let stage = format!("sweep {atom}");
+    run_unit_pass(
+        tester,
+        &stage,
+        fixpoint,
+        atom,
+        pins,
+        |domain, config, tester| crate::algorithms::sweep::sweep(domain, config, tester),
+    )
+}
+
 /// One pass of a list minimizer (`minimize`) over `atom` units of the tester's current best,
 /// rerun while it removes something unless `fixpoint` is off; each run is a fixed-point
 /// iteration of `stage`. Units overlapping a pin stay in every candidate.

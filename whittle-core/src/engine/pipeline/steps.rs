@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::algorithms::hdd::{self, Algorithm, PinSource, TreeContext};
 use crate::algorithms::passes::{EditOptions, TextStage};
 use crate::algorithms::rewrite::{self, Rewrite};
-use crate::algorithms::schedule;
+use crate::algorithms::schedule::{self, ScheduledStage};
 use crate::observe::events::Event;
 use crate::observe::stats::StageStats;
 use crate::params::{BeliefModel, DdOptions, ParallelMode};
@@ -18,7 +18,7 @@ use crate::text::atoms::{self, AtomKind};
 use crate::tree::{NodeId, SyntaxGuard, Tree};
 
 use super::{Pipeline, Plan, Settings, Stage, StageContext, Stages, StagesFactory};
-use super::{run_all_stages, run_belief_pass, run_ddmin_pass};
+use super::{run_all_stages, run_belief_pass, run_ddmin_pass, run_sweep_pass};
 
 /// The syntax guard as the tester's candidate guard.
 struct TreeGuard(SyntaxGuard);
@@ -87,6 +87,20 @@ impl Step {
             }
         }
     }
+
+    /// Whether it proposes an edit at (nearly) every token or node of the text, so that its
+    /// runs cost more the larger the text (see [`ScheduledStage::sweeps_tokens`]).
+    fn sweeps_tokens(&self) -> bool {
+        match self {
+            Step::Rewrite(_) => true,
+            Step::Text(stage) => stage.sweeps_tokens(),
+            Step::Tree(_)
+            | Step::Ddmin(_)
+            | Step::Belief(..)
+            | Step::Polish
+            | Step::Schedule(_) => false,
+        }
+    }
 }
 
 /// The stages of a pipeline as a session runs them: each tree algorithm is a stage, and a ddmin
@@ -150,8 +164,14 @@ impl PipelineStages {
         scheduled: bool,
     ) -> Result<(), Stop> {
         if let Step::Schedule(steps) = step {
-            let names: Vec<String> = steps.iter().map(Step::name).collect();
-            return schedule::run_named(&names, tester, |place, tester| {
+            let stages: Vec<ScheduledStage> = steps
+                .iter()
+                .map(|step| ScheduledStage {
+                    name: step.name(),
+                    sweeps_tokens: step.sweeps_tokens(),
+                })
+                .collect();
+            return schedule::run_named(&stages, tester, |place, tester| {
                 let step = &steps[place.stage];
                 tester.emit(Event::StageStarted {
                     stage: step.name(),
@@ -269,13 +289,7 @@ impl PipelineStages {
                 },
             ),
             Step::Polish => match schedule::polish_cost(tester) {
-                Ok(_) => run_ddmin_pass(
-                    tester,
-                    dd,
-                    fixpoint,
-                    AtomKind::Char,
-                    &context.current_pins(),
-                ),
+                Ok(_) => run_sweep_pass(tester, fixpoint, AtomKind::Char, &context.current_pins()),
                 Err(reason) => {
                     tester.emit(Event::StageSkipped {
                         stage: step.name(),
