@@ -341,3 +341,78 @@ fn steps_count_over_the_whole_case_and_the_files_phase_charts_its_sets() {
     let (finished, _) = harness.finish();
     assert_eq!(finished.result.len(), 2);
 }
+
+/// The UI over a case session that ran to its end without a step, `exit_when_done` given to
+/// both; whether the UI leaves by itself, and the events after `Done`.
+fn run_to_the_end(exit_when_done: bool) -> (CaseSession, App, Vec<Event>) {
+    let session = start_case(SessionOptions {
+        exit_when_done,
+        start_in_step_mode: false,
+        start_paused: false,
+    });
+    let mut app = App::new(
+        session.commands(),
+        AppOptions {
+            theme: Theme::named("dark", false).unwrap(),
+            input_name: "case".into(),
+            clock: Arc::new(ManualClock::new()),
+            exit_when_done,
+            language: None,
+            extension: None,
+        },
+    );
+    let deadline = Instant::now() + PATIENCE;
+    let mut after = Vec::new();
+    let mut done = false;
+    while !done {
+        assert!(Instant::now() < deadline, "the run did not end");
+        match session.events().recv_timeout(Duration::from_millis(10)) {
+            Ok(event) => {
+                done = matches!(event, Event::Done { .. });
+                app.on_engine_event(event);
+            }
+            Err(_) => continue,
+        }
+    }
+    // What comes after the end, for a while.
+    while let Ok(event) = session.events().recv_timeout(Duration::from_millis(200)) {
+        after.push(event);
+    }
+    (session, app, after)
+}
+
+#[test]
+fn exit_when_done_ends_the_case_session_and_the_ui_with_the_run() {
+    let (session, app, after) = run_to_the_end(true);
+    assert!(app.should_quit(), "the UI leaves when the run is done");
+    assert!(after.is_empty(), "{after:?}");
+    let deadline = Instant::now() + PATIENCE;
+    while !session.is_finished() {
+        assert!(Instant::now() < deadline, "the session did not end by itself");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let finished = session.wait().unwrap().unwrap();
+    assert_eq!(finished.result.len(), 2);
+}
+
+#[test]
+fn without_exit_when_done_the_case_session_waits_on_the_result_until_stopped() {
+    let (session, app, _) = run_to_the_end(false);
+    assert!(!app.should_quit(), "the UI stays on the result");
+    assert!(!session.is_finished(), "the session waits for the UI");
+    assert_eq!(session.snapshot().state, RunState::Done);
+    // A command now is answered, not lost.
+    session.send(Command::Pin(PinTarget::Lines(0..1)));
+    let answer = session
+        .events()
+        .recv_timeout(PATIENCE)
+        .expect("an answer to the pin");
+    assert!(
+        matches!(&answer, Event::CommandRejected { reason, .. } if reason.contains("the case is done")),
+        "{answer:?}"
+    );
+    session.send(Command::Stop);
+    let finished = session.wait().unwrap().unwrap();
+    assert!(finished.stopped.is_none(), "the run itself was done");
+    assert_eq!(finished.result.len(), 2);
+}
