@@ -320,7 +320,11 @@ fn steps_count_over_the_whole_case_and_the_files_phase_charts_its_sets() {
     harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current == Some(0)));
     let series = harness.app.run_model().case.clone().expect("a case series");
     assert_eq!(
-        series.sizes.iter().map(|&(_, size)| size).collect::<Vec<_>>(),
+        series
+            .sizes
+            .iter()
+            .map(|&(_, size)| size)
+            .collect::<Vec<_>>(),
         [34, 29, 29],
         "the start, the set without c.txt (the files phase), a.txt's turn"
     );
@@ -388,7 +392,10 @@ fn exit_when_done_ends_the_case_session_and_the_ui_with_the_run() {
     assert!(after.is_empty(), "{after:?}");
     let deadline = Instant::now() + PATIENCE;
     while !session.is_finished() {
-        assert!(Instant::now() < deadline, "the session did not end by itself");
+        assert!(
+            Instant::now() < deadline,
+            "the session did not end by itself"
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     let finished = session.wait().unwrap().unwrap();

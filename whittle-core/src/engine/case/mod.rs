@@ -188,8 +188,8 @@ impl CaseJob {
         let tester = self.checked_tester(&run.oracle, stop, &mut run.total, run.started)?;
         run.files_tester = Some(tester);
         // Rounds: the files that can go go, then each file is reduced with the others fixed;
-        // again until a round changes nothing. After the first round the files' sessions skip
-        // what failed before until a round changes nothing; a round that skips nothing settles.
+        // again until a round changes nothing. The files' sessions skip what failed before
+        // until a round changes nothing; then a round that skips nothing settles the set.
         while run.stopped.is_none() {
             run.start_round();
             let mut changed = run.remove_files()?;

@@ -33,8 +33,9 @@ pub(super) struct CaseRun<'a> {
     /// The set of files as it was when each file's session last ended at its fixed point:
     /// a file whose set has not changed since has nothing left to find.
     pub(super) settled: HashMap<PathBuf, [u8; 32]>,
-    /// The sessions of this round skip what failed in the file's earlier sessions (its
-    /// recall is held): other files changed since, but most of those edits fail again.
+    /// The sessions of this round skip what failed before in the file's sessions, in every
+    /// round of their schedules (its recall is held): other files change meanwhile, but most
+    /// of those edits fail again. From the first round on, until a round changes nothing.
     pub(super) holding: bool,
     /// The set as it was when each file's last held session ended: nothing to find there
     /// again until the round that settles.
@@ -78,7 +79,7 @@ impl<'a> CaseRun<'a> {
             files_settled: None,
             rounds: 0,
             settled: HashMap::new(),
-            holding: false,
+            holding: true,
             held_settled: HashMap::new(),
             recalls: HashMap::new(),
             steps: 0,
@@ -86,9 +87,10 @@ impl<'a> CaseRun<'a> {
     }
 
     /// Whether another round follows one that `changed` the set (or not): after a change the
-    /// next round's sessions skip what failed before; after a round of such sessions that
-    /// changed nothing, one that skips nothing settles the set (a fixed point of every file's
-    /// pipeline); after that, the run is done.
+    /// next round's sessions skip what failed before (as the first round's do); after a round
+    /// of such sessions that changed nothing, one that skips nothing settles the set (a fixed
+    /// point of every file's pipeline: the sessions' candidates met before on the same set
+    /// are the memo's); after that, the run is done.
     pub(super) fn next_round(&mut self, changed: bool) -> bool {
         if changed {
             self.holding = true;
