@@ -33,8 +33,18 @@ fn file(path: &str, content: &str) -> CaseFile {
     }
 }
 
-/// Three text files; the test wants `keep` in a.txt and `needed` in b.txt.
+/// Three text files; the test wants `keep` in a.txt and `needed` in b.txt; the run starts in
+/// step mode and its session ends with it.
 fn case_session() -> CaseSession {
+    start_case(SessionOptions {
+        exit_when_done: true,
+        start_in_step_mode: true,
+        start_paused: false,
+    })
+}
+
+/// The case of [`case_session`] started with `options`.
+fn start_case(options: SessionOptions) -> CaseSession {
     let input = vec![
         file("a.txt", "keep\ndrop\nx1\nx2\n"),
         file("b.txt", "y1\nneeded\ny2\n"),
@@ -69,11 +79,6 @@ fn case_session() -> CaseSession {
         };
         has("a.txt", "keep") && has("b.txt", "needed")
     });
-    let options = SessionOptions {
-        exit_when_done: true,
-        start_in_step_mode: true,
-        start_paused: false,
-    };
     CaseSession::start(job, Arc::new(oracle), options).unwrap()
 }
 
@@ -304,4 +309,117 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
         "a.txt was reduced again with its pin: {:?}",
         finished.files[0]
     );
+}
+
+#[test]
+fn steps_count_over_the_whole_case_and_the_files_phase_charts_its_sets() {
+    let mut harness = Harness::new();
+    harness.settle();
+    harness.screen();
+    // The files phase removes c.txt; then a.txt's session starts, then b.txt's.
+    harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current == Some(0)));
+    let series = harness.app.run_model().case.clone().expect("a case series");
+    assert_eq!(
+        series
+            .sizes
+            .iter()
+            .map(|&(_, size)| size)
+            .collect::<Vec<_>>(),
+        [34, 29, 29],
+        "the start, the set without c.txt (the files phase), a.txt's turn"
+    );
+    let snapshot = harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current == Some(1)));
+    assert_eq!(&snapshot.best[..], b"y1\nneeded\ny2\n");
+    // One step into b.txt's session: the header and the candidate shown say the same step,
+    // counted on from the files phase and a.txt's session (58 steps before it).
+    harness.step_until(|s| s.stats.tests > 0);
+    let screen = harness.screen();
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(
+        lines[0].contains(" step 59  case · b.txt  ddmin "),
+        "{screen}"
+    );
+    assert!(lines[8].contains("│step 59 Δ1/2 · 3 B "), "{screen}");
+    harness.session.send(Command::SetStepMode(false));
+    harness.session.send(Command::Resume);
+    let (finished, _) = harness.finish();
+    assert_eq!(finished.result.len(), 2);
+}
+
+/// The UI over a case session that ran to its end without a step, `exit_when_done` given to
+/// both; whether the UI leaves by itself, and the events after `Done`.
+fn run_to_the_end(exit_when_done: bool) -> (CaseSession, App, Vec<Event>) {
+    let session = start_case(SessionOptions {
+        exit_when_done,
+        start_in_step_mode: false,
+        start_paused: false,
+    });
+    let mut app = App::new(
+        session.commands(),
+        AppOptions {
+            theme: Theme::named("dark", false).unwrap(),
+            input_name: "case".into(),
+            clock: Arc::new(ManualClock::new()),
+            exit_when_done,
+            language: None,
+            extension: None,
+        },
+    );
+    let deadline = Instant::now() + PATIENCE;
+    let mut after = Vec::new();
+    let mut done = false;
+    while !done {
+        assert!(Instant::now() < deadline, "the run did not end");
+        match session.events().recv_timeout(Duration::from_millis(10)) {
+            Ok(event) => {
+                done = matches!(event, Event::Done { .. });
+                app.on_engine_event(event);
+            }
+            Err(_) => continue,
+        }
+    }
+    // What comes after the end, for a while.
+    while let Ok(event) = session.events().recv_timeout(Duration::from_millis(200)) {
+        after.push(event);
+    }
+    (session, app, after)
+}
+
+#[test]
+fn exit_when_done_ends_the_case_session_and_the_ui_with_the_run() {
+    let (session, app, after) = run_to_the_end(true);
+    assert!(app.should_quit(), "the UI leaves when the run is done");
+    assert!(after.is_empty(), "{after:?}");
+    let deadline = Instant::now() + PATIENCE;
+    while !session.is_finished() {
+        assert!(
+            Instant::now() < deadline,
+            "the session did not end by itself"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let finished = session.wait().unwrap().unwrap();
+    assert_eq!(finished.result.len(), 2);
+}
+
+#[test]
+fn without_exit_when_done_the_case_session_waits_on_the_result_until_stopped() {
+    let (session, app, _) = run_to_the_end(false);
+    assert!(!app.should_quit(), "the UI stays on the result");
+    assert!(!session.is_finished(), "the session waits for the UI");
+    assert_eq!(session.snapshot().state, RunState::Done);
+    // A command now is answered, not lost.
+    session.send(Command::Pin(PinTarget::Lines(0..1)));
+    let answer = session
+        .events()
+        .recv_timeout(PATIENCE)
+        .expect("an answer to the pin");
+    assert!(
+        matches!(&answer, Event::CommandRejected { reason, .. } if reason.contains("the case is done")),
+        "{answer:?}"
+    );
+    session.send(Command::Stop);
+    let finished = session.wait().unwrap().unwrap();
+    assert!(finished.stopped.is_none(), "the run itself was done");
+    assert_eq!(finished.result.len(), 2);
 }

@@ -596,7 +596,9 @@ fn run_ui(
     name: &str,
 ) -> anyhow::Result<Result<whittle_core::engine::case::CaseFinished, StartError>> {
     let options = whittle_core::engine::session::SessionOptions {
-        exit_when_done: true,
+        // As for one file, the session stays on the result until the UI leaves (at once with
+        // --exit-when-done).
+        exit_when_done: args.exit_when_done,
         start_in_step_mode: args.step,
         start_paused: args.paused,
     };

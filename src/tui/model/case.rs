@@ -60,6 +60,15 @@ impl RunModel {
         }
     }
 
+    /// The files phase accepted a set of `size` bytes: a point of the whole set's course.
+    pub(super) fn files_kept(&mut self, size: usize) {
+        let tests = self.tests;
+        self.case
+            .get_or_insert_with(CaseSeries::default)
+            .sizes
+            .push((tests, size));
+    }
+
     /// The whole set's size at the start (the snapshot tells it): the first point.
     pub fn start_case(&mut self, bytes: usize) {
         let series = self.case.get_or_insert_with(CaseSeries::default);

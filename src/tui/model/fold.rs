@@ -51,6 +51,7 @@ impl RunModel {
             | Event::Warning { .. }
             | Event::Notice { .. }
             | Event::FileStarted { .. }
+            | Event::FilesKept { .. }
             | Event::PlanChanged { .. }
             | Event::PinsChanged { .. } => self.told(event, now),
         }
@@ -517,6 +518,7 @@ impl RunModel {
                     now,
                 );
             }
+            Event::FilesKept { size, .. } => self.files_kept(size),
             Event::PinsChanged { pins } => {
                 self.notify(format!("{} pinned range(s)", pins.len()), false, now);
                 self.pins = pins;

@@ -331,6 +331,9 @@ pub enum Event {
         size: usize,
         others: usize,
     },
+    /// A case of several files: the files phase accepted a set of whole files, `files` files
+    /// of `size` bytes together (the sizes of its `Accepted` events are those of bundles).
+    FilesKept { files: usize, size: usize },
     /// Something the user should know that is no problem (the output is written again after a
     /// failure).
     Notice { message: String },

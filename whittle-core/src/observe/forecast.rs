@@ -205,6 +205,9 @@ impl Course {
                 self.curve
                     .push((running.as_secs_f64(), *size as u64 + others));
             }
+            Event::FilesKept { size, .. } => {
+                self.curve.push((running.as_secs_f64(), *size as u64));
+            }
             Event::Done { stats } | Event::Stopped { stats, .. } if self.case.is_some() => {
                 self.curve.push((running.as_secs_f64(), stats.output_bytes));
             }

@@ -5,6 +5,11 @@
 //! a guess: an edit can become interesting when something far from it went away. So a schedule
 //! skips them only while other stages still remove something, and runs every stage without
 //! skipping before it ends (the result stays a fixed point of every stage).
+//!
+//! A case of several files keeps each file's recall across its sessions and can *hold* it
+//! ([`Recall::hold`]): while other files still change, a file's session skips what failed
+//! before in every run, its schedule's settling round included, and the case settles every
+//! file (sessions that skip nothing) once a round of such sessions changed nothing.
 
 use std::collections::HashMap;
 
@@ -19,21 +24,51 @@ pub struct Recall {
     recording: bool,
     skipping: bool,
     skipped: u64,
+    /// Skipping in every run, whatever the schedule asks (a case settles later).
+    held: bool,
+    /// The run under way skips only because the recall is held.
+    skipping_for_hold: bool,
+    /// Edits skipped only because the recall was held: the schedule does not wait for them.
+    held_skipped: u64,
 }
 
 impl Recall {
     /// A stage starts running: with `skipping`, it skips the edits known to have failed in an
     /// earlier run (not in this one: a run tries each of its edits at least once).
+    /// While held, it skips them whatever `skipping` says.
     pub fn start_run(&mut self, skipping: bool) {
         self.run += 1;
         self.recording = true;
-        self.skipping = skipping;
+        self.skipping = skipping || self.held;
+        self.skipping_for_hold = !skipping && self.held;
     }
 
     /// The stage's run ended: nothing is skipped until the next run that skips.
     pub fn end_run(&mut self) {
         self.recording = false;
         self.skipping = false;
+        self.skipping_for_hold = false;
+    }
+
+    /// Holds the recall (or lets it go): while held every run skips what failed before, and
+    /// what a run skips only for that is counted apart ([`Recall::held_skipped`]), so that a
+    /// schedule still ends; whoever holds it must run the stages again without it.
+    pub fn hold(&mut self, held: bool) {
+        self.held = held;
+    }
+
+    /// Edits skipped so far only because the recall was held.
+    pub fn held_skipped(&self) -> u64 {
+        self.held_skipped
+    }
+
+    /// Counts `edits` skipped, apart when only the hold skips them.
+    fn count(&mut self, edits: u64) {
+        if self.skipping_for_hold {
+            self.held_skipped += edits;
+        } else {
+            self.skipped += edits;
+        }
     }
 
     /// Whether the run under way skips what failed before (it runs on what is likely to pass).
@@ -48,13 +83,13 @@ impl Recall {
                 .failed
                 .get(&signature)
                 .is_some_and(|&run| run < self.run);
-        self.skipped += u64::from(skip);
+        self.count(u64::from(skip));
         skip
     }
 
     /// Counts `edits` that were skipped for another reason while skipping (the syntax guard's).
     pub fn count_skipped(&mut self, edits: u64) {
-        self.skipped += edits;
+        self.count(edits);
     }
 
     /// Notes that an edit with `signature` was judged not interesting.
@@ -123,5 +158,31 @@ mod tests {
         assert!(recall.skips(7));
         assert!(!recall.skips(8));
         assert_eq!(recall.skipped(), 1);
+    }
+
+    #[test]
+    fn a_held_recall_skips_in_every_run_and_counts_those_skips_apart() {
+        let mut recall = Recall::default();
+        recall.start_run(false);
+        recall.note_failed(7);
+        recall.end_run();
+        recall.hold(true);
+        recall.start_run(false);
+        assert!(recall.skipping());
+        assert!(recall.skips(7), "held: skipped though the schedule settles");
+        recall.count_skipped(2);
+        assert_eq!((recall.skipped(), recall.held_skipped()), (0, 3));
+        recall.end_run();
+        recall.start_run(true);
+        assert!(recall.skips(7));
+        assert_eq!(
+            (recall.skipped(), recall.held_skipped()),
+            (1, 3),
+            "the schedule's own skips count as before"
+        );
+        recall.hold(false);
+        recall.start_run(false);
+        assert!(!recall.skips(7));
+        assert_eq!((recall.skipped(), recall.held_skipped()), (1, 3));
     }
 }

@@ -32,6 +32,7 @@ use crate::observe::stats::{StageStats, Stats};
 use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
 use crate::testing::control::{Control, Stop};
+use crate::testing::recall::Recall;
 use crate::testing::tester::{Improvement, Limits, Tester};
 use crate::text::atoms::AtomKind;
 
@@ -187,7 +188,8 @@ impl CaseJob {
         let tester = self.checked_tester(&run.oracle, stop, &mut run.total, run.started)?;
         run.files_tester = Some(tester);
         // Rounds: the files that can go go, then each file is reduced with the others fixed;
-        // again until a round changes nothing.
+        // again until a round changes nothing. The files' sessions skip what failed before
+        // until a round changes nothing; then a round that skips nothing settles the set.
         while run.stopped.is_none() {
             run.start_round();
             let mut changed = run.remove_files()?;
@@ -195,7 +197,7 @@ impl CaseJob {
                 break;
             }
             changed |= run.reduce_each_file();
-            if !changed {
+            if !run.next_round(changed) {
                 break;
             }
         }
@@ -447,7 +449,9 @@ impl CaseJob {
         Some(settings.resolve())
     }
 
-    /// One session on file `index` of `files`.
+    /// One session on file `index` of `files`, with what the file's earlier sessions
+    /// remember of the edits that failed (`recall`, given back with the session's end), its
+    /// steps numbered after the run's `steps` so far.
     #[allow(clippy::too_many_arguments)]
     fn reduce_file(
         &self,
@@ -458,6 +462,8 @@ impl CaseJob {
         round: u32,
         plan: &Plan,
         pins: &Arc<Mutex<Pins>>,
+        recall: Recall,
+        steps: u64,
         total: &Stats,
         started: Instant,
         stop: &CaseStop,
@@ -488,6 +494,8 @@ impl CaseJob {
             others,
         });
         tester.set_best(file.content.clone());
+        *tester.recall_mut() = recall;
+        tester.continue_steps(steps);
         if let Some(steering) = &self.steering {
             steering.tester_started(&mut tester);
             steering.file_started(&file.content, plan, lock(pins).ranges());
@@ -502,6 +510,8 @@ impl CaseJob {
         let mut stats = tester.stats();
         crate::engine::job::fill_sizes(&mut stats, &file.content, &best);
         let memo_hits = in_case.memo_hits.load(Ordering::Relaxed);
+        let recall = std::mem::take(tester.recall_mut());
+        let steps = tester.steps();
         // The trace ends when its tester goes.
         drop(tester);
         Ok(FileSession {
@@ -509,6 +519,8 @@ impl CaseJob {
             stats,
             stopped,
             memo_hits,
+            recall,
+            steps,
         })
     }
 
@@ -669,16 +681,21 @@ impl CaseJob {
         tester.set_events(self.events.clone());
         tester.stats_mut().parallel_mode = plan.knobs.parallel.to_string();
         tester.stats_mut().algorithm = plan.pipeline.to_string();
-        if let Some(output) = self.output.clone() {
-            // The files phase: its candidates are bundles.
-            tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
-                if let Ok(files) = bundle::decode(improvement.content)
-                    && let Some(notice) = output.write(&files)
-                {
-                    report(notice.into());
-                }
-            })));
-        }
+        // The files phase: its candidates are bundles, each accepted set is told in the
+        // sizes of its files and written.
+        let output = self.output.clone();
+        tester.set_improvement_sink(Some(Box::new(move |improvement, report| {
+            let Ok(files) = bundle::decode(improvement.content) else {
+                return;
+            };
+            report(Event::FilesKept {
+                files: files.len(),
+                size: bundle::content_size(&files),
+            });
+            if let Some(notice) = output.as_ref().and_then(|output| output.write(&files)) {
+                report(notice.into());
+            }
+        })));
         Ok(tester)
     }
 
@@ -704,6 +721,10 @@ struct FileSession {
     stats: Stats,
     stopped: Option<Stop>,
     memo_hits: u64,
+    /// The file's recall, for its next session.
+    recall: Recall,
+    /// The run's steps so far, this session's included.
+    steps: u64,
 }
 
 /// Keeps `set` as the newest accepted set (a bounded number of them).

@@ -33,6 +33,17 @@ pub(super) struct CaseRun<'a> {
     /// The set of files as it was when each file's session last ended at its fixed point:
     /// a file whose set has not changed since has nothing left to find.
     pub(super) settled: HashMap<PathBuf, [u8; 32]>,
+    /// The sessions of this round skip what failed before in the file's sessions, in every
+    /// round of their schedules (its recall is held): other files change meanwhile, but most
+    /// of those edits fail again. From the first round on, until a round changes nothing.
+    pub(super) holding: bool,
+    /// The set as it was when each file's last held session ended: nothing to find there
+    /// again until the round that settles.
+    pub(super) held_settled: HashMap<PathBuf, [u8; 32]>,
+    /// What each file's sessions remember of the edits that failed, kept across rounds.
+    pub(super) recalls: HashMap<PathBuf, Recall>,
+    /// Steps taken so far by every tester of the run: each new one numbers its steps on.
+    pub(super) steps: u64,
 }
 
 impl<'a> CaseRun<'a> {
@@ -68,6 +79,27 @@ impl<'a> CaseRun<'a> {
             files_settled: None,
             rounds: 0,
             settled: HashMap::new(),
+            holding: true,
+            held_settled: HashMap::new(),
+            recalls: HashMap::new(),
+            steps: 0,
+        }
+    }
+
+    /// Whether another round follows one that `changed` the set (or not): after a change the
+    /// next round's sessions skip what failed before (as the first round's do); after a round
+    /// of such sessions that changed nothing, one that skips nothing settles the set (a fixed
+    /// point of every file's pipeline: the sessions' candidates met before on the same set
+    /// are the memo's); after that, the run is done.
+    pub(super) fn next_round(&mut self, changed: bool) -> bool {
+        if changed {
+            self.holding = true;
+            true
+        } else if self.holding {
+            self.holding = false;
+            true
+        } else {
+            false
         }
     }
 
@@ -132,6 +164,7 @@ impl<'a> CaseRun<'a> {
             remember(&mut self.earlier, &self.current);
         }
         let file_stats = tester.stats();
+        self.steps = tester.steps();
         tester.end_trace();
         let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
         self.memo_hits += hits;
@@ -172,6 +205,7 @@ impl<'a> CaseRun<'a> {
             .tester(memo, &self.job.settings.resolve(), limits, self.stop)
             .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
         tester.set_best(bundle::encode(&self.current));
+        tester.continue_steps(self.steps);
         Ok((tester, Some(in_case)))
     }
 
@@ -209,7 +243,9 @@ impl<'a> CaseRun<'a> {
             .iter()
             .position(|row| Some(row.path.as_str()) == path.to_str());
         let whole = sha3_256(&bundle::encode(&self.current));
-        let plan = if self.settled.get(&path) == Some(&whole) {
+        let known = self.settled.get(&path) == Some(&whole)
+            || (self.holding && self.held_settled.get(&path) == Some(&whole));
+        let plan = if known {
             None
         } else {
             job.plan_for(&self.current[index])
@@ -228,6 +264,9 @@ impl<'a> CaseRun<'a> {
         self.view.current = row;
         job.show(&self.view);
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
+        let mut recall = self.recalls.remove(&path).unwrap_or_default();
+        recall.hold(self.holding);
+        let held_skipped = recall.held_skipped();
         let session = job.reduce_file(
             &self.oracle,
             &self.memo,
@@ -236,12 +275,18 @@ impl<'a> CaseRun<'a> {
             self.rounds,
             &plan,
             &file_pins,
+            recall,
+            self.steps,
             &self.total,
             self.started,
             self.stop,
         )?;
         add_stats(&mut self.total, &session.stats);
         self.memo_hits += session.memo_hits;
+        // A held session that skipped nothing for the hold reached the file's fixed point.
+        let skipped_for_hold = session.recall.held_skipped() > held_skipped;
+        self.recalls.insert(path.clone(), session.recall);
+        self.steps = session.steps;
         if let Some(report) = self
             .reports
             .iter_mut()
@@ -270,8 +315,12 @@ impl<'a> CaseRun<'a> {
             self.stopped = Some(stop);
             return Ok(changed);
         }
-        self.settled
-            .insert(path, sha3_256(&bundle::encode(&self.current)));
+        let now = sha3_256(&bundle::encode(&self.current));
+        if skipped_for_hold {
+            self.held_settled.insert(path, now);
+        } else {
+            self.settled.insert(path, now);
+        }
         Ok(changed)
     }
 

@@ -87,3 +87,86 @@ fn a_memo_hit_runs_no_test_and_is_no_test() {
     assert_eq!(runs.load(Ordering::Relaxed), 1);
     assert_eq!(in_case.memo_hits.load(Ordering::Relaxed), 2);
 }
+
+/// a.txt must hold `keep` and every other word of b.txt; b.txt must hold `need`: a.txt's words go
+/// only once b.txt lost them, in a later round.
+fn coupled_files_oracle(runs: Arc<AtomicU64>) -> impl Oracle {
+    predicate(
+        "a.txt has keep and b.txt's words",
+        move |candidate: &[u8]| {
+            runs.fetch_add(1, Ordering::Relaxed);
+            let Ok(files) = bundle::decode(candidate) else {
+                return false;
+            };
+            let text = |path: &str| {
+                files
+                    .iter()
+                    .find(|f| f.path.as_path() == std::path::Path::new(path))
+                    .map(|f| String::from_utf8_lossy(&f.content).into_owned())
+            };
+            let (Some(a), Some(b)) = (text("a.txt"), text("b.txt")) else {
+                return false;
+            };
+            let words: Vec<&str> = a.split_whitespace().collect();
+            words.contains(&"keep")
+                && b.contains("need")
+                && b.split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter(|word| !word.is_empty() && *word != "need")
+                    .all(|word| words.contains(&word))
+        },
+    )
+}
+
+fn coupled_job(start: Option<Vec<CaseFile>>) -> CaseJob {
+    CaseJob {
+        input: vec![
+            file("a.txt", "keep alpha\nbeta\n"),
+            file("b.txt", "need\nalpha\n"),
+        ],
+        start,
+        settings: Settings {
+            jobs: 1,
+            parallel: Some(crate::params::ParallelMode::Stable),
+            // Only stages that recall their failed edits, in a schedule.
+            algorithm: Some("(ddmin:line+tokens)*".parse().expect("a pipeline")),
+            ..Settings::default()
+        },
+        binary: BinaryFiles::Keep,
+        output: None,
+        events: None,
+        trace_dir: None,
+        command: None,
+        steering: None,
+    }
+}
+
+/// The files' sessions skip the edits that failed before (their recall is held): a.txt's
+/// removal of `alpha` failed while b.txt had it, and is skipped in a.txt's later held session;
+/// the round that skips nothing settles the set, so the result is a fixed point of every
+/// file's pipeline and a run that starts from it removes nothing more.
+#[test]
+fn held_sessions_settle_into_a_fixed_point_of_every_file() {
+    let runs = Arc::new(AtomicU64::new(0));
+    let finished = coupled_job(None)
+        .run(
+            Arc::new(coupled_files_oracle(runs.clone())),
+            &CaseStop::default(),
+        )
+        .unwrap();
+    let result: Vec<String> = finished
+        .result
+        .iter()
+        .map(|f| String::from_utf8_lossy(&f.content).into_owned())
+        .collect();
+    assert!(result[0].contains("keep") && result[1].contains("need"));
+    assert!(
+        !result[0].contains("alpha"),
+        "a.txt lost alpha once b.txt had lost it, in a later round: {result:?}"
+    );
+    assert!(finished.rounds >= 3, "a held round and one that settles");
+    let again = coupled_job(Some(finished.result.clone()))
+        .run(Arc::new(coupled_files_oracle(runs)), &CaseStop::default())
+        .unwrap();
+    assert_eq!(again.result, finished.result, "nothing left to find");
+    assert_eq!(again.stats.accepted, 0);
+}

@@ -34,8 +34,9 @@ pub struct CaseSession {
 
 impl CaseSession {
     /// Starts the case job on its own thread; its events come from [`EngineHandle::events`]
-    /// (the job's own event sender is replaced). The engine thread ends with the run, whatever
-    /// `options.exit_when_done` says (there is nothing to wait for commands for).
+    /// (the job's own event sender is replaced). As a file's session, it ends with the run
+    /// when `options.exit_when_done` says so; else, once the run is done, it waits (a front
+    /// end stays on the result) until [`Command::Stop`], answering the other commands.
     pub fn start(
         mut job: CaseJob,
         oracle: Arc<dyn Oracle>,
@@ -72,7 +73,11 @@ impl CaseSession {
                 .spawn(move || {
                     let finished = job.run(oracle, &stop);
                     let event = ending_event(&finished, &shared);
+                    let done = matches!(event, Event::Done { .. });
                     let _ = events_tx.send(event);
+                    if done && !options.exit_when_done {
+                        wait_for_stop(&shared, &events_tx);
+                    }
                     finished
                 })?
         };
@@ -152,6 +157,33 @@ fn ending_event(finished: &Result<CaseFinished, StartError>, shared: &Shared) ->
             let message = error.to_string();
             lock(&shared.snapshot).state = RunState::Failed(message.clone());
             Event::Failed { message }
+        }
+    }
+}
+
+/// After the run: waits for [`Command::Stop`]; every other command that reaches the queue is
+/// refused (the case is done, its result written).
+fn wait_for_stop(shared: &Shared, events: &crossbeam_channel::Sender<Event>) {
+    loop {
+        let command = {
+            let mut pending = lock(&shared.pending);
+            while pending.is_empty() {
+                pending = shared
+                    .wake
+                    .wait(pending)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+            pending.pop_front()
+        };
+        match command {
+            Some(Command::Stop) => return,
+            Some(_) => {
+                let _ = events.send(Event::CommandRejected {
+                    command: "command".into(),
+                    reason: "the case is done and its result written: quit to leave".into(),
+                });
+            }
+            None => {}
         }
     }
 }

@@ -342,6 +342,12 @@ impl Tester {
         self.steps
     }
 
+    /// Numbers the steps that follow after `steps` earlier ones (those of another tester of
+    /// the same run: a case's files phase and each file's session count on one scale).
+    pub fn continue_steps(&mut self, steps: u64) {
+        self.steps = steps;
+    }
+
     /// The current best test case (the last one accepted).
     pub fn best(&self) -> &[u8] {
         &self.best
