@@ -6,6 +6,8 @@
 //! - the crate boundary: whittle-core depends on no terminal, UI or command-line crate (its
 //!   `Cargo.toml` and `cargo tree`), names none in its code and derives nothing of clap, and
 //!   only its `tree/` names tree-sitter;
+//! - the engine never reaches up: the core neither depends on nor names the whittle crate;
+//! - every path ARCHITECTURE.md names exists;
 //! - only the front ends print.
 
 use std::collections::BTreeSet;
@@ -580,6 +582,82 @@ fn the_core_names_no_terminal_ui_or_command_line_crate_and_derives_nothing_of_cl
         "the core knows nothing of terminals, UIs and command lines (the whittle crate turns \
          its choices into options: src/cli/choices.rs):\n{}",
         wrong.join("\n")
+    );
+}
+
+/// The engine never reaches up into its front ends: the core neither depends on the whittle
+/// crate nor names it (the compiler refuses the cycle only once someone adds the dependency).
+#[test]
+fn the_core_names_no_front_end() {
+    let manifest = read(&project().join("whittle-core/Cargo.toml"));
+    assert!(
+        !normal_dependencies(&manifest).contains("whittle"),
+        "whittle-core/Cargo.toml depends on the whittle crate"
+    );
+    let naming: Vec<String> = rust_files(&core_src())
+        .into_iter()
+        .filter(|file| names_crate(&code_only(&read(file)), "whittle"))
+        .map(|file| shown(&file))
+        .collect();
+    assert!(
+        naming.is_empty(),
+        "the core names the whittle crate (its cli, tui, console or headless): {naming:?}"
+    );
+}
+
+/// Every file and folder `ARCHITECTURE.md` names in backquotes exists: from the project's root,
+/// or as the end of a path under it (`passes/mod.rs`). `NAME` stands for a name to choose.
+#[test]
+fn every_path_the_architecture_names_exists() {
+    let architecture = read(&project().join("ARCHITECTURE.md"));
+    let mut known: BTreeSet<String> = BTreeSet::new();
+    for top in [
+        "src",
+        "whittle-core",
+        "tests",
+        "docs",
+        "grammars",
+        "xtask",
+        "examples",
+    ] {
+        fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                out.insert(path.strip_prefix(root).unwrap().display().to_string());
+                if path.is_dir() && !path.ends_with("target") {
+                    walk(&path, root, out);
+                }
+            }
+        }
+        walk(&project().join(top), &project(), &mut known);
+    }
+    let named: Vec<&str> = architecture
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|quoted| !quoted.contains(char::is_whitespace) && !quoted.contains("NAME"))
+        .filter(|quoted| {
+            quoted.contains('/')
+                || [".rs", ".toml", ".md"]
+                    .iter()
+                    .any(|end| quoted.ends_with(end))
+        })
+        .collect();
+    assert!(
+        named.contains(&"whittle-core/src/tree/language.rs"),
+        "the paths are read: {named:?}"
+    );
+    let missing: Vec<&&str> = named
+        .iter()
+        .filter(|path| {
+            let path = path.trim_end_matches('/');
+            !project().join(path).exists()
+                && !known.iter().any(|k| k.ends_with(&format!("/{path}")))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names what is not in the tree: {missing:?}"
     );
 }
 

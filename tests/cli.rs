@@ -14,6 +14,17 @@ fn reduce(work: &Work, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `whittle reduce in.txt OPTIONS -j 1` in `work`, with `grep -q keep` as the test.
+fn reduce_in_txt_keeping(work: &Work, options: &[&str]) -> Output {
+    let args = [
+        &["in.txt"],
+        options,
+        &["-j", "1", "--", "grep", "-q", "keep"],
+    ]
+    .concat();
+    reduce(work, &args)
+}
+
 /// A work directory holding the papers' sumprod example (`sumprod.c`, `oracle.sh` and the
 /// expected results).
 fn sumprod() -> Work {
@@ -326,21 +337,9 @@ fn a_whitespace_only_result_is_trivial_too_unless_allowed() {
 fn statistics_and_trace_are_written() {
     let work = Work::new();
     work.file("in.txt", "a\nkeep\nb\nc\n");
-    let output = reduce(
+    let output = reduce_in_txt_keeping(
         &work,
-        &[
-            "in.txt",
-            "--stats-json",
-            "stats.json",
-            "--trace",
-            "trace.jsonl",
-            "-j",
-            "1",
-            "--",
-            "grep",
-            "-q",
-            "keep",
-        ],
+        &["--stats-json", "stats.json", "--trace", "trace.jsonl"],
     );
     assert!(output.status.success(), "{output:?}");
     assert_eq!(work.read("in.whittled.txt"), b"keep");
@@ -399,20 +398,7 @@ fn statistics_tell_why_each_scheduled_stage_ran_when_it_did() {
         "in.txt",
         "alpha beta\nkeep(one, two) { gamma }\ndelta\nepsilon [zeta]\n",
     );
-    let output = reduce(
-        &work,
-        &[
-            "in.txt",
-            "--stats-json",
-            "stats.json",
-            "-j",
-            "1",
-            "--",
-            "grep",
-            "-q",
-            "keep",
-        ],
-    );
+    let output = reduce_in_txt_keeping(&work, &["--stats-json", "stats.json"]);
     assert!(output.status.success(), "{output:?}");
     let stats = work.json("stats.json");
     let runs = stats["schedule"].as_array().expect("a schedule list");

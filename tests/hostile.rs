@@ -13,7 +13,8 @@ use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::Duration;
 
 use common::safety::{
-    Work, exited, lines, needle_task, run_within, runs, slow_needle_task, text, wait_until,
+    Work, exited, in_mount_namespace, lines, needle_task, run_within, runs, slow_needle_task, text,
+    wait_until,
 };
 
 const MINUTE: Duration = Duration::from_secs(60);
@@ -160,24 +161,12 @@ fn a_full_stderr_changes_nothing() {
 fn on_a_full_disk(work: &Work, program: &str, args: &[&str]) -> Command {
     let full = work.path("full");
     std::fs::create_dir_all(&full).unwrap();
-    let mut script = format!(
+    let setup = format!(
         "mount -t tmpfs -o size=16k whittle-test {full} || exit 97; \
-         mkdir {full}/out; head -c 1000000 /dev/zero > {full}/fill 2>/dev/null; exec \"$0\"",
+         mkdir {full}/out; head -c 1000000 /dev/zero > {full}/fill 2>/dev/null",
         full = full.display()
     );
-    for arg in args {
-        script.push_str(&format!(" '{arg}'"));
-    }
-    let mut command = Command::new("unshare");
-    if !common::safety::is_root() {
-        command.arg("-r");
-    }
-    command
-        .args(["-m", "sh", "-c", &script, program])
-        .current_dir(work.dir.path())
-        .env("TMPDIR", work.tmp())
-        .stdin(Stdio::null());
-    command
+    in_mount_namespace(work, &setup, program, args)
 }
 
 #[test]

@@ -6,29 +6,18 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use common::safety::{Work, exited, run_within, text};
+use common::safety::{Work, exited, in_mount_namespace, run_within, text};
 
 const MINUTE: Duration = Duration::from_secs(60);
 
 /// `whittle ARGS` with a tmpfs of `size` mounted over the scratch root, in a mount namespace of
 /// its own (as root directly, else in a user namespace).
 fn whittle_on_small_disk(work: &Work, size: &str, args: &[&str]) -> Command {
-    let mut script = format!(
-        "mount -t tmpfs -o size={size} whittle-test {tmp} || exit 97; exec \"$0\"",
+    let setup = format!(
+        "mount -t tmpfs -o size={size} whittle-test {tmp} || exit 97",
         tmp = work.tmp().display()
     );
-    for arg in args {
-        script.push_str(&format!(" '{arg}'"));
-    }
-    let mut command = Command::new("unshare");
-    if !common::safety::is_root() {
-        command.arg("-r");
-    }
-    command
-        .args(["-m", "sh", "-c", &script, env!("CARGO_BIN_EXE_whittle")])
-        .current_dir(work.dir.path())
-        .env("TMPDIR", work.tmp());
-    command
+    in_mount_namespace(work, &setup, env!("CARGO_BIN_EXE_whittle"), args)
 }
 
 #[test]

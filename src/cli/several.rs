@@ -183,23 +183,26 @@ pub fn reduce(args: &ReduceArgs) -> anyhow::Result<i32> {
         Ok(prepared) => prepared,
         Err(message) => return usage_error(message),
     };
+    let input = prepared.job.input.clone();
+    let judge_dyn: Arc<dyn Oracle> = prepared.judge.clone();
+    let finished = match prepared.theme {
+        Some(theme) => run_ui(args, prepared.job, judge_dyn, theme, &prepared.name)?,
+        None => run_headless(
+            args,
+            prepared.job,
+            judge_dyn,
+            &prepared.oracle,
+            &prepared.layout,
+        ),
+    };
     let Prepared {
-        theme,
-        name,
-        layout,
         output,
         lock,
         oracle,
         judge,
         result_dir,
-        job,
+        ..
     } = prepared;
-    let input = job.input.clone();
-    let judge_dyn: Arc<dyn Oracle> = judge.clone();
-    let finished = match theme {
-        Some(theme) => run_ui(args, job, judge_dyn, theme, &name)?,
-        None => run_headless(args, job, judge_dyn, &oracle, &layout),
-    };
     if let Err(warning) = oracle.close() {
         errln!("whittle: warning: {warning}");
     }

@@ -241,7 +241,7 @@ mod tests {
         assert_eq!(deck.pane, Pane::History);
         assert_eq!(
             deck.tabs.len(),
-            Pane::DECK.len(),
+            Pane::deck(false).len(),
             "every tab fits in 80 columns"
         );
         let config = screen.area(Pane::Configuration).unwrap();

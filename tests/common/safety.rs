@@ -197,6 +197,27 @@ pub fn spawn_piped(command: &mut Command) -> Child {
         .unwrap()
 }
 
+/// `program ARGS`, started by `sh -c` after `setup` (shell commands that mount what the test
+/// needs and `exit 97` when they cannot), in a mount namespace of its own (as root directly,
+/// else in a user namespace), in `work`'s directory with its scratch root as `TMPDIR` and
+/// nothing on stdin.
+pub fn in_mount_namespace(work: &Work, setup: &str, program: &str, args: &[&str]) -> Command {
+    let mut script = format!("{setup}; exec \"$0\"");
+    for arg in args {
+        script.push_str(&format!(" '{arg}'"));
+    }
+    let mut command = Command::new("unshare");
+    if !is_root() {
+        command.arg("-r");
+    }
+    command
+        .args(["-m", "sh", "-c", &script, program])
+        .current_dir(work.dir.path())
+        .env("TMPDIR", work.tmp())
+        .stdin(Stdio::null());
+    command
+}
+
 /// Whether the tests run as root (the effective user id in `/proc/self/status`).
 pub fn is_root() -> bool {
     std::fs::read_to_string("/proc/self/status")

@@ -196,6 +196,26 @@ fn read_file(path: &Path, relative: PathBuf, limit: u64) -> Result<CaseFile, Str
     })
 }
 
+/// The path of `relative` in `root`, checked to stay inside it, with its directories made
+/// (private ones with `private_mode`, else `0o755`).
+fn prepare_path(
+    root: &Path,
+    relative: &Path,
+    private_mode: Option<u32>,
+) -> std::io::Result<PathBuf> {
+    check_relative(relative).map_err(std::io::Error::other)?;
+    let path = root.join(relative);
+    if let Some(parent) = path.parent()
+        && parent != root
+    {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(private_mode.map_or(0o755, |_| 0o700))
+            .create(parent)?;
+    }
+    Ok(path)
+}
+
 /// Writes `files` into the directory `root` (which exists), making the directories they need.
 /// Each file gets `private_mode`, plus the owner's execute bit when the file had any execute
 /// bit (a script of the case stays runnable); `private_mode` of `None` keeps the files' modes.
@@ -207,16 +227,7 @@ pub fn write_into(
     private_mode: Option<u32>,
 ) -> std::io::Result<()> {
     for file in files.iter().filter(|file| !file.is_link()) {
-        check_relative(&file.path).map_err(std::io::Error::other)?;
-        let path = root.join(&file.path);
-        if let Some(parent) = path.parent()
-            && parent != root
-        {
-            fs::DirBuilder::new()
-                .recursive(true)
-                .mode(private_mode.map_or(0o755, |_| 0o700))
-                .create(parent)?;
-        }
+        let path = prepare_path(root, &file.path, private_mode)?;
         let mode = match private_mode {
             Some(private) if file.mode & 0o111 != 0 => private | 0o100,
             Some(private) => private,
@@ -233,16 +244,7 @@ pub fn write_into(
     }
     for link in files.iter().filter(|file| file.is_link()) {
         use std::os::unix::ffi::OsStrExt;
-        check_relative(&link.path).map_err(std::io::Error::other)?;
-        let path = root.join(&link.path);
-        if let Some(parent) = path.parent()
-            && parent != root
-        {
-            fs::DirBuilder::new()
-                .recursive(true)
-                .mode(private_mode.map_or(0o755, |_| 0o700))
-                .create(parent)?;
-        }
+        let path = prepare_path(root, &link.path, private_mode)?;
         // Neither the link's directory nor the link itself may lead out of `root` through a
         // link made before: directories are made by path, so check what is there.
         let real_parent = path

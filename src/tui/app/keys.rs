@@ -77,7 +77,7 @@ impl App {
         self.focus = order[next];
         // The compact layout shows the focused pane's tab (the test case and the
         // Configuration pane are always on screen).
-        if Pane::DECK.contains(&self.focus) {
+        if Pane::deck(false).contains(&self.focus) {
             self.deck = self.focus;
         }
     }

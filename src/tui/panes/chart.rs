@@ -66,24 +66,7 @@ fn draw_series(
         .filter(|m| m.tests > 0)
         .map(|m| [(m.tests as f64, bottom), (m.tests as f64, top)])
         .collect();
-    let mut datasets = Vec::new();
-    for mark in &marks {
-        datasets.push(
-            Dataset::default()
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(theme.mark)
-                .data(mark),
-        );
-    }
-    datasets.push(
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.chart)
-            .data(&points),
-    );
-    let chart = Chart::new(datasets)
+    let chart = Chart::new(size_datasets(&marks, &points, theme))
         .block(block(title, view.focus == Pane::Chart, theme))
         .x_axis(
             Axis::default()
@@ -94,6 +77,25 @@ fn draw_series(
         .y_axis(size_axis(bottom, top, theme))
         .legend_position(None);
     frame.render_widget(chart, area);
+}
+
+/// The lines of a size chart: each of `marks` (a vertical line) in the marks' style, then the
+/// curve through `points`.
+pub(super) fn size_datasets<'a>(
+    marks: &'a [[(f64, f64); 2]],
+    points: &'a [(f64, f64)],
+    theme: &Theme,
+) -> Vec<Dataset<'a>> {
+    let line = |data: &'a [(f64, f64)], style: ratatui::style::Style| {
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(style)
+            .data(data)
+    };
+    let mut datasets: Vec<Dataset<'a>> = marks.iter().map(|mark| line(mark, theme.mark)).collect();
+    datasets.push(line(points, theme.chart));
+    datasets
 }
 
 /// The vertical axis of a size chart: bytes from `bottom` to `top`.

@@ -9,9 +9,8 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
+use ratatui::widgets::{Axis, Chart};
 
 use super::{Pane, View};
 use crate::tui::widgets::{block, clock_time, human_bytes};
@@ -147,25 +146,8 @@ pub fn draw_curve(view: &View, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|fraction| [(end * fraction, bottom), (end * fraction, top)])
         .collect();
-    let mut datasets: Vec<Dataset> = marks
-        .iter()
-        .map(|mark| {
-            Dataset::default()
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(theme.mark)
-                .data(mark)
-        })
-        .collect();
-    datasets.push(
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.chart)
-            .data(&points),
-    );
     let title = curve_title(course, now, area.width.saturating_sub(2) as usize);
-    let chart = Chart::new(datasets)
+    let chart = Chart::new(super::chart::size_datasets(&marks, &points, theme))
         .block(block(title, view.focus == Pane::Chart, theme))
         .x_axis(
             Axis::default()

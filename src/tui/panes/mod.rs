@@ -55,19 +55,9 @@ impl Pane {
         Pane::Chart,
     ];
 
-    /// The panes of the compact layout's deck, in the order of their number keys.
-    pub const DECK: [Pane; 7] = [
-        Pane::Steps,
-        Pane::Statistics,
-        Pane::Stages,
-        Pane::Tree,
-        Pane::History,
-        Pane::Output,
-        Pane::Chart,
-    ];
-
-    /// The deck of a case of several files: the file list is its eighth tab.
-    pub const CASE_DECK: [Pane; 8] = [
+    /// The tabs of the compact layout's deck, in the order of their number keys; the file list
+    /// (the last) is a tab only for a case of several files.
+    const DECK_TABS: [Pane; 8] = [
         Pane::Steps,
         Pane::Statistics,
         Pane::Stages,
@@ -80,7 +70,8 @@ impl Pane {
 
     /// The deck's tabs, with the file list when there is one.
     pub fn deck(files: bool) -> &'static [Pane] {
-        if files { &Pane::CASE_DECK } else { &Pane::DECK }
+        let tabs = Pane::DECK_TABS.len() - usize::from(!files);
+        &Pane::DECK_TABS[..tabs]
     }
 
     pub fn title(self) -> &'static str {

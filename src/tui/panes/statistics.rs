@@ -19,6 +19,16 @@ use crate::tui::widgets::{block, clock_time, human_bytes, percent};
 use whittle_core::engine::case::CaseView;
 use whittle_core::text::describe::ellipsize;
 
+/// A label of the pane's number lines, padded to their column.
+fn label(theme: &Theme, text: &str) -> Span<'static> {
+    Span::styled(format!("{text:<9}"), theme.muted)
+}
+
+/// A number line: its label and its value.
+fn row(theme: &Theme, name: &str, text: String) -> Line<'static> {
+    Line::from(vec![label(theme, name), Span::styled(text, theme.base)])
+}
+
 /// The number lines of the pane.
 fn numbers(view: &View) -> Vec<Line<'static>> {
     let theme = view.theme;
@@ -34,23 +44,12 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
         .last_reduction
         .map(|at| clock_time(view.now.saturating_duration_since(at)))
         .unwrap_or_else(|| "–".into());
-    let label = |text: &str| Span::styled(format!("{text:<9}"), theme.muted);
-    let value = |text: String| Span::styled(text, theme.base);
-    let row = |name: &str, text: String| Line::from(vec![label(name), value(text)]);
     let size_line = |name: &str, from: usize, to: usize| {
         Line::from(vec![
-            label(name),
-            value(format!("{from} → {to} ")),
+            label(theme, name),
+            Span::styled(format!("{from} → {to} "), theme.base),
             Span::styled(percent(to, from), theme.accent),
         ])
-    };
-    let cache = &stats.cache;
-    let unknown = |known: u64| {
-        if replay && view.run.final_stats.is_none() {
-            "–".to_string()
-        } else {
-            known.to_string()
-        }
     };
     // The most telling first: a small screen shows the first ones.
     let mut lines = Vec::new();
@@ -66,34 +65,60 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
         size_line("lines", view.input.lines, view.best.lines),
         size_line("non-ws", view.input.nonws, view.best.nonws),
         Line::from(vec![
-            label("tests"),
-            value(format!("{} · {rate} · ", stats.tests)),
+            label(theme, "tests"),
+            Span::styled(format!("{} · {rate} · ", stats.tests), theme.base),
             Span::styled(
                 percent(stats.interesting_tests as usize, stats.tests as usize),
                 theme.interesting,
             ),
             Span::styled(" ✗", theme.interesting),
         ]),
+    ]);
+    lines.extend(counter_lines(view));
+    if !replay {
+        lines.push(row(theme, "reduced", format!("{since} ago")));
+    }
+    lines
+}
+
+/// The number lines of the cache, the checks, what was skipped or run in parallel, the rounds
+/// and the time. A replay shows "–" for what its trace does not record until its end.
+fn counter_lines(view: &View) -> [Line<'static>; 8] {
+    let theme = view.theme;
+    let stats = view.stats;
+    let cache = &stats.cache;
+    let unrecorded = view.replay.is_some() && view.run.final_stats.is_none();
+    let unknown = |known: u64| {
+        if unrecorded {
+            "–".to_string()
+        } else {
+            known.to_string()
+        }
+    };
+    [
         row(
+            theme,
             "cache",
             format!("{} lookups · {} hits", unknown(cache.lookups), cache.hits()),
         ),
         Line::from(vec![
-            label("hits"),
+            label(theme, "hits"),
             Span::styled(format!("✗ {}  ", cache.hits_interesting), theme.interesting),
             Span::styled(format!("✓ {}  ", cache.hits_not), theme.not_interesting),
             Span::styled(format!("? {}", cache.hits_unresolved), theme.unresolved),
         ]),
         row(
+            theme,
             "checks",
             format!("{} · {} oracle runs", stats.checks, stats.oracle_runs),
         ),
         row(
+            theme,
             "entries",
             format!(
                 "{} · {} · {} evicted",
                 unknown(cache.entries),
-                if replay && view.run.final_stats.is_none() {
+                if unrecorded {
                     "–".to_string()
                 } else {
                     human_bytes(cache.bytes as usize)
@@ -102,10 +127,12 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
             ),
         ),
         row(
+            theme,
             "skipped",
             format!("guard {} · timeouts {}", stats.guard_skips, stats.timeouts),
         ),
         row(
+            theme,
             "parallel",
             format!(
                 "cancelled {} · wasted {}{}",
@@ -120,10 +147,12 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
             ),
         ),
         row(
+            theme,
             "rounds",
             format!("{} (the report's iterations)", stats.iterations),
         ),
         row(
+            theme,
             "time",
             format!(
                 "{} running · {} accepted",
@@ -131,11 +160,7 @@ fn numbers(view: &View) -> Vec<Line<'static>> {
                 stats.accepted
             ),
         ),
-    ]);
-    if !replay {
-        lines.push(row("reduced", format!("{since} ago")));
-    }
-    lines
+    ]
 }
 
 /// The bytes of the whole case now: the file being reduced at its best, the others as the

@@ -571,16 +571,8 @@ mod tests {
     /// something, and tried again once a round changed nothing.
     #[test]
     fn known_failures_wait_for_the_round_that_settles() {
-        let oracle = crate::exec::oracle::predicate("two or more a", |c: &[u8]| {
-            c.len() >= 2 && c.iter().all(|&b| b == b'a')
-        });
-        let mut tester = Tester::new(
-            Arc::new(oracle),
-            CachePolicy::recommended(),
-            Arc::new(Control::new(Knobs::default())),
-        );
-        tester.set_best(b"aaaaa".to_vec());
-        let candidate = Candidate::single(CandidateKind::Manual);
+        let mut tester = tester_of_as(b"aaaaa");
+        let candidate = manual();
         let mut tried = Vec::new();
         let rounds = run(2, &mut tester, |stage, round, tester| {
             if stage == 0 {

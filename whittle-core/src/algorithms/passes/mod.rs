@@ -216,94 +216,43 @@ impl TextStage {
         options: EditOptions,
     ) -> Result<(), Stop> {
         let syntax = Syntax::for_language(language.map(|l| l.name()));
-        match self {
-            TextStage::Tokens => {
-                let stage = tokens::TokenWindows::new(syntax);
-                run_edit_stage(&stage, tester, pins, options)
+        let stage: Box<dyn EditStage + '_> = match (self, language) {
+            (TextStage::Tokens, _) => Box::new(tokens::TokenWindows::new(syntax)),
+            (TextStage::Brackets, _) => Box::new(brackets::BalancedRegions { syntax, language }),
+            (TextStage::Rename, _) => Box::new(rename::Rename { syntax, language }),
+            (TextStage::Indent, _) => Box::new(indent::LiftBlocks),
+            (TextStage::Spans | TextStage::Runs, _) => Box::new(spans::TokenSpans {
+                syntax,
+                aligned: self == TextStage::Spans,
+            }),
+            (TextStage::Inline, Some(language)) => Box::new(inline::InlineCalls { language }),
+            (TextStage::Unbind, Some(language)) => Box::new(unbind::RemoveBindings { language }),
+            (TextStage::Typedefs, Some(language)) => {
+                Box::new(typedefs::InlineTypedefs { language })
             }
-            TextStage::Brackets => {
-                let stage = brackets::BalancedRegions { syntax, language };
-                run_edit_stage(&stage, tester, pins, options)
+            (TextStage::Conditions, Some(language)) => {
+                Box::new(conditions::HoistConditions { language })
             }
-            TextStage::Rename => {
-                let stage = rename::Rename { syntax, language };
-                run_edit_stage(&stage, tester, pins, options)
+            (TextStage::Declarations, Some(language)) => {
+                Box::new(declarations::DefinitionsToDeclarations { language })
             }
-            TextStage::Indent => run_edit_stage(&indent::LiftBlocks, tester, pins, options),
-            TextStage::Inline => match language {
-                Some(language) => {
-                    run_edit_stage(&inline::InlineCalls { language }, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Spans | TextStage::Runs => {
-                let aligned = self == TextStage::Spans;
-                let stage = spans::TokenSpans { syntax, aligned };
-                run_edit_stage(&stage, tester, pins, options)
+            (TextStage::Declarators, Some(language)) => {
+                Box::new(declarators::MergeDeclarators { language })
             }
-            TextStage::Unbind => match language {
-                Some(language) => {
-                    let stage = unbind::RemoveBindings { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Typedefs => match language {
-                Some(language) => {
-                    let stage = typedefs::InlineTypedefs { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Conditions => match language {
-                Some(language) => {
-                    let stage = conditions::HoistConditions { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Declarations => match language {
-                Some(language) => {
-                    let stage = declarations::DefinitionsToDeclarations { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Declarators => match language {
-                Some(language) => {
-                    let stage = declarators::MergeDeclarators { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Constructors => match language {
-                Some(language) => {
-                    let stage = constructors::RemoveConstructors { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Templates => match language {
-                Some(language) => {
-                    let stage = templates::DropTemplateParameters { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Receivers => match language {
-                Some(language) => {
-                    let stage = receivers::RemoveReceivers { language };
-                    run_edit_stage(&stage, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-            TextStage::Zeros => match language {
-                Some(language) => {
-                    run_edit_stage(&zeros::ZeroValues { language }, tester, pins, options)
-                }
-                None => Ok(()),
-            },
-        }
+            (TextStage::Constructors, Some(language)) => {
+                Box::new(constructors::RemoveConstructors { language })
+            }
+            (TextStage::Templates, Some(language)) => {
+                Box::new(templates::DropTemplateParameters { language })
+            }
+            (TextStage::Receivers, Some(language)) => {
+                Box::new(receivers::RemoveReceivers { language })
+            }
+            (TextStage::Zeros, Some(language)) => Box::new(zeros::ZeroValues { language }),
+            // The stages that edit a language's structure have nothing to do on plain text.
+            (_, None) => return Ok(()),
+        };
+        run_edit_stage(&*stage, tester, pins, options)
     }
 }
 

@@ -348,13 +348,15 @@ impl CaseJob {
     }
 
     /// The files phase: ddmin over the files of `files` that are not pinned (those stay),
-    /// recorded as a stage of its own in the statistics.
+    /// recorded as a stage of its own in the statistics. Returns the files left (the best,
+    /// decoded once) and why the phase stopped early, if it did; an error is a best that is not
+    /// a bundle.
     fn remove_files(
         &self,
         tester: &mut Tester,
         files: &[CaseFile],
         pinned: &[bool],
-    ) -> Option<Stop> {
+    ) -> Result<(Vec<CaseFile>, Option<Stop>), String> {
         tester.emit(Event::StageStarted {
             stage: FILES_STAGE.into(),
             index: 0,
@@ -364,8 +366,8 @@ impl CaseJob {
         let tests = tester.stats().tests;
         let (bytes, nonws) = set_sizes(files);
         let stopped = self.files_ddmin(tester, files, pinned);
-        let (bytes_after, nonws_after) =
-            set_sizes(&bundle::decode(tester.best()).unwrap_or_default());
+        let left = bundle::decode(tester.best());
+        let (bytes_after, nonws_after) = set_sizes(left.as_deref().unwrap_or_default());
         let run = StageStats {
             tests: tester.stats().tests - tests,
             bytes_removed: bytes.saturating_sub(bytes_after),
@@ -374,7 +376,7 @@ impl CaseJob {
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(FILES_STAGE, run);
-        stopped
+        left.map(|left| (left, stopped))
     }
 
     /// ddmin over the files: a command of the front end that interrupts it is applied and

@@ -154,11 +154,14 @@ impl<'a> CaseRun<'a> {
                         .is_some_and(|pins| !lock(pins).is_empty())
             })
             .collect();
-        self.stopped = job.remove_files(&mut tester, &self.current, &pinned);
+        let (left, stopped) = job
+            .remove_files(&mut tester, &self.current, &pinned)
+            .map_err(|error| {
+                StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
+            })?;
+        self.stopped = stopped;
         let before = self.current.len();
-        self.current = bundle::decode(tester.best()).map_err(|error| {
-            StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
-        })?;
+        self.current = left;
         let changed = self.current.len() < before;
         if changed {
             remember(&mut self.earlier, &self.current);

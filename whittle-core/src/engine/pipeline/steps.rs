@@ -191,25 +191,8 @@ impl PipelineStages {
         let tests = tester.stats().tests;
         let skipped = tester.recall().skipped();
         let before = tester.best().to_vec();
-        // Text stages judge what the parser would reject: compilers accept more than the
-        // grammars do (C's implicit int, say), and their edits are few and small. But while a
-        // schedule runs on what is likely to pass (before the round that settles it), they
-        // skip those too (most of them fail), unless a text stage without the guard already
-        // reached a text it rejects or the language's compilers are known to accept much
-        // that its grammar rejects.
         let text = matches!(step, Step::Text(_));
-        let misjudges = self
-            .guard_misjudges
-            .load(std::sync::atomic::Ordering::Relaxed)
-            || self
-                .plan
-                .language
-                .is_some_and(|language| !language.guards_text_edits());
-        let guard = if text && (!tester.recall().skipping() || misjudges) {
-            None
-        } else {
-            self.guard(tester.best())
-        };
+        let (guard, misjudges) = self.step_guard(text, tester);
         let guarded = guard.is_some();
         let likely_only = guarded && text;
         let guard_skips = tester.stats().guard_skips;
@@ -300,6 +283,29 @@ impl PipelineStages {
             },
             Step::Schedule(_) => Ok(()),
         }
+    }
+
+    /// The syntax guard of a step (`text`: a text stage) on the current best, and whether the
+    /// guard is known to misjudge text edits. Text stages judge what the parser would reject:
+    /// compilers accept more than the grammars do (C's implicit int, say), and their edits are
+    /// few and small. But while a schedule runs on what is likely to pass (before the round
+    /// that settles it), they skip those too (most of them fail), unless a text stage without
+    /// the guard already reached a text it rejects or the language's compilers are known to
+    /// accept much that its grammar rejects.
+    fn step_guard(&self, text: bool, tester: &Tester) -> (Option<Arc<dyn CandidateGuard>>, bool) {
+        let misjudges = self
+            .guard_misjudges
+            .load(std::sync::atomic::Ordering::Relaxed)
+            || self
+                .plan
+                .language
+                .is_some_and(|language| !language.guards_text_edits());
+        let guard = if text && (!tester.recall().skipping() || misjudges) {
+            None
+        } else {
+            self.guard(tester.best())
+        };
+        (guard, misjudges)
     }
 
     /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a

@@ -104,31 +104,13 @@ impl std::ops::Deref for CaseSession {
 fn starting_snapshot(job: &CaseJob, plan: &Plan, control: &Control) -> Snapshot {
     let start = crate::bundle::content_size(job.start_files());
     Snapshot {
-        state: RunState::Checking,
-        paused: false,
-        step_mode: false,
-        parked: false,
-        parked_time: std::time::Duration::ZERO,
-        best: Arc::from(&b""[..]),
-        version: 0,
         input_size: start,
         pipeline: plan.pipeline.to_string(),
-        stage: String::new(),
-        stage_index: 0,
-        stage_count: 0,
-        split_factor: control.split_factor(),
-        jobs: control.jobs(),
-        parallel: control.parallel_mode(),
-        plan_version: control.plan_version(),
-        pins: Vec::new(),
-        history: Vec::new(),
-        stats: Stats::default(),
         output: job
             .output
             .as_ref()
             .map(|output| output.path().to_path_buf()),
-        language: None,
-        case: None,
+        ..Snapshot::checking(control)
     }
 }
 
@@ -375,11 +357,7 @@ impl CaseSteering for Steering {
         stage_name: &str,
     ) -> Result<usize, Stop> {
         let mut resume = stage;
-        loop {
-            let command = lock(&self.shared.pending).pop_front();
-            let Some(command) = command else {
-                break;
-            };
+        while let Some(command) = self.shared.next_command() {
             match command {
                 Command::Stop => return Err(Stop::Requested),
                 Command::Pin(target) => self.pin(tester, file.as_ref(), &target, true),

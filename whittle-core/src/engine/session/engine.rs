@@ -341,11 +341,7 @@ impl Engine {
     /// whether it had finished.
     fn handle_commands(&mut self, tester: &mut Tester, stage: usize, done: bool) -> Next {
         let mut resume = stage;
-        loop {
-            let command = lock(&self.shared.pending).pop_front();
-            let Some(command) = command else {
-                break;
-            };
+        while let Some(command) = self.shared.next_command() {
             match command {
                 Command::Stop => return Next::Stop,
                 Command::Pin(target) => self.pin(tester, &target, true),

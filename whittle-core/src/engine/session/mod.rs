@@ -155,6 +155,44 @@ struct Shared {
     history: Arc<Mutex<History>>,
 }
 
+impl Snapshot {
+    /// The snapshot of a session whose start is being checked, with `control`'s knobs: nothing
+    /// reduced, no stage started, no pins, no history.
+    fn checking(control: &Control) -> Snapshot {
+        Snapshot {
+            state: RunState::Checking,
+            paused: false,
+            step_mode: false,
+            parked: false,
+            parked_time: std::time::Duration::ZERO,
+            best: Arc::from(&b""[..]),
+            version: 0,
+            input_size: 0,
+            pipeline: String::new(),
+            stage: String::new(),
+            stage_index: 0,
+            stage_count: 0,
+            split_factor: control.split_factor(),
+            jobs: control.jobs(),
+            parallel: control.parallel_mode(),
+            plan_version: control.plan_version(),
+            pins: Vec::new(),
+            history: Vec::new(),
+            stats: Stats::default(),
+            output: None,
+            language: None,
+            case: None,
+        }
+    }
+}
+
+impl Shared {
+    /// The oldest queued command, taken off the queue (the queue's lock is released at once).
+    fn next_command(&self) -> Option<Command> {
+        lock(&self.pending).pop_front()
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -269,31 +307,17 @@ impl Session {
         let stats = Arc::new(Mutex::new(tester.stats()));
         tester.set_stats_output(Some(stats.clone()));
         let snapshot = Snapshot {
-            state: RunState::Checking,
-            paused: false,
-            step_mode: false,
-            parked: false,
-            parked_time: std::time::Duration::ZERO,
             best: Arc::from(job.start_text()),
-            version: 0,
             input_size: job.input.len(),
             pipeline: stages.describe(),
-            stage: String::new(),
-            stage_index: 0,
             stage_count: stages.len(),
-            split_factor: control.split_factor(),
-            jobs: control.jobs(),
-            parallel: control.parallel_mode(),
-            plan_version: control.plan_version(),
-            pins: Vec::new(),
-            history: Vec::new(),
             stats: tester.stats(),
             output: job
                 .output
                 .as_ref()
                 .map(|output| output.path().to_path_buf()),
             language: language.map(|l| l.name()),
-            case: None,
+            ..Snapshot::checking(&control)
         };
         let shared = Arc::new(Shared {
             control,
