@@ -25,6 +25,11 @@ def read_course(path):
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             fields = line.split()
+            # A line of 0 bytes is a candidate that was gone when the wrapper measured it
+            # (C-Vise deletes the directories of the parallel candidates it drops), not a size
+            # the reducer held; courses recorded since the wrapper measures first have none.
+            if len(fields) >= 3 and int(fields[2]) == 0:
+                continue
             if len(fields) >= 2:
                 points.append((float(fields[0]), int(fields[1])))
     return sorted(points)

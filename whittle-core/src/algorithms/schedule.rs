@@ -460,46 +460,12 @@ mod tests {
         Ok(())
     }
 
-    #[test]
-    fn idle_stages_go_on_probation_and_the_end_is_a_fixed_point() {
+    /// Runs two stages on `aaaa` (two or more `a` wanted): one that removes an `a` a round,
+    /// then `second`, which judges thirty distinct candidates, none interesting. Returns the
+    /// rounds, the tests of each of `second`'s runs and the tester.
+    fn remove_then_thirty_failures(second: ScheduledStage) -> (u32, Vec<u64>, Tester) {
         let mut tester = tester_of_as(b"aaaa");
-        let mut idle_tests = Vec::new();
-        let mut fresh = 0u32;
-        let rounds = run(2, &mut tester, |stage, _round, tester| {
-            if stage == 0 {
-                return remove_one_a(tester);
-            }
-            // Thirty distinct candidates, none interesting.
-            let before = tester.stats().tests;
-            let result = (0..30).try_for_each(|_| {
-                fresh += 1;
-                tester.judge_single(manual(), format!("b{fresh}").as_bytes())?;
-                Ok(())
-            });
-            idle_tests.push(tester.stats().tests - before);
-            result
-        })
-        .unwrap();
-        assert_eq!(tester.best(), b"aa");
-        // Round 1: stage 1 is idle; round 2: on probation, deferred after 25 failures while
-        // stage 0 still removes; round 3: stage 0 is idle, stage 1 deferred again; round 4
-        // (nothing changed in round 3): it runs to its end, and nothing is deferred.
-        assert_eq!(rounds, 4);
-        assert_eq!(idle_tests, [30, 25, 25, 30]);
-    }
-
-    /// A stage that proposes an edit at every token starts on probation: its first run is cut
-    /// after the budget too, and it still runs to its end once a round changed nothing.
-    #[test]
-    fn a_token_sweep_starts_on_probation() {
-        let mut tester = tester_of_as(b"aaaa");
-        let stages = [
-            ScheduledStage::new("remove an a"),
-            ScheduledStage {
-                name: "every token".into(),
-                sweeps_tokens: true,
-            },
-        ];
+        let stages = [ScheduledStage::new("remove an a"), second];
         let mut idle_tests = Vec::new();
         let mut fresh = 0u32;
         let rounds = run_named(&stages, &mut tester, |place, tester| {
@@ -517,6 +483,27 @@ mod tests {
         })
         .unwrap();
         assert_eq!(tester.best(), b"aa");
+        (rounds, idle_tests, tester)
+    }
+
+    #[test]
+    fn idle_stages_go_on_probation_and_the_end_is_a_fixed_point() {
+        let (rounds, idle_tests, _) = remove_then_thirty_failures(ScheduledStage::new("idle"));
+        // Round 1: stage 1 is idle; round 2: on probation, deferred after 25 failures while
+        // stage 0 still removes; round 3: stage 0 is idle, stage 1 deferred again; round 4
+        // (nothing changed in round 3): it runs to its end, and nothing is deferred.
+        assert_eq!(rounds, 4);
+        assert_eq!(idle_tests, [30, 25, 25, 30]);
+    }
+
+    /// A stage that proposes an edit at every token starts on probation: its first run is cut
+    /// after the budget too, and it still runs to its end once a round changed nothing.
+    #[test]
+    fn a_token_sweep_starts_on_probation() {
+        let (rounds, idle_tests, tester) = remove_then_thirty_failures(ScheduledStage {
+            name: "every token".into(),
+            sweeps_tokens: true,
+        });
         // As in the test above, but its first run too stops after 25 failures in a row.
         assert_eq!(rounds, 4);
         assert_eq!(idle_tests, [25, 25, 25, 30]);
