@@ -21,7 +21,7 @@ pub use catalogue::{
 pub use plan::Plan;
 pub use settings::Settings;
 pub use stages::{
-    SharedPins, StageContext, Stages, StagesFactory, run_all_stages, run_ddmin_pass, run_sweep_pass,
+    SharedPins, StageContext, Stages, StagesFactory, UnitMinimizer, run_all_stages, run_list_pass,
 };
 pub use steps::{PipelineStages, run_pipeline, stages_factory};
 

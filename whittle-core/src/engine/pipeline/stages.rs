@@ -72,43 +72,38 @@ pub fn run_all_stages(
     Ok(())
 }
 
-/// One ddmin pass over `atom` units of the tester's current best, to its fixed point unless
-/// `fixpoint` is off. Units overlapping a pin stay in every candidate.
-pub fn run_ddmin_pass(
-    tester: &mut Tester,
-    dd: &DdOptions,
-    fixpoint: bool,
-    atom: AtomKind,
-    pins: &Pins,
-) -> Result<(), Stop> {
-    let stage = format!("ddmin {atom}");
-    run_unit_pass(
-        tester,
-        &stage,
-        fixpoint,
-        atom,
-        pins,
-        |domain, config, tester| dd::ddmin(domain, config, tester, dd),
-    )
+/// The list minimizer of a pass over units of text.
+#[derive(Clone, Copy, Debug)]
+pub enum UnitMinimizer<'a> {
+    /// ddmin with these options.
+    Ddmin(&'a DdOptions),
+    /// The chunk sweep ([`crate::algorithms::sweep`]; it ends 1-minimal by itself).
+    Sweep,
 }
 
-/// One chunk sweep ([`crate::algorithms::sweep`]) over `atom` units of the tester's current
-/// best, to its fixed point unless `fixpoint` is off (the sweep itself ends 1-minimal). Units
-/// overlapping a pin stay in every candidate.
-pub fn run_sweep_pass(
+/// One pass of `minimizer` over `atom` units of the tester's current best, to its fixed point
+/// unless `fixpoint` is off. Units overlapping a pin stay in every candidate.
+pub fn run_list_pass(
     tester: &mut Tester,
+    minimizer: UnitMinimizer<'_>,
     fixpoint: bool,
     atom: AtomKind,
     pins: &Pins,
 ) -> Result<(), Stop> {
-    let stage = format!("sweep {atom}");
+    let stage = match minimizer {
+        UnitMinimizer::Ddmin(_) => format!("ddmin {atom}"),
+        UnitMinimizer::Sweep => format!("sweep {atom}"),
+    };
     run_unit_pass(
         tester,
         &stage,
         fixpoint,
         atom,
         pins,
-        |domain, config, tester| crate::algorithms::sweep::sweep(domain, config, tester),
+        |domain, config, tester| match minimizer {
+            UnitMinimizer::Ddmin(dd) => dd::ddmin(domain, config, tester, dd),
+            UnitMinimizer::Sweep => crate::algorithms::sweep::sweep(domain, config, tester),
+        },
     )
 }
 

@@ -18,7 +18,7 @@ use crate::text::atoms::{self, AtomKind};
 use crate::tree::{NodeId, SyntaxGuard, Tree};
 
 use super::{Pipeline, Plan, Settings, Stage, StageContext, Stages, StagesFactory};
-use super::{run_all_stages, run_belief_pass, run_ddmin_pass, run_sweep_pass};
+use super::{UnitMinimizer, run_all_stages, run_belief_pass, run_list_pass};
 
 /// The syntax guard as the tester's candidate guard.
 struct TreeGuard(SyntaxGuard);
@@ -251,9 +251,13 @@ impl PipelineStages {
                     rewrite::run(tester, stage, tree, name)
                 })
             }
-            Step::Ddmin(atom) => {
-                run_ddmin_pass(tester, dd, fixpoint, *atom, &context.current_pins())
-            }
+            Step::Ddmin(atom) => run_list_pass(
+                tester,
+                UnitMinimizer::Ddmin(dd),
+                fixpoint,
+                *atom,
+                &context.current_pins(),
+            ),
             Step::Belief(model, atom) => run_belief_pass(
                 tester,
                 &self.plan.belief,
@@ -272,7 +276,13 @@ impl PipelineStages {
                 },
             ),
             Step::Polish => match schedule::polish_cost(tester) {
-                Ok(_) => run_sweep_pass(tester, fixpoint, AtomKind::Char, &context.current_pins()),
+                Ok(_) => run_list_pass(
+                    tester,
+                    UnitMinimizer::Sweep,
+                    fixpoint,
+                    AtomKind::Char,
+                    &context.current_pins(),
+                ),
                 Err(reason) => {
                     tester.emit(Event::StageSkipped {
                         stage: step.name(),
