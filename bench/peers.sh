@@ -41,17 +41,19 @@ trap 'rm -rf "$tmp"' EXIT
 # The oracle wrapper: one line in COUNT per call, then the task's own oracle on the candidate
 # (its path as the argument, or the input's name in the working directory for a test called
 # without one, as C-Vise calls it); an interesting candidate's time since the start (the file
-# COURSE.start), non-whitespace characters and bytes are appended to COURSE.
+# COURSE.start), non-whitespace characters and bytes (measured before its test) are appended
+# to COURSE.
 wrap() {
     local oracle=$1 count=$2 wrapper=$3 input=$4 course=$5
     cat >"$wrapper" <<EOF
 #!/bin/bash
 echo >>"$count"
 candidate=\${1:-\$PWD/$input}
-"$oracle" "\$candidate" || exit \$?
-now=\$(date +%s.%N)
+# Measured before the test: a reducer may delete a candidate's directory once another won.
 nonws=\$(tr -d ' \\t\\n\\r\\v\\f' <"\$candidate" | wc -c)
 bytes=\$(wc -c <"\$candidate")
+"$oracle" "\$candidate" || exit \$?
+now=\$(date +%s.%N)
 echo "\$now \$(cat "$course.start") \$nonws \$bytes" | awk '{ printf "%.3f %d %d\\n", \$1 - \$2, \$3, \$4 }' >>"$course"
 EOF
     chmod +x "$wrapper"
