@@ -215,9 +215,9 @@ pub fn report(stats: &Stats) -> String {
     ];
     if let Some(timeout) = stats.timeout_seconds {
         lines.push(match &stats.timeout_rule {
-            Some(rule) => format!(
-                "timeout: {timeout:.2}s per test at the end ({rule}; --timeout sets one)"
-            ),
+            Some(rule) => {
+                format!("timeout: {timeout:.2}s per test at the end ({rule}; --timeout sets one)")
+            }
             None => format!("timeout: {timeout:.2}s per test"),
         });
     }

@@ -15,7 +15,9 @@ use crate::outcome::Outcome;
 
 use super::program::resolve_program;
 
-use super::{DerivedTimeout, Executor, LocalExecutor, Oracle, Run, TestStatus, TimeoutFit, Verdict};
+use super::{
+    DerivedTimeout, Executor, LocalExecutor, Oracle, Run, TestStatus, TimeoutFit, Verdict,
+};
 
 /// How a test command is given its candidate. In every case the candidate is in the test's
 /// working directory under the input's file name.

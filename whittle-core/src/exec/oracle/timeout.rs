@@ -48,7 +48,9 @@ impl TimeoutFit {
 
     /// The rule, for reports.
     pub fn describe(self) -> String {
-        let test = format!("the larger of the input's check and the median of the last {RECENT_RUNS} tests");
+        let test = format!(
+            "the larger of the input's check and the median of the last {RECENT_RUNS} tests"
+        );
         match self {
             TimeoutFit::Generous => format!("5x {test} + 0.5s"),
             TimeoutFit::Tight => format!("3x {test} + 0.1s"),
