@@ -215,9 +215,17 @@ pub fn report(stats: &Stats) -> String {
     ];
     if let Some(timeout) = stats.timeout_seconds {
         lines.push(match &stats.timeout_rule {
-            Some(rule) => format!("timeout: {timeout:.2}s per test ({rule}; --timeout sets one)"),
+            Some(rule) => {
+                format!("timeout: {timeout:.2}s per test at the end ({rule}; --timeout sets one)")
+            }
             None => format!("timeout: {timeout:.2}s per test"),
         });
+    }
+    if stats.timeout_reruns > 0 {
+        lines.push(format!(
+            "timeout reruns: {} tests timed out while the tests ran slower and ran again under the grown timeout",
+            stats.timeout_reruns
+        ));
     }
     if stats.stages.len() > 1 {
         let removed: u64 = stats.stages.iter().map(|stage| stage.bytes_removed).sum();

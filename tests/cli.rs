@@ -283,6 +283,8 @@ fn hanging_candidates_end_at_the_fitted_timeout(mode: &[&str]) -> (f64, String) 
     let stats = work.json("stats.json");
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     assert_eq!(stats["timeout_derived"], true);
+    // The tests ran as fast as the check: a hanging candidate cost one timeout, no rerun.
+    assert_eq!(stats["timeout_reruns"], 0, "{stats}");
     (
         stats["timeout_seconds"].as_f64().unwrap(),
         text(&output.stdout),
@@ -292,15 +294,114 @@ fn hanging_candidates_end_at_the_fitted_timeout(mode: &[&str]) -> (f64, String) 
 #[test]
 fn without_a_timeout_a_hanging_candidate_costs_half_a_second() {
     let (timeout, stdout) = hanging_candidates_end_at_the_fitted_timeout(&["-a", "ddmin"]);
-    assert!(stdout.contains("5x the input's check + 0.5s"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "5x the larger of the input's check and the median of the last 11 tests + 0.5s"
+        ),
+        "{stdout}"
+    );
     assert!((0.5..5.0).contains(&timeout), "{timeout}");
 }
 
 #[test]
 fn with_fast_a_hanging_candidate_costs_a_tenth_of_a_second() {
     let (timeout, stdout) = hanging_candidates_end_at_the_fitted_timeout(&["--fast"]);
-    assert!(stdout.contains("3x the input's check + 0.1s"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "3x the larger of the input's check and the median of the last 11 tests + 0.1s"
+        ),
+        "{stdout}"
+    );
     assert!((0.1..1.0).contains(&timeout), "{timeout}");
+}
+
+/// A test that runs slower with every run, as on a machine whose load rises: it appends to
+/// the file `runs` and sleeps 0.025 s a run made so far, up to 0.3 s (the check of the input
+/// takes some 0.03 s, so the timeout `--fast` fits to it alone is some 0.2 s); a candidate
+/// with fewer than three lines holding a `k` is uninteresting, one without `stop` never ends
+/// when `hang` is given.
+fn slowing_test(work: &Work, hang: bool) {
+    let runs = work.path("runs");
+    let hang = if hang {
+        "grep -q stop \"$1\" || sleep 600\n"
+    } else {
+        ""
+    };
+    work.script(
+        "t.sh",
+        &format!(
+            "echo >> '{runs}'\nn=$(wc -l < '{runs}')\n\
+             sleep $(awk -v n=$n 'BEGIN {{ s = 0.025 * n; if (s > 0.3) s = 0.3; print s }}')\n\
+             [ $(grep -c k \"$1\") -ge 3 ] || exit 1\n{hang}exit 0",
+            runs = runs.display()
+        ),
+    );
+}
+
+/// Reduces `in.txt` at `--fast -j 1` with `options` and the slowing test; returns the result
+/// and the statistics.
+fn reduce_with_slowing_test(work: &Work, options: &[&str]) -> (String, serde_json::Value) {
+    let _ = std::fs::remove_file(work.path("runs"));
+    let mut args = vec!["in.txt", "--fast", "--atoms", "line", "-j", "1"];
+    args.extend_from_slice(options);
+    args.extend_from_slice(&[
+        "--force",
+        "--no-tui",
+        "--stats-json",
+        "stats.json",
+        "--",
+        "./t.sh",
+    ]);
+    let output = reduce(work, &args);
+    assert!(output.status.success(), "{output:?}");
+    (work.read_string("in.whittled.txt"), work.json("stats.json"))
+}
+
+#[test]
+#[ignore = "takes some 20 seconds (two reductions of 31 tests that slow down to 0.3 s)"]
+fn the_derived_timeout_grows_with_tests_that_slow_down() {
+    let work = Work::new();
+    work.file("in.txt", "a\nk1\nb\nc\nk2\nd\ne\nf\nk3\ng\n");
+    slowing_test(&work, false);
+    let (fixed, fixed_stats) = reduce_with_slowing_test(&work, &["--timeout", "30"]);
+    assert_eq!(fixed, "k1\nk2\nk3\n");
+    assert_eq!(fixed_stats["timeouts"], 0, "{fixed_stats}");
+    assert_eq!(
+        fixed_stats["timeout_seconds"], 30.0,
+        "--timeout is never changed"
+    );
+    let (derived, stats) = reduce_with_slowing_test(&work, &[]);
+    assert_eq!(derived, fixed);
+    assert_eq!(stats["timeouts"], 0, "{stats}");
+    assert_eq!(stats["timeout_reruns"], 0, "{stats}");
+    assert_eq!(stats["tests"], fixed_stats["tests"], "{stats}");
+    // The tests ended at 0.3 s: the timeout is 3x that + 0.1 s, far above the fit of the
+    // check (some 0.2 s), under which the later tests would have timed out.
+    let timeout = stats["timeout_seconds"].as_f64().unwrap();
+    assert!((0.8..1.4).contains(&timeout), "{stats}");
+}
+
+#[test]
+#[ignore = "takes some 7 seconds (18 tests that slow down to 0.3 s)"]
+fn a_hanging_candidate_times_out_under_the_grown_timeout() {
+    let work = Work::new();
+    work.file("in.txt", "a\nk1\nb\nk2\nstop\nk3\n");
+    slowing_test(&work, true);
+    let start = Instant::now();
+    let (result, stats) = reduce_with_slowing_test(&work, &[]);
+    assert_eq!(result, "k1\nk2\nstop\nk3\n");
+    let timeouts = stats["timeouts"].as_u64().unwrap();
+    let reruns = stats["timeout_reruns"].as_u64().unwrap();
+    assert!(timeouts > 0, "{stats}");
+    // A hanging candidate ran again only if its timeout grew since: at most twice.
+    assert!(reruns <= timeouts, "{stats}");
+    // Every hanging candidate cost at most two timeouts of the final size.
+    let timeout = stats["timeout_seconds"].as_f64().unwrap();
+    let tests = stats["oracle_runs"].as_u64().unwrap() as f64;
+    assert!(
+        start.elapsed().as_secs_f64() < tests * 0.4 + timeouts as f64 * timeout + 5.0,
+        "{stats}"
+    );
 }
 
 #[test]

@@ -240,6 +240,7 @@ pub(crate) fn check_start(tester: &mut Tester, start: &[u8]) -> Result<(), Start
             output_tail: None,
             node: None,
             remembered: false,
+            timeout_reruns: 0,
         });
         return Err(StartError::NotInteresting {
             status: verdict.status.to_string(),

@@ -21,8 +21,12 @@ pub struct Stats {
     /// ddmin rounds of the whole run, counted as the papers count their iterations (one per
     /// loop of ddmin₂; not the fixed-point iterations of a stage).
     pub iterations: u64,
-    /// Runs killed at `--timeout` (unresolved; checks included).
+    /// Runs killed at the timeout (checks included); those run again are among them.
     pub timeouts: u64,
+    /// Tests that timed out under the derived timeout while the machine had slowed down and
+    /// ran once more under the grown timeout (each rerun is one of `tests`, its first run one
+    /// of `timeouts`): `timeouts` - `timeout_reruns` runs ended unresolved by a timeout.
+    pub timeout_reruns: u64,
     /// Runs that crashed themselves (killed by a signal) or could not be started (unresolved;
     /// checks included).
     pub crashes: u64,
@@ -70,11 +74,13 @@ pub struct Stats {
     pub plan_changes: Vec<crate::params::PlanChange>,
     /// Why the run stopped early, if it did.
     pub stopped: Option<String>,
-    /// The test command's timeout in seconds, if it had one.
+    /// The test command's timeout in seconds, if it had one: a derived one as it was at the
+    /// end (it follows the recent tests).
     pub timeout_seconds: Option<f64>,
     /// The timeout was derived from the time of the input's own check (no `--timeout`).
     pub timeout_derived: bool,
-    /// How the timeout was derived, when it was (`5x the input's check + 0.5s`).
+    /// How the timeout was derived, when it was (`5x the larger of the input's check and the
+    /// median of the last 11 tests + 0.5s`).
     #[serde(default)]
     pub timeout_rule: Option<String>,
     /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what

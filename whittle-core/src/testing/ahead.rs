@@ -192,6 +192,7 @@ mod tests {
             output_tail: None,
             node: None,
             remembered: false,
+            timeout_reruns: 0,
         }
     }
 

@@ -62,6 +62,7 @@ impl Oracle for FileInCase {
             self.memo_hits.fetch_add(1, Ordering::Relaxed);
             return Verdict {
                 remembered: true,
+                timeout_reruns: 0,
                 ..verdict
             };
         }

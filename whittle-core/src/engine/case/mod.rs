@@ -756,6 +756,10 @@ fn add_stats(total: &mut Stats, part: &Stats) {
     total.cache_hits += part.cache_hits;
     total.iterations += part.iterations;
     total.timeouts += part.timeouts;
+    total.timeout_reruns += part.timeout_reruns;
+    if part.timeout_seconds.is_some() {
+        total.timeout_seconds = part.timeout_seconds;
+    }
     total.crashes += part.crashes;
     total.lost += part.lost;
     total.unresolved += part.unresolved;

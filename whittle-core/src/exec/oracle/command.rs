@@ -15,7 +15,9 @@ use crate::outcome::Outcome;
 
 use super::program::resolve_program;
 
-use super::{Executor, LocalExecutor, Oracle, Run, TestStatus, TimeoutFit, Verdict};
+use super::{
+    DerivedTimeout, Executor, LocalExecutor, Oracle, Run, TestStatus, TimeoutFit, Verdict,
+};
 
 /// How a test command is given its candidate. In every case the candidate is in the test's
 /// working directory under the input's file name.
@@ -67,9 +69,12 @@ pub struct CommandOracle {
     program: OsString,
     args: Vec<OsString>,
     file_name: OsString,
-    timeout: Mutex<Option<Duration>>,
+    /// The timeout given (`--timeout`): never changed.
+    timeout: Option<Duration>,
     /// Without a timeout of its own, fit one to the input's check this way.
     fits_timeout: Option<TimeoutFit>,
+    /// The timeout fitted to the check and the recent runs, once the input was checked.
+    derived: Mutex<Option<DerivedTimeout>>,
     scratch: PathBuf,
     next_run: AtomicU64,
     /// Whether a run directory could not be removed (warned about once).
@@ -146,8 +151,9 @@ impl CommandOracle {
             program,
             args: args.to_vec(),
             file_name,
-            timeout: Mutex::new(timeout),
+            timeout,
             fits_timeout: None,
+            derived: Mutex::new(None),
             scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
@@ -192,7 +198,7 @@ impl CommandOracle {
     /// Without a timeout given to [`CommandOracle::new`], the timeout is fitted to the time the
     /// input's check takes (see [`Oracle::fit_timeout`]), the way `fit` says.
     pub fn fitting_timeout(mut self, fit: TimeoutFit) -> Self {
-        self.fits_timeout = self.timeout().is_none().then_some(fit);
+        self.fits_timeout = self.timeout.is_none().then_some(fit);
         self
     }
 
@@ -201,10 +207,15 @@ impl CommandOracle {
         &self.scratch
     }
 
-    fn run(&self, candidate: &[u8], cancel: &CancelToken) -> Result<Verdict, ScratchError> {
+    fn run(
+        &self,
+        candidate: &[u8],
+        timeout: Option<Duration>,
+        cancel: &CancelToken,
+    ) -> Result<Verdict, ScratchError> {
         let run = self.next_run.fetch_add(1, Ordering::Relaxed);
         let dir = self.scratch.join(format!("run{run}"));
-        let result = self.run_in(&dir, run, candidate, cancel);
+        let result = self.run_in(&dir, run, candidate, timeout, cancel);
         if let Err(error) = remove_tree(&dir)
             && !self.cleanup_warned.swap(true, Ordering::Relaxed)
         {
@@ -280,6 +291,7 @@ impl CommandOracle {
         dir: &Path,
         index: u64,
         candidate: &[u8],
+        timeout: Option<Duration>,
         cancel: &CancelToken,
     ) -> Result<Verdict, ScratchError> {
         let start = Instant::now();
@@ -297,7 +309,7 @@ impl CommandOracle {
         let run = Run {
             argv: &argv,
             dir,
-            timeout: self.timeout(),
+            timeout,
             index,
             stdin: (self.input_type.feeds_stdin() && self.case_layout.is_none())
                 .then_some(candidate_path.as_path()),
@@ -316,6 +328,7 @@ impl CommandOracle {
             output_tail: execution.output_tail,
             node: execution.node,
             remembered: false,
+            timeout_reruns: 0,
         })
     }
 
@@ -400,13 +413,22 @@ pub(super) fn cancelled(start: Instant) -> Verdict {
         output_tail: None,
         node: None,
         remembered: false,
+        timeout_reruns: 0,
     }
 }
 
-impl Oracle for CommandOracle {
-    fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
+impl CommandOracle {
+    /// One run of the test under `timeout`; a run that ended with an exit status is noted
+    /// for the derived timeout.
+    fn run_once(
+        &self,
+        candidate: &[u8],
+        timeout: Option<Duration>,
+        cancel: &CancelToken,
+    ) -> Verdict {
         let start = Instant::now();
-        self.run(candidate, cancel)
+        let verdict = self
+            .run(candidate, timeout, cancel)
             .unwrap_or_else(|failure| Verdict {
                 outcome: Outcome::Unresolved,
                 status: TestStatus::ScratchFailed(format!(
@@ -418,7 +440,44 @@ impl Oracle for CommandOracle {
                 output_tail: None,
                 node: None,
                 remembered: false,
-            })
+                timeout_reruns: 0,
+            });
+        if matches!(verdict.status, TestStatus::Exited(_))
+            && let Some(derived) = self.derived().as_mut()
+        {
+            derived.record(verdict.duration);
+        }
+        verdict
+    }
+
+    fn derived(&self) -> std::sync::MutexGuard<'_, Option<DerivedTimeout>> {
+        self.derived.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Oracle for CommandOracle {
+    /// Runs the test; one that timed out under a derived timeout the recent runs have since
+    /// grown (the machine slowed down) runs once more under the grown timeout before it is
+    /// judged unresolved.
+    fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
+        let timeout = self.timeout();
+        let verdict = self.run_once(candidate, timeout, cancel);
+        let rerun_timeout = match (&verdict.status, timeout) {
+            (TestStatus::TimedOut, Some(ran_with)) => self
+                .derived()
+                .as_ref()
+                .and_then(|derived| derived.rerun_timeout(ran_with)),
+            _ => None,
+        };
+        let Some(grown) = rerun_timeout else {
+            return verdict;
+        };
+        let again = self.run_once(candidate, Some(grown), cancel);
+        Verdict {
+            duration: verdict.duration + again.duration,
+            timeout_reruns: again.timeout_reruns + 1,
+            ..again
+        }
     }
 
     fn max_jobs(&self) -> usize {
@@ -426,12 +485,17 @@ impl Oracle for CommandOracle {
     }
 
     fn timeout(&self) -> Option<Duration> {
-        *self.timeout.lock().unwrap_or_else(PoisonError::into_inner)
+        self.timeout
+            .or_else(|| self.derived().as_ref().map(DerivedTimeout::current))
     }
 
     fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
         let fit = self.fits_timeout?;
-        *self.timeout.lock().unwrap_or_else(PoisonError::into_inner) = Some(fit.fit(check));
+        let mut derived = self.derived();
+        match derived.as_mut() {
+            Some(derived) => derived.recheck(fit, check),
+            None => *derived = Some(DerivedTimeout::new(fit, check)),
+        }
         Some(fit)
     }
 

@@ -7,11 +7,13 @@
 mod command;
 mod executor;
 mod program;
+mod timeout;
 
 pub use command::{CaseLayout, CommandOracle, InputType, remove_tree};
 pub use executor::{Execution, Executor, LocalExecutor, Run};
 pub(crate) use executor::{OutputTail, wait_reading};
 pub use program::{check_program, explain_spawn_failure};
+pub use timeout::{DerivedTimeout, MUCH_SLOWER, RECENT_RUNS, TimeoutFit};
 
 use std::time::{Duration, Instant};
 
@@ -89,6 +91,10 @@ pub struct Verdict {
     /// The verdict was remembered, not found by a run of the test (a case of several files
     /// met this whole set before): the tester counts it as a cache hit.
     pub remembered: bool,
+    /// How many times the test ran again after timing out under a derived timeout that the
+    /// recent tests had since grown (see [`DerivedTimeout::rerun_timeout`]): each is one more
+    /// real run, which timed out. `duration` covers all the runs.
+    pub timeout_reruns: u32,
 }
 
 /// The interestingness test. Implementations must be callable from several threads at once.
@@ -105,7 +111,8 @@ pub trait Oracle: Send + Sync {
     }
 
     /// Told how long the input's own check took: an oracle that fits its timeout to the test
-    /// sets it now (see [`TimeoutFit`]) and returns how; others return `None`.
+    /// sets it now (see [`TimeoutFit`] and [`DerivedTimeout`]: from then on the timeout follows
+    /// the recent tests) and returns how; others return `None`.
     fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
         let _ = check;
         None
@@ -120,37 +127,6 @@ pub trait Oracle: Send + Sync {
     /// The most tests that may run at once (the cap of the testing window).
     fn max_jobs(&self) -> usize {
         crate::params::max_jobs()
-    }
-}
-
-/// How a timeout is fitted to the time the input's own check took, so that a candidate that
-/// never ends costs little more than a good one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeoutFit {
-    /// Five times the check plus half a second: the half second covers the start-up jitter of
-    /// short tests, the factor parallel tests slowing each other and the spread of long ones.
-    Generous,
-    /// Three times the check plus a tenth of a second (`--fast`): a candidate that is
-    /// interesting but much slower than the input may be taken for one that hangs, which costs
-    /// a reduction, never the result.
-    Tight,
-}
-
-impl TimeoutFit {
-    /// The timeout for a test whose check of the input took `check`.
-    pub fn fit(self, check: Duration) -> Duration {
-        match self {
-            TimeoutFit::Generous => check * 5 + Duration::from_millis(500),
-            TimeoutFit::Tight => check * 3 + Duration::from_millis(100),
-        }
-    }
-
-    /// The rule, for reports.
-    pub fn describe(self) -> &'static str {
-        match self {
-            TimeoutFit::Generous => "5x the input's check + 0.5s",
-            TimeoutFit::Tight => "3x the input's check + 0.1s",
-        }
     }
 }
 
@@ -194,6 +170,7 @@ impl<F: Fn(&[u8]) -> Outcome + Send + Sync> Oracle for PredicateOracle<F> {
             output_tail: None,
             node: None,
             remembered: false,
+            timeout_reruns: 0,
         }
     }
 

@@ -140,6 +140,14 @@ impl Tester {
             return;
         }
         self.count_run();
+        for _ in 0..verdict.timeout_reruns {
+            self.count_run();
+            self.stats.timeouts += 1;
+            self.stats.timeout_reruns += 1;
+        }
+        if self.stats.timeout_derived {
+            self.stats.timeout_seconds = self.oracle.timeout().map(|t| t.as_secs_f64());
+        }
         self.stats.test_seconds += verdict.duration.as_secs_f64();
         match verdict.status {
             TestStatus::TimedOut => self.stats.timeouts += 1,
