@@ -286,23 +286,11 @@ impl<'a> CaseRun<'a> {
         )?;
         add_stats(&mut self.total, &session.stats);
         self.memo_hits += session.memo_hits;
+        self.report_session(&path, &session, &plan);
         // A held session that skipped nothing for the hold reached the file's fixed point.
         let skipped_for_hold = session.recall.held_skipped() > held_skipped;
         self.recalls.insert(path.clone(), session.recall);
         self.steps = session.steps;
-        if let Some(report) = self
-            .reports
-            .iter_mut()
-            .find(|r| Some(r.path.as_str()) == path.to_str())
-        {
-            report.sessions += 1;
-            report.tests += session.stats.tests;
-            report.memo_hits += session.memo_hits;
-            report.accepted += session.stats.accepted;
-            report.seconds += session.stats.wall_seconds;
-            report.language = plan.language_name.clone();
-            report.pipeline = Some(plan.pipeline.to_string());
-        }
         if let Some(row) = row {
             self.view.files[row].state = FileState::Done;
             self.view.files[row].bytes = session.best.len();
@@ -325,6 +313,23 @@ impl<'a> CaseRun<'a> {
             self.settled.insert(path, now);
         }
         Ok(changed)
+    }
+
+    /// The report of the file at `path` counts `session`, run with `plan`.
+    fn report_session(&mut self, path: &std::path::Path, session: &FileSession, plan: &Plan) {
+        if let Some(report) = self
+            .reports
+            .iter_mut()
+            .find(|r| Some(r.path.as_str()) == path.to_str())
+        {
+            report.sessions += 1;
+            report.tests += session.stats.tests;
+            report.memo_hits += session.memo_hits;
+            report.accepted += session.stats.accepted;
+            report.seconds += session.stats.wall_seconds;
+            report.language = plan.language_name.clone();
+            report.pipeline = Some(plan.pipeline.to_string());
+        }
     }
 
     /// The end: the result re-tested (unless the run stopped), the reports and the whole run's
