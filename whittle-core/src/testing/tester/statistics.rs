@@ -39,6 +39,10 @@ impl Tester {
         // The knobs of the plan's latest version, never those it started with.
         stats.parallel_mode = self.control.parallel_mode().to_string();
         stats.split_factor = self.control.split_factor().to_string();
+        // A derived timeout follows the tests: the one it stands at now.
+        if stats.timeout_derived {
+            stats.timeout_seconds = self.oracle.timeout().map(|t| t.as_secs_f64());
+        }
         stats.wall_seconds = self.started.elapsed().as_secs_f64();
         if stats.wall_seconds > 0.0 {
             stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
@@ -144,9 +148,6 @@ impl Tester {
             self.count_run();
             self.stats.timeouts += 1;
             self.stats.timeout_reruns += 1;
-        }
-        if self.stats.timeout_derived {
-            self.stats.timeout_seconds = self.oracle.timeout().map(|t| t.as_secs_f64());
         }
         self.stats.test_seconds += verdict.duration.as_secs_f64();
         match verdict.status {
