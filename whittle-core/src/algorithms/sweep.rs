@@ -4,6 +4,10 @@
 //! no tests growing a granularity, which pays where few units stay and they depend on each other
 //! (definitions used by what follows them), where ddmin's coarse complements all fail.
 //!
+//! [`sweep_pass`] is a single sweep, for callers that repeat to their own fixed point (HDD's
+//! walks run again while they remove something: a walk that removes nothing is 1-minimal for
+//! every configuration it pruned).
+//!
 //! Works on any [`Domain`], like ddmin; a window holds the run and its halves, then the single
 //! units before it, judged first-in-order, so the result does not depend on the number of jobs.
 
@@ -109,6 +113,19 @@ pub fn sweep(
             return Ok(config);
         }
     }
+}
+
+/// One sweep over `units` from its end to its start: the units left (not 1-minimal when a
+/// removal made an earlier-tested unit removable; for callers that repeat to a fixed point).
+pub fn sweep_pass(
+    domain: &dyn Domain,
+    units: Vec<UnitId>,
+    tester: &mut Tester,
+) -> Result<Vec<UnitId>, Stop> {
+    let mut config = units;
+    sweep_once(domain, &mut config, tester)?;
+    tester.note_branch(Branch::Done, config.len());
+    Ok(config)
 }
 
 /// One sweep from the end of `config` to its start.

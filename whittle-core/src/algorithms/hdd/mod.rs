@@ -68,6 +68,7 @@ pub fn run(
             algorithm,
             dd: context.dd,
             belief: context.belief,
+            repeats: context.fixpoint,
             pins,
             keep_loop_control: context.keep_loop_control,
             stage,

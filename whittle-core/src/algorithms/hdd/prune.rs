@@ -85,6 +85,19 @@ impl Domain for NodesDomain<'_> {
     }
 }
 
+/// How a configuration is pruned.
+pub(super) struct Pruning<'a> {
+    pub pruner: Pruner,
+    /// The options of the inner ddmin.
+    pub dd: &'a DdOptions,
+    /// The options of the inner ProbDD or CDD.
+    pub belief: &'a BeliefOptions,
+    /// The whole walk runs again while it removes something: a chunk sweep makes one pass over
+    /// each configuration (a unit that a later removal made removable is found by the next
+    /// walk), since the walk that removes nothing is 1-minimal for every configuration anyway.
+    pub walk_repeats: bool,
+}
+
 /// ddmin (or ProbDD, CDD) over `config` (nodes of the current tree whose text is the tester's
 /// best), then the empty configuration if one node is left; or chunk sweeps over it (which try
 /// the empty configuration themselves). Commits the removals to `state`.
@@ -93,9 +106,7 @@ pub(super) fn prune(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     config: &[NodeId],
-    options: &DdOptions,
-    belief: &BeliefOptions,
-    pruner: Pruner,
+    pruning: &Pruning<'_>,
     layout: Option<&Layout>,
 ) -> Result<(), Stop> {
     if config.is_empty() {
@@ -110,17 +121,21 @@ pub(super) fn prune(
         spans: Mutex::new(None),
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
-    let removal = match pruner {
+    let removal = match pruning.pruner {
         Pruner::Sweep => {
-            let kept = crate::algorithms::sweep::sweep(&domain, units, tester)?;
+            let kept = if pruning.walk_repeats {
+                crate::algorithms::sweep::sweep_pass(&domain, units, tester)?
+            } else {
+                crate::algorithms::sweep::sweep(&domain, units, tester)?
+            };
             domain.candidate(&[&kept])
         }
         Pruner::Ddmin => {
-            let kept = dd::ddmin(&domain, units, tester, options)?;
+            let kept = dd::ddmin(&domain, units, tester, pruning.dd)?;
             empty_configuration(tester, &domain, &kept)?
         }
         Pruner::Belief(model) => {
-            let kept = probdd::minimize(&domain, units, tester, model, belief)?;
+            let kept = probdd::minimize(&domain, units, tester, model, pruning.belief)?;
             empty_configuration(tester, &domain, &kept)?
         }
     };

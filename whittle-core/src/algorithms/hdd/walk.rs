@@ -23,6 +23,8 @@ pub(super) struct Walk<'a> {
     pub algorithm: Algorithm,
     pub dd: &'a DdOptions,
     pub belief: &'a BeliefOptions,
+    /// The walk runs again while it removes something (the algorithm's fixed point).
+    pub repeats: bool,
     pub pins: PinnedNodes,
     /// Loops' conditions and updates are neither pruned nor hoisted.
     pub keep_loop_control: bool,
@@ -182,15 +184,13 @@ impl Walk<'_> {
             if !config.is_empty() {
                 self.report(TreePhase::Prune, &config, parent, depth);
                 let layout = self.layout.as_ref().map(|(_, layout)| layout);
-                prune::prune(
-                    self.tester,
-                    &mut self.state,
-                    &config,
-                    self.dd,
-                    self.belief,
-                    self.algorithm.pruner,
-                    layout,
-                )?;
+                let pruning = prune::Pruning {
+                    pruner: self.algorithm.pruner,
+                    dd: self.dd,
+                    belief: self.belief,
+                    walk_repeats: self.repeats,
+                };
+                prune::prune(self.tester, &mut self.state, &config, &pruning, layout)?;
             }
         }
         if self.algorithm.hoist {
