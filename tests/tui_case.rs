@@ -263,15 +263,13 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
         "the chart starts at the whole set's size\n{screen}"
     );
 
-    // What is for one file only is refused at once, without interrupting the stage.
+    // What changes a file waits for the end of the run: refused at once, without
+    // interrupting the stage.
     harness
         .app
         .on_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE));
     let screen = harness.screen();
-    assert!(
-        screen.contains("edits, restarts and undos are for one file"),
-        "{screen}"
-    );
+    assert!(screen.contains("waits for the end of the run"), "{screen}");
 
     // Line 2 of a.txt is pinned: no session of a.txt removes it, in this round or the next.
     harness.session.send(Command::Pin(PinTarget::Lines(1..2)));

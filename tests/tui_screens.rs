@@ -765,7 +765,10 @@ fn the_screen_counts_the_runs_after_a_timeout() {
     let stats = &report.finished.stats;
     assert!(stats.timeout_reruns > 0, "the run had reruns: {stats:?}");
     let model = app.run_model();
-    assert_eq!(model.tests, stats.tests, "the screen's count is the statistics'");
+    assert_eq!(
+        model.tests, stats.tests,
+        "the screen's count is the statistics'"
+    );
     let per_stage: u64 = model
         .stage_rows(Duration::ZERO)
         .iter()

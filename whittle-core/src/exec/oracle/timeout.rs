@@ -168,7 +168,11 @@ mod tests {
         for _ in 0..RECENT_RUNS / 2 {
             timeout.record(ms(600));
         }
-        assert_eq!(timeout.current(), Some(ms(1500)), "a minority moves nothing");
+        assert_eq!(
+            timeout.current(),
+            Some(ms(1500)),
+            "a minority moves nothing"
+        );
         timeout.record(ms(600));
         assert_eq!(timeout.recent_median(), Some(ms(600)));
         assert_eq!(timeout.current(), Some(ms(3500)));
