@@ -70,6 +70,8 @@ impl CaseSession {
             started: Instant::now(),
             tests_before: AtomicU64::new(0),
             shown: Mutex::new(None),
+            selected: Mutex::new(None),
+            kept_history: Mutex::new(None),
             undo: Mutex::new(Vec::new()),
         });
         job.steering = Some(steering.clone());
@@ -88,7 +90,7 @@ impl CaseSession {
                     };
                     let mut finished = run.reduce().map(|()| run.finish());
                     loop {
-                        steering.show_current_file(&run);
+                        steering.show_current_file(&mut run);
                         let event = ending_event(&finished, &steering.shared);
                         let done = matches!(event, Event::Done { .. });
                         let _ = events_tx.send(event);
@@ -174,9 +176,15 @@ struct Steering {
     started: Instant,
     /// Tests run by the testers that ended (the history's counts are the whole run's).
     tests_before: AtomicU64,
-    /// The file the panes show (the last whose session ran), which the commands after the
-    /// end apply to; `None` while the panes list the whole set.
+    /// The file the panes show, or showed before they listed the whole set (the last whose
+    /// session ran): the commands after the end apply to it.
     shown: Mutex<Option<PathBuf>>,
+    /// The file the commands after the end applied to: the panes come back to it at the end of
+    /// each run they start (other files' sessions ran meanwhile).
+    selected: Mutex<Option<PathBuf>>,
+    /// The history of the selected file's last session, kept while the panes show another
+    /// file or the whole set: the panes come back to it (and its restarts) at the end.
+    kept_history: Mutex<Option<KeptHistory>>,
     /// What [`Command::Undo`](super::Command::Undo) takes back once the run is done, newest last: the set before an
     /// edit or a restart, and what it was.
     undo: Mutex<Vec<(Vec<CaseFile>, String)>>,
@@ -231,17 +239,54 @@ impl Steering {
         true
     }
 
-    /// Once the run is done the panes show the file its last session ran on, as it is in the
-    /// result (a flaky final set may have fallen back to an earlier one), and the file list
-    /// marks it: the commands apply to it.
-    fn show_current_file(&self, run: &CaseRun<'_>) {
+    /// The panes leave the file they show: when it is the selected one its history is kept.
+    fn keep_selected_history(&self) {
         let shown = lock(&self.shown).clone();
+        if shown.is_none() || shown != *lock(&self.selected) {
+            return;
+        }
         let Some(path) = shown else {
             return;
         };
-        let Some(content) = run.file(&path) else {
+        let history = std::mem::take(&mut *lock(&self.shared.history));
+        let entries = lock(&self.shared.snapshot).history.clone();
+        *lock(&self.kept_history) = Some((path, history, entries));
+    }
+
+    /// Once the run is done the panes show the file its last session ran on, as it is in the
+    /// result (a flaky final set may have fallen back to an earlier one), and the file list
+    /// marks it: the commands apply to it.
+    fn show_current_file(&self, run: &mut CaseRun<'_>) {
+        let shown = lock(&self.shown).clone();
+        let selected = lock(&self.selected).clone();
+        let Some(path) = selected.or_else(|| shown.clone()) else {
             return;
         };
+        let Some(content) = run.file(&path).map(<[u8]>::to_vec) else {
+            return;
+        };
+        let listed = lock(&self.shared.snapshot).pipeline == crate::engine::case::FILES_STAGE;
+        if (listed || shown.as_ref() != Some(&path))
+            && let Some(plan) = run.plan_of(&path)
+        {
+            // The files phase or another file's session ran last: the file is shown again
+            // from its content now.
+            *lock(&self.shown) = Some(path.clone());
+            let pins = run.pins(&path);
+            let ranges = lock(&pins).ranges().to_vec();
+            let kept = lock(&self.kept_history).take();
+            self.file_started(&content, &plan, &ranges);
+            // Its last session's history, when nothing changed it since.
+            if let Some((kept_path, history, entries)) = kept
+                && kept_path == path
+                && !history.is_empty()
+                && history.text(history.len() - 1).as_deref() == Some(content.as_slice())
+            {
+                *lock(&self.shared.history) = history;
+                self.update(|s| s.history = entries);
+            }
+        }
+        let content = content.as_slice();
         self.update(|s| {
             if *s.best != *content {
                 s.best = Arc::from(content);
@@ -284,6 +329,9 @@ impl Steering {
     }
 }
 
+/// A file's history as the panes showed it: the texts, the entries, the file.
+type KeptHistory = (PathBuf, History, Vec<HistoryEntry>);
+
 /// A command refused, and why.
 fn rejected(command: &str, reason: &str) -> Event {
     Event::CommandRejected {
@@ -310,11 +358,15 @@ impl CaseSteering for Steering {
                 .case
                 .as_ref()
                 .is_some_and(|before| before.removing_files && before.round == view.round);
-        if let Some(row) = view.current {
-            *lock(&self.shown) = Some(PathBuf::from(&view.files[row].path));
+        let showing = view.current.map(|row| PathBuf::from(&view.files[row].path));
+        let leaves = starts_files_phase || (showing.is_some() && showing != *lock(&self.shown));
+        if leaves {
+            self.keep_selected_history();
+        }
+        if let Some(path) = showing {
+            *lock(&self.shown) = Some(path);
         }
         if starts_files_phase {
-            *lock(&self.shown) = None;
             // The panes of one file show the set instead: a listing, with no history.
             let listing = files_listing(view);
             *lock(&self.shared.history) = History::default();
@@ -342,6 +394,10 @@ impl CaseSteering for Steering {
     }
 
     fn file_started(&self, content: &[u8], plan: &Plan, pins: &[Range<usize>]) {
+        if *lock(&self.shown) == *lock(&self.selected) {
+            // A new session of the selected file: its earlier history is over.
+            *lock(&self.kept_history) = None;
+        }
         let tests = self.tests_before.load(Ordering::Relaxed);
         let entry = HistoryEntry {
             index: 0,
@@ -509,7 +565,9 @@ impl DoneCase<'_, '_> {
             let content = self.run.file(&path)?.to_vec();
             Some((path, content))
         });
-        if found.is_none() {
+        if let Some((path, _)) = &found {
+            *lock(&self.steering.selected) = Some(path.clone());
+        } else {
             self.emit(rejected(
                 command,
                 "no file of the set is shown (the panes list the whole set): this applies to one file",
