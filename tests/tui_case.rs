@@ -603,3 +603,41 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     assert_eq!(result, cut);
     assert_eq!(on_disk(&output), cut);
 }
+
+/// The screen of a case that was done and is steered again from the UI: a pin on the file
+/// shown (`p` on the tree pane's line) runs the set again; the file list marks the file the
+/// commands apply to, and the round goes on.
+#[test]
+fn a_pin_after_the_end_runs_the_case_again_on_screen() {
+    let (session, mut app, _) = run_to_the_end(false);
+    let mut terminal = Terminal::new(TestBackend::new(120, 36)).unwrap();
+    app.refresh();
+    let rounds = session.snapshot().case.as_ref().unwrap().round;
+    app.on_key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::NONE));
+    let events = events_until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::PinsChanged { pins } if !pins.is_empty())),
+        "{events:?}"
+    );
+    for event in events {
+        app.on_engine_event(event);
+    }
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    let snapshot = session.snapshot();
+    let case = snapshot.case.as_ref().unwrap();
+    assert!(case.round > rounds, "another round ran");
+    assert_eq!(snapshot.state, RunState::Done);
+    assert!(!snapshot.pins.is_empty(), "the pin holds");
+    let marked = case.current.expect("the file shown is marked");
+    assert!(
+        screen.contains(&format!("▶ {}", case.files[marked].path)),
+        "{screen}"
+    );
+    insta::assert_snapshot!("case_pin_after_the_end", screen);
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
+}

@@ -274,8 +274,14 @@ impl CommandSender {
                 control.request_skip();
             }
             structural => {
-                self.enqueue(structural);
+                // The stage is asked to stop while the command is queued (under the queue's
+                // lock): an engine that takes the command has seen the request too, and
+                // clears it with the command applied, so it never stops a run it starts next.
+                let mut pending = lock(&self.shared.pending);
+                pending.push_back(structural);
                 control.request_stop(Stop::Switched);
+                drop(pending);
+                self.shared.wake.notify_all();
             }
         }
     }
