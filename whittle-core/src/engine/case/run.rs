@@ -120,6 +120,11 @@ impl<'a> CaseRun<'a> {
         self.holding = true;
     }
 
+    /// Tests run so far by every tester of the run.
+    pub fn tests(&self) -> u64 {
+        self.total.tests
+    }
+
     /// Steps taken so far by every tester of the run.
     pub fn steps(&self) -> u64 {
         self.steps

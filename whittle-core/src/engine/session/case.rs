@@ -3,7 +3,10 @@
 //! file's session. The snapshot shows the file being reduced now (its best, pipeline, stage,
 //! pins and history) and the whole set ([`Snapshot::case`]); pause, step and the knobs hold
 //! across the files (one control), pins belong to the file they were made on and last for its
-//! later sessions.
+//! later sessions. Once the run is done the session waits on the result as a file's does: the
+//! commands apply to the file shown (pins, a pipeline, an edit, a restart from its history; an
+//! undo takes back the last edit or restart) and the set is reduced again, with the whole-set
+//! memo and each file's recall kept.
 
 use std::ops::Range;
 use std::path::PathBuf;
@@ -41,7 +44,9 @@ impl CaseSession {
     /// Starts the case job on its own thread; its events come from [`EngineHandle::events`]
     /// (the job's own event sender is replaced). As a file's session, it ends with the run
     /// when `options.exit_when_done` says so; else, once the run is done, it waits (a front
-    /// end stays on the result) until [`Command::Stop`](super::Command::Stop), answering the other commands.
+    /// end stays on the result) until [`Command::Stop`](super::Command::Stop): a pin, a
+    /// switch, an edit or a restart applies to the file shown and reduces the set again, an
+    /// undo takes back the last edit or restart (see `DoneCase`).
     pub fn start(
         mut job: CaseJob,
         oracle: Arc<dyn Oracle>,
@@ -239,6 +244,13 @@ impl Steering {
         true
     }
 
+    /// The next testers count on from `tests`, the whole run's so far (the statistics shown at
+    /// the end were the whole run's).
+    fn count_on(&self, tests: u64) {
+        *lock(&self.shared.stats) = Stats::default();
+        self.tests_before.store(tests, Ordering::Relaxed);
+    }
+
     /// The panes leave the file they show: when it is the selected one its history is kept.
     fn keep_selected_history(&self) {
         let shown = lock(&self.shown).clone();
@@ -319,9 +331,7 @@ impl Steering {
             // clear.
             self.shared.control.clear_switch();
             if done.again {
-                // The next testers count on from the whole run's tests.
-                let tests = std::mem::take(&mut *lock(&self.shared.stats)).tests;
-                self.tests_before.store(tests, Ordering::Relaxed);
+                self.count_on(run.tests());
                 self.update(|s| s.state = RunState::Running);
                 return true;
             }
@@ -685,6 +695,7 @@ impl Steer for DoneCase<'_, '_> {
         }
         let before = self.run.files().to_vec();
         let candidate = edited.candidate(edit);
+        self.steering.count_on(self.run.tests());
         let accepted = match self.run.propose(
             &path,
             candidate,
