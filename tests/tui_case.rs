@@ -45,6 +45,16 @@ fn case_session() -> CaseSession {
 
 /// The case of [`case_session`] started with `options`.
 fn start_case(options: SessionOptions) -> CaseSession {
+    start_case_writing(options, Pipeline::ddmin(), None)
+}
+
+/// The case of [`case_session`] started with `options` and `algorithm`, its result written
+/// to `output`.
+fn start_case_writing(
+    options: SessionOptions,
+    algorithm: Pipeline,
+    output: Option<&std::path::Path>,
+) -> CaseSession {
     let input = vec![
         file("a.txt", "keep\ndrop\nx1\nx2\n"),
         file("b.txt", "y1\nneeded\ny2\n"),
@@ -53,7 +63,7 @@ fn start_case(options: SessionOptions) -> CaseSession {
     let settings = Settings {
         jobs: 1,
         parallel: Some(ParallelMode::Stable),
-        algorithm: Some(Pipeline::ddmin()),
+        algorithm: Some(algorithm),
         ..Settings::default()
     };
     let job = CaseJob {
@@ -61,7 +71,7 @@ fn start_case(options: SessionOptions) -> CaseSession {
         start: None,
         settings,
         binary: BinaryFiles::Keep,
-        output: None,
+        output: output.map(|path| Arc::new(bundle::CaseDirectory::new(path))),
         events: None,
         trace_dir: None,
         command: None,
@@ -263,15 +273,13 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
         "the chart starts at the whole set's size\n{screen}"
     );
 
-    // What is for one file only is refused at once, without interrupting the stage.
+    // What changes a file waits for the end of the run: refused at once, without
+    // interrupting the stage.
     harness
         .app
         .on_key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::NONE));
     let screen = harness.screen();
-    assert!(
-        screen.contains("edits, restarts and undos are for one file"),
-        "{screen}"
-    );
+    assert!(screen.contains("waits for the end of the run"), "{screen}");
 
     // Line 2 of a.txt is pinned: no session of a.txt removes it, in this round or the next.
     harness.session.send(Command::Pin(PinTarget::Lines(1..2)));
@@ -404,22 +412,232 @@ fn exit_when_done_ends_the_case_session_and_the_ui_with_the_run() {
 
 #[test]
 fn without_exit_when_done_the_case_session_waits_on_the_result_until_stopped() {
-    let (session, app, _) = run_to_the_end(false);
+    let (session, app, after) = run_to_the_end(false);
     assert!(!app.should_quit(), "the UI stays on the result");
+    assert!(
+        after.is_empty(),
+        "nothing happens until the user acts: {after:?}"
+    );
     assert!(!session.is_finished(), "the session waits for the UI");
     assert_eq!(session.snapshot().state, RunState::Done);
-    // A command now is answered, not lost.
-    session.send(Command::Pin(PinTarget::Lines(0..1)));
-    let answer = session
-        .events()
-        .recv_timeout(PATIENCE)
-        .expect("an answer to the pin");
-    assert!(
-        matches!(&answer, Event::CommandRejected { reason, .. } if reason.contains("the case is done")),
-        "{answer:?}"
-    );
     session.send(Command::Stop);
     let finished = session.wait().unwrap().unwrap();
     assert!(finished.stopped.is_none(), "the run itself was done");
     assert_eq!(finished.result.len(), 2);
+}
+
+/// The events until the next end of a run (or `PATIENCE`).
+fn events_until_done(session: &CaseSession) -> Vec<Event> {
+    let deadline = Instant::now() + PATIENCE;
+    let mut events = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let event = session
+            .events()
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("the run did not end: {events:?}"));
+        let end = matches!(
+            event,
+            Event::Done { .. } | Event::Stopped { .. } | Event::Failed { .. }
+        );
+        events.push(event);
+        if end {
+            return events;
+        }
+    }
+}
+
+/// The files of the result directory, by name.
+fn on_disk(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                std::fs::read_to_string(entry.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The file the panes show (the commands after the end apply to it) and its content.
+fn shown(session: &CaseSession) -> (String, String) {
+    let snapshot = session.snapshot();
+    let case = snapshot.case.as_ref().expect("a case");
+    let row = case.current.expect("the file list marks the file shown");
+    (
+        case.files[row].path.clone(),
+        String::from_utf8_lossy(&snapshot.best).into_owned(),
+    )
+}
+
+/// The content of `path` in `files`.
+fn content_of<'a>(files: &'a [(String, String)], path: &str) -> &'a str {
+    files
+        .iter()
+        .find(|(name, _)| name == path)
+        .map_or("", |(_, content)| content.as_str())
+}
+
+/// Once the case is done the commands of a file's session apply to the file shown, and each
+/// that changes what is reduced runs the set again, the result directory following: a switch
+/// of its pipeline, a restart from the start of its last session with a pin, an undo, an edit;
+/// what cannot apply is refused with the reason.
+#[test]
+fn a_done_case_is_steered_like_a_file_and_reduced_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out");
+    let session = start_case_writing(
+        SessionOptions {
+            exit_when_done: false,
+            start_in_step_mode: false,
+            start_paused: false,
+        },
+        "ddmin:line".parse().unwrap(),
+        Some(&output),
+    );
+    events_until_done(&session);
+    let lines = [
+        ("a.txt".to_string(), "keep\n".to_string()),
+        ("b.txt".to_string(), "needed\n".to_string()),
+    ];
+    assert_eq!(on_disk(&output), lines);
+    let (path, best) = shown(&session);
+    assert_eq!(best, content_of(&lines, &path), "the panes show {path}");
+
+    // A pipeline that does not parse is refused, with why; one that does runs on the file
+    // shown (the other keeps its own).
+    session.send(Command::SwitchAlgorithm("no-such-stage".into()));
+    let answer = session.events().recv_timeout(PATIENCE).unwrap();
+    assert!(
+        matches!(&answer, Event::CommandRejected { command, .. } if command == "switch"),
+        "{answer:?}"
+    );
+    session.send(Command::SwitchAlgorithm("ddmin".into()));
+    let events = events_until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Switched { pipeline, .. } if pipeline == "ddmin")),
+        "{events:?}"
+    );
+    assert!(matches!(events.last(), Some(Event::Done { .. })));
+    let cut = on_disk(&output);
+    assert_eq!(content_of(&cut, &path), best.trim_end(), "{cut:?}");
+    let other = if path == "a.txt" { "b.txt" } else { "a.txt" };
+    assert_eq!(content_of(&cut, other), content_of(&lines, other));
+    assert_eq!(session.snapshot().state, RunState::Done);
+
+    // Back to the start of the file's last session, with its line pinned: the set is reduced
+    // again and keeps the line whole.
+    let start = session.commands().history_text(0).unwrap();
+    assert_eq!(String::from_utf8_lossy(&start), best);
+    session.send(Command::RestartFrom(0));
+    session.send(Command::Pin(PinTarget::Lines(0..1)));
+    let events = events_until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Restarted { from: 0, .. })),
+        "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::FileStarted { path: p, .. } if *p == path)),
+        "the file had another session: {events:?}"
+    );
+    assert_eq!(on_disk(&output), lines, "the pinned line stays whole");
+
+    // Undo takes back the restart: the set before it, reduced again; then nothing is left to
+    // undo.
+    session.send(Command::Undo);
+    let events = events_until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Undone { what, .. } if what.contains("restart"))),
+        "{events:?}"
+    );
+    assert_eq!(on_disk(&output), cut);
+    session.send(Command::Undo);
+    let answer = session.events().recv_timeout(PATIENCE).unwrap();
+    assert!(
+        matches!(&answer, Event::CommandRejected { command, .. } if command == "undo"),
+        "nothing left to undo: {answer:?}"
+    );
+
+    // An edit of the file is tested; the test refuses it, and nothing runs again.
+    session.send(Command::Propose(
+        whittle_core::engine::session::ManualEdit::RemoveBytes(0..1),
+    ));
+    let edit = std::iter::from_fn(|| session.events().recv_timeout(PATIENCE).ok())
+        .find(|e| matches!(e, Event::ManualEdit { .. }))
+        .expect("the edit is judged");
+    assert!(
+        matches!(
+            &edit,
+            Event::ManualEdit {
+                accepted: false,
+                ..
+            }
+        ),
+        "{edit:?}"
+    );
+    session.send(Command::Stop);
+    let finished = session.wait().unwrap().unwrap();
+    assert!(finished.stopped.is_none());
+    let result: Vec<(String, String)> = finished
+        .result
+        .iter()
+        .map(|f| {
+            (
+                f.path.display().to_string(),
+                String::from_utf8_lossy(&f.content).into_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(result, cut);
+    assert_eq!(on_disk(&output), cut);
+}
+
+/// The screen of a case that was done and is steered again from the UI: a pin on the file
+/// shown (`p` on the tree pane's line) runs the set again; the file list marks the file the
+/// commands apply to, and the round goes on.
+#[test]
+fn a_pin_after_the_end_runs_the_case_again_on_screen() {
+    let (session, mut app, _) = run_to_the_end(false);
+    let mut terminal = Terminal::new(TestBackend::new(120, 36)).unwrap();
+    app.refresh();
+    let rounds = session.snapshot().case.as_ref().unwrap().round;
+    app.on_key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::NONE));
+    let events = events_until_done(&session);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::PinsChanged { pins } if !pins.is_empty())),
+        "{events:?}"
+    );
+    for event in events {
+        app.on_engine_event(event);
+    }
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    let snapshot = session.snapshot();
+    let case = snapshot.case.as_ref().unwrap();
+    assert!(case.round > rounds, "another round ran");
+    assert_eq!(snapshot.state, RunState::Done);
+    assert!(!snapshot.pins.is_empty(), "the pin holds");
+    let marked = case.current.expect("the file shown is marked");
+    assert!(
+        screen.contains(&format!("▶ {}", case.files[marked].path)),
+        "{screen}"
+    );
+    insta::assert_snapshot!("case_pin_after_the_end", screen);
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
 }

@@ -350,6 +350,7 @@ fn the_heat_strip_follows_the_step_judged_last_with_two_jobs() {
         status: None,
         duration: Duration::ZERO,
         node: None,
+        timeout_reruns: 0,
     };
     let mut model = whittle::tui::RunModel::new(8);
     let now = Instant::now();

@@ -596,6 +596,7 @@ fn two_jobs_list_steps_in_order() {
         status: None,
         duration: Duration::ZERO,
         node: None,
+        timeout_reruns: 0,
     };
     // Step 7 ends after step 6 started and before it ended, step 8 last.
     for event in [
@@ -681,4 +682,114 @@ fn skipping_a_stage_of_a_schedule_goes_on_with_the_next() {
     h.step(next);
     assert_eq!(h.app.run_model().stage, "ddmin line");
     assert!(!h.done);
+}
+
+/// The test of [`the_screen_counts_the_runs_after_a_timeout`]: line 3 must stay; every
+/// candidate of an odd number of lines timed out once before its verdict (as a command's test
+/// does under a derived timeout that grew meanwhile), which is one more test.
+struct RerunsAfterTimeouts;
+
+impl whittle_core::exec::oracle::Oracle for RerunsAfterTimeouts {
+    fn judge(
+        &self,
+        candidate: &[u8],
+        _: &whittle_core::exec::processes::CancelToken,
+    ) -> whittle_core::exec::oracle::Verdict {
+        let text = String::from_utf8_lossy(candidate);
+        let interesting = text.contains("line 3\n");
+        whittle_core::exec::oracle::Verdict {
+            outcome: if interesting {
+                Outcome::Interesting
+            } else {
+                Outcome::NotInteresting
+            },
+            status: whittle_core::exec::oracle::TestStatus::Exited(i32::from(!interesting)),
+            duration: Duration::from_millis(1),
+            output_tail: None,
+            node: None,
+            remembered: false,
+            timeout_reruns: u32::from(text.lines().count() % 2 == 1),
+        }
+    }
+
+    fn describe(&self) -> String {
+        "line 3 (odd sizes rerun after a timeout)".into()
+    }
+}
+
+/// The screen's test count (the chart, the stage table, the rate) is the statistics' (what
+/// `--stats-json` writes as `tests`): a test that ran again after a timeout counts each run.
+#[test]
+fn the_screen_counts_the_runs_after_a_timeout() {
+    let input: String = (1..=9).map(|n| format!("line {n}\n")).collect();
+    let settings = whittle_core::engine::pipeline::Settings {
+        atoms: vec![whittle_core::text::atoms::AtomKind::Line],
+        jobs: 1,
+        ..whittle_core::engine::pipeline::Settings::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let trace_path = dir.path().join("run.jsonl");
+    let header = whittle_core::observe::trace::TraceHeader {
+        input_name: "nine lines".into(),
+        pipeline: settings.resolve().pipeline.to_string(),
+        jobs: 1,
+        ..Default::default()
+    };
+    let trace =
+        whittle_core::observe::trace::TraceWriter::for_run(&trace_path, header, input.as_bytes())
+            .unwrap();
+    let job = whittle_core::engine::job::Job::new(input.into_bytes(), settings);
+    let session = whittle_core::engine::session::Session::start_with(
+        job,
+        std::sync::Arc::new(RerunsAfterTimeouts),
+        common::session_options(true, false),
+        |tester| tester.set_trace(Some(trace)),
+    )
+    .unwrap();
+    let mut app = whittle::tui::App::new(
+        session.commands(),
+        whittle::tui::AppOptions {
+            theme: whittle::tui::Theme::named("dark", false).unwrap(),
+            input_name: "nine lines".into(),
+            clock: std::sync::Arc::new(whittle::tui::ManualClock::new()),
+            exit_when_done: false,
+            language: None,
+            extension: None,
+        },
+    );
+    let events = session.events().clone();
+    let report = session.wait().unwrap();
+    for event in events.try_iter() {
+        app.on_engine_event(event);
+    }
+    let stats = &report.finished.stats;
+    assert!(stats.timeout_reruns > 0, "the run had reruns: {stats:?}");
+    let model = app.run_model();
+    assert_eq!(
+        model.tests, stats.tests,
+        "the screen's count is the statistics'"
+    );
+    let per_stage: u64 = model
+        .stage_rows(Duration::ZERO)
+        .iter()
+        .map(|row| row.tests)
+        .sum();
+    assert_eq!(per_stage, stats.tests, "the stage table's too");
+    assert_eq!(model.derived_stats().tests, stats.tests);
+    // The trace keeps the reruns: a replay counts them too.
+    let replay = whittle_core::engine::replay::Replay::open(&trace_path).unwrap();
+    let replayed: u64 = replay
+        .events_upto(replay.len())
+        .iter()
+        .filter_map(|(event, _)| match event {
+            Event::CandidateJudged {
+                candidate,
+                action: whittle_core::observe::events::Action::Test,
+                timeout_reruns,
+                ..
+            } if !candidate.is_check() => Some(1 + u64::from(*timeout_reruns)),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(replayed, stats.tests, "the replay's count is the run's");
 }

@@ -10,21 +10,25 @@ use crate::tui::panes::Measures;
 use crate::tui::panes::history::HistoryPane;
 use crate::tui::panes::test_case::TestCasePane;
 use crate::tui::panes::tree::TreePane;
-use whittle_core::engine::session::Command;
+use whittle_core::engine::session::{Command, RunState};
 use whittle_core::tree::Language;
 
 impl App {
-    /// Why a case of several files does not take `command` (the engine would refuse it too,
-    /// after interrupting the stage): each file runs its own language's pipeline, and edits,
-    /// restarts and undos are for one file.
+    /// Why a case of several files does not take `command` now (the engine would refuse it
+    /// too, after interrupting the stage): while the case runs, a switch, an edit, a restart or
+    /// an undo waits for its end; then it applies to the file shown and the set is reduced
+    /// again.
     pub(super) fn case_refuses(&self, command: &Command) -> Option<&'static str> {
         self.snapshot.case.as_ref()?;
+        if self.snapshot.state == RunState::Done {
+            return None;
+        }
         match command {
-            Command::SwitchAlgorithm(_) => {
-                Some("with several files each file runs its own language's pipeline")
-            }
-            Command::Propose(_) | Command::RestartFrom(_) | Command::Undo => Some(
-                "edits, restarts and undos are for one file: reduce the file on its own for them",
+            Command::SwitchAlgorithm(_)
+            | Command::Propose(_)
+            | Command::RestartFrom(_)
+            | Command::Undo => Some(
+                "with several files this waits for the end of the run (then it applies to the file shown)",
             ),
             _ => None,
         }

@@ -259,13 +259,19 @@ impl RunModel {
             outcome,
             status,
             duration,
+            timeout_reruns,
             ..
         } = event
         else {
             return;
         };
         self.last_step = self.last_step.max(step);
-        self.count(candidate, action, outcome, status.as_ref(), duration);
+        let runs = Runs {
+            status: status.as_ref(),
+            duration,
+            timeout_reruns,
+        };
+        self.count(candidate, action, outcome, runs);
         if !candidate.is_check() {
             self.show_next();
             self.show_beliefs_of(candidate);
@@ -562,20 +568,20 @@ impl RunModel {
         }
     }
 
-    /// Counts what a replay's statistics need.
-    fn count(
-        &mut self,
-        candidate: Candidate,
-        action: Action,
-        outcome: Outcome,
-        status: Option<&TestStatus>,
-        duration: Duration,
-    ) {
+    /// Counts what a replay's statistics need. A test that ran again after a timeout is one
+    /// more test (or check) each time, as the tester counts it.
+    fn count(&mut self, candidate: Candidate, action: Action, outcome: Outcome, runs: Runs<'_>) {
         let counters = &mut self.counters;
+        let Runs {
+            status,
+            duration,
+            timeout_reruns,
+        } = runs;
+        let reruns = u64::from(timeout_reruns);
         match action {
-            Action::Test if candidate.is_check() => counters.checks += 1,
+            Action::Test if candidate.is_check() => counters.checks += 1 + reruns,
             Action::Test => {
-                self.tests += 1;
+                self.tests += 1 + reruns;
                 if outcome.is_interesting() {
                     counters.interesting_tests += 1;
                 }
@@ -589,6 +595,7 @@ impl RunModel {
         }
         if action == Action::Test {
             counters.test_seconds += duration.as_secs_f64();
+            counters.timeouts += reruns;
             if status == Some(&TestStatus::TimedOut) {
                 counters.timeouts += 1;
             }
@@ -620,4 +627,12 @@ impl RunModel {
             *slot = Some((outcome, action));
         }
     }
+}
+
+/// The runs of the test behind one verdict: how the last ended, all of them together, and how
+/// many ran again after a timeout.
+struct Runs<'a> {
+    status: Option<&'a TestStatus>,
+    duration: Duration,
+    timeout_reruns: u32,
 }

@@ -140,6 +140,7 @@ impl Replay {
                     (
                         Event::CandidateJudged {
                             action: crate::observe::events::Action::Test,
+                            timeout_reruns,
                             ..
                         },
                         _,
@@ -147,7 +148,7 @@ impl Replay {
                 ..
             }) = self.steps.get(position)
             {
-                tests += 1;
+                tests += 1 + u64::from(*timeout_reruns);
             }
         }
         self.history = history;

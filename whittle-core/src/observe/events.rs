@@ -232,6 +232,10 @@ pub enum Event {
         /// The machine the test ran on, when not this one (a Slurm node).
         #[serde(skip_serializing_if = "Option::is_none")]
         node: Option<String>,
+        /// The test ran this many times more after timing out under a derived timeout that had
+        /// since grown (see `Verdict::timeout_reruns`): each is one more test, which timed out.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        timeout_reruns: u32,
     },
     /// A smaller interesting test case became the current best.
     Accepted {
@@ -492,4 +496,9 @@ pub enum TreePhase {
     Reshape,
     /// `rewrite`: the nodes that may be replaced, lifted or reshaped.
     Rewrite,
+}
+
+/// Whether a count is zero (left out of the JSON form).
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }

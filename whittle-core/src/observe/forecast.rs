@@ -530,6 +530,7 @@ mod tests {
                     status: None,
                     duration: Duration::from_millis(500),
                     node: None,
+                    timeout_reruns: 0,
                 },
                 Duration::from_secs(1),
             );

@@ -149,7 +149,9 @@ pub struct StageStats {
     pub bytes_removed: u64,
     pub nonws_removed: u64,
     pub seconds: f64,
-    /// Edits not tried because they failed before with the same neighbourhood.
+    /// Edits not tried because they failed before with the same neighbourhood (in a case of
+    /// several files, those a file's held recall skipped too), or because the syntax guard
+    /// rejected them while the stage skipped.
     pub skipped: u64,
 }
 

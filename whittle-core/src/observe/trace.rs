@@ -5,7 +5,8 @@
 //! `content_sha3`, `size`, `action`, `outcome` and `candidate` (as the papers write it), and
 //! since version 2 also `kind`, `index` and `n` (the candidate), `removed` (the byte ranges of
 //! the current best it removes or replaces, when known), `t` (seconds since the run started)
-//! and `duration` (of the test). A trace written for a run ([`TraceWriter::for_run`]) is
+//! and `duration` (of the test, all its runs), and `timeout_reruns` when the test ran again
+//! after a timeout (each run one more test). A trace written for a run ([`TraceWriter::for_run`]) is
 //! *replayable*: its first line is a [`TraceHeader`] with the input and the settings, each
 //! candidate line carries in `events` what the engine reported since the previous candidate
 //! (rounds, stages, reductions with the new best as a delta, the end of each test's output up
@@ -173,8 +174,16 @@ struct CandidateLine<'a> {
     removed: &'a [Range<usize>],
     t: f64,
     duration: f64,
+    /// Runs more after a timeout (see `Verdict::timeout_reruns`), each one more test.
+    #[serde(skip_serializing_if = "is_zero")]
+    timeout_reruns: u32,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     events: &'a [RecordedEvent],
+}
+
+/// Whether a count is zero (left out of the line).
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 #[derive(Serialize)]
@@ -210,6 +219,9 @@ pub struct TracedCandidate {
     pub t: f64,
     #[serde(default)]
     pub duration: f64,
+    /// The test ran this many times more after timing out (each one more test).
+    #[serde(default)]
+    pub timeout_reruns: u32,
     /// What happened since the previous candidate.
     #[serde(default)]
     pub events: Vec<RecordedEvent>,
@@ -241,6 +253,7 @@ impl TracedCandidate {
             status: None,
             duration: Duration::from_secs_f64(self.duration.max(0.0)),
             node: None,
+            timeout_reruns: self.timeout_reruns,
         }
     }
 }
@@ -434,7 +447,8 @@ impl TraceWriter {
         replay.pending.push(RecordedEvent { event, delta });
     }
 
-    /// Writes a candidate line; `running` is the run's time so far without its pauses.
+    /// Writes a candidate line; `running` is the run's time so far without its pauses, `runs`
+    /// the test's time and how many times it ran again after a timeout.
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -445,8 +459,9 @@ impl TraceWriter {
         outcome: Outcome,
         candidate: &Candidate,
         removed: &[Range<usize>],
-        duration: Duration,
+        runs: (Duration, u32),
     ) -> std::io::Result<()> {
+        let (duration, timeout_reruns) = runs;
         let text = (content.len() <= TRACE_CONTENT_LIMIT)
             .then(|| std::str::from_utf8(content).ok())
             .flatten();
@@ -469,6 +484,7 @@ impl TraceWriter {
             removed,
             t: running.as_secs_f64(),
             duration: duration.as_secs_f64(),
+            timeout_reruns,
             events: &events,
         };
         self.write_line(&line)

@@ -130,9 +130,15 @@ impl Recall {
         }
     }
 
-    /// Edits skipped so far.
+    /// Edits skipped so far, apart from those skipped only because the recall was held (what
+    /// a schedule waits for: its settling round tries them).
     pub fn skipped(&self) -> u64 {
         self.skipped
+    }
+
+    /// Every edit skipped so far, for whatever reason (the hold's too): what a stage reports.
+    pub fn all_skipped(&self) -> u64 {
+        self.skipped + self.held_skipped
     }
 }
 
@@ -172,6 +178,7 @@ mod tests {
         assert!(recall.skips(7), "held: skipped though the schedule settles");
         recall.count_skipped(2);
         assert_eq!((recall.skipped(), recall.held_skipped()), (0, 3));
+        assert_eq!(recall.all_skipped(), 3);
         recall.end_run();
         recall.start_run(true);
         assert!(recall.skips(7));

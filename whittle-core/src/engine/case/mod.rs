@@ -169,7 +169,8 @@ pub use crate::engine::job::StartError;
 
 use crate::engine::job::Flaky;
 
-use run::{CaseRun, FLAKY_LOOKBACK};
+pub use run::CaseRun;
+use run::FLAKY_LOOKBACK;
 
 impl CaseJob {
     /// What the reduction starts from: the input, or what it resumes.
@@ -184,24 +185,22 @@ impl CaseJob {
         oracle: Arc<dyn Oracle>,
         stop: &CaseStop,
     ) -> Result<CaseFinished, StartError> {
+        let mut run = self.start(oracle, stop)?;
+        run.reduce()?;
+        Ok(run.finish())
+    }
+
+    /// Checks the starting set (it must be interesting): the run, ready for
+    /// [`CaseRun::reduce`].
+    pub fn start<'a>(
+        &'a self,
+        oracle: Arc<dyn Oracle>,
+        stop: &'a CaseStop,
+    ) -> Result<CaseRun<'a>, StartError> {
         let mut run = CaseRun::new(self, oracle, stop);
         let tester = self.checked_tester(&run.oracle, stop, &mut run.total, run.started)?;
         run.files_tester = Some(tester);
-        // Rounds: the files that can go go, then each file is reduced with the others fixed;
-        // again until a round changes nothing. The files' sessions skip what failed before
-        // until a round changes nothing; then a round that skips nothing settles the set.
-        while run.stopped.is_none() {
-            run.start_round();
-            let mut changed = run.remove_files()?;
-            if run.stopped.is_some() {
-                break;
-            }
-            changed |= run.reduce_each_file();
-            if !run.next_round(changed) {
-                break;
-            }
-        }
-        Ok(run.finish())
+        Ok(run)
     }
 
     /// The tester of the files phase once it found the starting set interesting (and wrote it

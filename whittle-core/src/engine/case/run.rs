@@ -1,14 +1,19 @@
 //! One run of a case job: the files phase, each file's session, the rounds and the end.
 
+use std::path::Path;
+
 use super::*;
+use crate::engine::pipeline::Pipeline;
+use crate::observe::events::{Branch, Candidate};
 
 /// How many earlier sets are re-tested, newest first, when the final one fails its re-test
 /// (the start is tried after them).
 pub(super) const FLAKY_LOOKBACK: usize = 8;
 
 /// One run of a [`CaseJob`]: the set of files as it is now and what the rounds over it have
-/// counted so far.
-pub(super) struct CaseRun<'a> {
+/// counted so far. A front end that steers it can change a file (an edit, a restart), its
+/// pins or its pipeline once the run is done, and have it reduce the set again.
+pub struct CaseRun<'a> {
     pub(super) job: &'a CaseJob,
     pub(super) oracle: Arc<dyn Oracle>,
     pub(super) stop: &'a CaseStop,
@@ -44,6 +49,8 @@ pub(super) struct CaseRun<'a> {
     pub(super) recalls: HashMap<PathBuf, Recall>,
     /// Steps taken so far by every tester of the run: each new one numbers its steps on.
     pub(super) steps: u64,
+    /// The pipelines the front end chose for files (the others run their language's).
+    pub(super) pipelines: HashMap<PathBuf, Pipeline>,
 }
 
 impl<'a> CaseRun<'a> {
@@ -83,7 +90,182 @@ impl<'a> CaseRun<'a> {
             held_settled: HashMap::new(),
             recalls: HashMap::new(),
             steps: 0,
+            pipelines: HashMap::new(),
         }
+    }
+
+    /// Rounds over the files until a round changes nothing (or the run stops): the files that
+    /// can go go, then each file is reduced with the others fixed. The files' sessions skip
+    /// what failed before until a round changes nothing; then a round that skips nothing
+    /// settles the set.
+    pub fn reduce(&mut self) -> Result<(), StartError> {
+        while self.stopped.is_none() {
+            self.start_round();
+            let mut changed = self.remove_files()?;
+            if self.stopped.is_some() {
+                break;
+            }
+            changed |= self.reduce_each_file();
+            if !self.next_round(changed) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// After [`CaseRun::finish`], the run goes on: the next [`CaseRun::reduce`] holds each
+    /// file's recall again from its first round, with the memo and the recalls kept.
+    pub fn go_on(&mut self) {
+        self.stopped = None;
+        self.holding = true;
+    }
+
+    /// Tests run so far by every tester of the run.
+    pub fn tests(&self) -> u64 {
+        self.total.tests
+    }
+
+    /// Steps taken so far by every tester of the run.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The files of the set now, in order.
+    pub fn files(&self) -> &[CaseFile] {
+        &self.current
+    }
+
+    /// The content of the file at `path` now (`None`: not in the set).
+    pub fn file(&self, path: &Path) -> Option<&[u8]> {
+        self.current
+            .iter()
+            .find(|file| file.path == path)
+            .map(|file| file.content.as_slice())
+    }
+
+    /// The plan of the sessions of the file at `path` (`None`: not in the set, or left as it
+    /// is: a link, a binary file).
+    pub fn plan_of(&self, path: &Path) -> Option<Plan> {
+        let file = self.current.iter().find(|file| file.path == path)?;
+        let plan = self.job.plan_for(file)?;
+        Some(match self.pipelines.get(path) {
+            Some(pipeline) => plan.with_pipeline(pipeline.clone()),
+            None => plan,
+        })
+    }
+
+    /// The pins of the file at `path`, kept across its sessions.
+    pub fn pins(&mut self, path: &Path) -> Arc<Mutex<Pins>> {
+        self.pins.entry(path.to_path_buf()).or_default().clone()
+    }
+
+    /// The file at `path` has to be reduced again, though the set did not change (its pins or
+    /// its pipeline did).
+    pub fn unsettle(&mut self, path: &Path) {
+        self.settled.remove(path);
+        self.held_settled.remove(path);
+    }
+
+    /// The file at `path` runs `pipeline` from now on; the plan, or why it cannot.
+    pub fn switch_pipeline(&mut self, path: &Path, pipeline: Pipeline) -> Result<Plan, String> {
+        let file = self
+            .current
+            .iter()
+            .find(|file| file.path == path)
+            .ok_or("the file is not in the set any more")?;
+        let plan = self
+            .job
+            .plan_for(file)
+            .ok_or("the file is kept as it is (a link, or not text)")?
+            .with_pipeline(pipeline.clone());
+        plan.check()?;
+        self.pipelines.insert(path.to_path_buf(), pipeline);
+        self.unsettle(path);
+        Ok(plan)
+    }
+
+    /// The set becomes `files` (an earlier set the front end goes back to), written.
+    pub fn set_files(&mut self, files: Vec<CaseFile>) {
+        self.current = files;
+        remember(&mut self.earlier, &self.current);
+        for row in &mut self.view.files {
+            let now = self
+                .current
+                .iter()
+                .find(|file| file.path.to_str() == Some(&row.path));
+            row.bytes = now.map_or(0, |file| file.content.len());
+            row.state = if now.is_some() {
+                FileState::Done
+            } else {
+                FileState::Removed
+            };
+        }
+        if let Some(output) = &self.job.output
+            && let Some(notice) = output.write(&self.current)
+            && let Some(events) = &self.job.events
+        {
+            let _ = events.send(notice.into());
+        }
+        self.job.show(&self.view);
+    }
+
+    /// Tests the set with the file at `path` made `content` (an edit the front end proposes,
+    /// `candidate` removing `removed` of the file): kept, written and reported as an accepted
+    /// step of the file when interesting. Whether it was kept.
+    pub fn propose(
+        &mut self,
+        path: &Path,
+        candidate: Candidate,
+        content: Vec<u8>,
+        removed: Vec<Range<usize>>,
+    ) -> anyhow::Result<bool> {
+        let job = self.job;
+        let index = self
+            .current
+            .iter()
+            .position(|file| file.path == path)
+            .ok_or_else(|| anyhow::anyhow!("the file is not in the set any more"))?;
+        let plan = self
+            .plan_of(path)
+            .ok_or_else(|| anyhow::anyhow!("the file is kept as it is"))?;
+        let pins = self.pins(path);
+        let in_case = Arc::new(FileInCase {
+            inner: self.oracle.clone(),
+            files: self.current.clone(),
+            index: Some(index),
+            memo: self.memo.clone(),
+            memo_hits: Default::default(),
+        });
+        let limits = job.remaining_limits(&self.total, self.started);
+        let mut tester = job.tester(in_case.clone(), &plan, limits, self.stop)?;
+        job.write_improvements(&mut tester, &self.current, index, &pins);
+        tester.set_best(self.current[index].content.clone());
+        tester.continue_steps(self.steps);
+        if let Some(steering) = &job.steering {
+            steering.tester_started(&mut tester);
+        }
+        let accepted = matches!(
+            tester.judge_manual(candidate, &content, removed),
+            Ok((Outcome::Interesting, _))
+        );
+        if accepted {
+            tester.accept(content.clone(), None, Branch::Manual, candidate);
+            self.current[index].content = content;
+            remember(&mut self.earlier, &self.current);
+            if let Some(row) = self
+                .view
+                .files
+                .iter_mut()
+                .find(|row| Some(row.path.as_str()) == path.to_str())
+            {
+                row.bytes = self.current[index].content.len();
+            }
+            job.show(&self.view);
+        }
+        self.steps = tester.steps();
+        self.memo_hits += in_case.memo_hits.load(Ordering::Relaxed);
+        add_stats(&mut self.total, &tester.stats());
+        Ok(accepted)
     }
 
     /// Whether another round follows one that `changed` the set (or not): after a change the
@@ -248,11 +430,7 @@ impl<'a> CaseRun<'a> {
         let whole = sha3_256(&bundle::encode(&self.current));
         let known = self.settled.get(&path) == Some(&whole)
             || (self.holding && self.held_settled.get(&path) == Some(&whole));
-        let plan = if known {
-            None
-        } else {
-            job.plan_for(&self.current[index])
-        };
+        let plan = if known { None } else { self.plan_of(&path) };
         let Some(plan) = plan else {
             self.settled.insert(path, whole);
             if let Some(row) = row {
@@ -334,7 +512,8 @@ impl<'a> CaseRun<'a> {
 
     /// The end: the result re-tested (unless the run stopped), the reports and the whole run's
     /// statistics filled in.
-    pub(super) fn finish(mut self) -> CaseFinished {
+    /// The run can go on after it ([`CaseRun::go_on`]).
+    pub fn finish(&mut self) -> CaseFinished {
         let job = self.job;
         self.view.current = None;
         self.view.removing_files = false;
@@ -377,20 +556,20 @@ impl<'a> CaseRun<'a> {
             .iter()
             .flat_map(|f| f.content.clone())
             .collect();
-        let mut total = self.total;
+        let mut total = self.total.clone();
         crate::engine::job::fill_sizes(&mut total, &input_text, &output_text);
         total.wall_seconds = self.started.elapsed().as_secs_f64();
         total.jobs = job.settings.jobs;
         total.algorithm = "ddmin files, then each file's pipeline in rounds".into();
         total.stopped = self.stopped.as_ref().map(ToString::to_string);
         CaseFinished {
-            result: self.current,
+            result: self.current.clone(),
             stats: total,
-            files: self.reports,
+            files: self.reports.clone(),
             file_removal_tests: self.file_removal_tests,
             memo_hits: self.memo_hits,
             rounds: self.rounds,
-            stopped: self.stopped,
+            stopped: self.stopped.clone(),
             flaky,
         }
     }

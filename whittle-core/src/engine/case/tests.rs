@@ -170,3 +170,49 @@ fn held_sessions_settle_into_a_fixed_point_of_every_file() {
     assert_eq!(again.result, finished.result, "nothing left to find");
     assert_eq!(again.stats.accepted, 0);
 }
+
+/// The per-stage `skipped` figure counts the edits a file's held recall skipped: a.txt's second
+/// session on the same set skips in its schedule's settling round only because its recall is
+/// held, and those skips are in its stages' rows.
+#[test]
+fn the_stages_count_what_a_held_recall_skips() {
+    let job = coupled_job(None);
+    let oracle: Arc<dyn Oracle> = Arc::new(coupled_files_oracle(Arc::default()));
+    let memo = Arc::new(CaseMemo::default());
+    let plan = job.plan_for(&job.input[0]).expect("a.txt is text");
+    let pins = Arc::new(Mutex::new(Pins::default()));
+    let stop = CaseStop::default();
+    let session = |files: &[CaseFile], recall: Recall| {
+        job.reduce_file(
+            &oracle,
+            &memo,
+            files,
+            0,
+            1,
+            &plan,
+            &pins,
+            recall,
+            0,
+            &Stats::default(),
+            Instant::now(),
+            &stop,
+        )
+        .expect("a session")
+    };
+    let first = session(&job.input, Recall::default());
+    assert_eq!(first.recall.held_skipped(), 0);
+    let mut files = job.input.clone();
+    files[0].content = first.best;
+    let mut recall = first.recall;
+    recall.hold(true);
+    let (skipped, held) = (recall.skipped(), recall.held_skipped());
+    let second = session(&files, recall);
+    let held_now = second.recall.held_skipped() - held;
+    assert!(held_now > 0, "the settling round skipped for the hold");
+    let per_stage: u64 = second.stats.stages.iter().map(|stage| stage.skipped).sum();
+    assert_eq!(
+        per_stage,
+        second.recall.skipped() - skipped + held_now,
+        "every skip is a stage's"
+    );
+}

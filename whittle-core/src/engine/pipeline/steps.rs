@@ -189,7 +189,7 @@ impl PipelineStages {
         };
         let started = tester.running_time();
         let tests = tester.stats().tests;
-        let skipped = tester.recall().skipped();
+        let skipped = tester.recall().all_skipped();
         let before = tester.best().to_vec();
         let text = matches!(step, Step::Text(_));
         let (guard, misjudges) = self.step_guard(text, tester);
@@ -222,7 +222,7 @@ impl PipelineStages {
                 .saturating_sub(atoms::non_whitespace_chars(tester.best()))
                 as u64,
             seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
-            skipped: tester.recall().skipped() - skipped,
+            skipped: tester.recall().all_skipped() - skipped,
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(&step.name(), run);

@@ -3,18 +3,25 @@
 //! file's session. The snapshot shows the file being reduced now (its best, pipeline, stage,
 //! pins and history) and the whole set ([`Snapshot::case`]); pause, step and the knobs hold
 //! across the files (one control), pins belong to the file they were made on and last for its
-//! later sessions.
+//! later sessions. Once the run is done the session waits on the result as a file's does: the
+//! commands apply to the file shown (pins, a pipeline, an edit, a restart from its history; an
+//! undo takes back the last edit or restart) and the set is reduced again, with the whole-set
+//! memo and each file's recall kept.
 
 use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
+use crossbeam_channel::Sender;
+
+use crate::bundle::{self, CaseFile};
 use crate::engine::case::{
-    CaseFinished, CaseJob, CaseSteering, CaseStop, CaseView, StartError, SteeredFile,
+    CaseFinished, CaseJob, CaseRun, CaseSteering, CaseStop, CaseView, StartError, SteeredFile,
 };
 use crate::engine::history::{History, HistoryEntry};
-use crate::engine::pipeline::{Plan, line_range};
+use crate::engine::pipeline::Plan;
 use crate::exec::oracle::Oracle;
 use crate::observe::events::{Branch, Event};
 use crate::observe::stats::Stats;
@@ -22,9 +29,10 @@ use crate::testing::control::{Control, Stop};
 use crate::testing::tester::{Improvement, Tester};
 use crate::tree::{self, Preprocess};
 
+use super::manual;
 use super::{
-    Command, CommandSender, EngineHandle, PinTarget, RunState, SessionOptions, Shared, Snapshot,
-    lock,
+    CommandSender, EngineHandle, ManualEdit, PinTarget, RunState, SessionOptions, Shared, Snapshot,
+    Steer, lock,
 };
 
 /// A running reduction of several files.
@@ -36,7 +44,9 @@ impl CaseSession {
     /// Starts the case job on its own thread; its events come from [`EngineHandle::events`]
     /// (the job's own event sender is replaced). As a file's session, it ends with the run
     /// when `options.exit_when_done` says so; else, once the run is done, it waits (a front
-    /// end stays on the result) until [`Command::Stop`], answering the other commands.
+    /// end stays on the result) until [`Command::Stop`](super::Command::Stop): a pin, a
+    /// switch, an edit or a restart applies to the file shown and reduces the set again, an
+    /// undo takes back the last edit or restart (see `DoneCase`).
     pub fn start(
         mut job: CaseJob,
         oracle: Arc<dyn Oracle>,
@@ -59,26 +69,47 @@ impl CaseSession {
         });
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
         job.events = Some(events_tx.clone());
-        job.steering = Some(Arc::new(Steering {
+        let steering = Arc::new(Steering {
             shared: shared.clone(),
             start_paused: options.start_paused,
             started: Instant::now(),
             tests_before: AtomicU64::new(0),
-        }));
+            shown: Mutex::new(None),
+            selected: Mutex::new(None),
+            kept_history: Mutex::new(None),
+            undo: Mutex::new(Vec::new()),
+        });
+        job.steering = Some(steering.clone());
         let thread = {
             let stop = CaseStop::default();
-            let shared = shared.clone();
             std::thread::Builder::new()
                 .name("whittle-engine".into())
                 .spawn(move || {
-                    let finished = job.run(oracle, &stop);
-                    let event = ending_event(&finished, &shared);
-                    let done = matches!(event, Event::Done { .. });
-                    let _ = events_tx.send(event);
-                    if done && !options.exit_when_done {
-                        wait_for_stop(&shared, &events_tx);
+                    let mut run = match job.start(oracle, &stop) {
+                        Ok(run) => run,
+                        Err(error) => {
+                            let failed = Err(error);
+                            let _ = events_tx.send(ending_event(&failed, &steering.shared));
+                            return failed;
+                        }
+                    };
+                    let mut finished = run.reduce().map(|()| run.finish());
+                    loop {
+                        steering.show_current_file(&mut run);
+                        let event = ending_event(&finished, &steering.shared);
+                        let done = matches!(event, Event::Done { .. });
+                        let _ = events_tx.send(event);
+                        if !done || options.exit_when_done {
+                            return finished;
+                        }
+                        // Done: the run waits on its result for what the user does next, as
+                        // a file's session does; a change of what is reduced runs it again.
+                        if !steering.wait_for_change(&mut run, &events_tx) {
+                            return finished;
+                        }
+                        run.go_on();
+                        finished = run.reduce().map(|()| run.finish());
                     }
-                    finished
                 })?
         };
         Ok(CaseSession {
@@ -143,33 +174,6 @@ fn ending_event(finished: &Result<CaseFinished, StartError>, shared: &Shared) ->
     }
 }
 
-/// After the run: waits for [`Command::Stop`]; every other command that reaches the queue is
-/// refused (the case is done, its result written).
-fn wait_for_stop(shared: &Shared, events: &crossbeam_channel::Sender<Event>) {
-    loop {
-        let command = {
-            let mut pending = lock(&shared.pending);
-            while pending.is_empty() {
-                pending = shared
-                    .wake
-                    .wait(pending)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-            }
-            pending.pop_front()
-        };
-        match command {
-            Some(Command::Stop) => return,
-            Some(_) => {
-                let _ = events.send(Event::CommandRejected {
-                    command: "command".into(),
-                    reason: "the case is done and its result written: quit to leave".into(),
-                });
-            }
-            None => {}
-        }
-    }
-}
-
 /// The session's side of a case run: keeps the snapshot and applies the commands.
 struct Steering {
     shared: Arc<Shared>,
@@ -177,6 +181,18 @@ struct Steering {
     started: Instant,
     /// Tests run by the testers that ended (the history's counts are the whole run's).
     tests_before: AtomicU64,
+    /// The file the panes show, or showed before they listed the whole set (the last whose
+    /// session ran): the commands after the end apply to it.
+    shown: Mutex<Option<PathBuf>>,
+    /// The file the commands after the end applied to: the panes come back to it at the end of
+    /// each run they start (other files' sessions ran meanwhile).
+    selected: Mutex<Option<PathBuf>>,
+    /// The history of the selected file's last session, kept while the panes show another
+    /// file or the whole set: the panes come back to it (and its restarts) at the end.
+    kept_history: Mutex<Option<KeptHistory>>,
+    /// What [`Command::Undo`](super::Command::Undo) takes back once the run is done, newest last: the set before an
+    /// edit or a restart, and what it was.
+    undo: Mutex<Vec<(Vec<CaseFile>, String)>>,
 }
 
 impl Steering {
@@ -184,49 +200,35 @@ impl Steering {
         change(&mut lock(&self.shared.snapshot));
     }
 
-    fn reject(&self, tester: &Tester, command: &str, reason: &str) {
-        tester.emit(Event::CommandRejected {
-            command: command.into(),
-            reason: reason.into(),
-        });
-    }
-
-    /// The byte range of the current best a target denotes.
-    fn resolve(
+    /// Pins (or unpins) what `target` denotes in `best`, the content of `file`; whether it
+    /// did.
+    fn pin(
         &self,
+        emit: &dyn Fn(Event),
         best: &[u8],
+        file: Option<&SteeredFile<'_>>,
         target: &PinTarget,
-        language: Option<&'static tree::Language>,
-    ) -> Option<Range<usize>> {
-        let range = match target {
-            PinTarget::Bytes(range) => range.clone(),
-            PinTarget::Lines(lines) => line_range(best, lines.clone()),
-            PinTarget::Node { version, node } => {
-                if lock(&self.shared.snapshot).version != *version {
-                    return None;
-                }
-                let tree = tree::parse(language?, best.to_vec(), Preprocess::default()).ok()?;
-                if node.index() >= tree.len() {
-                    return None;
-                }
-                tree.byte_range(*node)
-            }
-        };
-        (range.start <= range.end && range.end <= best.len()).then_some(range)
-    }
-
-    fn pin(&self, tester: &Tester, file: Option<&SteeredFile<'_>>, target: &PinTarget, on: bool) {
+        on: bool,
+    ) -> bool {
         let Some(file) = file else {
-            self.reject(
-                tester,
+            emit(rejected(
                 "pin",
-                "no file is being reduced now (whole files are being removed)",
-            );
-            return;
+                "no file is shown now (the panes list the whole set of files)",
+            ));
+            return false;
         };
-        let Some(range) = self.resolve(tester.best(), target, file.language) else {
-            self.reject(tester, "pin", "the target is not part of the current best");
-            return;
+        let version = lock(&self.shared.snapshot).version;
+        let tree_of = |at: u64| {
+            (at == version)
+                .then(|| tree::parse(file.language?, best.to_vec(), Preprocess::default()).ok())
+                .flatten()
+        };
+        let Some(range) = manual::resolve(best, &tree_of, target) else {
+            emit(rejected(
+                "pin",
+                "the target is not part of the current best",
+            ));
+            return false;
         };
         let ranges = {
             let mut pins = lock(file.pins);
@@ -238,7 +240,113 @@ impl Steering {
             pins.ranges().to_vec()
         };
         self.update(|s| s.pins = ranges.clone());
-        tester.emit(Event::PinsChanged { pins: ranges });
+        emit(Event::PinsChanged { pins: ranges });
+        true
+    }
+
+    /// The next testers count on from `tests`, the whole run's so far (the statistics shown at
+    /// the end were the whole run's).
+    fn count_on(&self, tests: u64) {
+        *lock(&self.shared.stats) = Stats::default();
+        self.tests_before.store(tests, Ordering::Relaxed);
+    }
+
+    /// The panes leave the file they show: when it is the selected one its history is kept.
+    fn keep_selected_history(&self) {
+        let shown = lock(&self.shown).clone();
+        if shown.is_none() || shown != *lock(&self.selected) {
+            return;
+        }
+        let Some(path) = shown else {
+            return;
+        };
+        let history = std::mem::take(&mut *lock(&self.shared.history));
+        let entries = lock(&self.shared.snapshot).history.clone();
+        *lock(&self.kept_history) = Some((path, history, entries));
+    }
+
+    /// Once the run is done the panes show the file its last session ran on, as it is in the
+    /// result (a flaky final set may have fallen back to an earlier one), and the file list
+    /// marks it: the commands apply to it.
+    fn show_current_file(&self, run: &mut CaseRun<'_>) {
+        let shown = lock(&self.shown).clone();
+        let selected = lock(&self.selected).clone();
+        let Some(path) = selected.or_else(|| shown.clone()) else {
+            return;
+        };
+        let Some(content) = run.file(&path).map(<[u8]>::to_vec) else {
+            return;
+        };
+        let listed = lock(&self.shared.snapshot).pipeline == crate::engine::case::FILES_STAGE;
+        if (listed || shown.as_ref() != Some(&path))
+            && let Some(plan) = run.plan_of(&path)
+        {
+            // The files phase or another file's session ran last: the file is shown again
+            // from its content now.
+            *lock(&self.shown) = Some(path.clone());
+            let pins = run.pins(&path);
+            let ranges = lock(&pins).ranges().to_vec();
+            let kept = lock(&self.kept_history).take();
+            self.file_started(&content, &plan, &ranges);
+            // Its last session's history, when nothing changed it since.
+            if let Some((kept_path, history, entries)) = kept
+                && kept_path == path
+                && !history.is_empty()
+                && history.text(history.len() - 1).as_deref() == Some(content.as_slice())
+            {
+                *lock(&self.shared.history) = history;
+                self.update(|s| s.history = entries);
+            }
+        }
+        let content = content.as_slice();
+        self.update(|s| {
+            if *s.best != *content {
+                s.best = Arc::from(content);
+                s.version += 1;
+            }
+            if let Some(case) = &mut s.case {
+                case.current = case
+                    .files
+                    .iter()
+                    .position(|row| path.to_str() == Some(row.path.as_str()));
+            }
+        });
+    }
+
+    /// Waits, once the run is done, for a command that changes what is reduced and applies
+    /// it; `false` on [`Command::Stop`](super::Command::Stop).
+    fn wait_for_change(&self, run: &mut CaseRun<'_>, events: &Sender<Event>) -> bool {
+        loop {
+            self.shared.wait_for_command();
+            let mut done = DoneCase {
+                steering: self,
+                run: &mut *run,
+                events,
+                again: false,
+            };
+            if !self.shared.apply_queued(&mut done) {
+                return false;
+            }
+            // The commands asked the last run to stop (`Stop::Switched`): the next one starts
+            // clear.
+            self.shared.control.clear_switch();
+            if done.again {
+                self.count_on(run.tests());
+                self.update(|s| s.state = RunState::Running);
+                return true;
+            }
+        }
+    }
+}
+
+/// A file's history as the panes showed it: the texts, the entries, the file.
+type KeptHistory = (PathBuf, History, Vec<HistoryEntry>);
+
+/// A command refused, and why.
+fn rejected(command: &str, reason: &str) -> Event {
+    Event::CommandRejected {
+        command: command.into(),
+        reason: reason.into(),
     }
 }
 
@@ -260,6 +368,14 @@ impl CaseSteering for Steering {
                 .case
                 .as_ref()
                 .is_some_and(|before| before.removing_files && before.round == view.round);
+        let showing = view.current.map(|row| PathBuf::from(&view.files[row].path));
+        let leaves = starts_files_phase || (showing.is_some() && showing != *lock(&self.shown));
+        if leaves {
+            self.keep_selected_history();
+        }
+        if let Some(path) = showing {
+            *lock(&self.shown) = Some(path);
+        }
         if starts_files_phase {
             // The panes of one file show the set instead: a listing, with no history.
             let listing = files_listing(view);
@@ -288,6 +404,10 @@ impl CaseSteering for Steering {
     }
 
     fn file_started(&self, content: &[u8], plan: &Plan, pins: &[Range<usize>]) {
+        if *lock(&self.shown) == *lock(&self.selected) {
+            // A new session of the selected file: its earlier history is over.
+            *lock(&self.kept_history) = None;
+        }
         let tests = self.tests_before.load(Ordering::Relaxed);
         let entry = HistoryEntry {
             index: 0,
@@ -356,52 +476,300 @@ impl CaseSteering for Steering {
         stage: usize,
         stage_name: &str,
     ) -> Result<usize, Stop> {
-        let mut resume = stage;
-        while let Some(command) = self.shared.next_command() {
-            match command {
-                Command::Stop => return Err(Stop::Requested),
-                Command::Pin(target) => self.pin(tester, file.as_ref(), &target, true),
-                Command::Unpin(target) => self.pin(tester, file.as_ref(), &target, false),
-                // A schedule skipped its own stage and took the request.
-                Command::SkipStage if !self.shared.control.take_skip() => {}
-                Command::SkipStage if file.is_some() && resume == stage => {
-                    tester.emit(Event::StageSkipped {
-                        stage: stage_name.into(),
-                        reason: "skipped by the user".into(),
-                    });
-                    resume += 1;
-                }
-                Command::SkipStage => self.reject(
-                    tester,
-                    "skip",
-                    "whole files are being removed: there is no stage of a file to skip",
-                ),
-                Command::SwitchAlgorithm(_) => self.reject(
-                    tester,
-                    "switch",
-                    "with several files each file runs its own language's pipeline",
-                ),
-                Command::Propose(_) => self.reject(
-                    tester,
-                    "edit",
-                    "proposed edits are for one file (reduce the file on its own)",
-                ),
-                Command::RestartFrom(_) | Command::Undo => self.reject(
-                    tester,
-                    "restart",
-                    "restarts and undos are for one file (reduce the file on its own)",
-                ),
-                // Immediate commands never reach the queue.
-                Command::Pause
-                | Command::Resume
-                | Command::Step
-                | Command::SetStepMode(_)
-                | Command::SetSplitFactor(_)
-                | Command::SetJobs(_)
-                | Command::SetParallelMode(_) => {}
-            }
+        let mut running = RunningCase {
+            steering: self,
+            tester,
+            file,
+            stage,
+            stage_name,
+            resume: stage,
+        };
+        if self.shared.apply_queued(&mut running) {
+            Ok(running.resume)
+        } else {
+            Err(Stop::Requested)
         }
-        Ok(resume)
+    }
+}
+
+/// A case while it runs, as the commands steer it between the candidates of a stage: pins of
+/// the file being reduced, a skipped stage; what changes a file or its pipeline waits for the
+/// end of the run.
+struct RunningCase<'a> {
+    steering: &'a Steering,
+    tester: &'a Tester,
+    /// The file being reduced (`None`: whole files are being removed).
+    file: Option<SteeredFile<'a>>,
+    stage: usize,
+    stage_name: &'a str,
+    /// Where the file's pipeline resumes.
+    resume: usize,
+}
+
+/// Why a command that changes a file or its pipeline is refused while the case runs.
+const AFTER_THE_RUN: &str =
+    "with several files this waits for the end of the run (then it applies to the file shown)";
+
+impl Steer for RunningCase<'_> {
+    fn pin(&mut self, target: &PinTarget, on: bool) {
+        let emit = |event| self.tester.emit(event);
+        self.steering
+            .pin(&emit, self.tester.best(), self.file.as_ref(), target, on);
+    }
+
+    fn switch(&mut self, _: &str) {
+        self.tester.emit(rejected("switch", AFTER_THE_RUN));
+    }
+
+    fn skip_stage(&mut self) {
+        // A schedule skipped its own stage and took the request.
+        if !self.steering.shared.control.take_skip() {
+            return;
+        }
+        if self.file.is_some() && self.resume == self.stage {
+            self.tester.emit(Event::StageSkipped {
+                stage: self.stage_name.into(),
+                reason: "skipped by the user".into(),
+            });
+            self.resume += 1;
+        } else {
+            self.tester.emit(rejected(
+                "skip",
+                "whole files are being removed: there is no stage of a file to skip",
+            ));
+        }
+    }
+
+    fn propose(&mut self, _: &ManualEdit) {
+        self.tester.emit(rejected("edit", AFTER_THE_RUN));
+    }
+
+    fn restart(&mut self, _: usize) {
+        self.tester.emit(rejected("restart", AFTER_THE_RUN));
+    }
+
+    fn undo(&mut self) {
+        self.tester.emit(rejected("undo", AFTER_THE_RUN));
+    }
+}
+
+/// A case that is done, as the commands steer it: each applies to the file the panes show
+/// (its pins, its pipeline, an edit of it, a restart from its history), or takes back the last
+/// edit or restart (the set before it); `again` says the set is to be reduced again.
+struct DoneCase<'a, 'run> {
+    steering: &'a Steering,
+    run: &'a mut CaseRun<'run>,
+    events: &'a Sender<Event>,
+    again: bool,
+}
+
+impl DoneCase<'_, '_> {
+    fn emit(&self, event: Event) {
+        let _ = self.events.send(event);
+    }
+
+    /// The file shown and its content in the set, or why a command cannot apply to one.
+    fn shown(&self, command: &str) -> Option<(PathBuf, Vec<u8>)> {
+        let shown = lock(&self.steering.shown).clone();
+        let found = shown.and_then(|path| {
+            let content = self.run.file(&path)?.to_vec();
+            Some((path, content))
+        });
+        if let Some((path, _)) = &found {
+            *lock(&self.steering.selected) = Some(path.clone());
+        } else {
+            self.emit(rejected(
+                command,
+                "no file of the set is shown (the panes list the whole set): this applies to one file",
+            ));
+        }
+        found
+    }
+
+    /// The file shown becomes `content` (a restart, an undo): the panes follow, with a history
+    /// entry for it.
+    fn show(&self, content: &[u8], pins: &Mutex<crate::engine::pipeline::Pins>, before: &[u8]) {
+        let ranges = {
+            let mut pins = lock(pins);
+            if !pins.is_empty() {
+                *pins = pins.map_through(before, content);
+            }
+            pins.ranges().to_vec()
+        };
+        let steering = self.steering;
+        let entry = HistoryEntry {
+            index: 0,
+            elapsed: steering.started.elapsed(),
+            tests: steering.tests_before.load(Ordering::Relaxed)
+                + lock(&steering.shared.stats).tests,
+            size: content.len(),
+            branch: Branch::Restart,
+            stage: String::new(),
+        };
+        let entry = lock(&steering.shared.history).push(entry, content);
+        steering.update(|s| {
+            s.best = Arc::from(content);
+            s.version += 1;
+            s.pins = ranges;
+            s.history.push(entry);
+        });
+    }
+}
+
+impl Steer for DoneCase<'_, '_> {
+    fn pin(&mut self, target: &PinTarget, on: bool) {
+        let Some((path, content)) = self.shown("pin") else {
+            return;
+        };
+        let pins = self.run.pins(&path);
+        let language = self.run.plan_of(&path).and_then(|plan| plan.language);
+        let file = SteeredFile {
+            language,
+            pins: &pins,
+        };
+        let events = self.events;
+        let emit = |event| {
+            let _ = events.send(event);
+        };
+        if self.steering.pin(&emit, &content, Some(&file), target, on) {
+            self.run.unsettle(&path);
+            self.again = true;
+        }
+    }
+
+    fn switch(&mut self, pipeline: &str) {
+        let Some((path, _)) = self.shown("switch") else {
+            return;
+        };
+        let switched = pipeline
+            .parse()
+            .and_then(|pipeline| self.run.switch_pipeline(&path, pipeline));
+        match switched {
+            Ok(plan) => {
+                let name = plan.pipeline.to_string();
+                self.steering.update(|s| {
+                    s.pipeline = name.clone();
+                    s.stage_count = crate::engine::pipeline::Stages::len(
+                        &crate::engine::pipeline::PipelineStages::new(plan.clone()),
+                    );
+                });
+                self.emit(Event::Switched {
+                    pipeline: name,
+                    step: self.run.steps(),
+                });
+                self.again = true;
+            }
+            Err(reason) => self.emit(rejected("switch", &reason)),
+        }
+    }
+
+    fn skip_stage(&mut self) {
+        self.steering.shared.control.take_skip();
+        self.emit(rejected(
+            "skip",
+            "the run is done: there is no stage to skip",
+        ));
+    }
+
+    fn propose(&mut self, edit: &ManualEdit) {
+        let Some((path, content)) = self.shown("propose") else {
+            return;
+        };
+        let language = self.run.plan_of(&path).and_then(|plan| plan.language);
+        let version = lock(&self.steering.shared.snapshot).version;
+        let tree_of = |at: u64| {
+            (at == version)
+                .then(|| tree::parse(language?, content.clone(), Preprocess::default()).ok())
+                .flatten()
+        };
+        let Some(edited) = manual::edited(&content, &tree_of, edit) else {
+            self.emit(rejected(
+                "propose",
+                "the edit does not apply to the current best",
+            ));
+            return;
+        };
+        if !edited.keeps(&lock(&self.run.pins(&path)), &content) {
+            self.emit(rejected("propose", "the edit would change pinned text"));
+            return;
+        }
+        let before = self.run.files().to_vec();
+        let candidate = edited.candidate(edit);
+        self.steering.count_on(self.run.tests());
+        let accepted = match self.run.propose(
+            &path,
+            candidate,
+            edited.content.clone(),
+            edited.removed.clone(),
+        ) {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                self.emit(rejected("propose", &error.to_string()));
+                return;
+            }
+        };
+        if accepted {
+            lock(&self.steering.undo).push((before, format!("the edit “{}”", edited.description)));
+            self.again = true;
+        }
+        self.emit(Event::ManualEdit {
+            description: edited.description,
+            accepted,
+            step: self.run.steps(),
+        });
+    }
+
+    fn restart(&mut self, index: usize) {
+        let Some((path, content)) = self.shown("restart") else {
+            return;
+        };
+        let Some(text) = lock(&self.steering.shared.history).text(index) else {
+            self.emit(rejected("restart", "there is no such history entry"));
+            return;
+        };
+        let before = self.run.files().to_vec();
+        let mut files = before.clone();
+        if let Some(file) = files.iter_mut().find(|file| file.path == path) {
+            file.content = text.clone();
+        }
+        self.run.set_files(files);
+        let pins = self.run.pins(&path);
+        self.show(&text, &pins, &content);
+        lock(&self.steering.undo).push((before, format!("the restart from #{index}")));
+        self.emit(Event::Restarted {
+            from: index,
+            size: text.len(),
+        });
+        self.again = true;
+    }
+
+    fn undo(&mut self) {
+        let Some((set, what)) = lock(&self.steering.undo).pop() else {
+            self.emit(rejected(
+                "undo",
+                "there is no manual edit or restart to undo",
+            ));
+            return;
+        };
+        let shown = lock(&self.steering.shown).clone();
+        let before = shown
+            .as_deref()
+            .and_then(|path| self.run.file(path))
+            .map(<[u8]>::to_vec);
+        self.run.set_files(set);
+        if let Some(path) = shown
+            && let (Some(before), Some(now)) = (before, self.run.file(&path).map(<[u8]>::to_vec))
+        {
+            let pins = self.run.pins(&path);
+            self.show(&now, &pins, &before);
+        }
+        let to = lock(&self.steering.shared.history).len().saturating_sub(1);
+        self.emit(Event::Undone {
+            what,
+            to,
+            size: bundle::content_size(self.run.files()),
+        });
+        self.again = true;
     }
 }
 

@@ -2,7 +2,7 @@
 //! re-test of the final result and what it reports at the end.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::engine::history::{History, HistoryEntry};
@@ -14,7 +14,9 @@ use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
 use crate::tree::{self};
 
-use super::{Command, RunState, SessionOptions, SessionReport, Shared, Snapshot, lock};
+use super::{
+    ManualEdit, PinTarget, RunState, SessionOptions, SessionReport, Shared, Snapshot, Steer, lock,
+};
 
 /// How many earlier results are re-tested, newest first, when the final one fails its re-test
 /// (the start is tried after them).
@@ -208,7 +210,7 @@ impl Engine {
                         self.finish_run(tester, RunState::Done);
                         return (None, flaky);
                     }
-                    self.wait_for_commands();
+                    self.shared.wait_for_command();
                     next = Next::RunFrom(self.stages.len());
                 }
                 Next::Stop => return (Some(self.stopped(tester, Stop::Requested)), flaky),
@@ -294,17 +296,6 @@ impl Engine {
         }
     }
 
-    pub(super) fn wait_for_commands(&self) {
-        let mut pending = lock(&self.shared.pending);
-        while pending.is_empty() {
-            pending = self
-                .shared
-                .wake
-                .wait(pending)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
     /// Runs stages `first..` and keeps `current` on the stage being run.
     pub(super) fn run_stages(
         &self,
@@ -338,54 +329,19 @@ impl Engine {
     }
 
     /// Applies the queued commands. `stage` is where the pipeline would resume; `done` tells
-    /// whether it had finished.
+    /// whether it had finished (then a command that changes what is reduced runs it again).
     fn handle_commands(&mut self, tester: &mut Tester, stage: usize, done: bool) -> Next {
-        let mut resume = stage;
-        while let Some(command) = self.shared.next_command() {
-            match command {
-                Command::Stop => return Next::Stop,
-                Command::Pin(target) => self.pin(tester, &target, true),
-                Command::Unpin(target) => self.pin(tester, &target, false),
-                Command::SwitchAlgorithm(name) => {
-                    if self.switch_pipeline(tester, &name) {
-                        resume = 0;
-                    }
-                }
-                Command::SkipStage => {
-                    // A schedule skips its own stage and takes the request.
-                    if self.shared.control.take_skip() && resume < self.stages.len() {
-                        tester.emit(Event::StageSkipped {
-                            stage: self.stages.name(resume),
-                            reason: "skipped by the user".into(),
-                        });
-                        resume += 1;
-                    }
-                }
-                Command::Propose(edit) => {
-                    if self.propose(tester, &edit) && done {
-                        resume = 0;
-                    }
-                }
-                Command::RestartFrom(index) => {
-                    if self.restart_command(tester, index) {
-                        resume = 0;
-                    }
-                }
-                Command::Undo => {
-                    if self.undo_last(tester) {
-                        resume = 0;
-                    }
-                }
-                // Immediate commands never reach the queue.
-                Command::Pause
-                | Command::Resume
-                | Command::Step
-                | Command::SetStepMode(_)
-                | Command::SetSplitFactor(_)
-                | Command::SetJobs(_)
-                | Command::SetParallelMode(_) => {}
-            }
+        let shared = self.shared.clone();
+        let mut steer = FileSteer {
+            engine: self,
+            tester,
+            done,
+            resume: stage,
+        };
+        if !shared.apply_queued(&mut steer) {
+            return Next::Stop;
         }
+        let resume = steer.resume;
         if done && resume >= self.stages.len() {
             Next::Wait
         } else {
@@ -460,5 +416,57 @@ impl Engine {
             command: command.to_string(),
             reason: reason.to_string(),
         });
+    }
+}
+
+/// A file's session as the commands steer it: where its pipeline resumes (`resume`: the first
+/// stage after a change of what is reduced, the next one after a skip).
+struct FileSteer<'a> {
+    engine: &'a mut Engine,
+    tester: &'a mut Tester,
+    /// The pipeline had finished.
+    done: bool,
+    resume: usize,
+}
+
+impl Steer for FileSteer<'_> {
+    fn pin(&mut self, target: &PinTarget, on: bool) {
+        self.engine.pin(self.tester, target, on);
+    }
+
+    fn switch(&mut self, pipeline: &str) {
+        if self.engine.switch_pipeline(self.tester, pipeline) {
+            self.resume = 0;
+        }
+    }
+
+    fn skip_stage(&mut self) {
+        // A schedule skips its own stage and takes the request.
+        let engine = &self.engine;
+        if engine.shared.control.take_skip() && self.resume < engine.stages.len() {
+            self.tester.emit(Event::StageSkipped {
+                stage: engine.stages.name(self.resume),
+                reason: "skipped by the user".into(),
+            });
+            self.resume += 1;
+        }
+    }
+
+    fn propose(&mut self, edit: &ManualEdit) {
+        if self.engine.propose(self.tester, edit) && self.done {
+            self.resume = 0;
+        }
+    }
+
+    fn restart(&mut self, index: usize) {
+        if self.engine.restart_command(self.tester, index) {
+            self.resume = 0;
+        }
+    }
+
+    fn undo(&mut self) {
+        if self.engine.undo_last(self.tester) {
+            self.resume = 0;
+        }
     }
 }

@@ -191,6 +191,56 @@ impl Shared {
     fn next_command(&self) -> Option<Command> {
         lock(&self.pending).pop_front()
     }
+
+    /// Waits until a command is queued (a run that is done waits for what the user does).
+    fn wait_for_command(&self) {
+        let mut pending = lock(&self.pending);
+        while pending.is_empty() {
+            pending = self
+                .wake
+                .wait(pending)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Applies the queued commands that change what is reduced to `steer`, in order; `false`
+    /// when one of them is [`Command::Stop`] (the rest stay queued). The immediate commands
+    /// (pause, step, the knobs) never reach the queue.
+    fn apply_queued(&self, steer: &mut impl Steer) -> bool {
+        while let Some(command) = self.next_command() {
+            match command {
+                Command::Stop => return false,
+                Command::Pin(target) => steer.pin(&target, true),
+                Command::Unpin(target) => steer.pin(&target, false),
+                Command::SwitchAlgorithm(name) => steer.switch(&name),
+                Command::SkipStage => steer.skip_stage(),
+                Command::Propose(edit) => steer.propose(&edit),
+                Command::RestartFrom(index) => steer.restart(index),
+                Command::Undo => steer.undo(),
+                Command::Pause
+                | Command::Resume
+                | Command::Step
+                | Command::SetStepMode(_)
+                | Command::SetSplitFactor(_)
+                | Command::SetJobs(_)
+                | Command::SetParallelMode(_) => {}
+            }
+        }
+        true
+    }
+}
+
+/// What the commands that change what is reduced do to a session: a file's session (between
+/// its stages, and once it is done: then they make it run again), a case of several files
+/// while it runs and once it is done. [`Shared::apply_queued`] hands each queued command to it;
+/// a command that cannot apply is refused with a [`Event::CommandRejected`] that says why.
+trait Steer {
+    fn pin(&mut self, target: &PinTarget, on: bool);
+    fn switch(&mut self, pipeline: &str);
+    fn skip_stage(&mut self);
+    fn propose(&mut self, edit: &ManualEdit);
+    fn restart(&mut self, index: usize);
+    fn undo(&mut self);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -224,8 +274,14 @@ impl CommandSender {
                 control.request_skip();
             }
             structural => {
-                self.enqueue(structural);
+                // The stage is asked to stop while the command is queued (under the queue's
+                // lock): an engine that takes the command has seen the request too, and
+                // clears it with the command applied, so it never stops a run it starts next.
+                let mut pending = lock(&self.shared.pending);
+                pending.push_back(structural);
                 control.request_stop(Stop::Switched);
+                drop(pending);
+                self.shared.wake.notify_all();
             }
         }
     }

@@ -71,10 +71,9 @@ pub struct CommandOracle {
     file_name: OsString,
     /// The timeout given (`--timeout`): never changed.
     timeout: Option<Duration>,
-    /// Without a timeout of its own, fit one to the input's check this way.
-    fits_timeout: Option<TimeoutFit>,
-    /// The timeout fitted to the check and the recent runs, once the input was checked.
-    derived: Mutex<Option<DerivedTimeout>>,
+    /// Without a timeout of its own, the timeout fitted to the input's check and the recent
+    /// runs (see [`CommandOracle::fitting_timeout`]).
+    derived: Option<Mutex<DerivedTimeout>>,
     scratch: PathBuf,
     next_run: AtomicU64,
     /// Whether a run directory could not be removed (warned about once).
@@ -152,8 +151,7 @@ impl CommandOracle {
             args: args.to_vec(),
             file_name,
             timeout,
-            fits_timeout: None,
-            derived: Mutex::new(None),
+            derived: None,
             scratch: scratch.keep(),
             next_run: AtomicU64::new(0),
             cleanup_warned: AtomicBool::new(false),
@@ -198,7 +196,10 @@ impl CommandOracle {
     /// Without a timeout given to [`CommandOracle::new`], the timeout is fitted to the time the
     /// input's check takes (see [`Oracle::fit_timeout`]), the way `fit` says.
     pub fn fitting_timeout(mut self, fit: TimeoutFit) -> Self {
-        self.fits_timeout = self.timeout.is_none().then_some(fit);
+        self.derived = self
+            .timeout
+            .is_none()
+            .then(|| Mutex::new(DerivedTimeout::new(fit)));
         self
     }
 
@@ -443,15 +444,17 @@ impl CommandOracle {
                 timeout_reruns: 0,
             });
         if matches!(verdict.status, TestStatus::Exited(_))
-            && let Some(derived) = self.derived().as_mut()
+            && let Some(mut derived) = self.derived()
         {
             derived.record(verdict.duration);
         }
         verdict
     }
 
-    fn derived(&self) -> std::sync::MutexGuard<'_, Option<DerivedTimeout>> {
-        self.derived.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The derived timeout, when the timeout is fitted to the tests.
+    fn derived(&self) -> Option<std::sync::MutexGuard<'_, DerivedTimeout>> {
+        let derived = self.derived.as_ref()?;
+        Some(derived.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
@@ -465,7 +468,6 @@ impl Oracle for CommandOracle {
         let rerun_timeout = match (&verdict.status, timeout) {
             (TestStatus::TimedOut, Some(ran_with)) => self
                 .derived()
-                .as_ref()
                 .and_then(|derived| derived.rerun_timeout(ran_with)),
             _ => None,
         };
@@ -486,17 +488,13 @@ impl Oracle for CommandOracle {
 
     fn timeout(&self) -> Option<Duration> {
         self.timeout
-            .or_else(|| self.derived().as_ref().map(DerivedTimeout::current))
+            .or_else(|| self.derived().and_then(|derived| derived.current()))
     }
 
     fn fit_timeout(&self, check: Duration) -> Option<TimeoutFit> {
-        let fit = self.fits_timeout?;
-        let mut derived = self.derived();
-        match derived.as_mut() {
-            Some(derived) => derived.recheck(fit, check),
-            None => *derived = Some(DerivedTimeout::new(fit, check)),
-        }
-        Some(fit)
+        let mut derived = self.derived()?;
+        derived.check(check);
+        Some(derived.fit())
     }
 
     fn take_warnings(&self) -> Vec<String> {

@@ -66,27 +66,30 @@ impl TimeoutFit {
 /// makes them time out). Timeouts, cancelled and lost runs are left out, so a candidate that
 /// hangs does not grow the timeout that catches it. Candidates that fail fast only pull the
 /// median down, and the timeout never falls below the fit of the check.
+///
+/// The fit is chosen when the oracle is built; the timeout exists only once the input's check
+/// has been timed ([`DerivedTimeout::check`]): before that there is none, and runs are not
+/// noted.
 #[derive(Clone, Debug)]
 pub struct DerivedTimeout {
     fit: TimeoutFit,
-    check: Duration,
+    check: Option<Duration>,
     recent: VecDeque<Duration>,
 }
 
 impl DerivedTimeout {
-    /// A timeout fitted `fit`'s way to the input's check, which took `check`.
-    pub fn new(fit: TimeoutFit, check: Duration) -> Self {
+    /// A timeout to be fitted `fit`'s way to the input's check, once that is timed.
+    pub fn new(fit: TimeoutFit) -> Self {
         DerivedTimeout {
             fit,
-            check,
+            check: None,
             recent: VecDeque::with_capacity(RECENT_RUNS),
         }
     }
 
-    /// A new check of the input (a case's next file): the recent runs stay.
-    pub fn recheck(&mut self, fit: TimeoutFit, check: Duration) {
-        self.fit = fit;
-        self.check = check;
+    /// The input's check took `check` (again, for a case's next file: the recent runs stay).
+    pub fn check(&mut self, check: Duration) {
+        self.check = Some(check);
     }
 
     /// How the timeout is fitted.
@@ -94,8 +97,11 @@ impl DerivedTimeout {
         self.fit
     }
 
-    /// Notes a run that ended with an exit status after `duration`.
+    /// Notes a run that ended with an exit status after `duration` (nothing before the check).
     pub fn record(&mut self, duration: Duration) {
+        if self.check.is_none() {
+            return;
+        }
         if self.recent.len() == RECENT_RUNS {
             self.recent.pop_front();
         }
@@ -112,21 +118,23 @@ impl DerivedTimeout {
         Some(sorted[sorted.len() / 2])
     }
 
-    /// The timeout of the next test.
-    pub fn current(&self) -> Duration {
+    /// The timeout of the next test, once the input's check is timed.
+    pub fn current(&self) -> Option<Duration> {
+        let check = self.check?;
         let test = self
             .recent_median()
-            .map_or(self.check, |median| median.max(self.check));
-        self.fit.fit(test)
+            .map_or(check, |median| median.max(check));
+        Some(self.fit.fit(test))
     }
 
     /// The timeout to run a test again with that timed out under `ran_with`: the grown
     /// timeout, when the recent runs are [`MUCH_SLOWER`] than the check and the timeout has
     /// grown by [`GROWN_ENOUGH`] since; otherwise `None` (the test is unresolved).
     pub fn rerun_timeout(&self, ran_with: Duration) -> Option<Duration> {
+        let check = self.check?;
         let median = self.recent_median()?;
-        let much_slower = median.as_secs_f64() >= self.check.as_secs_f64() * MUCH_SLOWER;
-        let grown = self.current();
+        let much_slower = median.as_secs_f64() >= check.as_secs_f64() * MUCH_SLOWER;
+        let grown = self.current()?;
         (much_slower && grown.as_secs_f64() >= ran_with.as_secs_f64() * GROWN_ENOUGH)
             .then_some(grown)
     }
@@ -142,42 +150,51 @@ mod tests {
 
     #[test]
     fn the_timeout_grows_with_the_recent_median_and_never_falls_below_the_check() {
-        let mut timeout = DerivedTimeout::new(TimeoutFit::Generous, ms(200));
-        assert_eq!(timeout.current(), ms(1500));
+        let mut timeout = DerivedTimeout::new(TimeoutFit::Generous);
+        assert_eq!(timeout.current(), None, "no timeout before the check");
+        timeout.record(ms(900));
+        timeout.check(ms(200));
+        assert_eq!(timeout.current(), Some(ms(1500)));
         // Two runs say nothing yet, however slow.
         timeout.record(ms(900));
         timeout.record(ms(900));
-        assert_eq!(timeout.current(), ms(1500));
+        assert_eq!(timeout.current(), Some(ms(1500)));
         // Fast failures never shrink it.
         for _ in 0..RECENT_RUNS {
             timeout.record(ms(10));
         }
-        assert_eq!(timeout.current(), ms(1500));
+        assert_eq!(timeout.current(), Some(ms(1500)));
         // The machine slows down: once most recent runs take 0.6 s, the timeout is 5x that.
         for _ in 0..RECENT_RUNS / 2 {
             timeout.record(ms(600));
         }
-        assert_eq!(timeout.current(), ms(1500), "a minority moves nothing");
+        assert_eq!(
+            timeout.current(),
+            Some(ms(1500)),
+            "a minority moves nothing"
+        );
         timeout.record(ms(600));
         assert_eq!(timeout.recent_median(), Some(ms(600)));
-        assert_eq!(timeout.current(), ms(3500));
+        assert_eq!(timeout.current(), Some(ms(3500)));
         // One candidate that runs long does not move the median.
         timeout.record(ms(60_000));
-        assert_eq!(timeout.current(), ms(3500));
-        let mut tight = DerivedTimeout::new(TimeoutFit::Tight, ms(200));
-        assert_eq!(tight.current(), ms(700));
+        assert_eq!(timeout.current(), Some(ms(3500)));
+        let mut tight = DerivedTimeout::new(TimeoutFit::Tight);
+        tight.check(ms(200));
+        assert_eq!(tight.current(), Some(ms(700)));
         for _ in 0..RECENT_RUNS {
             tight.record(ms(1000));
         }
-        assert_eq!(tight.current(), ms(3100));
+        assert_eq!(tight.current(), Some(ms(3100)));
         // A new check keeps the recent runs.
-        tight.recheck(TimeoutFit::Tight, ms(2000));
-        assert_eq!(tight.current(), ms(6100));
+        tight.check(ms(2000));
+        assert_eq!(tight.current(), Some(ms(6100)));
     }
 
     #[test]
     fn a_timed_out_test_runs_again_only_under_a_timeout_grown_by_a_slowdown() {
-        let mut timeout = DerivedTimeout::new(TimeoutFit::Generous, ms(200));
+        let mut timeout = DerivedTimeout::new(TimeoutFit::Generous);
+        timeout.check(ms(200));
         assert_eq!(timeout.rerun_timeout(ms(1500)), None, "no recent runs");
         for _ in 0..RECENT_RUNS {
             timeout.record(ms(280));

@@ -358,6 +358,11 @@ impl Tester {
                 duration: verdict.duration,
                 removed,
                 node: verdict.node.clone(),
+                timeout_reruns: if verdict.remembered {
+                    0
+                } else {
+                    verdict.timeout_reruns
+                },
             },
         );
     }
@@ -404,7 +409,7 @@ impl Tester {
                 judgement.outcome,
                 &judgement.candidate,
                 &judgement.removed,
-                judgement.duration,
+                (judgement.duration, judgement.timeout_reruns),
             )
         });
         if let Some(Err(error)) = written {
@@ -430,6 +435,7 @@ impl Tester {
             status: judgement.status,
             duration: judgement.duration,
             node: judgement.node,
+            timeout_reruns: judgement.timeout_reruns,
         });
     }
 }
@@ -453,6 +459,8 @@ struct Judgement {
     removed: Vec<std::ops::Range<usize>>,
     /// Where the test ran, when not on this machine.
     node: Option<String>,
+    /// Runs more after a timeout (see [`Verdict::timeout_reruns`]).
+    timeout_reruns: u32,
 }
 
 impl Judgement {
@@ -473,6 +481,7 @@ impl Judgement {
             duration: Duration::ZERO,
             removed,
             node: None,
+            timeout_reruns: 0,
         }
     }
 }
