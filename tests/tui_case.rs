@@ -288,16 +288,7 @@ fn the_file_list_shows_each_file_s_state_and_a_pin_lasts_through_later_rounds() 
     harness.session.send(Command::SetStepMode(false));
     harness.session.send(Command::Resume);
     let (finished, screen) = harness.finish();
-    let result: Vec<(String, String)> = finished
-        .result
-        .iter()
-        .map(|f| {
-            (
-                f.path.display().to_string(),
-                String::from_utf8_lossy(&f.content).into_owned(),
-            )
-        })
-        .collect();
+    let result = named_contents(&finished.result);
     assert_eq!(
         result,
         [
@@ -447,6 +438,19 @@ fn events_until_done(session: &CaseSession) -> Vec<Event> {
     }
 }
 
+/// Each file of `files` as its path and its text.
+fn named_contents(files: &[CaseFile]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .map(|f| {
+            (
+                f.path.display().to_string(),
+                String::from_utf8_lossy(&f.content).into_owned(),
+            )
+        })
+        .collect()
+}
+
 /// The files of the result directory, by name.
 fn on_disk(dir: &std::path::Path) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
@@ -590,16 +594,7 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     session.send(Command::Stop);
     let finished = session.wait().unwrap().unwrap();
     assert!(finished.stopped.is_none());
-    let result: Vec<(String, String)> = finished
-        .result
-        .iter()
-        .map(|f| {
-            (
-                f.path.display().to_string(),
-                String::from_utf8_lossy(&f.content).into_owned(),
-            )
-        })
-        .collect();
+    let result = named_contents(&finished.result);
     assert_eq!(result, cut);
     assert_eq!(on_disk(&output), cut);
 }
