@@ -54,6 +54,9 @@ struct SweepWindow<'a> {
     removals: Vec<Range<usize>>,
     /// The bytes of the configuration's units in the current best (for displays).
     spans: Option<&'a [Range<usize>]>,
+    /// The last window accepted its first removal (the run doubles): its first is likely
+    /// interesting too.
+    doubling: bool,
 }
 
 impl SweepWindow<'_> {
@@ -90,6 +93,34 @@ impl CandidateSource for SweepWindow<'_> {
             .map(|spans| merged_spans(spans[self.removals[i].clone()].iter()))
             .unwrap_or_default()
     }
+
+    fn predicted_interesting(&self) -> Option<usize> {
+        self.doubling.then_some(0)
+    }
+
+    fn render_after_accepting(&self, i: usize, out: &mut Vec<u8>) -> bool {
+        match kept_after(self.config.len(), &self.removals[i]) {
+            Some([before, after]) => {
+                let parts = [&self.config[before], &self.config[after]];
+                self.domain.render(&parts, out);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The positions of a configuration of `len` units that the first candidate the sweep judges
+/// after accepting the removal of `accepted` keeps (as two ranges, in order): without
+/// `accepted` and without the next window's first removal (the run doubled, ending where
+/// `accepted` started), or, when `accepted` reached the start, without the last unit (the next
+/// sweep's first removal). `None` when nothing is judged next (nothing is left).
+fn kept_after(len: usize, accepted: &Range<usize>) -> Option<[Range<usize>; 2]> {
+    if accepted.start > 0 {
+        let next_run = (2 * accepted.len()).min(accepted.start);
+        return Some([0..accepted.start - next_run, accepted.end..len]);
+    }
+    (accepted.end < len).then(|| [accepted.end..len - 1, len..len])
 }
 
 /// Sweeps `units` (whose rendering the caller knows to be interesting) until a sweep removes
@@ -119,6 +150,7 @@ fn sweep_once(
 ) -> Result<(), Stop> {
     let mut end = config.len();
     let mut run = 1;
+    let mut doubling = false;
     while end > 0 {
         let spans = tester
             .wants_spans()
@@ -129,6 +161,7 @@ fn sweep_once(
             config,
             removals: window_removals(end, run),
             spans: spans.as_deref(),
+            doubling,
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let Some(&first) = found.first() else {
@@ -140,8 +173,10 @@ fn sweep_once(
                 .min()
                 .unwrap_or(0);
             run = 1;
+            doubling = false;
             continue;
         };
+        doubling = first == 0;
         let removed = window.removals[first].clone();
         tester.accept_from(&window, first, Branch::Sweep);
         drop(window);
