@@ -294,6 +294,32 @@ mod tests {
     }
 
     #[test]
+    fn a_speculation_outlives_one_acceptance_and_a_failed_prediction_cancels_it() {
+        let mut ahead = RunAhead::default();
+        ahead.set(Some(Box::new(Words(vec!["ahead"]))));
+        let looked = ahead.take_next(|_| true).unwrap();
+        let looked_token = CancelToken::default();
+        ahead.started(looked, looked_token.clone());
+        let speculated = CancelToken::default();
+        ahead.speculate(b"next".to_vec(), speculated.clone());
+        assert!(ahead.is_speculating());
+        // The acceptance cancels the test run ahead, not the speculation, which becomes an
+        // ordinary test run ahead: the next acceptance cancels it.
+        assert_eq!(ahead.accepted(), 0);
+        assert!(looked_token.is_cancelled() && !speculated.is_cancelled());
+        assert!(!ahead.is_speculating() && ahead.is_in_flight(b"next"));
+        ahead.finished(b"next".to_vec(), Some(verdict(Outcome::Interesting)));
+        assert_eq!(ahead.accepted(), 1);
+        assert!(ahead.claim(b"next").is_none());
+        // A failed prediction cancels the test under way at once.
+        let failed = CancelToken::default();
+        ahead.speculate(b"other".to_vec(), failed.clone());
+        ahead.mispredicted();
+        assert!(failed.is_cancelled());
+        assert!(!ahead.is_speculating() && ahead.in_flight() == 0);
+    }
+
+    #[test]
     fn unclaimed_verdicts_are_bounded() {
         let mut ahead = RunAhead::default();
         let verdicts = (0..MAX_UNCLAIMED).map(|i| i.to_string().into_bytes());
