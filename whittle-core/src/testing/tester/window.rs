@@ -67,6 +67,7 @@ impl Tester {
                     self.ahead.mispredicted();
                 }
             }
+            window.cancel_after_chosen();
             if window.stop.is_none()
                 && let Some(why) = self.control.stop_requested()
             {
@@ -417,6 +418,24 @@ impl Window<'_> {
     fn is_pending(&self, i: usize) -> bool {
         self.running.iter().any(|(index, _)| *index == i)
             || self.waiting.iter().any(|(index, _)| *index == i)
+    }
+
+    /// Judged first in order, the window is decided once a candidate is interesting and every
+    /// one before it is decided: the tests of the candidates after it are of no use, and the
+    /// window would wait for them. They are cancelled.
+    fn cancel_after_chosen(&mut self) {
+        if self.policy != WindowPolicy::FirstInOrder {
+            return;
+        }
+        let Some(&first) = self.interesting.iter().min() else {
+            return;
+        };
+        if (0..first).any(|i| self.is_pending(i)) {
+            return;
+        }
+        for (_, token) in self.running.iter().filter(|(i, _)| *i > first) {
+            token.cancel();
+        }
     }
 
     /// Candidate `i` is interesting; the first to finish cancels the others.
