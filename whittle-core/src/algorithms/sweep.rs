@@ -374,6 +374,18 @@ mod tests {
             speculating.stats,
             halving.stats
         );
+        // Shorter candidates take less time: a speculative test ends first, and when it passes
+        // the window waits for the candidate it was made for rather than test the halved run.
+        let quick = |candidate: &[u8]| Duration::from_millis(2 + candidate.len() as u64);
+        let speculating = sweep_with(&text, 2, true, quick, needed);
+        let halving = sweep_with(&text, 2, false, quick, needed);
+        assert!(is_subsequence(&sequential.judged, &speculating.judged));
+        assert!(
+            halving.stats.tests >= speculating.stats.tests + 4,
+            "{:?} against {:?}",
+            speculating.stats,
+            halving.stats
+        );
     }
 
     #[test]

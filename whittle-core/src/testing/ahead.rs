@@ -165,6 +165,16 @@ impl RunAhead {
         self.accepted()
     }
 
+    /// Whether the speculative test ended and found its candidate interesting: the candidate
+    /// it was made for, which keeps more, most likely is too.
+    pub fn speculation_passed(&self) -> bool {
+        self.speculation.as_ref().is_some_and(|content| {
+            self.verdicts
+                .iter()
+                .any(|(tested, verdict)| tested == content && verdict.outcome.is_interesting())
+        })
+    }
+
     /// Whether a speculative test is under way or waits to be claimed.
     pub fn is_speculating(&self) -> bool {
         self.speculation.is_some()

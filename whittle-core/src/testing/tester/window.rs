@@ -116,6 +116,11 @@ impl Tester {
                 window.speculated_for = None;
                 window.speculation_declined = true;
             }
+            if window.speculated_for.is_some() && self.ahead.speculation_passed() {
+                // What comes after the predicted candidate passed: that one very likely
+                // passes too, and a test of the next candidate would be wasted.
+                break;
+            }
             if window.next >= window.source.len() {
                 // The window's candidates are all under way: an idle worker tests ahead.
                 if window.running.is_empty() && window.waiting.is_empty() {
