@@ -104,17 +104,16 @@ impl Tester {
             && window.running.len() + self.ahead.in_flight() < self.jobs
             && (window.running.is_empty() || !self.control.is_paused())
         {
-            if window.speculated_for.is_none()
-                && let Some(predicted) = self.speculation_due(window)
-            {
-                // Once per window, whether or not it is worth a test.
-                window.speculated_for = Some(predicted);
-                if let Some(content) = self.speculative_candidate(window.source, predicted) {
-                    self.launch_speculation(pool, content);
-                    continue;
+            if let Some(predicted) = self.speculation_due(window) {
+                // Once per window: tested, or declined for good.
+                match self.speculative_candidate(window.source, predicted) {
+                    Some(content) => {
+                        window.speculated_for = Some(predicted);
+                        self.launch_speculation(pool, content);
+                        continue;
+                    }
+                    None => window.speculation_declined = true,
                 }
-                window.speculated_for = None;
-                window.speculation_declined = true;
             }
             if window.speculated_for.is_some() && self.ahead.speculation_passed() {
                 // What comes after the predicted candidate passed: that one very likely
@@ -298,6 +297,7 @@ impl Tester {
     /// predicted candidate is under test, once per window, and not while paused or stepping.
     fn speculation_due(&self, window: &Window<'_>) -> Option<usize> {
         if window.policy != WindowPolicy::FirstInOrder
+            || window.speculated_for.is_some()
             || window.speculation_declined
             || self.ahead.is_speculating()
             || !self.lookahead_enabled
