@@ -183,7 +183,8 @@ pub struct ReduceArgs {
     pub no_syntax_guard: bool,
 
     /// Workers a window leaves idle do not test ahead the candidates a tree stage judges
-    /// next (tests ahead change no result; a few are wasted).
+    /// next, nor what a sweep judges after a run predicted to pass (tests ahead change no
+    /// result; a few are wasted).
     #[arg(long)]
     pub no_lookahead: bool,
 

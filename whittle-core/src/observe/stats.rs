@@ -37,7 +37,8 @@ pub struct Stats {
     pub unresolved: u64,
     /// Tree candidates the syntax guard rejected without running the test.
     pub guard_skips: u64,
-    /// Tests killed before they finished because another candidate won the window.
+    /// Tests killed before they finished because another candidate won the window (or, for a
+    /// speculative test, because the candidate it was made for failed).
     pub cancelled: u64,
     /// Tests that finished but whose outcome the algorithm did not need (tests run ahead whose
     /// candidate never came included).
@@ -45,6 +46,9 @@ pub struct Stats {
     /// Tests run ahead by idle workers, on candidates the algorithm expected to judge next
     /// (among `tests`; those it then judged count once, as tests of their own step).
     pub ahead: u64,
+    /// Speculative tests started: on the candidate judged after one a window predicted to be
+    /// interesting, should it be accepted (their ends are among `ahead` or `cancelled`).
+    pub speculated: u64,
     /// Sum of the durations of every run (checks included), in seconds.
     pub test_seconds: f64,
     /// Reductions accepted.
@@ -153,6 +157,8 @@ pub struct StageStats {
     /// several files, those a file's held recall skipped too), or because the syntax guard
     /// rejected them while the stage skipped.
     pub skipped: u64,
+    /// Tests of the stage whose verdicts the algorithm did not need (see [`Stats::wasted`]).
+    pub wasted: u64,
 }
 
 impl Stats {
@@ -175,5 +181,6 @@ impl Stats {
         stage.nonws_removed += run.nonws_removed;
         stage.seconds += run.seconds;
         stage.skipped += run.skipped;
+        stage.wasted += run.wasted;
     }
 }

@@ -2,6 +2,11 @@
 //! expects to judge next (should every candidate before them fail), and keep the verdicts until
 //! the algorithm asks for those candidates.
 //!
+//! A window may also test ahead on the other branch (its branch prediction): when the
+//! algorithm's recent verdicts predict that a candidate under test is interesting, a free worker
+//! tests the candidate the algorithm judges next should that one be accepted. That test and its
+//! verdict outlive the acceptance (one, see [`RunAhead::accepted`]).
+//!
 //! The algorithm's course does not change: a candidate's outcome comes from its own test either
 //! way, only earlier (the oracle is assumed to be deterministic, as every cache assumes). What
 //! changes is the count of tests: a test run ahead whose candidate never comes (because a
@@ -40,6 +45,9 @@ pub(crate) struct RunAhead {
     verdicts: Vec<(Vec<u8>, Verdict)>,
     /// Tests under way: their candidates and how to cancel them.
     in_flight: Vec<(Vec<u8>, CancelToken)>,
+    /// The candidate tested on the prediction that the one the window judges is accepted (under
+    /// way or among `verdicts`): it outlives that acceptance.
+    speculation: Option<Vec<u8>>,
     done_tx: Sender<(Vec<u8>, Verdict)>,
     done_rx: Receiver<(Vec<u8>, Verdict)>,
 }
@@ -52,6 +60,7 @@ impl Default for RunAhead {
             next: 0,
             verdicts: Vec::new(),
             in_flight: Vec::new(),
+            speculation: None,
             done_tx,
             done_rx,
         }
@@ -137,6 +146,9 @@ impl RunAhead {
             .verdicts
             .iter()
             .position(|(tested, _)| tested == content)?;
+        if self.speculation.as_deref() == Some(content) {
+            self.speculation = None;
+        }
         Some(self.verdicts.swap_remove(at).1)
     }
 
@@ -146,16 +158,74 @@ impl RunAhead {
     }
 
     /// Forgets the lookahead and the verdicts not claimed, and cancels the tests under way
-    /// (the current best changed or the stage ended: the candidates expected next are
-    /// others). Returns how many verdicts went unclaimed.
+    /// (the stage ended or stops: the candidates expected next are others). Returns how many
+    /// verdicts went unclaimed.
     pub fn clear(&mut self) -> usize {
-        self.set(None);
-        for (_, token) in &self.in_flight {
-            token.cancel();
+        self.speculation = None;
+        self.accepted()
+    }
+
+    /// Whether the speculative test ended and found its candidate interesting: the candidate
+    /// it was made for, which keeps more, most likely is too.
+    pub fn speculation_passed(&self) -> bool {
+        self.speculation.as_ref().is_some_and(|content| {
+            self.verdicts
+                .iter()
+                .any(|(tested, verdict)| tested == content && verdict.outcome.is_interesting())
+        })
+    }
+
+    /// Whether a speculative test is under way or waits to be claimed.
+    pub fn is_speculating(&self) -> bool {
+        self.speculation.is_some()
+    }
+
+    /// A test of `content` starts on the prediction that the candidate the window judges now
+    /// is accepted; its verdict is to be sent to [`RunAhead::results`].
+    pub fn speculate(
+        &mut self,
+        content: Vec<u8>,
+        token: CancelToken,
+    ) -> Sender<(Vec<u8>, Verdict)> {
+        self.speculation = Some(content.clone());
+        self.started(content, token)
+    }
+
+    /// The prediction failed (the candidate it was made for is not interesting): the
+    /// speculative test under way is cancelled and forgotten; one that ended keeps its
+    /// verdict as an ordinary test run ahead.
+    pub fn mispredicted(&mut self) {
+        let Some(content) = self.speculation.take() else {
+            return;
+        };
+        if let Some(at) = self
+            .in_flight
+            .iter()
+            .position(|(running, _)| *running == content)
+        {
+            self.in_flight.swap_remove(at).1.cancel();
         }
-        let unclaimed = self.verdicts.len();
-        self.verdicts.clear();
-        unclaimed
+    }
+
+    /// A candidate was accepted: the current best changed, so the candidates expected next are
+    /// others. Forgets the lookahead and the verdicts not claimed and cancels the tests under
+    /// way, except the speculation (made for the candidate accepted), which becomes an ordinary
+    /// test run ahead. Returns how many verdicts went unclaimed.
+    pub fn accepted(&mut self) -> usize {
+        self.set(None);
+        let kept = self.speculation.take();
+        let kept = kept.as_deref();
+        self.in_flight.retain(|(running, token)| {
+            let keep = Some(running.as_slice()) == kept;
+            if !keep {
+                token.cancel();
+            }
+            keep
+        });
+        let before = self.verdicts.len();
+        self.verdicts
+            .retain(|(tested, _)| Some(tested.as_slice()) == kept);
+        before - self.verdicts.len()
     }
 }
 
@@ -231,6 +301,32 @@ mod tests {
         assert!(running.is_cancelled());
         assert!(ahead.claim(b"d").is_none());
         assert!(!ahead.has_next());
+    }
+
+    #[test]
+    fn a_speculation_outlives_one_acceptance_and_a_failed_prediction_cancels_it() {
+        let mut ahead = RunAhead::default();
+        ahead.set(Some(Box::new(Words(vec!["ahead"]))));
+        let looked = ahead.take_next(|_| true).unwrap();
+        let looked_token = CancelToken::default();
+        ahead.started(looked, looked_token.clone());
+        let speculated = CancelToken::default();
+        ahead.speculate(b"next".to_vec(), speculated.clone());
+        assert!(ahead.is_speculating());
+        // The acceptance cancels the test run ahead, not the speculation, which becomes an
+        // ordinary test run ahead: the next acceptance cancels it.
+        assert_eq!(ahead.accepted(), 0);
+        assert!(looked_token.is_cancelled() && !speculated.is_cancelled());
+        assert!(!ahead.is_speculating() && ahead.is_in_flight(b"next"));
+        ahead.finished(b"next".to_vec(), Some(verdict(Outcome::Interesting)));
+        assert_eq!(ahead.accepted(), 1);
+        assert!(ahead.claim(b"next").is_none());
+        // A failed prediction cancels the test under way at once.
+        let failed = CancelToken::default();
+        ahead.speculate(b"other".to_vec(), failed.clone());
+        ahead.mispredicted();
+        assert!(failed.is_cancelled());
+        assert!(!ahead.is_speculating() && ahead.in_flight() == 0);
     }
 
     #[test]

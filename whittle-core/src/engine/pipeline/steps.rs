@@ -189,6 +189,7 @@ impl PipelineStages {
         };
         let started = tester.running_time();
         let tests = tester.stats().tests;
+        let wasted = tester.stats().wasted;
         let skipped = tester.recall().all_skipped();
         let before = tester.best().to_vec();
         let text = matches!(step, Step::Text(_));
@@ -223,6 +224,7 @@ impl PipelineStages {
                 as u64,
             seconds: (tester.running_time().saturating_sub(started)).as_secs_f64(),
             skipped: tester.recall().all_skipped() - skipped,
+            wasted: tester.stats().wasted - wasted,
             ..StageStats::default()
         };
         tester.stats_mut().record_stage(&step.name(), run);

@@ -68,6 +68,22 @@ pub trait CandidateSource {
         let _ = i;
         Vec::new()
     }
+
+    /// The candidate the algorithm's recent verdicts predict to be interesting, if any (the
+    /// branch prediction of a window judged first in order). While its test runs, a free
+    /// worker tests [`CandidateSource::render_after_accepting`] of it instead of the window's
+    /// next candidate. A hint only: it changes no choice, only which tests run.
+    fn predicted_interesting(&self) -> Option<usize> {
+        None
+    }
+
+    /// Writes into `out` (which is empty) the candidate the algorithm judges next should
+    /// candidate `i` be the one accepted from this window; false when it does not know.
+    /// Called only when that candidate is about to be tested.
+    fn render_after_accepting(&self, i: usize, out: &mut Vec<u8>) -> bool {
+        let _ = (i, out);
+        false
+    }
 }
 
 /// How a window of candidates is decided.
@@ -518,8 +534,9 @@ impl Tester {
             });
         }
         self.publish_stats(false);
-        let lookahead = self.ahead.has_next() && !self.control.is_paused();
-        if self.jobs == 1 || (source.len() <= 1 && !lookahead) || self.tests_are_trivial() {
+        let ahead = (self.ahead.has_next() || source.predicted_interesting().is_some())
+            && !self.control.is_paused();
+        if self.jobs == 1 || (source.len() <= 1 && !ahead) || self.tests_are_trivial() {
             for i in 0..source.len() {
                 if self.consider(source, i, &mut None)?.is_interesting() {
                     return Ok(vec![i]);
@@ -552,7 +569,9 @@ impl Tester {
             content: Some(&content),
         });
         self.failures_in_a_row = 0;
-        self.drop_run_ahead();
+        // The test of the candidate judged next after this one, run on the prediction that
+        // this one would be accepted, stays: the next window claims it.
+        self.stats.wasted += self.ahead.accepted() as u64;
         if let Some(guard) = &self.guard {
             guard.rebase(&content);
         }

@@ -45,6 +45,8 @@ impl Tester {
             interesting: Vec::new(),
             finished_after: Vec::new(),
             next: 0,
+            speculated_for: None,
+            speculation_declined: false,
             stop: None,
         };
         loop {
@@ -60,8 +62,12 @@ impl Tester {
                 window.finished_after.push(i);
                 if outcome.is_interesting() {
                     window.found_interesting(i);
+                } else if window.speculated_for == Some(i) {
+                    // The prediction failed: the worker goes back to the window.
+                    self.ahead.mispredicted();
                 }
             }
+            window.cancel_after_chosen();
             if window.stop.is_none()
                 && let Some(why) = self.control.stop_requested()
             {
@@ -76,6 +82,9 @@ impl Tester {
             return Err(why);
         }
         let chosen = window.chosen();
+        if window.speculated_for.is_some() && chosen.first() != window.speculated_for.as_ref() {
+            self.ahead.mispredicted();
+        }
         self.stats.wasted += window.wasted_after(&chosen);
         Ok(chosen)
     }
@@ -95,6 +104,22 @@ impl Tester {
             && window.running.len() + self.ahead.in_flight() < self.jobs
             && (window.running.is_empty() || !self.control.is_paused())
         {
+            if let Some(predicted) = self.speculation_due(window) {
+                // Once per window: tested, or declined for good.
+                match self.speculative_candidate(window.source, predicted) {
+                    Some(content) => {
+                        window.speculated_for = Some(predicted);
+                        self.launch_speculation(pool, content);
+                        continue;
+                    }
+                    None => window.speculation_declined = true,
+                }
+            }
+            if window.speculated_for.is_some() && self.ahead.speculation_passed() {
+                // What comes after the predicted candidate passed: that one very likely
+                // passes too, and a test of the next candidate would be wasted.
+                break;
+            }
             if window.next >= window.source.len() {
                 // The window's candidates are all under way: an idle worker tests ahead.
                 if window.running.is_empty() && window.waiting.is_empty() {
@@ -267,6 +292,63 @@ impl Tester {
         None
     }
 
+    /// The candidate of the window predicted to be interesting, when the next free worker
+    /// should test what comes after accepting it: a window judged first in order whose
+    /// predicted candidate is under test, once per window, and not while paused or stepping.
+    fn speculation_due(&self, window: &Window<'_>) -> Option<usize> {
+        if window.policy != WindowPolicy::FirstInOrder
+            || window.speculated_for.is_some()
+            || window.speculation_declined
+            || self.ahead.is_speculating()
+            || !self.lookahead_enabled
+            || self.control.is_paused()
+        {
+            return None;
+        }
+        let predicted = window.source.predicted_interesting()?;
+        window.is_pending(predicted).then_some(predicted)
+    }
+
+    /// The candidate judged after accepting candidate `predicted` of `source`, when it is worth
+    /// a test: known to the source, not to the cache, admitted by the guard, within the test
+    /// limit.
+    fn speculative_candidate(
+        &self,
+        source: &dyn CandidateSource,
+        predicted: usize,
+    ) -> Option<Vec<u8>> {
+        if let Some(max) = self.limits.tests
+            && self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max
+        {
+            return None;
+        }
+        let mut content = Vec::new();
+        if !source.render_after_accepting(predicted, &mut content) {
+            return None;
+        }
+        let worth = !self.cache.knows(&content)
+            && !self.ahead.is_in_flight(&content)
+            && self
+                .guard
+                .as_ref()
+                .is_none_or(|guard| guard.admits(&content));
+        worth.then_some(content)
+    }
+
+    /// Starts the test of a candidate judged after the one predicted to be interesting; it
+    /// runs on after the window, and past the acceptance of that one.
+    fn launch_speculation(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
+        self.count_start();
+        self.stats.speculated += 1;
+        let token = self.control.stop_token().child();
+        let done = self.ahead.speculate(content.clone(), token.clone());
+        let oracle = Arc::clone(&self.oracle);
+        pool.spawn(move || {
+            let verdict = oracle.judge(&content, &token);
+            let _ = done.send((content, verdict));
+        });
+    }
+
     /// Starts a test of a candidate of the lookahead; it runs on after the window.
     fn launch_ahead(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
         self.count_start();
@@ -320,6 +402,11 @@ struct Window<'a> {
     finished_after: Vec<usize>,
     /// The next candidate to start.
     next: usize,
+    /// The candidate predicted to be interesting, once a test of what comes after accepting it
+    /// started.
+    speculated_for: Option<usize>,
+    /// The candidate after the predicted one was not worth a test: no other is tried.
+    speculation_declined: bool,
     stop: Option<Stop>,
 }
 
@@ -330,6 +417,30 @@ impl Window<'_> {
         let more =
             self.stop.is_none() && self.interesting.is_empty() && self.next < self.source.len();
         self.running.is_empty() && self.waiting.is_empty() && !more
+    }
+
+    /// Whether candidate `i` is under test (here or run ahead) and not decided yet.
+    fn is_pending(&self, i: usize) -> bool {
+        self.running.iter().any(|(index, _)| *index == i)
+            || self.waiting.iter().any(|(index, _)| *index == i)
+    }
+
+    /// Judged first in order, the window is decided once a candidate is interesting and every
+    /// one before it is decided: the tests of the candidates after it are of no use, and the
+    /// window would wait for them. They are cancelled.
+    fn cancel_after_chosen(&mut self) {
+        if self.policy != WindowPolicy::FirstInOrder {
+            return;
+        }
+        let Some(&first) = self.interesting.iter().min() else {
+            return;
+        };
+        if (0..first).any(|i| self.is_pending(i)) {
+            return;
+        }
+        for (_, token) in self.running.iter().filter(|(i, _)| *i > first) {
+            token.cancel();
+        }
     }
 
     /// Candidate `i` is interesting; the first to finish cancels the others.
