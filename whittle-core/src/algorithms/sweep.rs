@@ -135,15 +135,7 @@ pub fn sweep(
     units: Vec<UnitId>,
     tester: &mut Tester,
 ) -> Result<Vec<UnitId>, Stop> {
-    let mut config = units;
-    loop {
-        let before = config.len();
-        sweep_once(domain, &mut config, tester)?;
-        if config.len() == before || config.is_empty() {
-            tester.note_branch(Branch::Done, config.len());
-            return Ok(config);
-        }
-    }
+    sweeps(domain, units, tester, true)
 }
 
 /// One sweep over `units` from its end to its start: the units left (not 1-minimal when a
@@ -153,10 +145,25 @@ pub fn sweep_pass(
     units: Vec<UnitId>,
     tester: &mut Tester,
 ) -> Result<Vec<UnitId>, Stop> {
+    sweeps(domain, units, tester, false)
+}
+
+/// Sweeps `units` once, or `until_none_removes`.
+fn sweeps(
+    domain: &dyn Domain,
+    units: Vec<UnitId>,
+    tester: &mut Tester,
+    until_none_removes: bool,
+) -> Result<Vec<UnitId>, Stop> {
     let mut config = units;
-    sweep_once(domain, &mut config, tester)?;
-    tester.note_branch(Branch::Done, config.len());
-    Ok(config)
+    loop {
+        let before = config.len();
+        sweep_once(domain, &mut config, tester)?;
+        if !until_none_removes || config.len() == before || config.is_empty() {
+            tester.note_branch(Branch::Done, config.len());
+            return Ok(config);
+        }
+    }
 }
 
 /// One sweep from the end of `config` to its start.

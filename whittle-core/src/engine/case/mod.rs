@@ -638,7 +638,7 @@ impl CaseJob {
             jobs: plan.knobs.jobs,
             parallel: plan.knobs.parallel.to_string(),
             split_factor: plan.knobs.split_factor.to_string(),
-            stage_count: crate::engine::pipeline::Stages::len(&PipelineStages::new(plan.clone())),
+            stage_count: PipelineStages::stage_count(plan),
             command: self.command.clone(),
             output: self.output.as_ref().map(|o| o.path().display().to_string()),
             ..Default::default()

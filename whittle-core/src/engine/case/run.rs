@@ -188,6 +188,19 @@ impl<'a> CaseRun<'a> {
     pub fn set_files(&mut self, files: Vec<CaseFile>) {
         self.current = files;
         remember(&mut self.earlier, &self.current);
+        self.rows_follow_the_set();
+        if let Some(output) = &self.job.output
+            && let Some(notice) = output.write(&self.current)
+            && let Some(events) = &self.job.events
+        {
+            let _ = events.send(notice.into());
+        }
+        self.job.show(&self.view);
+    }
+
+    /// The file rows of the view follow the set once the run is done: each file's size now,
+    /// done, or removed.
+    fn rows_follow_the_set(&mut self) {
         for row in &mut self.view.files {
             let now = self
                 .current
@@ -200,13 +213,6 @@ impl<'a> CaseRun<'a> {
                 FileState::Removed
             };
         }
-        if let Some(output) = &self.job.output
-            && let Some(notice) = output.write(&self.current)
-            && let Some(events) = &self.job.events
-        {
-            let _ = events.send(notice.into());
-        }
-        self.job.show(&self.view);
     }
 
     /// Tests the set with the file at `path` made `content` (an edit the front end proposes,
@@ -252,14 +258,7 @@ impl<'a> CaseRun<'a> {
             tester.accept(content.clone(), None, Branch::Manual, candidate);
             self.current[index].content = content;
             remember(&mut self.earlier, &self.current);
-            if let Some(row) = self
-                .view
-                .files
-                .iter_mut()
-                .find(|row| Some(row.path.as_str()) == path.to_str())
-            {
-                row.bytes = self.current[index].content.len();
-            }
+            self.rows_follow_the_set();
             job.show(&self.view);
         }
         self.steps = tester.steps();

@@ -115,6 +115,11 @@ pub struct PipelineStages {
 
 impl PipelineStages {
     /// The stages of the plan's pipeline.
+    /// How many stages a session of `plan` runs (as [`Stages::len`] of its stages).
+    pub fn stage_count(plan: &Plan) -> usize {
+        Step::of(plan.pipeline.stages(), &plan.atoms).len()
+    }
+
     pub fn new(plan: Plan) -> PipelineStages {
         let steps = Step::of(plan.pipeline.stages(), &plan.atoms);
         PipelineStages {

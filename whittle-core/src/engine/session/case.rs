@@ -429,9 +429,7 @@ impl CaseSteering for Steering {
             s.pipeline = plan.pipeline.to_string();
             s.stage = String::new();
             s.stage_index = 0;
-            s.stage_count = crate::engine::pipeline::Stages::len(
-                &crate::engine::pipeline::PipelineStages::new(plan.clone()),
-            );
+            s.stage_count = crate::engine::pipeline::PipelineStages::stage_count(plan);
             s.language = plan.language.map(|l| l.name());
             s.pins = pins.to_vec();
             s.history = vec![entry];
@@ -649,9 +647,7 @@ impl Steer for DoneCase<'_, '_> {
                 let name = plan.pipeline.to_string();
                 self.steering.update(|s| {
                     s.pipeline = name.clone();
-                    s.stage_count = crate::engine::pipeline::Stages::len(
-                        &crate::engine::pipeline::PipelineStages::new(plan.clone()),
-                    );
+                    s.stage_count = crate::engine::pipeline::PipelineStages::stage_count(&plan);
                 });
                 self.emit(Event::Switched {
                     pipeline: name,

@@ -6,12 +6,14 @@ use std::sync::Arc;
 
 use crossbeam_channel::{Receiver, Sender};
 
+use crate::exec::cache::OutcomeCache;
 use crate::exec::oracle::{CancelToken, TestStatus, Verdict};
 use crate::outcome::Outcome;
+use crate::testing::ahead::RunAhead;
 use crate::testing::control::Stop;
 
 use super::verdicts::{Judging, Prepared, is_lost};
-use super::{CandidateSource, Tester, WindowPolicy};
+use super::{CandidateGuard, CandidateSource, Tester, WindowPolicy};
 
 impl Tester {
     pub(super) fn run_parallel_window(
@@ -45,8 +47,7 @@ impl Tester {
             interesting: Vec::new(),
             finished_after: Vec::new(),
             next: 0,
-            speculated_for: None,
-            speculation_declined: false,
+            speculation: Speculation::NotYet,
             stop: None,
         };
         loop {
@@ -62,7 +63,7 @@ impl Tester {
                 window.finished_after.push(i);
                 if outcome.is_interesting() {
                     window.found_interesting(i);
-                } else if window.speculated_for == Some(i) {
+                } else if window.speculation.made_for() == Some(i) {
                     // The prediction failed: the worker goes back to the window.
                     self.ahead.mispredicted();
                 }
@@ -82,7 +83,9 @@ impl Tester {
             return Err(why);
         }
         let chosen = window.chosen();
-        if window.speculated_for.is_some() && chosen.first() != window.speculated_for.as_ref() {
+        if let Some(predicted) = window.speculation.made_for()
+            && chosen.first() != Some(&predicted)
+        {
             self.ahead.mispredicted();
         }
         self.stats.wasted += window.wasted_after(&chosen);
@@ -108,14 +111,14 @@ impl Tester {
                 // Once per window: tested, or declined for good.
                 match self.speculative_candidate(window.source, predicted) {
                     Some(content) => {
-                        window.speculated_for = Some(predicted);
+                        window.speculation = Speculation::MadeFor(predicted);
                         self.launch_speculation(pool, content);
                         continue;
                     }
-                    None => window.speculation_declined = true,
+                    None => window.speculation = Speculation::Declined,
                 }
             }
-            if window.speculated_for.is_some() && self.ahead.speculation_passed() {
+            if window.speculation.made_for().is_some() && self.ahead.speculation_passed() {
                 // What comes after the predicted candidate passed: that one very likely
                 // passes too, and a test of the next candidate would be wasted.
                 break;
@@ -297,8 +300,7 @@ impl Tester {
     /// predicted candidate is under test, once per window, and not while paused or stepping.
     fn speculation_due(&self, window: &Window<'_>) -> Option<usize> {
         if window.policy != WindowPolicy::FirstInOrder
-            || window.speculated_for.is_some()
-            || window.speculation_declined
+            || window.speculation != Speculation::NotYet
             || self.ahead.is_speculating()
             || !self.lookahead_enabled
             || self.control.is_paused()
@@ -317,43 +319,36 @@ impl Tester {
         source: &dyn CandidateSource,
         predicted: usize,
     ) -> Option<Vec<u8>> {
-        if let Some(max) = self.limits.tests
-            && self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max
-        {
+        if self.near_test_limit() {
             return None;
         }
         let mut content = Vec::new();
         if !source.render_after_accepting(predicted, &mut content) {
             return None;
         }
-        let worth = !self.cache.knows(&content)
-            && !self.ahead.is_in_flight(&content)
-            && self
-                .guard
-                .as_ref()
-                .is_none_or(|guard| guard.admits(&content));
+        let worth = !self.ahead.is_in_flight(&content)
+            && worth_testing_ahead(&self.cache, self.guard.as_ref(), &content);
         worth.then_some(content)
     }
 
     /// Starts the test of a candidate judged after the one predicted to be interesting; it
     /// runs on after the window, and past the acceptance of that one.
     fn launch_speculation(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
-        self.count_start();
         self.stats.speculated += 1;
-        let token = self.control.stop_token().child();
-        let done = self.ahead.speculate(content.clone(), token.clone());
-        let oracle = Arc::clone(&self.oracle);
-        pool.spawn(move || {
-            let verdict = oracle.judge(&content, &token);
-            let _ = done.send((content, verdict));
-        });
+        self.launch(pool, content, RunAhead::speculate);
     }
 
     /// Starts a test of a candidate of the lookahead; it runs on after the window.
     fn launch_ahead(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
+        self.launch(pool, content, RunAhead::started);
+    }
+
+    /// Starts a test ahead of the window, noted in the run ahead by `note` (which returns
+    /// where its verdict goes).
+    fn launch(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>, note: NoteAhead) {
         self.count_start();
         let token = self.control.stop_token().child();
-        let done = self.ahead.started(content.clone(), token.clone());
+        let done = note(&mut self.ahead, content.clone(), token.clone());
         let oracle = Arc::clone(&self.oracle);
         pool.spawn(move || {
             let verdict = oracle.judge(&content, &token);
@@ -367,16 +362,55 @@ impl Tester {
         if !self.ahead.has_next() || self.control.is_paused() {
             return None;
         }
-        if let Some(max) = self.limits.tests
-            && self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max
-        {
+        if self.near_test_limit() {
             return None;
         }
         let cache = &self.cache;
-        let guard = &self.guard;
-        self.ahead.take_next(|content| {
-            !cache.knows(content) && guard.as_ref().is_none_or(|guard| guard.admits(content))
-        })
+        let guard = self.guard.as_ref();
+        self.ahead
+            .take_next(|content| worth_testing_ahead(cache, guard, content))
+    }
+
+    /// Whether the tests started and a window's more would reach the test limit: no test is
+    /// run ahead then.
+    fn near_test_limit(&self) -> bool {
+        self.limits
+            .tests
+            .is_some_and(|max| self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max)
+    }
+}
+
+/// How a test ahead is noted in the run ahead (an ordinary one, or the speculation): it
+/// returns where the test's verdict goes.
+type NoteAhead = fn(&mut RunAhead, Vec<u8>, CancelToken) -> Sender<(Vec<u8>, Verdict)>;
+
+/// Whether a candidate is worth a test ahead of the window: not known to the cache, and
+/// admitted by the guard.
+fn worth_testing_ahead(
+    cache: &OutcomeCache,
+    guard: Option<&Arc<dyn CandidateGuard>>,
+    content: &[u8],
+) -> bool {
+    !cache.knows(content) && guard.is_none_or(|guard| guard.admits(content))
+}
+
+/// What a window did on the branch its source predicted: a test of the candidate judged after
+/// the predicted one is accepted (once per window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Speculation {
+    NotYet,
+    /// That test started, for this candidate of the window.
+    MadeFor(usize),
+    /// The candidate after the predicted one was not worth a test: no other is tried.
+    Declined,
+}
+
+impl Speculation {
+    fn made_for(self) -> Option<usize> {
+        match self {
+            Speculation::MadeFor(i) => Some(i),
+            Speculation::NotYet | Speculation::Declined => None,
+        }
     }
 }
 
@@ -402,11 +436,8 @@ struct Window<'a> {
     finished_after: Vec<usize>,
     /// The next candidate to start.
     next: usize,
-    /// The candidate predicted to be interesting, once a test of what comes after accepting it
-    /// started.
-    speculated_for: Option<usize>,
-    /// The candidate after the predicted one was not worth a test: no other is tried.
-    speculation_declined: bool,
+    /// The window's one speculation (see [`Speculation`]).
+    speculation: Speculation,
     stop: Option<Stop>,
 }
 
