@@ -33,23 +33,14 @@ fn file(path: &str, content: &str) -> CaseFile {
     }
 }
 
-/// Three text files; the test wants `keep` in a.txt and `needed` in b.txt; the run starts in
-/// step mode and its session ends with it.
-fn case_session() -> CaseSession {
-    start_case(SessionOptions {
-        exit_when_done: true,
-        start_in_step_mode: true,
-        start_paused: false,
-    })
-}
-
-/// The case of [`case_session`] started with `options`.
+/// Three text files (the test wants `keep` in a.txt and `needed` in b.txt), started with
+/// `options`.
 fn start_case(options: SessionOptions) -> CaseSession {
     start_case_writing(options, Pipeline::ddmin(), None)
 }
 
-/// The case of [`case_session`] started with `options` and `algorithm`, its result written
-/// to `output`.
+/// The case of [`start_case`] started with `options` and `algorithm`, its result written to
+/// `output`.
 fn start_case_writing(
     options: SessionOptions,
     algorithm: Pipeline,
@@ -100,8 +91,18 @@ struct Harness {
 }
 
 impl Harness {
+    /// The UI over the case of [`start_case`] in step mode; its session ends with the run.
     fn new() -> Harness {
-        let session = case_session();
+        Harness::with(SessionOptions {
+            exit_when_done: true,
+            start_in_step_mode: true,
+            start_paused: false,
+        })
+    }
+
+    /// The UI over the case of [`start_case`] started with `options`.
+    fn with(options: SessionOptions) -> Harness {
+        let session = start_case(options);
         let app = App::new(
             session.commands(),
             AppOptions {
@@ -478,6 +479,16 @@ fn shown(session: &CaseSession) -> (String, String) {
     )
 }
 
+/// The size of the file at `path` in the set now, as the file list tells it.
+fn size_of(session: &CaseSession, path: &str) -> usize {
+    let snapshot = session.snapshot();
+    let case = snapshot.case.as_ref().expect("a case");
+    case.files
+        .iter()
+        .find(|row| row.path == path)
+        .map_or(0, |row| row.bytes)
+}
+
 /// The content of `path` in `files`.
 fn content_of<'a>(files: &'a [(String, String)], path: &str) -> &'a str {
     files
@@ -487,9 +498,9 @@ fn content_of<'a>(files: &'a [(String, String)], path: &str) -> &'a str {
 }
 
 /// Once the case is done the commands of a file's session apply to the file shown, and each
-/// that changes what is reduced runs the set again, the result directory following: a switch
-/// of its pipeline, a restart from the start of its last session with a pin, an undo, an edit;
-/// what cannot apply is refused with the reason.
+/// that changes what is reduced runs the set again, the result directory keeping the smallest
+/// set found: a switch of its pipeline, a restart from the start of its last session with a
+/// pin, an undo, an edit; what cannot apply is refused with the reason.
 #[test]
 fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -536,7 +547,7 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     assert_eq!(session.snapshot().state, RunState::Done);
 
     // Back to the start of the file's last session, with its line pinned: the set is reduced
-    // again and keeps the line whole.
+    // again and keeps the line whole; the result directory keeps the smaller set found before.
     let start = session.commands().history_text(0).unwrap();
     assert_eq!(String::from_utf8_lossy(&start), best);
     session.send(Command::RestartFrom(0));
@@ -554,7 +565,12 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
             .any(|e| matches!(e, Event::FileStarted { path: p, .. } if *p == path)),
         "the file had another session: {events:?}"
     );
-    assert_eq!(on_disk(&output), lines, "the pinned line stays whole");
+    assert_eq!(
+        shown(&session),
+        (path.clone(), content_of(&lines, &path).to_string()),
+        "the pinned line stays whole"
+    );
+    assert_eq!(on_disk(&output), cut, "the smaller set stays on disk");
 
     // Undo takes back the restart: the set before it, reduced again; then nothing is left to
     // undo.
@@ -635,4 +651,178 @@ fn a_pin_after_the_end_runs_the_case_again_on_screen() {
     insta::assert_snapshot!("case_pin_after_the_end", screen);
     session.send(Command::Stop);
     session.wait().unwrap().unwrap();
+}
+
+/// The next event that is not a test's, a candidate's or a stage's (the answer to a command).
+fn answer(session: &CaseSession) -> Event {
+    std::iter::from_fn(|| session.events().recv_timeout(PATIENCE).ok())
+        .find(|event| {
+            matches!(
+                event,
+                Event::CommandRejected { .. } | Event::Notice { .. } | Event::Restarted { .. }
+            )
+        })
+        .expect("an answer to the command")
+}
+
+/// A done case writing its result to a directory, with the line pipeline.
+fn done_case_writing(output: &std::path::Path) -> CaseSession {
+    let session = start_case_writing(
+        SessionOptions {
+            exit_when_done: false,
+            start_in_step_mode: false,
+            start_paused: false,
+        },
+        "ddmin:line".parse().unwrap(),
+        Some(output),
+    );
+    events_until_done(&session);
+    session
+}
+
+/// Once the case is done the user picks the file shown: a removed file is refused with why;
+/// another file is shown (its content, pipeline and its last session's history), the commands
+/// apply to it, the panes come back to it after the run they start, and a file shown again
+/// has the history it had.
+#[test]
+fn a_file_picked_after_the_end_is_shown_and_the_commands_apply_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out");
+    let session = done_case_writing(&output);
+    let (first, _) = shown(&session);
+    let other = if first == "a.txt" { "b.txt" } else { "a.txt" };
+    let pipeline = session.snapshot().pipeline;
+
+    session.send(Command::ShowFile("c.txt".into()));
+    let refused = answer(&session);
+    assert!(
+        matches!(&refused, Event::CommandRejected { command, reason }
+            if command == "show file" && reason.contains("c.txt was removed from the set")),
+        "{refused:?}"
+    );
+    assert_eq!(shown(&session).0, first, "the panes stay");
+
+    session.send(Command::ShowFile(other.into()));
+    let told = answer(&session);
+    assert!(matches!(&told, Event::Notice { message } if message.contains(other)), "{told:?}");
+    let snapshot = session.snapshot();
+    let (path, best) = shown(&session);
+    assert_eq!(path, other);
+    let expected = if other == "a.txt" { "keep\n" } else { "needed\n" };
+    assert_eq!(best, expected);
+    assert_eq!(snapshot.pipeline, pipeline);
+    assert_eq!(snapshot.state, RunState::Done);
+    let last = snapshot.history.len() - 1;
+    assert_eq!(
+        session.commands().history_text(last).as_deref(),
+        Some(expected.as_bytes()),
+        "the history is the file's"
+    );
+
+    // A switch applies to the file picked: it loses its newline, the other file keeps its own.
+    session.send(Command::SwitchAlgorithm("ddmin".into()));
+    events_until_done(&session);
+    let (path, best) = shown(&session);
+    assert_eq!(path, other, "the panes come back to the file picked");
+    assert_eq!(best, expected.trim_end());
+    let on_disk_now = on_disk(&output);
+    assert_eq!(content_of(&on_disk_now, other), expected.trim_end());
+    assert!(
+        content_of(&on_disk_now, &first).ends_with('\n'),
+        "{first} keeps its line pipeline: {on_disk_now:?}"
+    );
+    let sizes = |session: &CaseSession| -> Vec<(usize, usize)> {
+        let history = session.snapshot().history;
+        history.iter().map(|entry| (entry.index, entry.size)).collect()
+    };
+    let history = sizes(&session);
+    assert!(history.len() >= 2, "its session took the newline: {history:?}");
+
+    // Away and back: the file's history is kept meanwhile.
+    session.send(Command::ShowFile(first.clone().into()));
+    answer(&session);
+    assert_eq!(shown(&session).0, first);
+    session.send(Command::ShowFile(other.into()));
+    answer(&session);
+    assert_eq!(sizes(&session), history, "the history it had");
+
+    // A restart applies to it too: from its session's start (with the newline).
+    session.send(Command::SetStepMode(true));
+    session.send(Command::RestartFrom(0));
+    let restarted = answer(&session);
+    assert!(matches!(restarted, Event::Restarted { from: 0, .. }), "{restarted:?}");
+    assert_eq!(size_of(&session, other), expected.len());
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
+}
+
+/// A file picked while the case runs: the panes go on following the file being reduced, and
+/// show the one picked once the run is done.
+#[test]
+fn a_file_picked_while_the_case_runs_is_shown_at_the_end() {
+    // Which file a run shows at its end when nothing is picked.
+    let (session, _, _) = run_to_the_end(false);
+    let (unpicked, _) = shown(&session);
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
+    let picked = if unpicked == "a.txt" { "b.txt" } else { "a.txt" };
+
+    let mut harness = Harness::with(SessionOptions {
+        exit_when_done: false,
+        start_in_step_mode: true,
+        start_paused: false,
+    });
+    let snapshot = harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current.is_some()));
+    let reducing = snapshot.case.as_ref().unwrap().current;
+    let best = snapshot.best.clone();
+    harness.session.send(Command::ShowFile(picked.into()));
+    let snapshot = harness.step_until(|s| s.stats.tests > 1);
+    assert_eq!(
+        (snapshot.case.as_ref().unwrap().current, snapshot.best.len() <= best.len()),
+        (reducing, true),
+        "the panes follow the file being reduced"
+    );
+    harness.session.send(Command::SetStepMode(false));
+    harness.session.send(Command::Resume);
+    events_until_done(&harness.session);
+    assert_eq!(shown(&harness.session).0, picked, "the file picked is shown at the end");
+    harness.session.send(Command::Stop);
+}
+
+/// The result directory holds the smallest set the session has seen: a restart to a larger
+/// set is not written at once (as a file's session keeps its smallest result); the rerun
+/// writes again only what is no larger.
+#[test]
+fn a_restart_in_a_done_case_keeps_the_smaller_set_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out");
+    let session = done_case_writing(&output);
+    let (path, best) = shown(&session);
+    session.send(Command::SwitchAlgorithm("ddmin".into()));
+    events_until_done(&session);
+    let cut = on_disk(&output);
+    assert_eq!(content_of(&cut, &path), best.trim_end());
+    // The restart, with the rerun held at its first candidate.
+    session.send(Command::SetStepMode(true));
+    session.send(Command::RestartFrom(0));
+    let restarted = answer(&session);
+    assert!(matches!(restarted, Event::Restarted { from: 0, .. }), "{restarted:?}");
+    let deadline = Instant::now() + PATIENCE;
+    while !(session.snapshot().parked && session.snapshot().state == RunState::Running) {
+        assert!(Instant::now() < deadline, "the rerun did not park");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(
+        size_of(&session, &path),
+        best.len(),
+        "the set restarted from is the larger one"
+    );
+    assert_eq!(on_disk(&output), cut, "the smaller set stays on disk");
+    session.send(Command::SetStepMode(false));
+    session.send(Command::Resume);
+    events_until_done(&session);
+    assert_eq!(on_disk(&output), cut, "the rerun found it again");
+    session.send(Command::Stop);
+    let finished = session.wait().unwrap().unwrap();
+    assert_eq!(named_contents(&finished.result), cut);
 }

@@ -269,6 +269,8 @@ pub fn write_into(
 /// moment at which the path names a half-written set or a mix of two (per-file writes would
 /// show a mix between two renames, and a removed file would linger). Where the exchange is
 /// not available, the old directory is moved aside first (for an instant there is none).
+/// It holds the smallest set it was given (by the bytes of its files): a larger one (after a
+/// restart from an earlier set, or an undo) replaces it only through [`CaseDirectory::replace`].
 pub struct CaseDirectory {
     path: PathBuf,
     state: Mutex<DirectoryState>,
@@ -280,6 +282,8 @@ struct DirectoryState {
     pending: Option<Vec<CaseFile>>,
     failures: crate::output::WriteFailures,
     written: bool,
+    /// The bytes of the set on disk, or pending: only a set no larger replaces it.
+    held: Option<usize>,
 }
 
 impl CaseDirectory {
@@ -294,10 +298,32 @@ impl CaseDirectory {
         &self.path
     }
 
-    /// Makes `files` the result on disk. Returns what the user should be told.
+    /// Makes `files` the result on disk when it is no larger than the set held (among sets of
+    /// the same size the latest wins: a rename keeps the size); a larger set is not written.
+    /// Returns what the user should be told.
     #[must_use = "a failed write must be reported"]
     pub fn write(&self, files: &[CaseFile]) -> Option<crate::output::WriteNotice> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.held.is_some_and(|held| content_size(files) > held) {
+            return None;
+        }
+        self.write_now(&mut state, files)
+    }
+
+    /// Makes `files` the result on disk, larger or not (a flaky test's fallback: the set that
+    /// passes its re-test is the result).
+    #[must_use = "a failed write must be reported"]
+    pub fn replace(&self, files: &[CaseFile]) -> Option<crate::output::WriteNotice> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        self.write_now(&mut state, files)
+    }
+
+    fn write_now(
+        &self,
+        state: &mut DirectoryState,
+        files: &[CaseFile],
+    ) -> Option<crate::output::WriteNotice> {
+        state.held = Some(content_size(files));
         match replace_directory(&self.path, files) {
             Ok(()) => {
                 let notice = state
@@ -305,6 +331,7 @@ impl CaseDirectory {
                     .succeeded(|| format!("{} is written again", self.path.display()));
                 *state = DirectoryState {
                     written: true,
+                    held: state.held,
                     ..DirectoryState::default()
                 };
                 notice
@@ -508,5 +535,24 @@ mod tests {
         // Nothing but the result is left beside it.
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn the_result_directory_keeps_the_smallest_set_unless_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let result = CaseDirectory::new(&out);
+        assert!(result.write(&[file("a.c", b"12")]).is_none());
+        // A larger set (a restart from an earlier one) is not written; one as small is.
+        assert!(result.write(&[file("a.c", b"123")]).is_none());
+        assert_eq!(read_case(&out, 1 << 20).unwrap(), [file("a.c", b"12")]);
+        assert!(result.write(&[file("b.c", b"34")]).is_none());
+        assert_eq!(read_case(&out, 1 << 20).unwrap(), [file("b.c", b"34")]);
+        // A replacement (the set a flaky test's re-test passes) is written, larger or not,
+        // and is what the next sets are measured against.
+        assert!(result.replace(&[file("a.c", b"12345")]).is_none());
+        assert_eq!(read_case(&out, 1 << 20).unwrap(), [file("a.c", b"12345")]);
+        assert!(result.write(&[file("a.c", b"1234")]).is_none());
+        assert_eq!(read_case(&out, 1 << 20).unwrap(), [file("a.c", b"1234")]);
     }
 }

@@ -1,7 +1,9 @@
-//! A case of several files: when the engine turns to another file, the panes that show one
-//! file (tree, test case, history) start over on it, with its language and highlighting, and
-//! the header names it; the whole set's chart starts from the set's size.
+//! A case of several files: when the engine turns to another file (or, once the run is done,
+//! the user picks one in the Files pane), the panes that show one file (tree, test case,
+//! history, the Configuration pane's place) start over on it, with its language and
+//! highlighting, and the header names it; the whole set's chart starts from the set's size.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::App;
@@ -10,6 +12,7 @@ use crate::tui::panes::Measures;
 use crate::tui::panes::history::HistoryPane;
 use crate::tui::panes::test_case::TestCasePane;
 use crate::tui::panes::tree::TreePane;
+use whittle_core::engine::case::FileState;
 use whittle_core::engine::session::{Command, RunState};
 use whittle_core::tree::Language;
 
@@ -46,6 +49,8 @@ impl App {
             None if case.removing_files => None,
             None => return,
         };
+        let shown = current.map(|row| case.files[row].path.as_str());
+        self.run.show_case_file(shown);
         let turn = (case.round, current);
         if self.case_turn == Some(turn) {
             return;
@@ -75,5 +80,55 @@ impl App {
             .map_or_else(|| self.snapshot.best.clone(), Arc::from);
         self.input_measures = Measures::of(&start);
         self.input_name = format!("{} · {path}", self.case_name);
+    }
+
+    /// Shows the file under the Files pane's cursor (Enter, a click): once the run is done the
+    /// panes show it and the commands apply to it; while it runs the panes follow the file
+    /// being reduced and show the one picked at the end. A removed file cannot be shown.
+    pub(super) fn show_case_file(&mut self) {
+        let Some(case) = &self.snapshot.case else {
+            return;
+        };
+        let Some(row) = case.files.get(self.files.cursor) else {
+            return;
+        };
+        let path = row.path.clone();
+        if row.state == FileState::Removed {
+            self.notice(
+                format!(
+                    "{path} was removed from the set (the test is interesting without it): \
+                     there is nothing of it to show"
+                ),
+                true,
+            );
+            return;
+        }
+        if row.link {
+            self.notice(
+                format!("{path} is a symbolic link, kept as it is: nothing to show or steer"),
+                true,
+            );
+            return;
+        }
+        let note = match &self.snapshot.state {
+            RunState::Done if case.current == Some(self.files.cursor) => {
+                format!("{path} is shown: pins, edits, switches, restarts and undo apply to it")
+            }
+            RunState::Done => format!("showing {path}…"),
+            RunState::Checking | RunState::Running => format!(
+                "{path} is shown when the run is done; until then the panes follow the file \
+                 being reduced (▶)"
+            ),
+            RunState::Stopped(_) | RunState::Failed(_) => {
+                self.notice("the run has ended: nothing more is shown".into(), true);
+                return;
+            }
+        };
+        if self.snapshot.state == RunState::Done {
+            // The cursor follows the file shown again.
+            self.files.moved = false;
+        }
+        self.send(Command::ShowFile(PathBuf::from(path)));
+        self.notice(note, false);
     }
 }

@@ -71,7 +71,7 @@ impl App {
                 Pane::Chart => panes::chart::draw(&view, frame, area),
                 Pane::Output => self.output.draw(&view, frame, area),
                 Pane::History => self.history.draw(&view, frame, area),
-                Pane::Files => panes::files::draw(&view, frame, area),
+                Pane::Files => self.files.draw(&view, frame, area),
             }
         }
         if let Some(deck) = &screen.deck {

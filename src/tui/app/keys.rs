@@ -61,13 +61,14 @@ impl App {
             KeyCode::BackTab => self.cycle_focus(false),
             KeyCode::Esc => self.text.back(),
             KeyCode::Enter if self.focus == Pane::History => self.view_history(),
+            KeyCode::Enter if self.focus == Pane::Files => self.show_case_file(),
             _ if self.source.replay().is_some() => self.on_pane_key(key),
             _ => self.on_live_key(key),
         }
     }
 
     pub(super) fn cycle_focus(&mut self, forward: bool) {
-        let order = Pane::FOCUS_ORDER;
+        let order = Pane::focus_order(self.snapshot.case.is_some());
         let position = order.iter().position(|p| *p == self.focus).unwrap_or(0);
         let next = if forward {
             (position + 1) % order.len()
@@ -116,6 +117,10 @@ impl App {
             Pane::History => {
                 let len = self.snapshot.history.len();
                 self.history.on_key(key.code, page, len);
+            }
+            Pane::Files => {
+                let len = self.snapshot.case.as_ref().map_or(0, |case| case.files.len());
+                self.files.on_key(key.code, page, len);
             }
             _ => {}
         }

@@ -28,6 +28,7 @@ use super::layout::Screen;
 use super::model::{Ending, Notice, RunModel};
 use super::overlays::Overlay;
 use super::overlays::picker::Picker;
+use super::panes::files::FilesPane;
 use super::panes::history::HistoryPane;
 use super::panes::output::OutputPane;
 use super::panes::test_case::TestCasePane;
@@ -91,6 +92,7 @@ pub struct App {
     text: TestCasePane,
     output: OutputPane,
     history: HistoryPane,
+    files: FilesPane,
     input_measures: Measures,
     best_measures: (u64, Measures),
     /// Where the lines of the best start, for its version.
@@ -151,6 +153,7 @@ impl App {
             text: TestCasePane::new(HighlightCache::new(syntax)),
             output: OutputPane::default(),
             history: HistoryPane::default(),
+            files: FilesPane::default(),
             best_measures: (snapshot.version, input_measures),
             input_measures,
             line_index: Arc::new(line_starts(&snapshot.best)),
@@ -300,6 +303,9 @@ impl App {
         }
         self.name_hoist();
         self.history.refresh(self.snapshot.history.len());
+        if let Some(case) = &self.snapshot.case {
+            self.files.refresh(case);
+        }
     }
 
     /// Handles a terminal event (key, mouse, resize).

@@ -1,5 +1,6 @@
 //! The mouse: a click on a tab of the compact layout shows it, a click in a pane focuses it
-//! (and selects a tree node or a history entry), the wheel scrolls the pane under it.
+//! (and selects a tree node or a history entry, or shows the file of a row of the file list),
+//! the wheel scrolls the pane under it.
 
 use ratatui::crossterm::event::{KeyCode, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
@@ -36,6 +37,14 @@ impl App {
                         let len = self.snapshot.history.len();
                         self.history.on_click(row, height, len);
                     }
+                    Pane::Files => {
+                        let len = self.snapshot.case.as_ref().map_or(0, |case| case.files.len());
+                        if let Some(clicked) = self.files.row_at(row, height, len) {
+                            self.files.cursor = clicked;
+                            self.files.moved = true;
+                            self.show_case_file();
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -54,6 +63,10 @@ impl App {
                     Pane::History => {
                         let len = self.snapshot.history.len();
                         self.history.on_key(code, height, len);
+                    }
+                    Pane::Files => {
+                        let len = self.snapshot.case.as_ref().map_or(0, |case| case.files.len());
+                        self.files.on_key(code, height, len);
                     }
                     _ => {}
                 }

@@ -1,8 +1,9 @@
 //! What the model knows of a case of several files from the events: the whole set's size over
-//! the tests (for the chart), where each file's turn began, and whether whole files are being
-//! removed (then the sizes of the accepted candidates are those of bundles, not of a file).
+//! the tests (for the chart), where each file's turn began, whether whole files are being
+//! removed (then the sizes of the accepted candidates are those of bundles, not of a file), and
+//! which file's session the Configuration pane shows (it starts over with each file shown).
 
-use super::{ChartMark, RunModel};
+use super::{ChartMark, ConfigView, RunModel};
 
 /// The whole set's course, as the events tell it.
 #[derive(Clone, Debug, Default)]
@@ -16,11 +17,15 @@ pub struct CaseSeries {
     /// The bytes of the other files while one is reduced (`None`: whole files are being
     /// removed, or no file's turn began yet).
     others: Option<usize>,
+    /// The file whose session the Configuration pane shows (`None`: the files phase, or
+    /// nothing yet).
+    pub file: Option<String>,
 }
 
 impl RunModel {
     /// A file's turn begins: its own size series starts afresh, the whole set's goes on.
     pub(super) fn file_started(&mut self, path: &str, size: usize, others: usize) {
+        self.start_case_view(Some(path));
         self.sizes = vec![(self.tests, size)];
         self.marks.clear();
         // The snapshot shows the file from now on: a new version of the best.
@@ -39,8 +44,30 @@ impl RunModel {
     /// Whole files are being removed: the sizes that follow are bundles'. The snapshot shows
     /// the set now: a new version of the best.
     pub(super) fn files_phase_started(&mut self) {
+        self.start_case_view(None);
         self.version += 1;
         self.case.get_or_insert_with(CaseSeries::default).others = None;
+    }
+
+    /// The panes show the file at `path` (`None`: the set, while whole files are removed):
+    /// when it is not the one the Configuration pane showed, the pane starts over (what it
+    /// showed was another file's session, or the files phase) with the place the snapshot
+    /// tells, until the file's own events tell more.
+    pub fn show_case_file(&mut self, path: Option<&str>) {
+        let shown = self.case.as_ref().and_then(|series| series.file.as_deref());
+        if self.case.is_some() && shown == path {
+            return;
+        }
+        self.start_case_view(path);
+    }
+
+    /// The Configuration pane starts over on the session of the file at `path` (`None`: the
+    /// files phase).
+    fn start_case_view(&mut self, path: Option<&str>) {
+        self.case.get_or_insert_with(CaseSeries::default).file = path.map(str::to_owned);
+        self.view = ConfigView::default();
+        self.next = None;
+        self.current = None;
     }
 
     /// Whether a candidate accepted now is a set of whole files (not a file's best).

@@ -391,6 +391,12 @@ impl RunModel {
             Event::Done { stats } => {
                 self.close_stage(running);
                 self.forget_edit();
+                if self.case.is_some() {
+                    // What a file's session announced last is where it ended, though no
+                    // candidate of it was tested (all of it pinned, say): the pane shows the
+                    // file's last stage, not one before it.
+                    self.show_next();
+                }
                 self.ending = Some(Ending::Done);
                 self.ended_after = running;
                 self.final_stats = Some(stats);

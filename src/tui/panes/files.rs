@@ -1,14 +1,17 @@
 //! The file list of a case of several files: every file of the input with its language, its
 //! size at the start and now, and where it stands in the round (waiting, reducing, done,
-//! removed); the file being reduced now is marked. The other panes show that file.
+//! removed); the file the other panes show (the one being reduced, or once the run is done the
+//! one picked) is marked ▶. Focused, it has a cursor (› on a row that is not the one shown):
+//! Enter or a click picks the file under it.
 
 use ratatui::Frame;
+use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::View;
-use crate::tui::widgets::{block, human_bytes};
+use super::{Pane, View};
+use crate::tui::widgets::{block, first_visible_row, human_bytes, scrolled};
 use whittle_core::engine::case::{CaseView, FileRow, FileState};
 use whittle_core::text::describe::ellipsize;
 
@@ -65,10 +68,86 @@ fn now(row: &FileRow) -> String {
     }
 }
 
-/// Every file as a line `width` columns wide: the mark of the current file, its path, its
-/// language, its sizes in bytes (start → now) and its state, in columns as wide as the
-/// list needs.
-pub fn lines(case: &CaseView, width: usize) -> Vec<String> {
+/// The Files pane's state: its cursor, which follows the file shown until it is moved.
+#[derive(Clone, Debug, Default)]
+pub struct FilesPane {
+    pub cursor: usize,
+    /// The user moved the cursor: it stays where it was put.
+    pub moved: bool,
+}
+
+impl FilesPane {
+    /// Keeps the cursor on the file shown while it was not moved, and on a row of the list.
+    pub fn refresh(&mut self, case: &CaseView) {
+        if !self.moved
+            && let Some(current) = case.current
+        {
+            self.cursor = current;
+        }
+        self.cursor = self.cursor.min(case.files.len().saturating_sub(1));
+    }
+
+    /// Moves the cursor with a key of the focused pane; whether it moved.
+    pub fn on_key(&mut self, code: KeyCode, page: usize, len: usize) -> bool {
+        if len == 0 {
+            return false;
+        }
+        match scrolled(self.cursor, code, page) {
+            Some(cursor) => {
+                self.cursor = cursor.min(len - 1);
+                self.moved = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A click on `row` of the pane's inside (`height` rows): the row of the list under it.
+    pub fn row_at(&self, row: usize, height: usize, len: usize) -> Option<usize> {
+        let clicked = first_visible_row(self.cursor, len, height) + row;
+        (clicked < len).then_some(clicked)
+    }
+
+    pub fn draw(&self, view: &View, frame: &mut Frame, area: Rect) {
+        let Some(case) = &view.snapshot.case else {
+            return;
+        };
+        let theme = view.theme;
+        let focused = view.focus == Pane::Files;
+        let width = area.width.saturating_sub(2) as usize;
+        let height = area.height.saturating_sub(2) as usize;
+        let cursor = focused.then_some(self.cursor);
+        let first = first_visible_row(self.cursor, case.files.len(), height);
+        let body: Vec<Line> = lines(case, cursor, width)
+            .into_iter()
+            .zip(&case.files)
+            .enumerate()
+            .skip(first)
+            .take(height)
+            .map(|(index, (text, row))| {
+                let style = if cursor == Some(index) {
+                    theme.selection
+                } else if case.current == Some(index) {
+                    theme.accent
+                } else if row.state == FileState::Removed {
+                    theme.muted
+                } else {
+                    theme.base
+                };
+                Line::from(Span::styled(text, style))
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(body).block(block(title(case), focused, theme)),
+            area,
+        );
+    }
+}
+
+/// Every file as a line `width` columns wide: the mark of the file shown (▶, or › on the
+/// row of the `cursor` when it is another), its path, its language, its sizes in bytes
+/// (start → now) and its state, in columns as wide as the list needs.
+pub fn lines(case: &CaseView, cursor: Option<usize>, width: usize) -> Vec<String> {
     let widest =
         |column: &dyn Fn(&FileRow) -> usize| case.files.iter().map(column).max().unwrap_or(0);
     let language_width = widest(&|row| language(row).chars().count()).min(8);
@@ -82,6 +161,8 @@ pub fn lines(case: &CaseView, width: usize) -> Vec<String> {
         .map(|(index, row)| {
             let mark = if case.current == Some(index) {
                 "▶"
+            } else if cursor == Some(index) {
+                "›"
             } else {
                 " "
             };
@@ -99,31 +180,4 @@ pub fn lines(case: &CaseView, width: usize) -> Vec<String> {
             ellipsize(line.trim_end(), width)
         })
         .collect()
-}
-
-pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
-    let Some(case) = &view.snapshot.case else {
-        return;
-    };
-    let theme = view.theme;
-    let width = area.width.saturating_sub(2) as usize;
-    let body: Vec<Line> = lines(case, width)
-        .into_iter()
-        .zip(&case.files)
-        .enumerate()
-        .map(|(index, (text, row))| {
-            let style = if case.current == Some(index) {
-                theme.accent
-            } else if row.state == FileState::Removed {
-                theme.muted
-            } else {
-                theme.base
-            };
-            Line::from(Span::styled(text, style))
-        })
-        .collect();
-    frame.render_widget(
-        Paragraph::new(body).block(block(title(case), false, theme)),
-        area,
-    );
 }

@@ -44,8 +44,9 @@ pub enum Pane {
 }
 
 impl Pane {
-    /// The panes Tab moves through, in order: every pane of the screen.
-    pub const FOCUS_ORDER: [Pane; 7] = [
+    /// The panes that take the focus, in the order Tab moves through them: every pane of the
+    /// screen; the file list (the last) only for a case of several files.
+    pub const FOCUS_ORDER: [Pane; 8] = [
         Pane::Tree,
         Pane::TestCase,
         Pane::History,
@@ -53,7 +54,14 @@ impl Pane {
         Pane::Configuration,
         Pane::Statistics,
         Pane::Chart,
+        Pane::Files,
     ];
+
+    /// The panes Tab moves through, with the file list when there is one.
+    pub fn focus_order(files: bool) -> &'static [Pane] {
+        let panes = Pane::FOCUS_ORDER.len() - usize::from(!files);
+        &Pane::FOCUS_ORDER[..panes]
+    }
 
     /// The tabs of the compact layout's deck, in the order of their number keys; the file list
     /// (the last) is a tab only for a case of several files.

@@ -181,6 +181,12 @@ fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<
     let snapshot = view.snapshot;
     let shown = &view.run.view;
     let stage = shown_stage(view);
+    if stage.is_empty()
+        && let Some(lines) = done_case_file(view, width)
+    {
+        sections.push(Section::new(0, lines));
+        return;
+    }
     let stage_count = snapshot.stage_count.max(1);
     let pass = if shown.pass > 0 {
         format!(" · pass {}", shown.pass)
@@ -243,6 +249,32 @@ fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<
         format!("{:?}", snapshot.parallel).to_lowercase()
     );
     sections.push(Section::new(5, vec![Line::styled(jobs, theme.muted)]));
+}
+
+/// A case of several files that is done, showing a file none of whose stages ran since it was
+/// shown: its pipeline, done, and how to show another.
+fn done_case_file(view: &View, width: usize) -> Option<Vec<Line<'static>>> {
+    let snapshot = view.snapshot;
+    let case = snapshot.case.as_ref()?;
+    if snapshot.state != whittle_core::engine::session::RunState::Done {
+        return None;
+    }
+    let path = &case.files.get(case.current?)?.path;
+    let theme = view.theme;
+    Some(vec![
+        Line::from(vec![
+            Span::styled(ellipsize(&snapshot.pipeline, width), theme.title),
+            Span::styled(
+                ellipsize(" · done", width.saturating_sub(snapshot.pipeline.len())),
+                theme.muted,
+            ),
+        ]),
+        Line::styled(ellipsize(&format!("the pipeline of {path}"), width), theme.muted),
+        Line::styled(
+            ellipsize("Files: ⏎ or a click shows another file", width),
+            theme.muted,
+        ),
+    ])
 }
 
 /// The ddmin round: its number, the granularity n of the length in `units`, and ν (shorter

@@ -280,7 +280,14 @@ impl CaseJob {
                         Err(stop) => return Err(stop),
                         Ok(verdict) if verdict.outcome == Outcome::Interesting => {
                             *current = set.clone();
-                            self.write_output(current, &tester);
+                            // The set that passes is the result, larger or not.
+                            if let Some(notice) = self
+                                .output
+                                .as_ref()
+                                .and_then(|output| output.replace(current))
+                            {
+                                tester.emit(notice.into());
+                            }
                             flaky.fell_back = true;
                             break;
                         }

@@ -184,7 +184,9 @@ impl<'a> CaseRun<'a> {
         Ok(plan)
     }
 
-    /// The set becomes `files` (an earlier set the front end goes back to), written.
+    /// The set becomes `files` (an earlier set the front end goes back to), offered to the
+    /// result directory: it keeps the smallest set the run has seen, so a larger one is not
+    /// written.
     pub fn set_files(&mut self, files: Vec<CaseFile>) {
         self.current = files;
         remember(&mut self.earlier, &self.current);

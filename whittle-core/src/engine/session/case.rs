@@ -4,12 +4,14 @@
 //! pins and history) and the whole set ([`Snapshot::case`]); pause, step and the knobs hold
 //! across the files (one control), pins belong to the file they were made on and last for its
 //! later sessions. Once the run is done the session waits on the result as a file's does: the
-//! commands apply to the file shown (pins, a pipeline, an edit, a restart from its history; an
-//! undo takes back the last edit or restart) and the set is reduced again, with the whole-set
-//! memo and each file's recall kept.
+//! user picks the file shown ([`Command::ShowFile`](super::Command::ShowFile)), the commands
+//! apply to it (pins, a pipeline, an edit, a restart from its history; an undo takes back the
+//! last edit or restart) and the set is reduced again, with the whole-set memo and each file's
+//! recall kept. Each file's last history is kept while another is shown.
 
+use std::collections::HashMap;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -76,7 +78,7 @@ impl CaseSession {
             tests_before: AtomicU64::new(0),
             shown: Mutex::new(None),
             selected: Mutex::new(None),
-            kept_history: Mutex::new(None),
+            histories: Mutex::new(HashMap::new()),
             undo: Mutex::new(Vec::new()),
         });
         job.steering = Some(steering.clone());
@@ -184,12 +186,13 @@ struct Steering {
     /// The file the panes show, or showed before they listed the whole set (the last whose
     /// session ran): the commands after the end apply to it.
     shown: Mutex<Option<PathBuf>>,
-    /// The file the commands after the end applied to: the panes come back to it at the end of
-    /// each run they start (other files' sessions ran meanwhile).
+    /// The file the user picked, or the commands after the end applied to: the panes come back
+    /// to it at the end of each run (other files' sessions ran meanwhile).
     selected: Mutex<Option<PathBuf>>,
-    /// The history of the selected file's last session, kept while the panes show another
-    /// file or the whole set: the panes come back to it (and its restarts) at the end.
-    kept_history: Mutex<Option<KeptHistory>>,
+    /// The history of each file's last session, kept while the panes show another file or
+    /// the whole set: shown again with the file (its restarts too) while it is the file's
+    /// content now.
+    histories: Mutex<HashMap<PathBuf, KeptHistory>>,
     /// What [`Command::Undo`](super::Command::Undo) takes back once the run is done, newest last: the set before an
     /// edit or a restart, and what it was.
     undo: Mutex<Vec<(Vec<CaseFile>, String)>>,
@@ -251,46 +254,76 @@ impl Steering {
         self.tests_before.store(tests, Ordering::Relaxed);
     }
 
-    /// The panes leave the file they show: when it is the selected one its history is kept.
-    fn keep_selected_history(&self) {
-        let shown = lock(&self.shown).clone();
-        if shown.is_none() || shown != *lock(&self.selected) {
-            return;
-        }
-        let Some(path) = shown else {
-            return;
-        };
-        let history = std::mem::take(&mut *lock(&self.shared.history));
-        let entries = lock(&self.shared.snapshot).history.clone();
-        *lock(&self.kept_history) = Some((path, history, entries));
+    /// Whether the panes list the whole set (the files phase) rather than show a file.
+    fn listing(&self) -> bool {
+        lock(&self.shared.snapshot).pipeline == crate::engine::case::FILES_STAGE
     }
 
-    /// Once the run is done the panes show the file its last session ran on, as it is in the
-    /// result (a flaky final set may have fallen back to an earlier one), and the file list
-    /// marks it: the commands apply to it.
+    /// The panes leave the file they show: its history is kept.
+    fn keep_shown_history(&self) {
+        let Some(path) = lock(&self.shown).clone() else {
+            return;
+        };
+        if self.listing() {
+            return;
+        }
+        let history = std::mem::take(&mut *lock(&self.shared.history));
+        if history.is_empty() {
+            return;
+        }
+        let entries = lock(&self.shared.snapshot).history.clone();
+        lock(&self.histories).insert(path, (history, entries));
+    }
+
+    /// Once the run is done the panes show the file picked (or the commands applied to), else
+    /// the one its last session ran on, as it is in the result (a flaky final set may have
+    /// fallen back to an earlier one), and the file list marks it: the commands apply to it.
     fn show_current_file(&self, run: &mut CaseRun<'_>) {
         let shown = lock(&self.shown).clone();
         let selected = lock(&self.selected).clone();
-        let Some(path) = selected.or_else(|| shown.clone()) else {
-            return;
-        };
-        let Some(content) = run.file(&path).map(<[u8]>::to_vec) else {
-            return;
-        };
-        let listed = lock(&self.shared.snapshot).pipeline == crate::engine::case::FILES_STAGE;
-        if (listed || shown.as_ref() != Some(&path))
-            && let Some(plan) = run.plan_of(&path)
-        {
-            // The files phase or another file's session ran last: the file is shown again
-            // from its content now.
-            *lock(&self.shown) = Some(path.clone());
-            let pins = run.pins(&path);
+        for path in [selected, shown].into_iter().flatten() {
+            if self.show_file(run, &path).is_ok() {
+                return;
+            }
+        }
+    }
+
+    /// The panes show the file at `path` as it is in the set now, with its pipeline, its pins
+    /// and its last session's history (when nothing changed the file since; else a history
+    /// that starts from its content now); it is the file the commands apply to from now on.
+    /// Why it cannot be shown, when it cannot.
+    fn show_file(&self, run: &mut CaseRun<'_>, path: &Path) -> Result<(), String> {
+        let name = path.display();
+        let content = run
+            .file(path)
+            .ok_or_else(|| {
+                format!(
+                    "{name} was removed from the set (the test is interesting without it): \
+                     there is nothing of it to show"
+                )
+            })?
+            .to_vec();
+        let plan = run.plan_of(path).ok_or_else(|| {
+            format!("{name} is kept as it is (a symbolic link, or not text): nothing to steer")
+        })?;
+        *lock(&self.selected) = Some(path.to_path_buf());
+        let shown = lock(&self.shown).as_deref() == Some(path);
+        if shown && !self.listing() {
+            // Shown already: only its content may have changed (a flaky set's fallback).
+            self.update(|s| {
+                if *s.best != *content {
+                    s.best = Arc::from(content.as_slice());
+                    s.version += 1;
+                }
+            });
+        } else {
+            self.keep_shown_history();
+            *lock(&self.shown) = Some(path.to_path_buf());
+            let kept = lock(&self.histories).remove(path);
+            let pins = run.pins(path);
             let ranges = lock(&pins).ranges().to_vec();
-            let kept = lock(&self.kept_history).take();
             self.file_started(&content, &plan, &ranges);
-            // Its last session's history, when nothing changed it since.
-            if let Some((kept_path, history, entries)) = kept
-                && kept_path == path
+            if let Some((history, entries)) = kept
                 && !history.is_empty()
                 && history.text(history.len() - 1).as_deref() == Some(content.as_slice())
             {
@@ -298,12 +331,7 @@ impl Steering {
                 self.update(|s| s.history = entries);
             }
         }
-        let content = content.as_slice();
         self.update(|s| {
-            if *s.best != *content {
-                s.best = Arc::from(content);
-                s.version += 1;
-            }
             if let Some(case) = &mut s.case {
                 case.current = case
                     .files
@@ -311,6 +339,7 @@ impl Steering {
                     .position(|row| path.to_str() == Some(row.path.as_str()));
             }
         });
+        Ok(())
     }
 
     /// Waits, once the run is done, for a command that changes what is reduced and applies
@@ -339,8 +368,8 @@ impl Steering {
     }
 }
 
-/// A file's history as the panes showed it: the texts, the entries, the file.
-type KeptHistory = (PathBuf, History, Vec<HistoryEntry>);
+/// A file's history as the panes showed it: the texts and the entries.
+type KeptHistory = (History, Vec<HistoryEntry>);
 
 /// A command refused, and why.
 fn rejected(command: &str, reason: &str) -> Event {
@@ -371,7 +400,7 @@ impl CaseSteering for Steering {
         let showing = view.current.map(|row| PathBuf::from(&view.files[row].path));
         let leaves = starts_files_phase || (showing.is_some() && showing != *lock(&self.shown));
         if leaves {
-            self.keep_selected_history();
+            self.keep_shown_history();
         }
         if let Some(path) = showing {
             *lock(&self.shown) = Some(path);
@@ -404,9 +433,10 @@ impl CaseSteering for Steering {
     }
 
     fn file_started(&self, content: &[u8], plan: &Plan, pins: &[Range<usize>]) {
-        if *lock(&self.shown) == *lock(&self.selected) {
-            // A new session of the selected file: its earlier history is over.
-            *lock(&self.kept_history) = None;
+        if let Some(shown) = lock(&self.shown).as_ref() {
+            // A new session of the file (or a new history from its content now): its earlier
+            // history is over.
+            lock(&self.histories).remove(shown);
         }
         let tests = self.tests_before.load(Ordering::Relaxed);
         let entry = HistoryEntry {
@@ -548,6 +578,11 @@ impl Steer for RunningCase<'_> {
 
     fn undo(&mut self) {
         self.tester.emit(rejected("undo", AFTER_THE_RUN));
+    }
+
+    fn show_file(&mut self, path: &Path) {
+        // The panes follow the file being reduced; the file picked is shown at the end.
+        *lock(&self.steering.selected) = Some(path.to_path_buf());
     }
 }
 
@@ -755,6 +790,7 @@ impl Steer for DoneCase<'_, '_> {
         self.run.set_files(set);
         if let Some(path) = shown
             && let (Some(before), Some(now)) = (before, self.run.file(&path).map(<[u8]>::to_vec))
+            && before != now
         {
             let pins = self.run.pins(&path);
             self.show(&now, &pins, &before);
@@ -766,6 +802,18 @@ impl Steer for DoneCase<'_, '_> {
             size: bundle::content_size(self.run.files()),
         });
         self.again = true;
+    }
+
+    fn show_file(&mut self, path: &Path) {
+        match self.steering.show_file(self.run, path) {
+            Ok(()) => self.emit(Event::Notice {
+                message: format!(
+                    "{} is shown: pins, edits, switches, restarts and undo apply to it",
+                    path.display()
+                ),
+            }),
+            Err(reason) => self.emit(rejected("show file", &reason)),
+        }
     }
 }
 

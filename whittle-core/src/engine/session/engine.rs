@@ -469,4 +469,12 @@ impl Steer for FileSteer<'_> {
             self.resume = 0;
         }
     }
+
+    fn show_file(&mut self, _: &std::path::Path) {
+        self.engine.reject(
+            self.tester,
+            "show file",
+            "one file is reduced: there is no other file to show",
+        );
+    }
 }

@@ -84,6 +84,11 @@ pub enum Command {
     /// Take back the last accepted manual edit or restart: the engine works again from where
     /// it was before it.
     Undo,
+    /// A case of several files: show the file at this path of the case (its test case, tree,
+    /// history, pins and pipeline); the commands that change what is reduced apply to it once
+    /// the run is done. While the run goes on the panes follow the file being reduced, and
+    /// the file asked for is shown when it is done. It never interrupts a stage.
+    ShowFile(PathBuf),
     Stop,
 }
 
@@ -217,6 +222,7 @@ impl Shared {
                 Command::Propose(edit) => steer.propose(&edit),
                 Command::RestartFrom(index) => steer.restart(index),
                 Command::Undo => steer.undo(),
+                Command::ShowFile(path) => steer.show_file(&path),
                 Command::Pause
                 | Command::Resume
                 | Command::Step
@@ -241,6 +247,8 @@ trait Steer {
     fn propose(&mut self, edit: &ManualEdit);
     fn restart(&mut self, index: usize);
     fn undo(&mut self);
+    /// Shows another file of a case (see [`Command::ShowFile`]).
+    fn show_file(&mut self, path: &std::path::Path);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -273,6 +281,8 @@ impl CommandSender {
                 self.enqueue(Command::SkipStage);
                 control.request_skip();
             }
+            // Applied when the run is done (or with the next command that interrupts it).
+            Command::ShowFile(path) => self.enqueue(Command::ShowFile(path)),
             structural => {
                 // The stage is asked to stop while the command is queued (under the queue's
                 // lock): an engine that takes the command has seen the request too, and
