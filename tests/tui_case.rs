@@ -188,23 +188,37 @@ impl Harness {
     }
 }
 
-/// The text of the file list as drawn: the rows between its borders.
+/// The text of the file list as drawn: the rows between its borders (a focused pane's thick
+/// border drawn thin).
 fn file_list(screen: &str) -> Vec<String> {
-    let lines: Vec<&str> = screen.lines().collect();
+    let thin = |line: &str| -> String {
+        line.chars()
+            .map(|c| match c {
+                '┃' => '│',
+                '━' => '─',
+                '┏' => '╭',
+                '┓' => '╮',
+                '┗' => '╰',
+                '┛' => '╯',
+                other => other,
+            })
+            .collect()
+    };
+    let lines: Vec<String> = screen.lines().map(thin).collect();
     let top = lines
         .iter()
         .position(|line| line.contains("╭ Files"))
         .expect("a file list on screen");
     let column = lines[top].chars().position(|c| c == '╭').unwrap_or(0);
-    let mut rows = vec![
-        lines[top]
-            .chars()
-            .skip(column)
-            .collect::<String>()
-            .trim_end_matches(['"', ' '])
-            .to_string(),
-    ];
-    for line in &lines[top + 1..] {
+    let column = lines[top]
+        .chars()
+        .enumerate()
+        .filter(|&(_, c)| c == '╭')
+        .map(|(at, _)| at)
+        .find(|&at| lines[top].chars().skip(at).collect::<String>().starts_with("╭ Files"))
+        .unwrap_or(column);
+    let mut rows = Vec::new();
+    for line in &lines[top..] {
         let row: String = line.chars().skip(column).collect();
         let row = row.trim_end_matches(['"', ' ']).to_string();
         let end = row.starts_with('╰');
@@ -439,6 +453,41 @@ fn events_until_done(session: &CaseSession) -> Vec<Event> {
     }
 }
 
+/// Steps a session in step mode (the events it sends kept in `seen`) until `until` holds of
+/// its snapshot while it waits for a step.
+fn step_session_until(
+    session: &CaseSession,
+    seen: &mut Vec<Event>,
+    until: impl Fn(&Snapshot) -> bool,
+) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        assert!(Instant::now() < deadline, "not reached: {seen:?}");
+        seen.extend(session.events().try_iter());
+        let snapshot = session.snapshot();
+        if !(snapshot.parked && snapshot.state == RunState::Running) {
+            std::thread::sleep(Duration::from_millis(2));
+            continue;
+        }
+        if until(&snapshot) {
+            return;
+        }
+        session.send(Command::Step);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let event = session
+                .events()
+                .recv_timeout(left)
+                .expect("the step was judged");
+            let judged = matches!(event, Event::CandidateJudged { .. });
+            seen.push(event);
+            if judged {
+                break;
+            }
+        }
+    }
+}
+
 /// Each file of `files` as its path and its text.
 fn named_contents(files: &[CaseFile]) -> Vec<(String, String)> {
     files
@@ -550,9 +599,20 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     // again and keeps the line whole; the result directory keeps the smaller set found before.
     let start = session.commands().history_text(0).unwrap();
     assert_eq!(String::from_utf8_lossy(&start), best);
+    // The pin is made once the file's session runs (in step mode): made before, it would apply
+    // to the files phase, which has no file to pin in.
+    session.send(Command::SetStepMode(true));
     session.send(Command::RestartFrom(0));
+    let mut events = Vec::new();
+    step_session_until(&session, &mut events, |s| {
+        s.case.as_ref().and_then(|case| case.current).is_some_and(|row| {
+            s.case.as_ref().unwrap().files[row].path == path
+        })
+    });
     session.send(Command::Pin(PinTarget::Lines(0..1)));
-    let events = events_until_done(&session);
+    session.send(Command::SetStepMode(false));
+    session.send(Command::Resume);
+    events.extend(events_until_done(&session));
     assert!(
         events
             .iter()
@@ -825,4 +885,114 @@ fn a_restart_in_a_done_case_keeps_the_smaller_set_on_disk() {
     session.send(Command::Stop);
     let finished = session.wait().unwrap().unwrap();
     assert_eq!(named_contents(&finished.result), cut);
+}
+
+/// Folds the engine's events into the app until `until` holds of one of them (or `PATIENCE`
+/// passes), then refreshes and draws: the screen.
+fn fold_until(
+    session: &CaseSession,
+    app: &mut App,
+    terminal: &mut Terminal<TestBackend>,
+    until: impl Fn(&Event) -> bool,
+) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let event = session
+            .events()
+            .recv_timeout(left)
+            .expect("the engine answered");
+        let found = until(&event);
+        app.on_engine_event(event);
+        if found {
+            break;
+        }
+    }
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+/// The Files pane takes the focus (Shift-Tab from the tree), its cursor moves with the arrow
+/// keys and Enter shows the file under it once the case is done: the test case, the header,
+/// the Configuration pane (that file's pipeline, done) and the ▶ follow; a removed file is
+/// refused with why; a click on a row shows that file.
+#[test]
+fn the_files_pane_picks_the_file_shown_with_keys_and_the_mouse() {
+    let (session, mut app, _) = run_to_the_end(false);
+    let mut terminal = Terminal::new(TestBackend::new(120, 36)).unwrap();
+    app.refresh();
+    let (first, _) = shown(&session);
+    let (other, down) = if first == "a.txt" {
+        ("b.txt", KeyCode::Down)
+    } else {
+        ("a.txt", KeyCode::Up)
+    };
+    let key = |app: &mut App, code| app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+    key(&mut app, KeyCode::BackTab);
+    key(&mut app, down);
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    let cursor = file_list(&screen);
+    assert!(
+        cursor.iter().any(|row| row.starts_with(&format!("│› {other} "))),
+        "the cursor is on {other}: {cursor:?}"
+    );
+    key(&mut app, KeyCode::Enter);
+    let screen = fold_until(&session, &mut app, &mut terminal, |event| {
+        matches!(event, Event::Notice { .. })
+    });
+    assert_eq!(shown(&session).0, other);
+    let rows = file_list(&screen);
+    assert!(
+        rows.iter().any(|row| row.starts_with(&format!("│▶ {other} "))),
+        "{rows:?}"
+    );
+    assert!(screen.contains(&format!(" case · {other} ")), "{screen}");
+    assert!(screen.contains("ddmin · done"), "{screen}");
+    assert!(
+        screen.contains(&format!("the pipeline of {other}")),
+        "{screen}"
+    );
+    insta::assert_snapshot!("case_file_picked_after_the_end", screen);
+
+    // c.txt was removed: nothing to show, and the note says why.
+    key(&mut app, KeyCode::End);
+    key(&mut app, KeyCode::Enter);
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(
+        screen.contains("c.txt was removed from the set (the test is interesting without"),
+        "{screen}"
+    );
+    assert_eq!(shown(&session).0, other, "the panes stay");
+
+    // A click on the first file's row shows it.
+    let lines: Vec<&str> = screen.lines().collect();
+    let (row, column) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(y, line)| {
+            let x = line.find(&format!(" {first} text"))?;
+            line.contains('│').then(|| (y, line[..x].chars().count() + 1))
+        })
+        .expect("the first file's row");
+    app.on_terminal_event(ratatui::crossterm::event::Event::Mouse(
+        ratatui::crossterm::event::MouseEvent {
+            kind: ratatui::crossterm::event::MouseEventKind::Down(
+                ratatui::crossterm::event::MouseButton::Left,
+            ),
+            column: (column - 1) as u16,
+            row: (row - 1) as u16,
+            modifiers: KeyModifiers::NONE,
+        },
+    ));
+    let screen = fold_until(&session, &mut app, &mut terminal, |event| {
+        matches!(event, Event::Notice { .. })
+    });
+    assert_eq!(shown(&session).0, first);
+    assert!(screen.contains(&format!(" case · {first} ")), "{screen}");
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
 }

@@ -144,6 +144,11 @@ pub fn draw(view: &View, frame: &mut Frame, area: Rect) {
 
 /// The pane's sections, in the order they are drawn.
 fn sections(view: &View, width: usize) -> Vec<Section> {
+    if shown_stage(view).is_empty()
+        && let Some(lines) = done_case_file(view, width)
+    {
+        return vec![Section::new(0, lines)];
+    }
     let shown = &view.run.view;
     // Phases other than pruning run no ddmin: no partition, no ddmin formula.
     let phase = shown.tree_set.as_ref().map(|set| set.phase);
@@ -181,12 +186,6 @@ fn place_sections(view: &View, width: usize, hoisting: bool, sections: &mut Vec<
     let snapshot = view.snapshot;
     let shown = &view.run.view;
     let stage = shown_stage(view);
-    if stage.is_empty()
-        && let Some(lines) = done_case_file(view, width)
-    {
-        sections.push(Section::new(0, lines));
-        return;
-    }
     let stage_count = snapshot.stage_count.max(1);
     let pass = if shown.pass > 0 {
         format!(" · pass {}", shown.pass)

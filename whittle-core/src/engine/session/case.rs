@@ -279,6 +279,9 @@ impl Steering {
     /// the one its last session ran on, as it is in the result (a flaky final set may have
     /// fallen back to an earlier one), and the file list marks it: the commands apply to it.
     fn show_current_file(&self, run: &mut CaseRun<'_>) {
+        if let Some(path) = self.shared.take_file_to_show() {
+            *lock(&self.selected) = Some(path);
+        }
         let shown = lock(&self.shown).clone();
         let selected = lock(&self.selected).clone();
         for path in [selected, shown].into_iter().flatten() {

@@ -197,6 +197,18 @@ impl Shared {
         lock(&self.pending).pop_front()
     }
 
+    /// The file the queued [`Command::ShowFile`]s at the head of the queue ask for (the last
+    /// wins), taken off the queue: a run that ends shows it at once.
+    fn take_file_to_show(&self) -> Option<PathBuf> {
+        let mut pending = lock(&self.pending);
+        let mut path = None;
+        while let Some(Command::ShowFile(next)) = pending.front() {
+            path = Some(next.clone());
+            pending.pop_front();
+        }
+        path
+    }
+
     /// Waits until a command is queued (a run that is done waits for what the user does).
     fn wait_for_command(&self) {
         let mut pending = lock(&self.pending);
