@@ -50,7 +50,22 @@ pub const KEYS: &[(&str, &str)] = &[
         "history: view the selected entry (Esc: back to live)",
     ),
     ("R", "restart from the selected history entry"),
-    ("mouse", "click to focus and select, wheel to scroll"),
+    (
+        "Enter",
+        "files (several files): show that file; p r h a R z apply to it",
+    ),
+    (
+        "",
+        "while the run goes on the panes follow the file being reduced and",
+    ),
+    (
+        "",
+        "show the one picked once it is done (a removed file cannot be shown)",
+    ),
+    (
+        "mouse",
+        "click to focus and select (a file's row shows it), wheel to scroll",
+    ),
     ("?", "this help"),
     ("q", "quit (the best result is already on disk)"),
 ];
