@@ -215,7 +215,13 @@ fn file_list(screen: &str) -> Vec<String> {
         .enumerate()
         .filter(|&(_, c)| c == '╭')
         .map(|(at, _)| at)
-        .find(|&at| lines[top].chars().skip(at).collect::<String>().starts_with("╭ Files"))
+        .find(|&at| {
+            lines[top]
+                .chars()
+                .skip(at)
+                .collect::<String>()
+                .starts_with("╭ Files")
+        })
         .unwrap_or(column);
     let mut rows = Vec::new();
     for line in &lines[top..] {
@@ -605,9 +611,10 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     session.send(Command::RestartFrom(0));
     let mut events = Vec::new();
     step_session_until(&session, &mut events, |s| {
-        s.case.as_ref().and_then(|case| case.current).is_some_and(|row| {
-            s.case.as_ref().unwrap().files[row].path == path
-        })
+        s.case
+            .as_ref()
+            .and_then(|case| case.current)
+            .is_some_and(|row| s.case.as_ref().unwrap().files[row].path == path)
     });
     session.send(Command::Pin(PinTarget::Lines(0..1)));
     session.send(Command::SetStepMode(false));
@@ -764,11 +771,18 @@ fn a_file_picked_after_the_end_is_shown_and_the_commands_apply_to_it() {
 
     session.send(Command::ShowFile(other.into()));
     let told = answer(&session);
-    assert!(matches!(&told, Event::Notice { message } if message.contains(other)), "{told:?}");
+    assert!(
+        matches!(&told, Event::Notice { message } if message.contains(other)),
+        "{told:?}"
+    );
     let snapshot = session.snapshot();
     let (path, best) = shown(&session);
     assert_eq!(path, other);
-    let expected = if other == "a.txt" { "keep\n" } else { "needed\n" };
+    let expected = if other == "a.txt" {
+        "keep\n"
+    } else {
+        "needed\n"
+    };
     assert_eq!(best, expected);
     assert_eq!(snapshot.pipeline, pipeline);
     assert_eq!(snapshot.state, RunState::Done);
@@ -793,10 +807,16 @@ fn a_file_picked_after_the_end_is_shown_and_the_commands_apply_to_it() {
     );
     let sizes = |session: &CaseSession| -> Vec<(usize, usize)> {
         let history = session.snapshot().history;
-        history.iter().map(|entry| (entry.index, entry.size)).collect()
+        history
+            .iter()
+            .map(|entry| (entry.index, entry.size))
+            .collect()
     };
     let history = sizes(&session);
-    assert!(history.len() >= 2, "its session took the newline: {history:?}");
+    assert!(
+        history.len() >= 2,
+        "its session took the newline: {history:?}"
+    );
 
     // Away and back: the file's history is kept meanwhile.
     session.send(Command::ShowFile(first.clone().into()));
@@ -810,7 +830,10 @@ fn a_file_picked_after_the_end_is_shown_and_the_commands_apply_to_it() {
     session.send(Command::SetStepMode(true));
     session.send(Command::RestartFrom(0));
     let restarted = answer(&session);
-    assert!(matches!(restarted, Event::Restarted { from: 0, .. }), "{restarted:?}");
+    assert!(
+        matches!(restarted, Event::Restarted { from: 0, .. }),
+        "{restarted:?}"
+    );
     assert_eq!(size_of(&session, other), expected.len());
     session.send(Command::Stop);
     session.wait().unwrap().unwrap();
@@ -825,7 +848,11 @@ fn a_file_picked_while_the_case_runs_is_shown_at_the_end() {
     let (unpicked, _) = shown(&session);
     session.send(Command::Stop);
     session.wait().unwrap().unwrap();
-    let picked = if unpicked == "a.txt" { "b.txt" } else { "a.txt" };
+    let picked = if unpicked == "a.txt" {
+        "b.txt"
+    } else {
+        "a.txt"
+    };
 
     let mut harness = Harness::with(SessionOptions {
         exit_when_done: false,
@@ -838,14 +865,21 @@ fn a_file_picked_while_the_case_runs_is_shown_at_the_end() {
     harness.session.send(Command::ShowFile(picked.into()));
     let snapshot = harness.step_until(|s| s.stats.tests > 1);
     assert_eq!(
-        (snapshot.case.as_ref().unwrap().current, snapshot.best.len() <= best.len()),
+        (
+            snapshot.case.as_ref().unwrap().current,
+            snapshot.best.len() <= best.len()
+        ),
         (reducing, true),
         "the panes follow the file being reduced"
     );
     harness.session.send(Command::SetStepMode(false));
     harness.session.send(Command::Resume);
     events_until_done(&harness.session);
-    assert_eq!(shown(&harness.session).0, picked, "the file picked is shown at the end");
+    assert_eq!(
+        shown(&harness.session).0,
+        picked,
+        "the file picked is shown at the end"
+    );
     harness.session.send(Command::Stop);
 }
 
@@ -866,7 +900,10 @@ fn a_restart_in_a_done_case_keeps_the_smaller_set_on_disk() {
     session.send(Command::SetStepMode(true));
     session.send(Command::RestartFrom(0));
     let restarted = answer(&session);
-    assert!(matches!(restarted, Event::Restarted { from: 0, .. }), "{restarted:?}");
+    assert!(
+        matches!(restarted, Event::Restarted { from: 0, .. }),
+        "{restarted:?}"
+    );
     let deadline = Instant::now() + PATIENCE;
     while !(session.snapshot().parked && session.snapshot().state == RunState::Running) {
         assert!(Instant::now() < deadline, "the rerun did not park");
@@ -935,7 +972,9 @@ fn the_files_pane_picks_the_file_shown_with_keys_and_the_mouse() {
     let screen = terminal.backend().to_string();
     let cursor = file_list(&screen);
     assert!(
-        cursor.iter().any(|row| row.starts_with(&format!("│› {other} "))),
+        cursor
+            .iter()
+            .any(|row| row.starts_with(&format!("│› {other} "))),
         "the cursor is on {other}: {cursor:?}"
     );
     key(&mut app, KeyCode::Enter);
@@ -945,7 +984,8 @@ fn the_files_pane_picks_the_file_shown_with_keys_and_the_mouse() {
     assert_eq!(shown(&session).0, other);
     let rows = file_list(&screen);
     assert!(
-        rows.iter().any(|row| row.starts_with(&format!("│▶ {other} "))),
+        rows.iter()
+            .any(|row| row.starts_with(&format!("│▶ {other} "))),
         "{rows:?}"
     );
     assert!(screen.contains(&format!(" case · {other} ")), "{screen}");
@@ -975,7 +1015,8 @@ fn the_files_pane_picks_the_file_shown_with_keys_and_the_mouse() {
         .enumerate()
         .find_map(|(y, line)| {
             let x = line.find(&format!(" {first} text"))?;
-            line.contains('│').then(|| (y, line[..x].chars().count() + 1))
+            line.contains('│')
+                .then(|| (y, line[..x].chars().count() + 1))
         })
         .expect("the first file's row");
     app.on_terminal_event(ratatui::crossterm::event::Event::Mouse(

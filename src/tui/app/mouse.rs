@@ -38,7 +38,11 @@ impl App {
                         self.history.on_click(row, height, len);
                     }
                     Pane::Files => {
-                        let len = self.snapshot.case.as_ref().map_or(0, |case| case.files.len());
+                        let len = self
+                            .snapshot
+                            .case
+                            .as_ref()
+                            .map_or(0, |case| case.files.len());
                         if let Some(clicked) = self.files.row_at(row, height, len) {
                             self.files.cursor = clicked;
                             self.files.moved = true;
@@ -65,7 +69,11 @@ impl App {
                         self.history.on_key(code, height, len);
                     }
                     Pane::Files => {
-                        let len = self.snapshot.case.as_ref().map_or(0, |case| case.files.len());
+                        let len = self
+                            .snapshot
+                            .case
+                            .as_ref()
+                            .map_or(0, |case| case.files.len());
                         self.files.on_key(code, height, len);
                     }
                     _ => {}

@@ -268,7 +268,10 @@ fn done_case_file(view: &View, width: usize) -> Option<Vec<Line<'static>>> {
                 theme.muted,
             ),
         ]),
-        Line::styled(ellipsize(&format!("the pipeline of {path}"), width), theme.muted),
+        Line::styled(
+            ellipsize(&format!("the pipeline of {path}"), width),
+            theme.muted,
+        ),
         Line::styled(
             ellipsize("Files: ⏎ or a click shows another file", width),
             theme.muted,
