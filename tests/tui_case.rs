@@ -1037,3 +1037,35 @@ fn the_files_pane_picks_the_file_shown_with_keys_and_the_mouse() {
     session.send(Command::Stop);
     session.wait().unwrap().unwrap();
 }
+
+/// On a small screen the file list is the deck's tab 8: its number key shows and focuses it,
+/// and Enter there shows the file under the cursor.
+#[test]
+fn on_a_small_screen_the_file_tab_picks_the_file_shown() {
+    let (session, mut app, _) = run_to_the_end(false);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let (first, _) = shown(&session);
+    let up_or_down = if first == "a.txt" {
+        KeyCode::Down
+    } else {
+        KeyCode::Up
+    };
+    for code in [KeyCode::Char('8'), up_or_down, KeyCode::Enter] {
+        app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+    let screen = fold_until(&session, &mut app, &mut terminal, |event| {
+        matches!(event, Event::Notice { .. })
+    });
+    let other = if first == "a.txt" { "b.txt" } else { "a.txt" };
+    assert_eq!(shown(&session).0, other);
+    assert!(screen.contains(&format!("▶ {other}")), "{screen}");
+    // Tab goes on from the file list to the tree (the deck shows it).
+    app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(!screen.contains(&format!("▶ {other}")), "{screen}");
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
+}

@@ -78,7 +78,7 @@ impl App {
         self.focus = order[next];
         // The compact layout shows the focused pane's tab (the test case and the
         // Configuration pane are always on screen).
-        if Pane::deck(false).contains(&self.focus) {
+        if Pane::deck(self.snapshot.case.is_some()).contains(&self.focus) {
             self.deck = self.focus;
         }
     }
