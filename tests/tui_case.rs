@@ -470,6 +470,10 @@ fn step_session_until(
     loop {
         assert!(Instant::now() < deadline, "not reached: {seen:?}");
         seen.extend(session.events().try_iter());
+        assert!(
+            !seen.iter().any(|event| matches!(event, Event::Done { .. })),
+            "the run ended first: {seen:?}"
+        );
         let snapshot = session.snapshot();
         if !(snapshot.parked && snapshot.state == RunState::Running) {
             std::thread::sleep(Duration::from_millis(2));
@@ -1066,6 +1070,92 @@ fn on_a_small_screen_the_file_tab_picks_the_file_shown() {
     terminal.draw(|frame| app.draw(frame)).unwrap();
     let screen = terminal.backend().to_string();
     assert!(!screen.contains(&format!("▶ {other}")), "{screen}");
+    session.send(Command::Stop);
+    session.wait().unwrap().unwrap();
+}
+
+/// The Configuration pane's first line on `screen`.
+fn configuration_line(screen: &str) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    let top = lines
+        .iter()
+        .position(|line| line.contains("Configuration"))
+        .expect("a Configuration pane");
+    let column = lines[top]
+        .chars()
+        .collect::<String>()
+        .find("Configuration")
+        .map(|at| lines[top][..at].chars().count() - 2)
+        .unwrap_or(0);
+    lines[top + 1]
+        .chars()
+        .skip(column + 1)
+        .collect::<String>()
+        .trim_end_matches(['"', ' ', '│', '┃'])
+        .trim()
+        .to_string()
+}
+
+/// A rerun of a done case whose set changed runs the files phase first: the Configuration
+/// pane shows it while it runs, then the stage of each file being reduced, and at the end the
+/// file shown's own place (here its pipeline, done: another file's session ran after its
+/// own), never the files phase or another file's stage.
+#[test]
+fn the_configuration_pane_follows_a_rerun_of_a_done_case() {
+    let (session, mut app, _) = run_to_the_end(false);
+    let mut terminal = Terminal::new(TestBackend::new(120, 36)).unwrap();
+    app.refresh();
+    // The other file (its last session had steps) goes back to where that session started.
+    let (first, _) = shown(&session);
+    let other = if first == "a.txt" { "b.txt" } else { "a.txt" };
+    session.send(Command::ShowFile(other.into()));
+    answer(&session);
+    assert!(session.snapshot().history.len() > 1);
+    session.send(Command::SetStepMode(true));
+    session.send(Command::RestartFrom(0));
+    let mut seen = Vec::new();
+    step_session_until(&session, &mut seen, |s| {
+        s.case.as_ref().is_some_and(|case| case.removing_files)
+    });
+    for event in seen.drain(..) {
+        app.on_engine_event(event);
+    }
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(
+        configuration_line(&screen).starts_with("ddmin files"),
+        "the files phase runs: {screen}"
+    );
+    step_session_until(&session, &mut seen, |s| {
+        s.case.as_ref().is_some_and(|case| case.current.is_some()) && s.stats.tests > 0
+    });
+    for event in seen.drain(..) {
+        app.on_engine_event(event);
+    }
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(
+        configuration_line(&screen).starts_with("ddmin line"),
+        "a file's stage: {screen}"
+    );
+    session.send(Command::SetStepMode(false));
+    session.send(Command::Resume);
+    for event in events_until_done(&session) {
+        app.on_engine_event(event);
+    }
+    app.refresh();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let screen = terminal.backend().to_string();
+    let line = configuration_line(&screen);
+    // The other file's session ran after the file shown's: the pane shows the file shown's
+    // pipeline, done (not the other file's last stage, nor the files phase).
+    assert_eq!(line, "ddmin · done", "{screen}");
+    assert!(
+        screen.contains(&format!("the pipeline of {other}")),
+        "{screen}"
+    );
     session.send(Command::Stop);
     session.wait().unwrap().unwrap();
 }
