@@ -427,11 +427,19 @@ impl<'a> CaseRun<'a> {
             .iter()
             .position(|row| Some(row.path.as_str()) == path.to_str());
         let whole = sha3_256(&bundle::encode(&self.current));
-        let known = self.settled.get(&path) == Some(&whole)
-            || (self.holding && self.held_settled.get(&path) == Some(&whole));
-        let plan = if known { None } else { self.plan_of(&path) };
+        let settled = self.settled.get(&path) == Some(&whole);
+        // Held back on this very set: nothing to find until the round that settles, which
+        // runs it again without the hold.
+        let held = self.holding && self.held_settled.get(&path) == Some(&whole);
+        let plan = if settled || held {
+            None
+        } else {
+            self.plan_of(&path)
+        };
         let Some(plan) = plan else {
-            self.settled.insert(path, whole);
+            if !held {
+                self.settled.insert(path, whole);
+            }
             if let Some(row) = row {
                 self.view.files[row].state = FileState::Done;
                 job.show(&self.view);

@@ -216,3 +216,22 @@ fn the_stages_count_what_a_held_recall_skips() {
         "every skip is a stage's"
     );
 }
+
+/// A file held back on the set as it is now is skipped while the run holds, and that skip does
+/// not make it settled: the round that settles runs its session without the hold.
+#[test]
+fn a_file_held_back_is_not_settled_by_a_held_round() {
+    let job = coupled_job(None);
+    let stop = CaseStop::default();
+    let mut run = job
+        .start(Arc::new(coupled_files_oracle(Arc::default())), &stop)
+        .expect("the input is interesting");
+    let whole = sha3_256(&bundle::encode(&run.current));
+    run.held_settled.insert(run.current[0].path.clone(), whole);
+    run.holding = true;
+    run.reduce_one_file(0).expect("no session");
+    assert_eq!(run.reports[0].sessions, 0, "held back on this set: skipped");
+    run.holding = false;
+    run.reduce_one_file(0).expect("a session");
+    assert_eq!(run.reports[0].sessions, 1, "the round that settles runs it");
+}
