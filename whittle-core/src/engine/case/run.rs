@@ -168,6 +168,8 @@ impl<'a> CaseRun<'a> {
     pub fn unsettle(&mut self, path: &Path) {
         self.settled.remove(path);
         self.held_settled.remove(path);
+        // Its next turn comes first, as a file's not reduced yet.
+        self.last_removed.remove(path);
     }
 
     /// The file at `path` runs `pipeline` from now on; the plan, or why it cannot.
