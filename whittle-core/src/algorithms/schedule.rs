@@ -22,6 +22,10 @@
 //! with the same neighbourhood (see [`crate::testing::recall`]): most of a tail stage's edits
 //! fail again on a text that changed elsewhere. A stage that skipped some and changed nothing is
 //! deferred too, and runs again without skipping once a round changed nothing.
+//!
+//! While a case of several files holds a file's recall (other files still change), the stages
+//! that sweep every token do not run at all ([`crate::observe::events::Placement::Held`]): the
+//! case runs the file's session again without the hold once its files settle.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
