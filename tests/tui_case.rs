@@ -351,15 +351,15 @@ fn steps_count_over_the_whole_case_and_the_files_phase_charts_its_sets() {
     let snapshot = harness.step_until(|s| s.case.as_ref().is_some_and(|c| c.current == Some(1)));
     assert_eq!(&snapshot.best[..], b"y1\nneeded\ny2\n");
     // One step into b.txt's session: the header and the candidate shown say the same step,
-    // counted on from the files phase and a.txt's session (58 steps before it).
+    // counted on from the files phase and a.txt's session (49 steps before it).
     harness.step_until(|s| s.stats.tests > 0);
     let screen = harness.screen();
     let lines: Vec<&str> = screen.lines().collect();
     assert!(
-        lines[0].contains(" step 59  case · b.txt  ddmin "),
+        lines[0].contains(" step 50  case · b.txt  ddmin "),
         "{screen}"
     );
-    assert!(lines[8].contains("│step 59 Δ1/2 · 3 B "), "{screen}");
+    assert!(lines[8].contains("│step 50 Δ1/2 · 3 B "), "{screen}");
     harness.session.send(Command::SetStepMode(false));
     harness.session.send(Command::Resume);
     let (finished, _) = harness.finish();

@@ -22,6 +22,10 @@
 //! with the same neighbourhood (see [`crate::testing::recall`]): most of a tail stage's edits
 //! fail again on a text that changed elsewhere. A stage that skipped some and changed nothing is
 //! deferred too, and runs again without skipping once a round changed nothing.
+//!
+//! While a case of several files holds a file's recall (other files still change), the stages
+//! that sweep every token do not run at all ([`crate::observe::events::Placement::Held`]): the
+//! case runs the file's session again without the hold once its files settle.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -153,11 +157,12 @@ pub fn run_named(
         let mut changed = false;
         let mut deferred = false;
         let order = round_order(&records);
-        let mut plan = round_plan(names, &records, &order, round, settling, tester);
+        let mut plan = round_plan(stages, &records, &order, round, settling, tester);
         tester.emit(Event::ScheduleRound(plan.clone()));
         for position in 0..order.len() {
             let mut round = RoundState {
                 names,
+                stages,
                 records: &mut records,
                 plan: &mut plan,
                 settling,
@@ -177,10 +182,11 @@ pub fn run_named(
     unreachable!("the rounds end when one changes nothing")
 }
 
-/// The plan of round `round`: the stages in `order`, why each runs where it does, their last
-/// complete runs.
+/// The plan of round `round`: the stages in `order`, why each runs where it does (a stage that
+/// sweeps every token waits for the case's settling round while the recall is held), their
+/// last complete runs.
 fn round_plan(
-    names: &[String],
+    stages: &[ScheduledStage],
     records: &[Record],
     order: &[usize],
     round: u32,
@@ -198,8 +204,12 @@ fn round_plan(
             .iter()
             .map(|&stage| PlannedStage {
                 stage,
-                name: names[stage].clone(),
-                why: records[stage].placement(round, settling, start),
+                name: stages[stage].name.clone(),
+                why: if tester.recall().held() && stages[stage].sweeps_tokens {
+                    Placement::Held
+                } else {
+                    records[stage].placement(round, settling, start)
+                },
                 last: records[stage].complete,
             })
             .collect(),
@@ -232,6 +242,7 @@ struct RunStart {
 /// A round of the schedule while its stages take their turns.
 struct RoundState<'a> {
     names: &'a [String],
+    stages: &'a [ScheduledStage],
     records: &'a mut [Record],
     plan: &'a mut RoundPlan,
     /// The round runs the deferred stages to their end.
@@ -268,6 +279,13 @@ impl RoundState<'_> {
         let settling = self.settling;
         let before = fingerprint(tester.best());
         if self.records[stage].idle_on == Some(before) {
+            return Ok(RunEffect::Skipped);
+        }
+        if tester
+            .recall_mut()
+            .defer_stage(self.stages[stage].sweeps_tokens)
+        {
+            self.plan.stages[position].why = Placement::Held;
             return Ok(RunEffect::Skipped);
         }
         // What it runs as (a stage the plan knew may run after all: the text changed).
@@ -584,6 +602,63 @@ mod tests {
         // round 5 settles: it is tried on the final text, and nothing is left to do.
         assert_eq!(tried, [1, 5]);
         assert_eq!(rounds, 5);
+    }
+
+    /// While the recall is held (a case whose other files still change), a stage that sweeps
+    /// every token does not run: the plan says why, the schedule still ends, and the recall
+    /// counts what it left out, so that the case runs it later without the hold.
+    #[test]
+    fn a_held_recall_leaves_the_token_sweeps_to_the_case() {
+        let (tester, runs, whys) = held_schedule(true);
+        assert_eq!(tester.best(), b"aa");
+        assert_eq!(runs, [0, 0, 0], "only the stage with few edits ran");
+        assert!(tester.recall().held_back() > 0);
+        assert!(!whys.is_empty() && whys.iter().all(|&why| why == Placement::Held));
+        let stats = tester.stats();
+        assert!(stats.schedule.iter().all(|run| run.stage == "remove an a"));
+        let (tester, runs, whys) = held_schedule(false);
+        assert!(runs.contains(&1), "not held: the token sweep runs");
+        assert!(!whys.contains(&Placement::Held));
+        assert_eq!(tester.recall().held_back(), 0);
+    }
+
+    /// A schedule of a stage that removes an `a` a round and a token sweep that judges one
+    /// candidate, with the recall `held` or not: the tester, the stages that ran in order, and
+    /// why the token sweep was where it was in each plan published.
+    fn held_schedule(held: bool) -> (Tester, Vec<usize>, Vec<Placement>) {
+        let mut tester = tester_of_as(b"aaaa");
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        tester.set_events(Some(sender));
+        tester.recall_mut().hold(held);
+        let stages = [
+            ScheduledStage::new("remove an a"),
+            ScheduledStage {
+                name: "every token".into(),
+                sweeps_tokens: true,
+            },
+        ];
+        let mut runs = Vec::new();
+        run_named(&stages, &mut tester, |place, tester| {
+            runs.push(place.stage);
+            if place.stage == 0 {
+                return remove_one_a(tester);
+            }
+            tester.judge_single(manual(), b"b")?;
+            Ok(())
+        })
+        .unwrap();
+        tester.set_events(None);
+        let whys = receiver
+            .try_iter()
+            .filter_map(|event| match event {
+                Event::ScheduleRound(plan) => Some(plan),
+                _ => None,
+            })
+            .flat_map(|plan| plan.stages)
+            .filter(|stage| stage.stage == 1)
+            .map(|stage| stage.why)
+            .collect();
+        (tester, runs, whys)
     }
 
     #[test]

@@ -414,6 +414,9 @@ pub enum Placement {
     /// It last ran to its end on this very text without changing it: skipped unless a stage
     /// before it changes the text.
     Known,
+    /// It sweeps every token and other files of the case still change: it waits for the
+    /// case's settling round (not run).
+    Held,
 }
 
 impl Placement {
@@ -426,6 +429,7 @@ impl Placement {
             Placement::Deferred => "deferred",
             Placement::ToTheEnd => "to the end",
             Placement::Known => "known",
+            Placement::Held => "held",
         }
     }
 }

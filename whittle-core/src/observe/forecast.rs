@@ -21,7 +21,7 @@ pub const PROBATION_BUDGET: u64 = 25;
 /// [`PROBATION_BUDGET`] on probation (the likely end of a run that finds nothing), none when
 /// its result is known. `None` when it never ran to its end.
 pub fn likely_tests(stage: &PlannedStage, size: u64) -> Option<f64> {
-    if stage.why == Placement::Known {
+    if matches!(stage.why, Placement::Known | Placement::Held) {
         return Some(0.0);
     }
     let last = stage.last?;

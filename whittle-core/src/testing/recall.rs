@@ -8,8 +8,9 @@
 //!
 //! A case of several files keeps each file's recall across its sessions and can *hold* it
 //! ([`Recall::hold`]): while other files still change, a file's session skips what failed
-//! before in every run, its schedule's settling round included, and the case settles every
-//! file (sessions that skip nothing) once a round of such sessions changed nothing.
+//! before in every run, its schedule's settling round included, leaves the stages that sweep
+//! every token to the case's settling round ([`Recall::defer_stage`]), and the case settles
+//! every file (sessions that skip nothing) once a round of such sessions changed nothing.
 
 use std::collections::HashMap;
 
@@ -30,6 +31,8 @@ pub struct Recall {
     skipping_for_hold: bool,
     /// Edits skipped only because the recall was held: the schedule does not wait for them.
     held_skipped: u64,
+    /// Stage runs left out only because the recall was held (see [`Recall::defer_stage`]).
+    held_deferred: u64,
 }
 
 impl Recall {
@@ -60,6 +63,28 @@ impl Recall {
     /// Edits skipped so far only because the recall was held.
     pub fn held_skipped(&self) -> u64 {
         self.held_skipped
+    }
+
+    /// Whether the recall is held: other files of a case still change, and the case runs
+    /// every file's stages to their end later.
+    pub fn held(&self) -> bool {
+        self.held
+    }
+
+    /// While held, a stage that sweeps every token is not run at all: on a text that the
+    /// other files' sessions still shrink most of its edits fail, and the case's settling
+    /// round runs it to its end on the final set. Whether it is left out (then counted).
+    pub fn defer_stage(&mut self, sweeps_tokens: bool) -> bool {
+        let deferred = self.held && sweeps_tokens;
+        self.held_deferred += u64::from(deferred);
+        deferred
+    }
+
+    /// What only the hold left out so far: edits skipped and stage runs not run. A session
+    /// that adds to it has not reached its fixed point, and its case has to run it again
+    /// without the hold.
+    pub fn held_back(&self) -> u64 {
+        self.held_skipped + self.held_deferred
     }
 
     /// Counts `edits` skipped, apart when only the hold skips them.
@@ -191,5 +216,25 @@ mod tests {
         recall.start_run(false);
         assert!(!recall.skips(7));
         assert_eq!((recall.skipped(), recall.held_skipped()), (1, 3));
+    }
+
+    #[test]
+    fn a_held_recall_defers_only_the_stages_that_sweep_every_token() {
+        let mut recall = Recall::default();
+        assert!(!recall.defer_stage(true), "not held: every stage runs");
+        recall.hold(true);
+        assert!(!recall.defer_stage(false), "a stage with few edits runs");
+        assert!(recall.defer_stage(true));
+        assert!(recall.defer_stage(true));
+        assert_eq!(recall.held_back(), 2, "what the hold left out is counted");
+        recall.start_run(false);
+        recall.note_failed(7);
+        recall.end_run();
+        recall.start_run(false);
+        assert!(recall.skips(7));
+        assert_eq!(recall.held_back(), 3, "skipped edits count too");
+        recall.hold(false);
+        assert!(!recall.defer_stage(true), "let go: it runs again");
+        assert_eq!(recall.held_back(), 3);
     }
 }

@@ -2,7 +2,10 @@
 //! the files that can go go (ddmin over whole files, each removal a test), then each remaining
 //! file is reduced with the pipeline of its own language while the others stay as they are
 //! (written beside it in every run), in rounds over the files until a round changes none.
-//! This is the order of C-Vise and shrinkray.
+//! This is the order of C-Vise and shrinkray. While other files still change, a file's session
+//! leaves out the stages that sweep every token and skips the edits that failed before (its
+//! recall is held); once a round of such sessions changes nothing, a round of full sessions
+//! settles the set. The files whose latest session removed the most take their turns first.
 //!
 //! Every candidate is a [`bundle`] of the whole set, so that the tester's cache, the
 //! confirmation of flaky verdicts and the whole-set memo ([`CaseMemo`]) are keyed on all the
@@ -411,11 +414,11 @@ impl CaseJob {
                 files: &now,
                 kept: &kept,
             };
-            let units: Vec<UnitId> = (0..now.len() as UnitId)
-                .filter(|&unit| !kept[unit as usize])
-                .collect();
             tester.begin_universe();
-            match dd::ddmin(&domain, units, tester, &self.settings.dd) {
+            // Complements only, the last first (ddmin's options in a schedule): a bug in
+            // several files needs several, so a subset of them alone is rarely interesting.
+            let dd = self.settings.scheduled_dd;
+            match dd::ddmin(&domain, files_order(&now, &kept), tester, &dd) {
                 Ok(_) => return None,
                 Err(Stop::Switched) => {
                     let Some(steering) = &self.steering else {
@@ -733,6 +736,18 @@ struct FileSession {
     recall: Recall,
     /// The run's steps so far, this session's included.
     steps: u64,
+}
+
+/// The files of `files` that are not `kept`, as ddmin's units: the largest first, so that
+/// complements taken from the end try the smallest files first: after a round the files that
+/// their sessions emptied or nearly emptied are the likely ones to go, and they go together
+/// (ties in the set's order).
+fn files_order(files: &[CaseFile], kept: &[bool]) -> Vec<UnitId> {
+    let mut units: Vec<UnitId> = (0..files.len() as UnitId)
+        .filter(|&unit| !kept[unit as usize])
+        .collect();
+    units.sort_by_key(|&unit| std::cmp::Reverse(files[unit as usize].content.len()));
+    units
 }
 
 /// Keeps `set` as the newest accepted set (a bounded number of them).

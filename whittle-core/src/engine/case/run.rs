@@ -51,6 +51,9 @@ pub struct CaseRun<'a> {
     pub(super) steps: u64,
     /// The pipelines the front end chose for files (the others run their language's).
     pub(super) pipelines: HashMap<PathBuf, Pipeline>,
+    /// The bytes each file's latest session removed: the files whose latest session removed
+    /// the most take their turns first.
+    pub(super) last_removed: HashMap<PathBuf, usize>,
 }
 
 impl<'a> CaseRun<'a> {
@@ -91,6 +94,7 @@ impl<'a> CaseRun<'a> {
             recalls: HashMap::new(),
             steps: 0,
             pipelines: HashMap::new(),
+            last_removed: HashMap::new(),
         }
     }
 
@@ -164,6 +168,8 @@ impl<'a> CaseRun<'a> {
     pub fn unsettle(&mut self, path: &Path) {
         self.settled.remove(path);
         self.held_settled.remove(path);
+        // Its next turn comes first, as a file's not reduced yet.
+        self.last_removed.remove(path);
     }
 
     /// The file at `path` runs `pipeline` from now on; the plan, or why it cannot.
@@ -395,11 +401,11 @@ impl<'a> CaseRun<'a> {
         Ok((tester, Some(in_case)))
     }
 
-    /// Each file's session in turn, the others fixed; a file whose set has not changed since
-    /// its last fixed point is skipped. Whether a file changed.
+    /// Each file's session in turn ([`CaseRun::turns`]), the others fixed; a file whose set has
+    /// not changed since its last fixed point is skipped. Whether a file changed.
     pub(super) fn reduce_each_file(&mut self) -> bool {
         let mut changed = false;
-        for index in 0..self.current.len() {
+        for index in self.turns() {
             if let Some(stop) = self.job.stop_requested(self.stop) {
                 self.stopped = Some(stop);
                 break;
@@ -418,6 +424,29 @@ impl<'a> CaseRun<'a> {
         changed
     }
 
+    /// How many files of the set have sessions (the others are links or kept whole).
+    fn reducible_files(&self) -> usize {
+        self.current
+            .iter()
+            .filter(|file| self.plan_of(&file.path).is_some())
+            .count()
+    }
+
+    /// The order of the files' turns in a round: the files whose latest session removed the
+    /// most first (a file not reduced yet first of all), ties in the set's order. A file whose
+    /// latest session removed little is near its fixed point: its turn comes once the files
+    /// still shrinking have changed the set, so that its session runs on a set closer to the
+    /// final one (in the round that settles, sessions that still change something go before
+    /// those that try everything again for nothing).
+    pub(super) fn turns(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.current.len()).collect();
+        order.sort_by_key(|&index| {
+            let removed = self.last_removed.get(&self.current[index].path);
+            std::cmp::Reverse(removed.map_or(usize::MAX, |&removed| removed))
+        });
+        order
+    }
+
     /// The session of the file at `index` of the current set (none when it has nothing left to
     /// find). Whether it changed the file.
     pub(super) fn reduce_one_file(&mut self, index: usize) -> anyhow::Result<bool> {
@@ -429,11 +458,19 @@ impl<'a> CaseRun<'a> {
             .iter()
             .position(|row| Some(row.path.as_str()) == path.to_str());
         let whole = sha3_256(&bundle::encode(&self.current));
-        let known = self.settled.get(&path) == Some(&whole)
-            || (self.holding && self.held_settled.get(&path) == Some(&whole));
-        let plan = if known { None } else { self.plan_of(&path) };
+        let settled = self.settled.get(&path) == Some(&whole);
+        // Held back on this very set: nothing to find until the round that settles, which
+        // runs it again without the hold.
+        let held = self.holding && self.held_settled.get(&path) == Some(&whole);
+        let plan = if settled || held {
+            None
+        } else {
+            self.plan_of(&path)
+        };
         let Some(plan) = plan else {
-            self.settled.insert(path, whole);
+            if !held {
+                self.settled.insert(path, whole);
+            }
             if let Some(row) = row {
                 self.view.files[row].state = FileState::Done;
                 job.show(&self.view);
@@ -447,8 +484,9 @@ impl<'a> CaseRun<'a> {
         job.show(&self.view);
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
         let mut recall = self.recalls.remove(&path).unwrap_or_default();
-        recall.hold(self.holding);
-        let held_skipped = recall.held_skipped();
+        // A file alone (the others are kept as they are) has nothing to wait for.
+        recall.hold(self.holding && self.reducible_files() > 1);
+        let held_back = recall.held_back();
         let session = job.reduce_file(
             &self.oracle,
             &self.memo,
@@ -466,8 +504,8 @@ impl<'a> CaseRun<'a> {
         add_stats(&mut self.total, &session.stats);
         self.memo_hits += session.memo_hits;
         self.report_session(&path, &session, &plan);
-        // A held session that skipped nothing for the hold reached the file's fixed point.
-        let skipped_for_hold = session.recall.held_skipped() > held_skipped;
+        // A held session that left nothing out for the hold reached the file's fixed point.
+        let skipped_for_hold = session.recall.held_back() > held_back;
         self.recalls.insert(path.clone(), session.recall);
         self.steps = session.steps;
         if let Some(row) = row {
@@ -477,6 +515,13 @@ impl<'a> CaseRun<'a> {
         self.view.current = None;
         job.show(&self.view);
         let changed = session.best != self.current[index].content;
+        self.last_removed.insert(
+            path.clone(),
+            self.current[index]
+                .content
+                .len()
+                .saturating_sub(session.best.len()),
+        );
         if changed {
             self.current[index].content = session.best;
             remember(&mut self.earlier, &self.current);

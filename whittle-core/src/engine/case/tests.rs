@@ -171,11 +171,12 @@ fn held_sessions_settle_into_a_fixed_point_of_every_file() {
     assert_eq!(again.stats.accepted, 0);
 }
 
-/// The per-stage `skipped` figure counts the edits a file's held recall skipped: a.txt's second
-/// session on the same set skips in its schedule's settling round only because its recall is
-/// held, and those skips are in its stages' rows.
+/// A file's second session on the same set with its recall held (other files still change)
+/// leaves its token sweep out: no test of it runs, the recall counts it as held back (so the
+/// case runs the file again without the hold), and the stages' `skipped` figures still add up
+/// to what the recall skipped.
 #[test]
-fn the_stages_count_what_a_held_recall_skips() {
+fn a_held_session_leaves_the_token_sweeps_out() {
     let job = coupled_job(None);
     let oracle: Arc<dyn Oracle> = Arc::new(coupled_files_oracle(Arc::default()));
     let memo = Arc::new(CaseMemo::default());
@@ -203,16 +204,102 @@ fn the_stages_count_what_a_held_recall_skips() {
     assert_eq!(first.recall.held_skipped(), 0);
     let mut files = job.input.clone();
     files[0].content = first.best;
+    let tokens_tests = |stats: &Stats| -> u64 {
+        let tokens = stats.stages.iter().filter(|stage| stage.name == "tokens");
+        tokens.map(|stage| stage.tests).sum()
+    };
+    assert!(
+        tokens_tests(&first.stats) > 0,
+        "not held: the token sweep ran"
+    );
     let mut recall = first.recall;
     recall.hold(true);
-    let (skipped, held) = (recall.skipped(), recall.held_skipped());
+    let (all_skipped, held_back) = (recall.all_skipped(), recall.held_back());
     let second = session(&files, recall);
-    let held_now = second.recall.held_skipped() - held;
-    assert!(held_now > 0, "the settling round skipped for the hold");
+    assert!(
+        second.recall.held_back() > held_back,
+        "the token sweep was left out for the hold"
+    );
+    assert_eq!(tokens_tests(&second.stats), 0);
     let per_stage: u64 = second.stats.stages.iter().map(|stage| stage.skipped).sum();
     assert_eq!(
         per_stage,
-        second.recall.skipped() - skipped + held_now,
+        second.recall.all_skipped() - all_skipped,
         "every skip is a stage's"
     );
+}
+
+/// A file held back on the set as it is now is skipped while the run holds, and that skip does
+/// not make it settled: the round that settles runs its session without the hold.
+#[test]
+fn a_file_held_back_is_not_settled_by_a_held_round() {
+    let job = coupled_job(None);
+    let stop = CaseStop::default();
+    let mut run = job
+        .start(Arc::new(coupled_files_oracle(Arc::default())), &stop)
+        .expect("the input is interesting");
+    let whole = sha3_256(&bundle::encode(&run.current));
+    run.held_settled.insert(run.current[0].path.clone(), whole);
+    run.holding = true;
+    run.reduce_one_file(0).expect("no session");
+    assert_eq!(run.reports[0].sessions, 0, "held back on this set: skipped");
+    run.holding = false;
+    run.reduce_one_file(0).expect("a session");
+    assert_eq!(run.reports[0].sessions, 1, "the round that settles runs it");
+}
+
+/// The files phase takes complements only, the smallest files first: two empty files that
+/// can go go together in one test, and the two files the test needs cost one test each.
+#[test]
+fn the_files_phase_tries_the_smallest_files_first_and_together() {
+    let oracle = predicate("a.txt and b.txt", |candidate: &[u8]| {
+        bundle::decode(candidate).is_ok_and(|files| {
+            let has = |path: &str| files.iter().any(|f| f.path == std::path::Path::new(path));
+            has("a.txt") && has("b.txt")
+        })
+    });
+    let job = CaseJob {
+        input: vec![
+            file("a.txt", "aaaa\n"),
+            file("c.txt", ""),
+            file("b.txt", "bbbb\n"),
+            file("d.txt", ""),
+        ],
+        ..coupled_job(None)
+    };
+    let finished = job
+        .run(Arc::new(oracle), &CaseStop::default())
+        .expect("the input is interesting");
+    let left: Vec<&std::path::Path> = finished.result.iter().map(|f| f.path.as_path()).collect();
+    assert_eq!(left, ["a.txt", "b.txt"]);
+    // Round 1: c.txt and d.txt go in one test, a.txt and b.txt stay (a test each); round 2
+    // (both emptied by their sessions): a test each again.
+    assert_eq!(finished.file_removal_tests, 3 + 2);
+}
+
+/// The files whose latest session removed the most take their turns first; a file not reduced
+/// yet goes before them all, ties in the set's order.
+#[test]
+fn files_take_their_turns_by_what_their_latest_session_removed() {
+    let job = CaseJob {
+        input: vec![
+            file("a.txt", "a\n"),
+            file("b.txt", "b\n"),
+            file("c.txt", "c\n"),
+            file("d.txt", "d\n"),
+        ],
+        ..coupled_job(None)
+    };
+    let oracle = predicate("anything", |_: &[u8]| true);
+    let stop = CaseStop::default();
+    let mut run = job.start(Arc::new(oracle), &stop).expect("interesting");
+    assert_eq!(
+        run.turns(),
+        [0, 1, 2, 3],
+        "none reduced yet: the set's order"
+    );
+    run.last_removed.insert(PathBuf::from("a.txt"), 3);
+    run.last_removed.insert(PathBuf::from("b.txt"), 40);
+    run.last_removed.insert(PathBuf::from("d.txt"), 3);
+    assert_eq!(run.turns(), [2, 1, 0, 3]);
 }
