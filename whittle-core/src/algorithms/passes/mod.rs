@@ -158,7 +158,7 @@ impl TextStage {
             }
             TextStage::Spans => {
                 "delete a run of 4-64 tokens that keeps the brackets balanced and ends where a \
-                 statement ends, across statements, longest first at each token"
+                 statement ends, across statements, the longest at each token"
             }
             TextStage::Unbind => {
                 "delete every statement that mentions a name (its declaration or import and all \
