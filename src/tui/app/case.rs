@@ -37,6 +37,14 @@ impl App {
         }
     }
 
+    /// How many files the Files pane lists (none without a case).
+    pub(super) fn case_file_count(&self) -> usize {
+        self.snapshot
+            .case
+            .as_ref()
+            .map_or(0, |case| case.files.len())
+    }
+
     /// Follows the file the snapshot shows (once per turn of a file).
     pub(super) fn follow_case_file(&mut self) {
         let Some(case) = &self.snapshot.case else {

@@ -119,11 +119,7 @@ impl App {
                 self.history.on_key(key.code, page, len);
             }
             Pane::Files => {
-                let len = self
-                    .snapshot
-                    .case
-                    .as_ref()
-                    .map_or(0, |case| case.files.len());
+                let len = self.case_file_count();
                 self.files.on_key(key.code, page, len);
             }
             _ => {}

@@ -38,11 +38,7 @@ impl App {
                         self.history.on_click(row, height, len);
                     }
                     Pane::Files => {
-                        let len = self
-                            .snapshot
-                            .case
-                            .as_ref()
-                            .map_or(0, |case| case.files.len());
+                        let len = self.case_file_count();
                         if let Some(clicked) = self.files.row_at(row, height, len) {
                             self.files.cursor = clicked;
                             self.files.moved = true;
@@ -69,11 +65,7 @@ impl App {
                         self.history.on_key(code, height, len);
                     }
                     Pane::Files => {
-                        let len = self
-                            .snapshot
-                            .case
-                            .as_ref()
-                            .map_or(0, |case| case.files.len());
+                        let len = self.case_file_count();
                         self.files.on_key(code, height, len);
                     }
                     _ => {}
