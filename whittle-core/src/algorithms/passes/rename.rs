@@ -135,83 +135,202 @@ fn identity(target: &Target<'_>) -> u64 {
     hasher.finish() | 1
 }
 
+/// A candidate before it is built: what it replaces (indices into the text's words and
+/// literals) and the bytes it saves. A large text has many (a constant at every occurrence of
+/// every word, a merge of every short name into every shorter one): only those of the batch
+/// asked for are built into edits.
+#[derive(Clone, Copy)]
+struct Proposal {
+    saving: isize,
+    target: Proposed,
+}
+
+#[derive(Clone, Copy)]
+enum Proposed {
+    /// Every occurrence of word `word` to the fresh name.
+    Fresh { word: usize },
+    /// Every occurrence of word `word` to short name `into` (an index into the words).
+    Merge { word: usize, into: usize },
+    /// Every occurrence of literal `literal` to its replacement `replacement`.
+    Literal { literal: usize, replacement: usize },
+    /// Occurrence `occurrence` of word `word` to `0` (`one` false) or `1`.
+    Constant {
+        word: usize,
+        occurrence: usize,
+        one: bool,
+    },
+}
+
+/// What the stage's candidates are made of on one text.
+struct Material<'t> {
+    words: Vec<(Vec<u8>, Vec<Range<usize>>)>,
+    literals: Vec<(Literal<'t>, Vec<Range<usize>>)>,
+    fresh: Option<Vec<u8>>,
+}
+
+impl Material<'_> {
+    /// The candidates, most bytes saved first (ties in the order made: fresh names, merges,
+    /// literals, constants), every one an [`Edit`] once [`Material::edit`] builds it.
+    fn proposals(
+        &self,
+        reserved: &HashSet<Vec<u8>>,
+        request: &EditRequest<'_>,
+    ) -> Result<Vec<Proposal>, Stop> {
+        let words = &self.words;
+        let saving = |occurrences: &[Range<usize>], old: usize, new: usize| {
+            occurrences.len() as isize * (old as isize - new as isize)
+        };
+        let renamable = |word: &[u8]| !reserved.contains(word);
+        let mut proposals = Vec::new();
+        if let Some(fresh) = &self.fresh {
+            for (word, (text, occurrences)) in words.iter().enumerate() {
+                request.work()?;
+                if renamable(text) && fresh.len() < text.len() {
+                    let saving = saving(occurrences, text.len(), fresh.len());
+                    proposals.push(Proposal {
+                        saving,
+                        target: Proposed::Fresh { word },
+                    });
+                }
+            }
+        }
+        let mut short: Vec<usize> = (0..words.len())
+            .filter(|&word| words[word].0.len() <= MERGE_LENGTH && renamable(&words[word].0))
+            .collect();
+        short.sort_by_key(|&word| shortlex(&words[word].0));
+        for (word, (text, occurrences)) in words.iter().enumerate() {
+            if text.len() > MERGE_LENGTH || !renamable(text) {
+                continue;
+            }
+            for &into in short
+                .iter()
+                .take_while(|&&into| shortlex(&words[into].0) < shortlex(text))
+            {
+                request.work()?;
+                let saving = saving(occurrences, text.len(), words[into].0.len());
+                proposals.push(Proposal {
+                    saving,
+                    target: Proposed::Merge { word, into },
+                });
+            }
+        }
+        for (literal, ((kind, text), occurrences)) in self.literals.iter().enumerate() {
+            for (replacement, (_, new)) in literal_replacements(*kind, text).iter().enumerate() {
+                let saving = saving(occurrences, text.len(), new.len());
+                proposals.push(Proposal {
+                    saving,
+                    target: Proposed::Literal {
+                        literal,
+                        replacement,
+                    },
+                });
+            }
+        }
+        for (word, (text, occurrences)) in words.iter().enumerate() {
+            request.work_on(occurrences.len())?;
+            for occurrence in 0..occurrences.len() {
+                for one in [false, true] {
+                    let saving = text.len() as isize - 1;
+                    proposals.push(Proposal {
+                        saving,
+                        target: Proposed::Constant {
+                            word,
+                            occurrence,
+                            one,
+                        },
+                    });
+                }
+            }
+        }
+        // Stable: ties keep the order made.
+        proposals.sort_by_key(|proposal| std::cmp::Reverse(proposal.saving));
+        Ok(proposals)
+    }
+
+    /// The edit of `proposal`, at `order`: every edit resumes the round from its start, where
+    /// the stage ranks its candidates on the new text again.
+    fn edit(&self, proposal: &Proposal, order: u64) -> Edit {
+        let words = &self.words;
+        let (target, occurrences, new): (Target<'_>, &[Range<usize>], Vec<u8>) =
+            match proposal.target {
+                Proposed::Fresh { word } => {
+                    let fresh = self.fresh.as_deref().unwrap_or_default();
+                    (
+                        Target::Fresh(&words[word].0, fresh),
+                        &words[word].1,
+                        fresh.to_vec(),
+                    )
+                }
+                Proposed::Merge { word, into } => {
+                    let into = &words[into].0;
+                    (
+                        Target::Merge(&words[word].0, into),
+                        &words[word].1,
+                        into.to_vec(),
+                    )
+                }
+                Proposed::Literal {
+                    literal,
+                    replacement,
+                } => {
+                    let ((kind, text), occurrences) = &self.literals[literal];
+                    let (target, new) = literal_replacements(*kind, text).swap_remove(replacement);
+                    (target, occurrences, new)
+                }
+                Proposed::Constant {
+                    word,
+                    occurrence,
+                    one,
+                } => {
+                    let constant: &[u8] = if one { b"1" } else { b"0" };
+                    let (text, occurrences) = &words[word];
+                    (
+                        Target::Constant(text, occurrence, constant),
+                        std::slice::from_ref(&occurrences[occurrence]),
+                        constant.to_vec(),
+                    )
+                }
+            };
+        let changes: Changes = occurrences
+            .iter()
+            .map(|range| (range.clone(), new.to_vec()))
+            .collect();
+        Edit::replace(changes, order)
+            .with_resume(0)
+            .with_identity(identity(&target))
+    }
+}
+
 impl EditStage for Rename<'_> {
     fn name(&self) -> &'static str {
         "rename"
     }
 
+    /// The candidates ranked by the bytes they save; the `order` of each is its rank, so a
+    /// batch builds only the edits it holds (on a large text there are millions).
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
-        // Every edit is at order 0: the round asks for no others.
-        if request.from > 0 {
-            return Ok(Vec::new());
-        }
         let words = word_occurrences(text);
         request.check_stop()?;
         let reserved = super::reserved_words_for(self.language, text, request)?;
         let used: HashSet<&[u8]> = words.iter().map(|(word, _)| word.as_slice()).collect();
         let fresh =
             fresh_names().find(|name| !used.contains(name.as_slice()) && !reserved.contains(name));
-        // (saving, sequence, edit): sorted by saving, then by the order they were made.
-        let mut ranked: Vec<(isize, usize, Edit)> = Vec::new();
-        let mut push = |target: Target<'_>, occurrences: &[Range<usize>], new: &[u8]| {
-            request.work_on(occurrences.len())?;
-            let changes: Changes = occurrences
-                .iter()
-                .map(|range| (range.clone(), new.to_vec()))
-                .collect();
-            let edit = Edit::replace(changes, 0).with_identity(identity(&target));
-            let sequence = ranked.len();
-            ranked.push((edit.saving(), sequence, edit));
-            Ok::<(), Stop>(())
+        let material = Material {
+            literals: literal_occurrences(text, self.syntax),
+            words,
+            fresh,
         };
-        let renamable = |word: &[u8]| !reserved.contains(word);
-        for (word, occurrences) in &words {
-            if !renamable(word) {
-                continue;
+        let proposals = material.proposals(&reserved, request)?;
+        let from = usize::try_from(request.from).unwrap_or(usize::MAX);
+        let mut edits = Vec::new();
+        for (rank, proposal) in proposals.iter().enumerate().skip(from) {
+            if request.is_full(edits.len()) {
+                break;
             }
-            if let Some(fresh) = &fresh
-                && fresh.len() < word.len()
-            {
-                push(Target::Fresh(word, fresh), occurrences, fresh)?;
-            }
+            request.work()?;
+            edits.push(material.edit(proposal, rank as u64));
         }
-        let short: Vec<&[u8]> = words
-            .iter()
-            .map(|(word, _)| word.as_slice())
-            .filter(|word| word.len() <= MERGE_LENGTH && renamable(word))
-            .collect();
-        for (word, occurrences) in &words {
-            if word.len() > MERGE_LENGTH || !renamable(word) {
-                continue;
-            }
-            let mut targets: Vec<&[u8]> = short
-                .iter()
-                .copied()
-                .filter(|other| shortlex(other) < shortlex(word))
-                .collect();
-            targets.sort_by_key(|other| shortlex(other));
-            for other in targets {
-                push(Target::Merge(word, other), occurrences, other)?;
-            }
-        }
-        for ((kind, literal), occurrences) in literal_occurrences(text, self.syntax) {
-            for (target, new) in literal_replacements(kind, literal) {
-                push(target, &occurrences, &new)?;
-            }
-        }
-        for (word, occurrences) in &words {
-            for (k, occurrence) in occurrences.iter().enumerate() {
-                for constant in [&b"0"[..], b"1"] {
-                    push(
-                        Target::Constant(word, k, constant),
-                        std::slice::from_ref(occurrence),
-                        constant,
-                    )?;
-                }
-            }
-        }
-        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        Ok(ranked.into_iter().map(|(_, _, edit)| edit).collect())
+        Ok(edits)
     }
 }
 
@@ -285,5 +404,33 @@ mod tests {
             .filter(|text| !text.contains(['0', '1']))
             .collect();
         assert_eq!(merges, ["a=a;c=a;", "b=a;a=b;", "b=a;b=b;"]);
+    }
+
+    #[test]
+    fn a_batch_builds_only_its_edits_and_batches_make_the_whole() {
+        let stage = Rename {
+            syntax: Syntax::CLike,
+            language: None,
+        };
+        let text = b"int count = 42; int b = count + \"xy\"; b = a;";
+        let all = stage.edits(text, 0);
+        assert!(all.len() > 7, "{all:#?}");
+        let stop = || Ok(());
+        let mut batched = Vec::new();
+        let mut from = 0;
+        loop {
+            let batch = stage
+                .edits_for(text, &EditRequest::new(from, 3, &stop))
+                .unwrap();
+            assert!(batch.len() <= 3);
+            let Some(last) = batch.last() else { break };
+            from = last.order + 1;
+            batched.extend(batch);
+        }
+        assert_eq!(batched, all);
+        // The orders are the ranks, and every edit starts the round again where it was accepted.
+        let orders: Vec<u64> = all.iter().map(|edit| edit.order).collect();
+        assert_eq!(orders, (0..all.len() as u64).collect::<Vec<_>>());
+        assert!(all.iter().all(|edit| edit.resume == 0));
     }
 }
