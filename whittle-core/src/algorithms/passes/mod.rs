@@ -147,7 +147,7 @@ impl TextStage {
             }
             TextStage::Rename => {
                 "rename each word everywhere to the shortest unused name, merge short names, \
-                 numbers to 0/1, strings to \"\" (keywords stay), one word to 0/1"
+                 numbers to 0/1, strings to \"\" (keywords stay), one longer word to 0/1"
             }
             TextStage::Indent => {
                 "delete a line and move the block indented under it to its indentation"
@@ -201,7 +201,7 @@ impl TextStage {
             }
             TextStage::Runs => {
                 "delete a run of 4-64 tokens that keeps the brackets balanced and ends inside \
-                 a statement (what spans leaves): the three longest at each token"
+                 a statement (what spans leaves): the longest at each token"
             }
         }
     }
