@@ -163,6 +163,11 @@ enum Proposed {
     },
 }
 
+/// The bytes saved by replacing `occurrences` of a text `old` bytes long by one `new` long.
+fn saving(occurrences: &[Range<usize>], old: usize, new: usize) -> isize {
+    occurrences.len() as isize * (old as isize - new as isize)
+}
+
 /// What the stage's candidates are made of on one text.
 struct Material<'t> {
     words: Vec<(Vec<u8>, Vec<Range<usize>>)>,
@@ -179,9 +184,6 @@ impl Material<'_> {
         request: &EditRequest<'_>,
     ) -> Result<Vec<Proposal>, Stop> {
         let words = &self.words;
-        let saving = |occurrences: &[Range<usize>], old: usize, new: usize| {
-            occurrences.len() as isize * (old as isize - new as isize)
-        };
         let renamable = |word: &[u8]| !reserved.contains(word);
         let mut proposals = Vec::new();
         if let Some(fresh) = &self.fresh {
@@ -196,26 +198,7 @@ impl Material<'_> {
                 }
             }
         }
-        let mut short: Vec<usize> = (0..words.len())
-            .filter(|&word| words[word].0.len() <= MERGE_LENGTH && renamable(&words[word].0))
-            .collect();
-        short.sort_by_key(|&word| shortlex(&words[word].0));
-        for (word, (text, occurrences)) in words.iter().enumerate() {
-            if text.len() > MERGE_LENGTH || !renamable(text) {
-                continue;
-            }
-            for &into in short
-                .iter()
-                .take_while(|&&into| shortlex(&words[into].0) < shortlex(text))
-            {
-                request.work()?;
-                let saving = saving(occurrences, text.len(), words[into].0.len());
-                proposals.push(Proposal {
-                    saving,
-                    target: Proposed::Merge { word, into },
-                });
-            }
-        }
+        proposals.extend(self.merges(&renamable, request)?);
         for (literal, ((kind, text), occurrences)) in self.literals.iter().enumerate() {
             for (replacement, (_, new)) in literal_replacements(*kind, text).iter().enumerate() {
                 let saving = saving(occurrences, text.len(), new.len());
@@ -252,6 +235,36 @@ impl Material<'_> {
         }
         // Stable: ties keep the order made.
         proposals.sort_by_key(|proposal| std::cmp::Reverse(proposal.saving));
+        Ok(proposals)
+    }
+
+    /// Every short name merged into every shorter one (see [`MERGE_LENGTH`]), shortest first.
+    fn merges(
+        &self,
+        renamable: &dyn Fn(&[u8]) -> bool,
+        request: &EditRequest<'_>,
+    ) -> Result<Vec<Proposal>, Stop> {
+        let words = &self.words;
+        let mut proposals = Vec::new();
+        let mut short: Vec<usize> = (0..words.len())
+            .filter(|&word| words[word].0.len() <= MERGE_LENGTH && renamable(&words[word].0))
+            .collect();
+        short.sort_by_key(|&word| shortlex(&words[word].0));
+        for (word, (text, occurrences)) in words.iter().enumerate() {
+            if text.len() > MERGE_LENGTH || !renamable(text) {
+                continue;
+            }
+            for &into in short
+                .iter()
+                .take_while(|&&into| shortlex(&words[into].0) < shortlex(text))
+            {
+                request.work()?;
+                proposals.push(Proposal {
+                    saving: saving(occurrences, text.len(), words[into].0.len()),
+                    target: Proposed::Merge { word, into },
+                });
+            }
+        }
         Ok(proposals)
     }
 
