@@ -232,6 +232,58 @@ pub fn partition_strip(
     ]
 }
 
+/// The cursor of a list pane (History, Files): arrows, PgUp/PgDn, Home/End and clicks move it;
+/// until the user moves it, it follows the row its pane chooses (the newest entry, the file
+/// shown).
+#[derive(Clone, Debug, Default)]
+pub struct ListCursor {
+    pub row: usize,
+    /// The user moved it: it stays where it was put.
+    pub moved: bool,
+}
+
+impl ListCursor {
+    /// On `chosen` while the user did not move it, and on a row of a list of `len`.
+    pub fn follow(&mut self, chosen: Option<usize>, len: usize) {
+        if let Some(chosen) = chosen.filter(|_| !self.moved) {
+            self.row = chosen;
+        }
+        self.row = self.row.min(len.saturating_sub(1));
+    }
+
+    /// Moves with a navigation key over a list of `len` rows (`page` rows a page); whether it
+    /// moved.
+    pub fn on_key(&mut self, code: KeyCode, page: usize, len: usize) -> bool {
+        if len == 0 {
+            return false;
+        }
+        match scrolled(self.row, code, page) {
+            Some(row) => {
+                self.row = row.min(len - 1);
+                self.moved = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves to the row of the list under a click on `row` of a pane `height` rows inside;
+    /// that row, if there is one.
+    pub fn on_click(&mut self, row: usize, height: usize, len: usize) -> Option<usize> {
+        let clicked = self.first_visible(len, height) + row;
+        (clicked < len).then(|| {
+            self.row = clicked;
+            self.moved = true;
+            clicked
+        })
+    }
+
+    /// The first row shown of a list of `len` in `height` rows, the cursor's row visible.
+    pub fn first_visible(&self, len: usize, height: usize) -> usize {
+        first_visible_row(self.row, len, height)
+    }
+}
+
 /// A cursor or scroll position moved by a navigation key, if it is one.
 pub fn scrolled(position: usize, code: KeyCode, page: usize) -> Option<usize> {
     Some(match code {

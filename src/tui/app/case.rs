@@ -97,7 +97,7 @@ impl App {
         let Some(case) = &self.snapshot.case else {
             return;
         };
-        let Some(row) = case.files.get(self.files.cursor) else {
+        let Some(row) = case.files.get(self.files.cursor.row) else {
             return;
         };
         let path = row.path.clone();
@@ -119,7 +119,7 @@ impl App {
             return;
         }
         let note = match &self.snapshot.state {
-            RunState::Done if case.current == Some(self.files.cursor) => {
+            RunState::Done if case.current == Some(self.files.cursor.row) => {
                 format!("{path} is shown: pins, edits, switches, restarts and undo apply to it")
             }
             RunState::Done => format!("showing {path}…"),
@@ -134,7 +134,7 @@ impl App {
         };
         if self.snapshot.state == RunState::Done {
             // The cursor follows the file shown again.
-            self.files.moved = false;
+            self.files.cursor.moved = false;
         }
         self.send(Command::ShowFile(PathBuf::from(path)));
         self.notice(note, false);

@@ -38,7 +38,7 @@ impl App {
             KeyCode::Char('f') => {
                 self.tree.follow = true;
                 self.text.follow = true;
-                self.history.follow = true;
+                self.history.cursor.moved = false;
                 self.notice("the cursor follows the candidate under test".into(), false);
             }
             KeyCode::Char('u') => {
@@ -84,7 +84,7 @@ impl App {
     }
 
     pub(super) fn view_history(&mut self) {
-        let Some(entry) = self.snapshot.history.get(self.history.cursor) else {
+        let Some(entry) = self.snapshot.history.get(self.history.cursor.row) else {
             return;
         };
         let index = entry.index;
@@ -116,11 +116,11 @@ impl App {
             }
             Pane::History => {
                 let len = self.snapshot.history.len();
-                self.history.on_key(key.code, page, len);
+                self.history.cursor.on_key(key.code, page, len);
             }
             Pane::Files => {
                 let len = self.case_file_count();
-                self.files.on_key(key.code, page, len);
+                self.files.cursor.on_key(key.code, page, len);
             }
             _ => {}
         }

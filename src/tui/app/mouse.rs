@@ -35,13 +35,11 @@ impl App {
                         .on_click(Position::new(mouse.column, mouse.row), row),
                     Pane::History => {
                         let len = self.snapshot.history.len();
-                        self.history.on_click(row, height, len);
+                        self.history.cursor.on_click(row, height, len);
                     }
                     Pane::Files => {
                         let len = self.case_file_count();
-                        if let Some(clicked) = self.files.row_at(row, height, len) {
-                            self.files.cursor = clicked;
-                            self.files.moved = true;
+                        if self.files.cursor.on_click(row, height, len).is_some() {
                             self.show_case_file();
                         }
                     }
@@ -62,11 +60,11 @@ impl App {
                     }
                     Pane::History => {
                         let len = self.snapshot.history.len();
-                        self.history.on_key(code, height, len);
+                        self.history.cursor.on_key(code, height, len);
                     }
                     Pane::Files => {
                         let len = self.case_file_count();
-                        self.files.on_key(code, height, len);
+                        self.files.cursor.on_key(code, height, len);
                     }
                     _ => {}
                 }

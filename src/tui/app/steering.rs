@@ -195,7 +195,7 @@ impl App {
     }
 
     fn restart_from_history(&mut self) {
-        let Some(entry) = self.snapshot.history.get(self.history.cursor) else {
+        let Some(entry) = self.snapshot.history.get(self.history.cursor.row) else {
             self.notice("there is no history entry to restart from".into(), true);
             return;
         };
@@ -204,7 +204,7 @@ impl App {
             return;
         }
         self.text.viewing = None;
-        self.history.follow = true;
+        self.history.cursor.moved = false;
         self.notice(
             format!("restarting from history #{index} (the output keeps the smallest result)"),
             false,

@@ -5,13 +5,12 @@
 //! Enter or a click picks the file under it.
 
 use ratatui::Frame;
-use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Pane, View};
-use crate::tui::widgets::{block, first_visible_row, human_bytes, scrolled};
+use crate::tui::widgets::{ListCursor, block, human_bytes};
 use whittle_core::engine::case::{CaseView, FileRow, FileState};
 use whittle_core::text::describe::ellipsize;
 
@@ -71,41 +70,13 @@ fn now(row: &FileRow) -> String {
 /// The Files pane's state: its cursor, which follows the file shown until it is moved.
 #[derive(Clone, Debug, Default)]
 pub struct FilesPane {
-    pub cursor: usize,
-    /// The user moved the cursor: it stays where it was put.
-    pub moved: bool,
+    pub cursor: ListCursor,
 }
 
 impl FilesPane {
     /// Keeps the cursor on the file shown while it was not moved, and on a row of the list.
     pub fn refresh(&mut self, case: &CaseView) {
-        if !self.moved
-            && let Some(current) = case.current
-        {
-            self.cursor = current;
-        }
-        self.cursor = self.cursor.min(case.files.len().saturating_sub(1));
-    }
-
-    /// Moves the cursor with a key of the focused pane; whether it moved.
-    pub fn on_key(&mut self, code: KeyCode, page: usize, len: usize) -> bool {
-        if len == 0 {
-            return false;
-        }
-        match scrolled(self.cursor, code, page) {
-            Some(cursor) => {
-                self.cursor = cursor.min(len - 1);
-                self.moved = true;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// A click on `row` of the pane's inside (`height` rows): the row of the list under it.
-    pub fn row_at(&self, row: usize, height: usize, len: usize) -> Option<usize> {
-        let clicked = first_visible_row(self.cursor, len, height) + row;
-        (clicked < len).then_some(clicked)
+        self.cursor.follow(case.current, case.files.len());
     }
 
     pub fn draw(&self, view: &View, frame: &mut Frame, area: Rect) {
@@ -116,8 +87,8 @@ impl FilesPane {
         let focused = view.focus == Pane::Files;
         let width = area.width.saturating_sub(2) as usize;
         let height = area.height.saturating_sub(2) as usize;
-        let cursor = focused.then_some(self.cursor);
-        let first = first_visible_row(self.cursor, case.files.len(), height);
+        let cursor = focused.then_some(self.cursor.row);
+        let first = self.cursor.first_visible(case.files.len(), height);
         let body: Vec<Line> = lines(case, cursor, width)
             .into_iter()
             .zip(&case.files)

@@ -2,29 +2,18 @@
 //! it) following the newest unless moved.
 
 use ratatui::Frame;
-use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Pane, View};
-use crate::tui::widgets::{block, first_visible_row, human_bytes, scrolled};
+use crate::tui::widgets::{ListCursor, block, human_bytes};
 use whittle_core::observe::events::Branch;
 
-/// The history pane's state.
+/// The history pane's state: its cursor, on the newest entry until moved.
+#[derive(Default)]
 pub struct HistoryPane {
-    pub cursor: usize,
-    /// The cursor stays on the newest entry.
-    pub follow: bool,
-}
-
-impl Default for HistoryPane {
-    fn default() -> Self {
-        HistoryPane {
-            cursor: 0,
-            follow: true,
-        }
-    }
+    pub cursor: ListCursor,
 }
 
 /// A branch in few words, for narrow lists.
@@ -40,34 +29,9 @@ pub fn short_branch(branch: Branch) -> &'static str {
 }
 
 impl HistoryPane {
-    /// Keeps the cursor on the newest of `len` entries while following.
+    /// Keeps the cursor on the newest of `len` entries while it was not moved.
     pub fn refresh(&mut self, len: usize) {
-        if self.follow || self.cursor >= len {
-            self.cursor = len.saturating_sub(1);
-        }
-    }
-
-    pub fn on_key(&mut self, code: KeyCode, page: usize, len: usize) -> bool {
-        if len == 0 {
-            return false;
-        }
-        match scrolled(self.cursor, code, page) {
-            Some(cursor) => {
-                self.cursor = cursor.min(len - 1);
-                self.follow = false;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// A click on `row` of the pane's inside (`height` rows).
-    pub fn on_click(&mut self, row: usize, height: usize, len: usize) {
-        let clicked = first_visible_row(self.cursor, len, height) + row;
-        if clicked < len {
-            self.cursor = clicked;
-            self.follow = false;
-        }
+        self.cursor.follow(len.checked_sub(1), len);
     }
 
     pub fn draw(&self, view: &View, frame: &mut Frame, area: Rect) {
@@ -75,14 +39,14 @@ impl HistoryPane {
         let focused = view.focus == Pane::History;
         let history = &view.snapshot.history;
         let height = area.height.saturating_sub(2) as usize;
-        let first = first_visible_row(self.cursor, history.len(), height);
+        let first = self.cursor.first_visible(history.len(), height);
         let lines: Vec<Line> = history
             .iter()
             .enumerate()
             .skip(first)
             .take(height)
             .map(|(row, entry)| {
-                let style = if row == self.cursor && focused {
+                let style = if row == self.cursor.row && focused {
                     theme.selection
                 } else {
                     theme.base
