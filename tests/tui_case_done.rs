@@ -24,16 +24,7 @@ use common::case::*;
 fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out");
-    let session = start_case_writing(
-        SessionOptions {
-            exit_when_done: false,
-            start_in_step_mode: false,
-            start_paused: false,
-        },
-        "ddmin:line".parse().unwrap(),
-        Some(&output),
-    );
-    events_until_done(&session);
+    let session = done_case_writing(&output);
     let lines = [
         ("a.txt".to_string(), "keep\n".to_string()),
         ("b.txt".to_string(), "needed\n".to_string()),
@@ -61,7 +52,7 @@ fn a_done_case_is_steered_like_a_file_and_reduced_again() {
     assert!(matches!(events.last(), Some(Event::Done { .. })));
     let cut = on_disk(&output);
     assert_eq!(content_of(&cut, &path), best.trim_end(), "{cut:?}");
-    let other = if path == "a.txt" { "b.txt" } else { "a.txt" };
+    let other = other_kept(&path);
     assert_eq!(content_of(&cut, other), content_of(&lines, other));
     assert_eq!(session.snapshot().state, RunState::Done);
 
@@ -194,7 +185,7 @@ fn a_file_picked_after_the_end_is_shown_and_the_commands_apply_to_it() {
     let output = dir.path().join("out");
     let session = done_case_writing(&output);
     let (first, _) = shown(&session);
-    let other = if first == "a.txt" { "b.txt" } else { "a.txt" };
+    let other = other_kept(&first);
     let pipeline = session.snapshot().pipeline;
 
     session.send(Command::ShowFile("c.txt".into()));
@@ -469,7 +460,7 @@ fn on_a_small_screen_the_file_tab_picks_the_file_shown() {
     let screen = fold_until(&session, &mut app, &mut terminal, |event| {
         matches!(event, Event::Notice { .. })
     });
-    let other = if first == "a.txt" { "b.txt" } else { "a.txt" };
+    let other = other_kept(&first);
     assert_eq!(shown(&session).0, other);
     assert!(screen.contains(&format!("▶ {other}")), "{screen}");
     // Tab goes on from the file list to the tree (the deck shows it).
@@ -492,7 +483,7 @@ fn the_configuration_pane_follows_a_rerun_of_a_done_case() {
     app.refresh();
     // The other file (its last session had steps) goes back to where that session started.
     let (first, _) = shown(&session);
-    let other = if first == "a.txt" { "b.txt" } else { "a.txt" };
+    let other = other_kept(&first);
     session.send(Command::ShowFile(other.into()));
     answer(&session);
     assert!(session.snapshot().history.len() > 1);

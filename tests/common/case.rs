@@ -370,6 +370,11 @@ pub fn shown(session: &CaseSession) -> (String, String) {
     )
 }
 
+/// The other of the two files the case keeps (`a.txt` and `b.txt`).
+pub fn other_kept(path: &str) -> &'static str {
+    if path == "a.txt" { "b.txt" } else { "a.txt" }
+}
+
 /// The size of the file at `path` in the set now, as the file list tells it.
 pub fn size_of(session: &CaseSession, path: &str) -> usize {
     let snapshot = session.snapshot();
