@@ -81,6 +81,26 @@ impl Record {
         self.removed as f64 / self.tests.max(1) as f64
     }
 
+    /// The record after a run that began on the text of fingerprint `before` and left
+    /// `after`, `cut` short (its budget, or edits it skipped): what the run did.
+    fn after_run(&mut self, before: u64, after: u64, cut: bool) -> RunEffect {
+        if after != before {
+            self.idle_on = None;
+            self.probation = false;
+            self.deferred = false;
+            RunEffect::Changed
+        } else if cut {
+            self.probation = true;
+            self.deferred = true;
+            RunEffect::Deferred
+        } else {
+            self.idle_on = Some(after);
+            self.probation = true;
+            self.deferred = false;
+            RunEffect::Idle
+        }
+    }
+
     /// Why the stage runs where it does in `round`, `settling` after a round that changed
     /// nothing, the current best's fingerprint being `best`.
     fn placement(&self, round: u32, settling: bool, best: u64) -> Placement {
@@ -239,6 +259,21 @@ struct RunStart {
     eta_guessed_stages: usize,
 }
 
+impl RunStart {
+    /// Where the best stands now, as stage `position` of `plan` begins.
+    fn now(tester: &Tester, plan: &RoundPlan, position: usize, changed: bool) -> RunStart {
+        let (eta_seconds, eta_guessed_stages) = estimate(tester, plan, position, changed);
+        RunStart {
+            size: tester.best().len(),
+            nonws: non_whitespace_chars(tester.best()),
+            tests: tester.stats().tests,
+            started: tester.running_time().as_secs_f64(),
+            eta_seconds,
+            eta_guessed_stages,
+        }
+    }
+}
+
 /// A round of the schedule while its stages take their turns.
 struct RoundState<'a> {
     names: &'a [String],
@@ -294,19 +329,7 @@ impl RoundState<'_> {
         if budgeted {
             tester.set_failure_budget(Some(PROBATION_BUDGET));
         }
-        let size = tester.best().len();
-        let nonws = non_whitespace_chars(tester.best());
-        let tests = tester.stats().tests;
-        let started = tester.running_time().as_secs_f64();
-        let (eta_seconds, eta_guessed_stages) = estimate(tester, self.plan, position, self.changed);
-        let start = RunStart {
-            size,
-            nonws,
-            tests,
-            started,
-            eta_seconds,
-            eta_guessed_stages,
-        };
+        let start = RunStart::now(tester, self.plan, position, self.changed);
         let place = SchedulePlace {
             stage,
             of: self.names.len(),
@@ -332,26 +355,8 @@ impl RoundState<'_> {
             Err(stop) => return Err(stop),
         };
         self.note_run(position, &start, interrupted, tester);
-        let record = &mut self.records[stage];
         let after = fingerprint(tester.best());
-        Ok(if after != before {
-            *record = Record {
-                idle_on: None,
-                probation: false,
-                deferred: false,
-                ..record.clone()
-            };
-            RunEffect::Changed
-        } else if interrupted || partial {
-            record.probation = true;
-            record.deferred = true;
-            RunEffect::Deferred
-        } else {
-            record.idle_on = Some(after);
-            record.probation = true;
-            record.deferred = false;
-            RunEffect::Idle
-        })
+        Ok(self.records[stage].after_run(before, after, interrupted || partial))
     }
 
     /// The run of the stage at `position` noted: its record's tests and bytes, its last
