@@ -28,7 +28,7 @@ pub const ALIGNED_PER_TOKEN: usize = 1;
 /// The runs that end inside a statement tried at a token (the longest): more cost many tests
 /// for nothing (js-node-proxy-gopd: all of them 321 tests, three 151, one 85 on the final
 /// text; rust-rustc-borrow 2058 -> 1704 tests with one instead of three, the same results on
-/// the eleven tasks measured: `docs/benchmarks.md` section 21).
+/// every task measured: `docs/benchmarks.md` section 21).
 pub const UNALIGNED_PER_TOKEN: usize = 1;
 
 /// The token-span deletion stage.
