@@ -17,7 +17,7 @@ use whittle_core::observe::events::{CandidateKind, Event};
 use whittle_core::text::atoms::AtomKind;
 use whittle_core::tree::{Language, Tree};
 
-use common::{PATIENCE, demo_example, session_options};
+use common::{PATIENCE, demo_example, events_until, session_options};
 
 fn text_settings(jobs: usize) -> Settings {
     Settings {
@@ -78,24 +78,6 @@ fn lines(n: usize) -> Vec<u8> {
         .into_bytes()
 }
 
-/// Events until one satisfies `until`.
-fn events_until(session: &Session, mut until: impl FnMut(&Event) -> bool) -> Vec<Event> {
-    let deadline = Instant::now() + PATIENCE;
-    let mut events = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let event = session
-            .events()
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("no such event; got {events:?}"));
-        let done = until(&event);
-        events.push(event);
-        if done {
-            return events;
-        }
-    }
-}
-
 /// Waits until the engine waits at its checkpoint (or is done).
 fn until_parked(session: &Session) {
     let deadline = Instant::now() + PATIENCE;
@@ -114,14 +96,14 @@ fn restarts_and_undos_only_move_where_the_engine_works() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out.txt");
     let session = start(&lines(10), Some(&output), 1, false);
-    events_until(&session, |e| matches!(e, Event::Done { .. }));
+    events_until(session.events(), |e| matches!(e, Event::Done { .. }));
     let smallest = std::fs::read(&output).unwrap();
     assert_eq!(smallest, b"line 3\nline 7\n");
     let entries = session.snapshot().history.len();
 
     // Back to the input: the engine reduces it again, the output keeps the smallest result.
     session.send(Command::RestartFrom(0));
-    let events = events_until(&session, |e| matches!(e, Event::Done { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::Done { .. }));
     assert!(
         events
             .iter()
@@ -142,20 +124,22 @@ fn restarts_and_undos_only_move_where_the_engine_works() {
 
     // Undo the restart: the engine is back at the result it had before it.
     session.send(Command::Undo);
-    let events = events_until(&session, |e| matches!(e, Event::Undone { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::Undone { .. }));
     let Some(Event::Undone { what, to, size }) = events.last() else {
         unreachable!()
     };
     assert_eq!(*to, entries - 1, "back to the entry before the restart");
     assert_eq!(*size, smallest.len());
     assert!(what.contains("restart from #0"), "{what}");
-    events_until(&session, |e| matches!(e, Event::Done { .. }));
+    events_until(session.events(), |e| matches!(e, Event::Done { .. }));
     assert_eq!(&*session.snapshot().best, smallest.as_slice());
     assert_eq!(std::fs::read(&output).unwrap(), smallest);
 
     // Nothing more to undo.
     session.send(Command::Undo);
-    let events = events_until(&session, |e| matches!(e, Event::CommandRejected { .. }));
+    let events = events_until(session.events(), |e| {
+        matches!(e, Event::CommandRejected { .. })
+    });
     assert!(matches!(
         events.last(),
         Some(Event::CommandRejected { command, .. }) if command == "undo"
@@ -167,7 +151,7 @@ fn a_kept_manual_edit_can_be_undone_and_is_described_in_words() {
     let session = start(&lines(10), None, 1, true);
     until_parked(&session);
     session.send(Command::Propose(ManualEdit::RemoveLines(0..2)));
-    let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::ManualEdit { .. }));
     let Some(Event::ManualEdit {
         description,
         accepted,
@@ -189,7 +173,7 @@ fn a_kept_manual_edit_can_be_undone_and_is_described_in_words() {
     until_parked(&session);
     assert_eq!(session.snapshot().best.len(), 70 - 14);
     session.send(Command::Undo);
-    let events = events_until(&session, |e| matches!(e, Event::Undone { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::Undone { .. }));
     assert!(matches!(
         events.last(),
         Some(Event::Undone { what, size: 70, .. }) if what.contains("remove lines 1-2")
@@ -218,7 +202,7 @@ fn node_edits_are_named_by_kind_text_and_place() {
         version,
         node: pair,
     }));
-    let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::ManualEdit { .. }));
     assert_eq!(
         manual_edit_description(&events),
         "remove pair `\"foo\": \"bar\"` at 2:3"
@@ -236,7 +220,7 @@ fn node_edits_are_named_by_kind_text_and_place() {
         node: array,
         descendant: number,
     }));
-    let events = events_until(&session, |e| matches!(e, Event::ManualEdit { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::ManualEdit { .. }));
     assert_eq!(
         manual_edit_description(&events),
         "hoist `[ 6, 7, 12, 31, 77, 87 ]` → `87` at 2:10"
@@ -256,7 +240,7 @@ fn one_step_with_two_jobs_is_one_candidate_judged() {
     for step in 1..=12u64 {
         session.send(Command::Step);
         let events = events_until(
-            &session,
+            session.events(),
             |e| matches!(e, Event::CandidateJudged { step: s, .. } if *s == step),
         );
         until_parked(&session);
@@ -431,11 +415,11 @@ fn a_session_started_paused_checks_the_input_then_waits() {
     assert_eq!(snapshot.stats.checks, 2, "the input and the empty file");
     assert_eq!(snapshot.stats.tests, 0, "nothing else");
     session.send(Command::Step);
-    events_until(&session, |e| {
+    events_until(session.events(), |e| {
         matches!(e, Event::CandidateJudged { step: 1, .. })
     });
     session.send(Command::Resume);
-    events_until(&session, |e| matches!(e, Event::Done { .. }));
+    events_until(session.events(), |e| matches!(e, Event::Done { .. }));
     assert_eq!(&*session.snapshot().best, b"line 3\nline 7\n");
 }
 
@@ -453,7 +437,7 @@ fn steps_after_a_restart_go_on_one_by_one() {
             session.send(Command::Step);
             let wanted = step;
             let events = events_until(
-                session,
+                session.events(),
                 |e| matches!(e, Event::CandidateJudged { step: s, .. } if *s == wanted),
             );
             judged.extend(events.iter().filter_map(|e| match e {
@@ -465,7 +449,7 @@ fn steps_after_a_restart_go_on_one_by_one() {
     };
     take_steps(&session, 6, &mut judged);
     session.send(Command::RestartFrom(0));
-    events_until(&session, |e| matches!(e, Event::Restarted { .. }));
+    events_until(session.events(), |e| matches!(e, Event::Restarted { .. }));
     until_parked(&session);
     take_steps(&session, 6, &mut judged);
     let expected: Vec<u64> = (1..=12).collect();
@@ -481,7 +465,7 @@ fn the_final_statistics_tell_the_knobs_that_ran_last() {
     session.send(Command::SetSplitFactor(SplitFactor::Finite(3)));
     session.send(Command::SetParallelMode(ParallelMode::First));
     session.send(Command::Resume);
-    let events = events_until(&session, |e| matches!(e, Event::Done { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::Done { .. }));
     let Some(Event::Done { stats }) = events.last() else {
         panic!("the run ended without Done");
     };
@@ -527,7 +511,7 @@ fn live_switches_make_plan_versions_that_the_statistics_and_the_trace_tell() {
     .unwrap();
     until_parked(&session);
     session.send(Command::Step);
-    events_until(&session, |e| {
+    events_until(session.events(), |e| {
         matches!(e, Event::CandidateJudged { step: 1, .. })
     });
     until_parked(&session);
@@ -536,7 +520,7 @@ fn live_switches_make_plan_versions_that_the_statistics_and_the_trace_tell() {
     session.send(Command::SetParallelMode(ParallelMode::First));
     assert_eq!(session.snapshot().plan_version, 2);
     session.send(Command::Resume);
-    let events = events_until(&session, |e| matches!(e, Event::Done { .. }));
+    let events = events_until(session.events(), |e| matches!(e, Event::Done { .. }));
     let Some(Event::Done { stats }) = events.last() else {
         panic!("the run ended without Done");
     };

@@ -18,7 +18,7 @@ use whittle_core::exec::oracle::predicate;
 use whittle_core::observe::events::Event;
 use whittle_core::params::ParallelMode;
 
-use super::PATIENCE;
+use super::{PATIENCE, events_until};
 
 pub fn file(path: &str, content: &str) -> CaseFile {
     CaseFile {
@@ -272,23 +272,12 @@ pub fn run_to_the_end(exit_when_done: bool) -> (CaseSession, App, Vec<Event>) {
 
 /// The events until the next end of a run (or `PATIENCE`).
 pub fn events_until_done(session: &CaseSession) -> Vec<Event> {
-    let deadline = Instant::now() + PATIENCE;
-    let mut events = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let event = session
-            .events()
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("the run did not end: {events:?}"));
-        let end = matches!(
+    events_until(session.events(), |event| {
+        matches!(
             event,
             Event::Done { .. } | Event::Stopped { .. } | Event::Failed { .. }
-        );
-        events.push(event);
-        if end {
-            return events;
-        }
-    }
+        )
+    })
 }
 
 /// Steps a session in step mode (the events it sends kept in `seen`) until `until` holds of
@@ -315,18 +304,9 @@ pub fn step_session_until(
             return;
         }
         session.send(Command::Step);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let event = session
-                .events()
-                .recv_timeout(left)
-                .expect("the step was judged");
-            let judged = matches!(event, Event::CandidateJudged { .. });
-            seen.push(event);
-            if judged {
-                break;
-            }
-        }
+        seen.extend(events_until(session.events(), |event| {
+            matches!(event, Event::CandidateJudged { .. })
+        }));
     }
 }
 
@@ -428,18 +408,8 @@ pub fn fold_until(
     terminal: &mut Terminal<TestBackend>,
     until: impl Fn(&Event) -> bool,
 ) -> String {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let event = session
-            .events()
-            .recv_timeout(left)
-            .expect("the engine answered");
-        let found = until(&event);
+    for event in events_until(session.events(), until) {
         app.on_engine_event(event);
-        if found {
-            break;
-        }
     }
     app.refresh();
     terminal.draw(|frame| app.draw(frame)).unwrap();

@@ -15,6 +15,27 @@ pub mod tui;
 /// the machine may be loaded).
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// The events a session sends on `events` until one satisfies `until` (that one included);
+/// panics with the events so far when none does within [`PATIENCE`].
+pub fn events_until(
+    events: &crossbeam_channel::Receiver<whittle_core::observe::events::Event>,
+    mut until: impl FnMut(&whittle_core::observe::events::Event) -> bool,
+) -> Vec<whittle_core::observe::events::Event> {
+    let deadline = std::time::Instant::now() + PATIENCE;
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let event = events
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no such event within {PATIENCE:?}; got {seen:?}"));
+        let done = until(&event);
+        seen.push(event);
+        if done {
+            return seen;
+        }
+    }
+}
+
 use std::sync::Arc;
 
 use whittle_core::algorithms::dd::{self, TextDomain};
