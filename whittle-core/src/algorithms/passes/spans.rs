@@ -1,14 +1,17 @@
 //! `spans`: a run of tokens of any length is deleted at once, across statements and without
 //! regard to the tree (shrinkray's `delete_byte_spans` and block deletion over tokens):
-//! `if (n < 1) return 1; if (n == 1) return 0; return n;` loses `< 1) return 1; if (n == 1)
-//! return 0; return` in one test. Every run keeps the text's brackets balanced (it removes as
-//! many of each opening bracket as of its closing one) and ends where a statement ends (before
-//! a token that follows `;`, `{` or `}` or starts a line, or at the end): the likely runs, from
-//! 4 tokens (shorter ones are the `tokens` stage's) to [`LONGEST`]. At each token only the
-//! longest such run is tried ([`ALIGNED_PER_TOKEN`]): the shorter ones are left to the runs at
-//! the tokens after it, to `tokens` and to the tree stages. The `runs` stage (`aligned` off)
-//! tries the balanced runs that end inside a statement instead (those `spans` leaves), the
-//! longest at each token ([`UNALIGNED_PER_TOKEN`]).
+//! `{ if (n < 1) return 1; if (n == 1) return 0; return n; }` loses its three statements in one
+//! test. Every run keeps the text's brackets balanced (it removes as many of each opening
+//! bracket as of its closing one) and ends where a statement ends (before a token that follows
+//! `;`, `{` or `}` or starts a line, or at the end): the likely runs, from [`SHORTEST`] tokens
+//! (shorter ones are the `tokens` stage's) to [`LONGEST`]. The `runs` stage (`aligned` off)
+//! tries the balanced runs that end inside a statement instead (those `spans` leaves).
+//!
+//! Each stage tries only the longest of its runs at each token: the shorter ones are left to
+//! the runs at the tokens after it, to `tokens` and to the tree stages. They cost tests for
+//! nothing on every task measured (`docs/benchmarks.md` sections 19 and 21): all of `spans`'
+//! runs at a token cost js-node-proxy-gopd 839 tests, the longest 790; the three longest of
+//! `runs`' cost rust-rustc-borrow 2058, the longest 1704, the same results.
 
 use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
 use super::lexer::{Syntax, TokenKind, lex};
@@ -19,17 +22,6 @@ pub const LONGEST: usize = 64;
 
 /// The shortest run, in tokens (shorter ones are the `tokens` stage's).
 pub const SHORTEST: usize = 4;
-
-/// The runs that end where a statement ends tried at a token (the longest): the shorter ones
-/// at the same token cost tests for nothing on every task measured (js-node-proxy-gopd 839 ->
-/// 790 tests with one instead of all, cpp-gxx-const-this 1451 -> 1377, the same results).
-pub const ALIGNED_PER_TOKEN: usize = 1;
-
-/// The runs that end inside a statement tried at a token (the longest): more cost many tests
-/// for nothing (js-node-proxy-gopd: all of them 321 tests, three 151, one 85 on the final
-/// text; rust-rustc-borrow 2058 -> 1704 tests with one instead of three, the same results on
-/// every task measured: `docs/benchmarks.md` section 21).
-pub const UNALIGNED_PER_TOKEN: usize = 1;
 
 /// The token-span deletion stage.
 pub struct TokenSpans {
@@ -84,25 +76,19 @@ impl EditStage for TokenSpans {
             if request.is_full(edits.len()) {
                 break;
             }
+            // The longest balanced run of the stage's kind from this token (its end).
             let mut balance = [0; 3];
-            let (mut runs, mut unaligned) = (Vec::new(), Vec::new());
+            let mut longest = None;
             for j in i + 1..=(i + LONGEST).min(tokens.len()) {
                 let change = depth_change[j - 1];
                 for kind in 0..3 {
                     balance[kind] += change[kind];
                 }
-                if j - i >= SHORTEST && balance == [0; 3] {
-                    match (ends_before(j), self.aligned) {
-                        (true, true) => runs.push(j),
-                        (false, false) => unaligned.push(j),
-                        _ => {}
-                    }
+                if j - i >= SHORTEST && balance == [0; 3] && ends_before(j) == self.aligned {
+                    longest = Some(j);
                 }
             }
-            runs.reverse();
-            runs.truncate(ALIGNED_PER_TOKEN);
-            runs.extend(unaligned.iter().rev().take(UNALIGNED_PER_TOKEN));
-            for &j in &runs {
+            if let Some(j) = longest {
                 let (range, new) = deletion(text, token.start..tokens[j - 1].end);
                 edits.push(Edit::replace(vec![(range, new)], at).with_resume(at));
             }
