@@ -100,7 +100,7 @@ impl Progress {
                     Action::Test if candidate.is_check() => {}
                     Action::Test => self.tests += 1,
                     Action::Cache => self.cached += 1,
-                    Action::Guard => {}
+                    Action::Guard | Action::Recall => {}
                 }
                 false
             }
@@ -241,10 +241,10 @@ pub fn report(stats: &Stats) -> String {
             ));
         }
     }
-    if stats.guard_skips > 0 || stats.cancelled > 0 || stats.ahead > 0 {
+    if stats.guard_skips > 0 || stats.recall_skips > 0 || stats.cancelled > 0 || stats.ahead > 0 {
         lines.push(format!(
-            "guard skips: {}, cancelled: {}, run ahead: {}, wasted: {}",
-            stats.guard_skips, stats.cancelled, stats.ahead, stats.wasted
+            "guard skips: {}, recalled: {}, cancelled: {}, run ahead: {}, wasted: {}",
+            stats.guard_skips, stats.recall_skips, stats.cancelled, stats.ahead, stats.wasted
         ));
     }
     lines.join("\n")

@@ -8,7 +8,7 @@ use super::{DemoArgs, EXIT_ERROR, EXIT_USAGE};
 use crate::console::{StdoutError, errln, outln};
 use whittle_core::engine::demo::{Example, examples};
 use whittle_core::engine::session::SessionOptions;
-use whittle_core::observe::events::{Action, Event};
+use whittle_core::observe::events::Event;
 
 /// `whittle demo`: runs an example and prints each candidate and the result.
 pub fn run(args: &DemoArgs) -> anyhow::Result<i32> {
@@ -167,11 +167,7 @@ fn print_events(events: &crossbeam_channel::Receiver<Event>) -> Result<(), Stdou
                 "{step:>5}  {:<12} {:<24} {:<6} {} {}",
                 candidate.describe(),
                 preview.map_or_else(|| "…".to_string(), |p| format!("{p:?}")),
-                match action {
-                    Action::Test => "test",
-                    Action::Cache => "cache",
-                    Action::Guard => "guard",
-                },
+                action.word(),
                 outcome.symbol(),
                 outcome
             )?,

@@ -89,11 +89,7 @@ fn print_steps(replay: &Replay, from: Option<u64>) -> Result<(), StdoutError> {
             } if step as usize > first || (step == 0 && first == 0) => outln!(
                 "{step:>5}  {:<16} {size:>8} B  {:<6} {}",
                 candidate.describe(),
-                match action {
-                    whittle_core::observe::events::Action::Test => "test",
-                    whittle_core::observe::events::Action::Cache => "cache",
-                    whittle_core::observe::events::Action::Guard => "guard",
-                },
+                action.word(),
                 outcome.symbol()
             )?,
             Event::Accepted { size, branch, .. } => {

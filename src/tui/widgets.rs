@@ -155,6 +155,7 @@ fn outcome_cell(
                 Action::Test => outcome.symbol().to_string(),
                 Action::Cache => format!("{}c", outcome.symbol()),
                 Action::Guard => format!("{}g", outcome.symbol()),
+                Action::Recall => format!("{}r", outcome.symbol()),
             };
             let mut style = theme.outcome(outcome);
             if testing {

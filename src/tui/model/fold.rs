@@ -598,6 +598,7 @@ impl RunModel {
                 Outcome::Unresolved => counters.cache_unresolved += 1,
             },
             Action::Guard => counters.guard_skips += 1,
+            Action::Recall => counters.recalled += 1,
         }
         if action == Action::Test {
             counters.test_seconds += duration.as_secs_f64();

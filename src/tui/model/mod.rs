@@ -192,6 +192,7 @@ pub struct Counters {
     pub cache_not: u64,
     pub cache_unresolved: u64,
     pub guard_skips: u64,
+    pub recalled: u64,
     pub timeouts: u64,
     pub rounds: u64,
     pub test_seconds: f64,
@@ -402,6 +403,7 @@ impl RunModel {
             iterations: counters.rounds,
             timeouts: counters.timeouts,
             guard_skips: counters.guard_skips,
+            recall_skips: counters.recalled,
             test_seconds: counters.test_seconds,
             accepted: self.accepted,
             ..Stats::default()

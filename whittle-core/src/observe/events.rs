@@ -111,6 +111,21 @@ pub enum Action {
     Cache,
     /// The syntax guard rejected the candidate without running the test.
     Guard,
+    /// An edit of the same shape in the same neighbourhood failed earlier in the stage's run
+    /// (or an earlier run): skipped without a test until the schedule settles.
+    Recall,
+}
+
+impl Action {
+    /// The word that names it in listings (`test`, `cache`, `guard`, `recall`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Test => "test",
+            Action::Cache => "cache",
+            Action::Guard => "guard",
+            Action::Recall => "recall",
+        }
+    }
 }
 
 /// Which branch of the algorithm's definition a step took.

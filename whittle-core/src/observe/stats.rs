@@ -37,6 +37,9 @@ pub struct Stats {
     pub unresolved: u64,
     /// Tree candidates the syntax guard rejected without running the test.
     pub guard_skips: u64,
+    /// Tree candidates skipped without a test because one of the same shape in the same
+    /// neighbourhood had failed (see [`crate::testing::recall`]).
+    pub recall_skips: u64,
     /// Tests killed before they finished because another candidate won the window (or, for a
     /// speculative test, because the candidate it was made for failed).
     pub cancelled: u64,

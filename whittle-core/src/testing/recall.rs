@@ -1,5 +1,5 @@
 //! The edits that failed before, known by a signature of what they change and the bytes around
-//! it ([`crate::algorithms::passes::edit::signature`]): a stage that runs again after other
+//! it ([`signature`]): a stage that runs again after other
 //! stages changed the text elsewhere can skip the edits whose neighbourhood looks as it did when
 //! they failed. Unlike the outcome cache (exact texts) this is
 //! a guess: an edit can become interesting when something far from it went away. So a schedule
@@ -13,6 +13,10 @@
 //! every file (sessions that skip nothing) once a round of such sessions changed nothing.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::ops::Range;
+
+use crate::tree::text::is_word_byte;
 
 /// The signatures of the edits that were tested and not interesting, each with the run of a
 /// stage in which it last failed, and whether they are skipped now.
@@ -44,6 +48,14 @@ impl Recall {
         self.recording = true;
         self.skipping = skipping || self.held;
         self.skipping_for_hold = !skipping && self.held;
+    }
+
+    /// The run under way starts another pass over its edits (a tree stage's next walk to its
+    /// fixed point): from now on it skips what failed in its earlier passes too.
+    pub fn next_pass(&mut self) {
+        if self.recording {
+            self.run += 1;
+        }
     }
 
     /// The stage's run ended: nothing is skipped until the next run that skips.
@@ -167,6 +179,97 @@ impl Recall {
     }
 }
 
+/// Tokens on each side of a change that make its neighbourhood (see [`signature`]).
+pub const NEIGHBOURHOOD: usize = 6;
+
+/// The signature of an edit of `text` by stage `stage`, by which the recall knows edits that
+/// failed before: each change's new bytes and the shape
+/// of its replaced bytes and of [`NEIGHBOURHOOD`] tokens on each side. In a shape, blanks do
+/// not count and a word is only a name or a number (so a new layout, renames and merged names
+/// keep the signature, and edits of the same shape elsewhere share it); where the change is does
+/// not count either (text before it may have gone).
+pub fn signature<'a>(
+    stage: &str,
+    text: &[u8],
+    changes: impl IntoIterator<Item = (Range<usize>, &'a [u8])>,
+) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    stage.hash(&mut hasher);
+    for (range, new) in changes {
+        let start = range.start.min(text.len());
+        let end = range.end.clamp(start, text.len());
+        let (from, to) = (tokens_before(text, start), tokens_after(text, end));
+        for part in [&text[from..start], &text[start..end], &text[end..to]] {
+            hash_shape(part, &mut hasher);
+            0xffu8.hash(&mut hasher);
+        }
+        new.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// A token for [`signature`]: a word, or one byte that is neither a word's nor a blank.
+fn token_end(text: &[u8], at: usize) -> usize {
+    let word = text[at..].iter().take_while(|&&b| is_word_byte(b)).count();
+    at + word.max(1)
+}
+
+/// Where the [`NEIGHBOURHOOD`] tokens before `start` begin.
+fn tokens_before(text: &[u8], start: usize) -> usize {
+    let mut at = start;
+    for _ in 0..NEIGHBOURHOOD {
+        while at > 0 && text[at - 1].is_ascii_whitespace() {
+            at -= 1;
+        }
+        if at == 0 {
+            break;
+        }
+        let word = text[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| is_word_byte(b))
+            .count();
+        at -= word.max(1);
+    }
+    at
+}
+
+/// Where the [`NEIGHBOURHOOD`] tokens after `end` end.
+fn tokens_after(text: &[u8], end: usize) -> usize {
+    let mut at = end;
+    for _ in 0..NEIGHBOURHOOD {
+        while at < text.len() && text[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at == text.len() {
+            break;
+        }
+        at = token_end(text, at);
+    }
+    at
+}
+
+/// Hashes the tokens of `bytes` without blanks, each word as a name or a number, whichever it is.
+fn hash_shape(bytes: &[u8], hasher: &mut DefaultHasher) {
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if byte.is_ascii_whitespace() {
+            at += 1;
+            continue;
+        }
+        let end = token_end(bytes, at);
+        if !is_word_byte(byte) {
+            byte.hash(hasher);
+        } else if byte.is_ascii_digit() {
+            0xfeu8.hash(hasher);
+        } else {
+            0xfdu8.hash(hasher);
+        }
+        at = end;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +292,24 @@ mod tests {
         assert!(recall.skips(7));
         assert!(!recall.skips(8));
         assert_eq!(recall.skipped(), 1);
+    }
+
+    #[test]
+    fn a_new_pass_skips_the_failures_of_the_passes_before_it() {
+        let mut recall = Recall::default();
+        recall.next_pass();
+        recall.start_run(true);
+        recall.note_failed(7);
+        assert!(!recall.skips(7), "failed in this pass");
+        recall.next_pass();
+        assert!(recall.skips(7));
+        recall.end_run();
+        // Outside a stage's run there are no passes: nothing noted is skipped.
+        recall.next_pass();
+        recall.start_run(false);
+        recall.note_failed(8);
+        recall.next_pass();
+        assert!(!recall.skips(8), "not skipping");
     }
 
     #[test]
@@ -236,5 +357,29 @@ mod tests {
         recall.hold(false);
         assert!(!recall.defer_stage(true), "let go: it runs again");
         assert_eq!(recall.held_back(), 3);
+    }
+
+    #[test]
+    fn an_edit_is_known_by_the_shape_of_its_neighbourhood() {
+        let delete = |text: &str, word: &str| {
+            let at = text.find(word).unwrap();
+            signature("tokens", text.as_bytes(), [(at..at + word.len(), &b""[..])])
+        };
+        // Far from the edit, names renamed or merged, a new layout: the same signature.
+        let far = "u = 1; v = 2; w = 3; f(x, y);";
+        let renamed = "q=9;\n  a_long_name = 1;\n    g(a, a);";
+        assert_eq!(delete(far, ", y"), delete(renamed, ", a"));
+        // Other tokens, other stages and other new texts differ.
+        assert_ne!(
+            delete(far, ", y"),
+            delete("u = 1; v = 2; w = 3; f(x; y);", "; y")
+        );
+        assert_ne!(
+            delete(far, ", y"),
+            delete("u = 1; v = 2; w = 3; f(x, y, z);", ", y")
+        );
+        let edit = |stage: &str, new: &[u8]| signature(stage, b"f(x)", [(2..3, new)]);
+        assert_ne!(edit("tokens", b""), edit("rename", b""));
+        assert_ne!(edit("tokens", b""), edit("tokens", b"0"));
     }
 }

@@ -61,11 +61,7 @@ pub fn outcome_word(outcome: Outcome) -> &'static str {
 }
 
 pub fn action_word(action: Action) -> &'static str {
-    match action {
-        Action::Test => "test",
-        Action::Cache => "cache",
-        Action::Guard => "guard",
-    }
+    action.word()
 }
 
 /// Lines that stay or go together, with how much they matter (0 most).

@@ -44,8 +44,25 @@ pub struct TreeContext<'a> {
 }
 
 /// Runs `algorithm` on the tester's current best (to its fixed point unless the context says
-/// otherwise). The tester's best is the result; an early stop loses nothing.
+/// otherwise). The tester's best is the result; an early stop loses nothing. In a schedule,
+/// each walk after the first skips the removals and hoists that failed in an earlier walk (or
+/// run) with a neighbourhood of the same shape ([`crate::testing::recall`]), until the schedule
+/// settles.
 pub fn run(
+    tester: &mut Tester,
+    algorithm: Algorithm,
+    context: &TreeContext<'_>,
+    stage: &str,
+) -> Result<(), Stop> {
+    // Its walks' candidates are known to the recall by the nodes they remove (in a schedule).
+    tester.set_window_recall(Some(stage));
+    let result = run_to_fixpoint(tester, algorithm, context, stage);
+    tester.set_window_recall(None);
+    result
+}
+
+/// The walks of [`run`], each on a fresh parse, until one removes nothing.
+fn run_to_fixpoint(
     tester: &mut Tester,
     algorithm: Algorithm,
     context: &TreeContext<'_>,
@@ -56,6 +73,9 @@ pub fn run(
             stage: stage.to_owned(),
             iteration,
         });
+        if iteration > 1 {
+            tester.recall_mut().next_pass();
+        }
         let before = tester.best().len();
         let Some(tree) = parse_best(tester, context.language, Preprocess::default(), stage) else {
             return Ok(());

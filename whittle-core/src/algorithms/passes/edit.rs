@@ -7,12 +7,12 @@
 //! test for several edits at once), as GreeDDy does with complements.
 
 use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 
 use crate::algorithms::pins::Pins;
 use crate::observe::events::{Branch, Candidate, CandidateKind, Event};
 use crate::testing::control::Stop;
+use crate::testing::recall::signature;
 use crate::testing::tester::{CandidateSource, Tester, WindowPolicy};
 
 /// Byte ranges of a text, each with the text that replaces it.
@@ -153,100 +153,6 @@ pub fn deletion(text: &[u8], range: Range<usize>) -> (Range<usize>, Vec<u8>) {
         && super::lexer::is_word_byte(text[end]);
     let new = if glued { b" ".to_vec() } else { Vec::new() };
     (start..end, new)
-}
-
-/// Tokens on each side of a change that make its neighbourhood (see [`signature`]).
-pub const NEIGHBOURHOOD: usize = 6;
-
-/// The signature of an edit of `text` by stage `stage`, by which the tester's recall knows
-/// edits that failed before ([`crate::testing::recall`]): each change's new bytes and the shape
-/// of its replaced bytes and of [`NEIGHBOURHOOD`] tokens on each side. In a shape, blanks do
-/// not count and a word is only a name or a number (so a new layout, renames and merged names
-/// keep the signature, and edits of the same shape elsewhere share it); where the change is does
-/// not count either (text before it may have gone).
-pub fn signature<'a>(
-    stage: &str,
-    text: &[u8],
-    changes: impl IntoIterator<Item = (Range<usize>, &'a [u8])>,
-) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    stage.hash(&mut hasher);
-    for (range, new) in changes {
-        let start = range.start.min(text.len());
-        let end = range.end.clamp(start, text.len());
-        let (from, to) = (tokens_before(text, start), tokens_after(text, end));
-        for part in [&text[from..start], &text[start..end], &text[end..to]] {
-            hash_shape(part, &mut hasher);
-            0xffu8.hash(&mut hasher);
-        }
-        new.hash(&mut hasher);
-    }
-    hasher.finish()
-}
-
-/// A token for [`signature`]: a word, or one byte that is neither a word's nor a blank.
-fn token_end(text: &[u8], at: usize) -> usize {
-    let word = text[at..]
-        .iter()
-        .take_while(|&&b| super::lexer::is_word_byte(b))
-        .count();
-    at + word.max(1)
-}
-
-/// Where the [`NEIGHBOURHOOD`] tokens before `start` begin.
-fn tokens_before(text: &[u8], start: usize) -> usize {
-    let mut at = start;
-    for _ in 0..NEIGHBOURHOOD {
-        while at > 0 && text[at - 1].is_ascii_whitespace() {
-            at -= 1;
-        }
-        if at == 0 {
-            break;
-        }
-        let word = text[..at]
-            .iter()
-            .rev()
-            .take_while(|&&b| super::lexer::is_word_byte(b))
-            .count();
-        at -= word.max(1);
-    }
-    at
-}
-
-/// Where the [`NEIGHBOURHOOD`] tokens after `end` end.
-fn tokens_after(text: &[u8], end: usize) -> usize {
-    let mut at = end;
-    for _ in 0..NEIGHBOURHOOD {
-        while at < text.len() && text[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        if at == text.len() {
-            break;
-        }
-        at = token_end(text, at);
-    }
-    at
-}
-
-/// Hashes the tokens of `bytes` without blanks, each word as a name or a number, whichever it is.
-fn hash_shape(bytes: &[u8], hasher: &mut DefaultHasher) {
-    let mut at = 0;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        if byte.is_ascii_whitespace() {
-            at += 1;
-            continue;
-        }
-        let end = token_end(bytes, at);
-        if !super::lexer::is_word_byte(byte) {
-            byte.hash(hasher);
-        } else if byte.is_ascii_digit() {
-            0xfeu8.hash(hasher);
-        } else {
-            0xfdu8.hash(hasher);
-        }
-        at = end;
-    }
 }
 
 /// How many edits a round asks a stage for at once: the edits of a file of ordinary size come
@@ -628,30 +534,6 @@ mod tests {
         assert_eq!(deletion(b"a\n  b c \nd", 4..7), (2..9, Vec::new()));
         assert_eq!(deletion(b"a\n  b", 4..5), (1..5, Vec::new()));
         assert_eq!(deletion(b"b", 0..1), (0..1, Vec::new()));
-    }
-
-    #[test]
-    fn an_edit_is_known_by_the_shape_of_its_neighbourhood() {
-        let delete = |text: &str, word: &str| {
-            let at = text.find(word).unwrap();
-            signature("tokens", text.as_bytes(), [(at..at + word.len(), &b""[..])])
-        };
-        // Far from the edit, names renamed or merged, a new layout: the same signature.
-        let far = "u = 1; v = 2; w = 3; f(x, y);";
-        let renamed = "q=9;\n  a_long_name = 1;\n    g(a, a);";
-        assert_eq!(delete(far, ", y"), delete(renamed, ", a"));
-        // Other tokens, other stages and other new texts differ.
-        assert_ne!(
-            delete(far, ", y"),
-            delete("u = 1; v = 2; w = 3; f(x; y);", "; y")
-        );
-        assert_ne!(
-            delete(far, ", y"),
-            delete("u = 1; v = 2; w = 3; f(x, y, z);", ", y")
-        );
-        let edit = |stage: &str, new: &[u8]| signature(stage, b"f(x)", [(2..3, new)]);
-        assert_ne!(edit("tokens", b""), edit("rename", b""));
-        assert_ne!(edit("tokens", b""), edit("tokens", b"0"));
     }
 
     #[test]

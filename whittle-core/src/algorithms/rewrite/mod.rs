@@ -29,10 +29,10 @@ use std::sync::Arc;
 pub use splice::{Splice, SpliceText};
 
 use crate::algorithms::hdd::{PinnedNodes, TreeContext, parse_best};
-use crate::algorithms::passes::edit::signature;
 use crate::exec::cache::UnitId;
 use crate::observe::events::{Branch, Candidate, CandidateKind, Event, TreePhase};
 use crate::testing::control::Stop;
+use crate::testing::recall::signature;
 use crate::testing::tester::{CandidateSource, Tester, WindowPolicy};
 use crate::tree::{NodeId, Preprocess, Tree};
 

@@ -151,6 +151,9 @@ pub struct Tester {
     preparing: MeanTime,
     /// The edits that failed, by neighbourhood (see [`Recall`]).
     recall: Recall,
+    /// The stage whose window candidates the recall knows by their removed spans (see
+    /// [`Tester::set_window_recall`]).
+    window_recall: Option<String>,
 }
 
 /// Sends an event to whoever listens (nobody: it is dropped).
@@ -217,6 +220,7 @@ impl Tester {
             ahead: RunAhead::default(),
             preparing: MeanTime::default(),
             recall: Recall::default(),
+            window_recall: None,
         }
     }
 
@@ -261,6 +265,15 @@ impl Tester {
     /// The edits that failed before, to note failures or to skip them.
     pub fn recall_mut(&mut self) -> &mut Recall {
         &mut self.recall
+    }
+
+    /// While `stage` is set, window candidates that tell their removed spans are known to the
+    /// recall by them (and by what replaces them): those that failed in an earlier run or pass
+    /// of the stage with the same neighbourhood are skipped while the recall skips, and those
+    /// that fail are noted. For the tree stages, whose windows come from generic minimizers;
+    /// the text stages filter their edits themselves.
+    pub fn set_window_recall(&mut self, stage: Option<&str>) {
+        self.window_recall = stage.map(str::to_owned);
     }
 
     /// Adopts the control's testing window now: windows of up to that many tests run at once
@@ -387,6 +400,7 @@ impl Tester {
     /// candidates should tell what they remove).
     pub fn wants_spans(&self) -> bool {
         self.events.is_some()
+            || self.window_recall.is_some()
             || self
                 .trace
                 .as_ref()
