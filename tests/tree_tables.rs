@@ -73,7 +73,9 @@ fn languages_are_found_by_name_and_extension() {
         "javascript",
         "the extension comes first"
     );
-    assert!(by_shebang("#!/bin/sh\necho\n").is_err());
+    assert_eq!(by_shebang("#!/bin/sh\necho\n").unwrap(), "bash");
+    assert_eq!(by_shebang("#!/usr/bin/env bash\n").unwrap(), "bash");
+    assert!(by_shebang("#!/usr/bin/awk -f\n").is_err());
     assert!(by_shebang("print(1)\n").is_err());
     assert!(by_shebang("#!\n").is_err());
     assert!(Language::by_name("cobol").is_err());

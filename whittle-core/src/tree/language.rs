@@ -76,6 +76,7 @@ fn entries() -> Vec<Entry> {
         entry!("html", "lang-html", || tree_sitter_html::LANGUAGE.into()),
         entry!("css", "lang-css", || tree_sitter_css::LANGUAGE.into()),
         entry!("go", "lang-go", || tree_sitter_go::LANGUAGE.into()),
+        entry!("bash", "lang-bash", || tree_sitter_bash::LANGUAGE.into()),
     ]
 }
 
