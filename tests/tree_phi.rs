@@ -199,6 +199,7 @@ fn phi_splices_parse() {
             "java",
             "go",
             "bash",
+            "ruby",
         ],
         0.95,
         "phi-valid",
@@ -209,7 +210,7 @@ fn phi_splices_parse() {
 #[test]
 fn single_removals_parse() {
     assert_share(
-        &["c", "json", "javascript", "bash"],
+        &["c", "json", "javascript", "bash", "ruby"],
         0.95,
         "removal-valid",
         |tree| removal_check(tree).unwrap(),

@@ -77,6 +77,7 @@ fn entries() -> Vec<Entry> {
         entry!("css", "lang-css", || tree_sitter_css::LANGUAGE.into()),
         entry!("go", "lang-go", || tree_sitter_go::LANGUAGE.into()),
         entry!("bash", "lang-bash", || tree_sitter_bash::LANGUAGE.into()),
+        entry!("ruby", "lang-ruby", || tree_sitter_ruby::LANGUAGE.into()),
     ]
 }
 
