@@ -200,6 +200,7 @@ fn phi_splices_parse() {
             "go",
             "bash",
             "ruby",
+            "php",
         ],
         0.95,
         "phi-valid",
@@ -210,7 +211,7 @@ fn phi_splices_parse() {
 #[test]
 fn single_removals_parse() {
     assert_share(
-        &["c", "json", "javascript", "bash", "ruby"],
+        &["c", "json", "javascript", "bash", "ruby", "php"],
         0.95,
         "removal-valid",
         |tree| removal_check(tree).unwrap(),

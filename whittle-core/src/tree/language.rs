@@ -78,6 +78,7 @@ fn entries() -> Vec<Entry> {
         entry!("go", "lang-go", || tree_sitter_go::LANGUAGE.into()),
         entry!("bash", "lang-bash", || tree_sitter_bash::LANGUAGE.into()),
         entry!("ruby", "lang-ruby", || tree_sitter_ruby::LANGUAGE.into()),
+        entry!("php", "lang-php", || tree_sitter_php::LANGUAGE_PHP.into()),
     ]
 }
 
