@@ -201,6 +201,7 @@ fn phi_splices_parse() {
             "bash",
             "ruby",
             "php",
+            "csharp",
         ],
         0.95,
         "phi-valid",
@@ -211,7 +212,7 @@ fn phi_splices_parse() {
 #[test]
 fn single_removals_parse() {
     assert_share(
-        &["c", "json", "javascript", "bash", "ruby", "php"],
+        &["c", "json", "javascript", "bash", "ruby", "php", "csharp"],
         0.95,
         "removal-valid",
         |tree| removal_check(tree).unwrap(),

@@ -79,6 +79,8 @@ fn entries() -> Vec<Entry> {
         entry!("bash", "lang-bash", || tree_sitter_bash::LANGUAGE.into()),
         entry!("ruby", "lang-ruby", || tree_sitter_ruby::LANGUAGE.into()),
         entry!("php", "lang-php", || tree_sitter_php::LANGUAGE_PHP.into()),
+        entry!("csharp", "lang-csharp", || tree_sitter_c_sharp::LANGUAGE
+            .into()),
     ]
 }
 
