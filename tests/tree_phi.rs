@@ -202,6 +202,7 @@ fn phi_splices_parse() {
             "ruby",
             "php",
             "csharp",
+            "kotlin",
         ],
         0.95,
         "phi-valid",
@@ -212,7 +213,16 @@ fn phi_splices_parse() {
 #[test]
 fn single_removals_parse() {
     assert_share(
-        &["c", "json", "javascript", "bash", "ruby", "php", "csharp"],
+        &[
+            "c",
+            "json",
+            "javascript",
+            "bash",
+            "ruby",
+            "php",
+            "csharp",
+            "kotlin",
+        ],
         0.95,
         "removal-valid",
         |tree| removal_check(tree).unwrap(),

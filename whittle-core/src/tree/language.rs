@@ -81,6 +81,8 @@ fn entries() -> Vec<Entry> {
         entry!("php", "lang-php", || tree_sitter_php::LANGUAGE_PHP.into()),
         entry!("csharp", "lang-csharp", || tree_sitter_c_sharp::LANGUAGE
             .into()),
+        entry!("kotlin", "lang-kotlin", || tree_sitter_kotlin_ng::LANGUAGE
+            .into()),
     ]
 }
 
