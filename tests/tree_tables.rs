@@ -76,6 +76,8 @@ fn languages_are_found_by_name_and_extension() {
     assert_eq!(by_shebang("#!/bin/sh\necho\n").unwrap(), "bash");
     assert_eq!(by_shebang("#!/usr/bin/env bash\n").unwrap(), "bash");
     assert_eq!(by_shebang("#!/usr/bin/ruby -w\n").unwrap(), "ruby");
+    assert_eq!(by_shebang("#!/usr/bin/env php\n").unwrap(), "php");
+    assert_eq!(by_shebang("#!/usr/bin/env scala\n").unwrap(), "scala");
     assert!(by_shebang("#!/usr/bin/awk -f\n").is_err());
     assert!(by_shebang("print(1)\n").is_err());
     assert!(by_shebang("#!\n").is_err());

@@ -83,6 +83,7 @@ fn entries() -> Vec<Entry> {
             .into()),
         entry!("kotlin", "lang-kotlin", || tree_sitter_kotlin_ng::LANGUAGE
             .into()),
+        entry!("scala", "lang-scala", || tree_sitter_scala::LANGUAGE.into()),
     ]
 }
 
