@@ -84,6 +84,7 @@ fn entries() -> Vec<Entry> {
         entry!("kotlin", "lang-kotlin", || tree_sitter_kotlin_ng::LANGUAGE
             .into()),
         entry!("scala", "lang-scala", || tree_sitter_scala::LANGUAGE.into()),
+        entry!("lua", "lang-lua", || tree_sitter_lua::LANGUAGE.into()),
     ]
 }
 
