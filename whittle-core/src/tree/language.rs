@@ -85,6 +85,7 @@ fn entries() -> Vec<Entry> {
             .into()),
         entry!("scala", "lang-scala", || tree_sitter_scala::LANGUAGE.into()),
         entry!("lua", "lang-lua", || tree_sitter_lua::LANGUAGE.into()),
+        entry!("swift", "lang-swift", || tree_sitter_swift::LANGUAGE.into()),
     ]
 }
 
