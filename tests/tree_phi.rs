@@ -74,6 +74,27 @@ fn phi_spot_checks_javascript() {
 
 #[test]
 #[cfg_attr(
+    not(feature = "lang-bash"),
+    ignore = "needs the Bash grammar (cargo feature lang-bash)"
+)]
+fn phi_spot_checks_bash() {
+    // Words need blanks between them and Bash refuses an empty list of commands.
+    assert_eq!(
+        phi_of_kind("bash", "if_statement").as_deref(),
+        Some("if A;then A;fi")
+    );
+    assert_eq!(
+        phi_of_kind("bash", "compound_statement").as_deref(),
+        Some("{ A;}")
+    );
+    assert_eq!(
+        phi_of_kind("bash", "simple_expansion").as_deref(),
+        Some("$A")
+    );
+}
+
+#[test]
+#[cfg_attr(
     not(feature = "lang-json"),
     ignore = "needs the JSON grammar (cargo feature lang-json)"
 )]
@@ -169,7 +190,23 @@ fn assert_share(
 #[test]
 fn phi_splices_parse() {
     assert_share(
-        &["c", "javascript", "json", "python", "rust", "java", "go"],
+        &[
+            "c",
+            "javascript",
+            "json",
+            "python",
+            "rust",
+            "java",
+            "go",
+            "bash",
+            "ruby",
+            "php",
+            "csharp",
+            "kotlin",
+            "scala",
+            "lua",
+            "swift",
+        ],
         0.95,
         "phi-valid",
         |tree| phi_check(tree).unwrap(),
@@ -179,7 +216,19 @@ fn phi_splices_parse() {
 #[test]
 fn single_removals_parse() {
     assert_share(
-        &["c", "json", "javascript"],
+        &[
+            "c",
+            "json",
+            "javascript",
+            "bash",
+            "ruby",
+            "php",
+            "csharp",
+            "kotlin",
+            "scala",
+            "lua",
+            "swift",
+        ],
         0.95,
         "removal-valid",
         |tree| removal_check(tree).unwrap(),

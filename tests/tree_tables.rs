@@ -73,7 +73,13 @@ fn languages_are_found_by_name_and_extension() {
         "javascript",
         "the extension comes first"
     );
-    assert!(by_shebang("#!/bin/sh\necho\n").is_err());
+    assert_eq!(by_shebang("#!/bin/sh\necho\n").unwrap(), "bash");
+    assert_eq!(by_shebang("#!/usr/bin/env bash\n").unwrap(), "bash");
+    assert_eq!(by_shebang("#!/usr/bin/ruby -w\n").unwrap(), "ruby");
+    assert_eq!(by_shebang("#!/usr/bin/env php\n").unwrap(), "php");
+    assert_eq!(by_shebang("#!/usr/bin/env scala\n").unwrap(), "scala");
+    assert_eq!(by_shebang("#!/usr/bin/lua5.4\n").unwrap(), "lua");
+    assert!(by_shebang("#!/usr/bin/awk -f\n").is_err());
     assert!(by_shebang("print(1)\n").is_err());
     assert!(by_shebang("#!\n").is_err());
     assert!(Language::by_name("cobol").is_err());

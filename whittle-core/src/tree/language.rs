@@ -76,6 +76,16 @@ fn entries() -> Vec<Entry> {
         entry!("html", "lang-html", || tree_sitter_html::LANGUAGE.into()),
         entry!("css", "lang-css", || tree_sitter_css::LANGUAGE.into()),
         entry!("go", "lang-go", || tree_sitter_go::LANGUAGE.into()),
+        entry!("bash", "lang-bash", || tree_sitter_bash::LANGUAGE.into()),
+        entry!("ruby", "lang-ruby", || tree_sitter_ruby::LANGUAGE.into()),
+        entry!("php", "lang-php", || tree_sitter_php::LANGUAGE_PHP.into()),
+        entry!("csharp", "lang-csharp", || tree_sitter_c_sharp::LANGUAGE
+            .into()),
+        entry!("kotlin", "lang-kotlin", || tree_sitter_kotlin_ng::LANGUAGE
+            .into()),
+        entry!("scala", "lang-scala", || tree_sitter_scala::LANGUAGE.into()),
+        entry!("lua", "lang-lua", || tree_sitter_lua::LANGUAGE.into()),
+        entry!("swift", "lang-swift", || tree_sitter_swift::LANGUAGE.into()),
     ]
 }
 

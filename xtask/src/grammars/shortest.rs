@@ -8,7 +8,15 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// The shortest string matched by `pattern` (tree-sitter/JavaScript regex syntax with optional
 /// `flags` such as `i`), or `None` when the pattern matches nothing or cannot be parsed.
+///
+/// A case-insensitive pattern keeps the case it is written in (`/echo/i` gives `echo`, not
+/// `ECHO`): what the pattern matches as written it also matches ignoring case, and no shorter.
 pub fn shortest_match(pattern: &str, flags: Option<&str>) -> Option<String> {
+    if let Some(as_written) = case_as_written(flags)
+        && let Some(text) = shortest_match(pattern, as_written.as_deref())
+    {
+        return Some(text);
+    }
     let hir = parse_pattern(pattern, flags)?;
     let bytes = shortest_of(&hir)?;
     String::from_utf8(bytes).ok()
@@ -17,8 +25,14 @@ pub fn shortest_match(pattern: &str, flags: Option<&str>) -> Option<String> {
 /// The `k` first strings matched by `pattern` in the order of [`shortest_match`] (shorter first,
 /// then by the preference of their characters), among those that repeat each repetition at most
 /// once more than its minimum; fewer when there are fewer, none when the pattern cannot be
-/// parsed.
+/// parsed. A case-insensitive pattern gives those of its case as written, as far as there are.
 pub fn shortest_matches(pattern: &str, flags: Option<&str>, k: usize) -> Vec<String> {
+    if let Some(as_written) = case_as_written(flags) {
+        let matches = shortest_matches(pattern, as_written.as_deref(), k);
+        if !matches.is_empty() {
+            return matches;
+        }
+    }
     let Some(hir) = parse_pattern(pattern, flags) else {
         return Vec::new();
     };
@@ -26,6 +40,14 @@ pub fn shortest_matches(pattern: &str, flags: Option<&str>, k: usize) -> Vec<Str
         .into_iter()
         .filter_map(|bytes| String::from_utf8(bytes).ok())
         .collect()
+}
+
+/// For flags that ignore case, the same flags without `i` (`Some(None)` when none are left);
+/// `None` for flags that keep case.
+fn case_as_written(flags: Option<&str>) -> Option<Option<String>> {
+    let flags = flags.filter(|flags| flags.contains('i'))?;
+    let rest = flags.replace('i', "");
+    Some((!rest.is_empty()).then_some(rest))
 }
 
 /// Parses a tree-sitter pattern with `regex-syntax`, adapting the few JavaScript-only escapes.
@@ -298,6 +320,9 @@ mod tests {
         assert_eq!(shortest_match(r"x{3}", None).as_deref(), Some("xxx"));
         assert_eq!(shortest_match(r"\s", None).as_deref(), Some(" "));
         assert_eq!(shortest_match(r"[", None), None);
+        // Ignoring case, as written.
+        assert_eq!(shortest_match(r"echo", Some("i")).as_deref(), Some("echo"));
+        assert_eq!(shortest_match(r"[a-z]+", Some("iu")).as_deref(), Some("a"));
     }
 
     #[test]
@@ -313,5 +338,9 @@ mod tests {
         assert_eq!(shortest_matches(r"-?[1-9]", None, 3), ["1", "2", "3"]);
         assert_eq!(shortest_matches(r"a*", None, 3), ["", "a"]);
         assert!(shortest_matches(r"[", None, 2).is_empty());
+        assert_eq!(
+            shortest_matches(r"true|false", Some("i"), 2),
+            ["true", "false"]
+        );
     }
 }
