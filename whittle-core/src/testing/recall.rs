@@ -108,6 +108,11 @@ impl Recall {
         }
     }
 
+    /// Whether a schedule's stage is running: its failures are noted.
+    pub fn recording(&self) -> bool {
+        self.recording
+    }
+
     /// Whether the run under way skips what failed before (it runs on what is likely to pass).
     pub fn skipping(&self) -> bool {
         self.skipping

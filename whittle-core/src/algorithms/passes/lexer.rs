@@ -75,9 +75,7 @@ impl Syntax {
 }
 
 /// Whether a byte continues a word or number.
-pub fn is_word_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$' || byte >= 0x80
-}
+pub use crate::tree::text::is_word_byte;
 
 /// Whether a byte may start a word.
 pub fn starts_word(byte: u8) -> bool {

@@ -400,7 +400,7 @@ impl Tester {
     /// candidates should tell what they remove).
     pub fn wants_spans(&self) -> bool {
         self.events.is_some()
-            || self.window_recall.is_some()
+            || (self.window_recall.is_some() && self.recall.recording())
             || self
                 .trace
                 .as_ref()

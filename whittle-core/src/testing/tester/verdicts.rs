@@ -210,12 +210,14 @@ impl Tester {
                 if self.trace.is_some() || self.events.is_some() {
                     source.render(i, content);
                 }
-                let removed = self.spans_of(source, i);
-                self.record(
+                return Some(self.record_known(
+                    source,
+                    i,
                     content,
-                    Judgement::known(step, candidate, Action::Cache, outcome, removed),
-                );
-                return Some(outcome);
+                    (step, candidate),
+                    Action::Cache,
+                    outcome,
+                ));
             }
         }
         source.render(i, content);
@@ -225,39 +227,65 @@ impl Tester {
                 content: Some(content),
             };
             if let Some(outcome) = self.cache.lookup(key) {
-                let removed = self.spans_of(source, i);
-                self.record(
+                return Some(self.record_known(
+                    source,
+                    i,
                     content,
-                    Judgement::known(step, candidate, Action::Cache, outcome, removed),
-                );
-                return Some(outcome);
+                    (step, candidate),
+                    Action::Cache,
+                    outcome,
+                ));
             }
         }
-        if let Some(signature) = self.window_signature(source, i, content)
+        if self.recall.skipping()
+            && let Some(signature) = self.window_signature(source, i, content)
             && self.recall.skips(signature)
         {
             self.stats.recall_skips += 1;
             let outcome = Outcome::NotInteresting;
-            let removed = self.spans_of(source, i);
-            self.record(
+            return Some(self.record_known(
+                source,
+                i,
                 content,
-                Judgement::known(step, candidate, Action::Recall, outcome, removed),
-            );
-            return Some(outcome);
+                (step, candidate),
+                Action::Recall,
+                outcome,
+            ));
         }
         if let Some(guard) = &self.guard
             && !guard.admits(content)
         {
             self.stats.guard_skips += 1;
             let outcome = Outcome::Unresolved;
-            let removed = self.spans_of(source, i);
-            self.record(
+            return Some(self.record_known(
+                source,
+                i,
                 content,
-                Judgement::known(step, candidate, Action::Guard, outcome, removed),
-            );
-            return Some(outcome);
+                (step, candidate),
+                Action::Guard,
+                outcome,
+            ));
         }
         None
+    }
+
+    /// Records candidate `i` (its step and what it is in `judged`) as judged without a test by
+    /// `action`, and returns the `outcome`.
+    fn record_known(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        content: &[u8],
+        (step, candidate): (u64, Candidate),
+        action: Action,
+        outcome: Outcome,
+    ) -> Outcome {
+        let removed = self.spans_of(source, i);
+        self.record(
+            content,
+            Judgement::known(step, candidate, action, outcome, removed),
+        );
+        outcome
     }
 
     pub(super) fn consider(
@@ -406,7 +434,8 @@ impl Tester {
     }
 
     /// The recall's signature of window candidate `i` (rendered as `content`) while the tester
-    /// knows a stage's window candidates by their spans ([`Tester::set_window_recall`]): the
+    /// knows a stage's window candidates by their spans ([`Tester::set_window_recall`]) in a
+    /// schedule's stage run: the
     /// spans it removes, with what replaces them (exactly for one span, by their total length
     /// for several) and the kind of candidate.
     fn window_signature(
@@ -415,6 +444,10 @@ impl Tester {
         i: usize,
         content: &[u8],
     ) -> Option<u64> {
+        // Outside a schedule's stage run nothing is noted or skipped: no signature is needed.
+        if !self.recall.recording() {
+            return None;
+        }
         let stage = self.window_recall.as_deref()?;
         let spans = source.removed_spans(i);
         let removed: usize = spans.iter().map(|span| span.len()).sum();
