@@ -129,7 +129,18 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
         row(
             theme,
             "skipped",
-            format!("guard {} · timeouts {}", stats.guard_skips, stats.timeouts),
+            // Candidates judged without a test: rejected by the syntax guard, or recalled as
+            // failed before in a neighbourhood of the same shape.
+            format!(
+                "guard {} · recall {}",
+                stats.guard_skips, stats.recall_skips
+            ),
+        ),
+        // Before the parallel row: a short pane shows timeouts rather than cancelled tests.
+        row(
+            theme,
+            "rounds",
+            format!("{} · timeouts {}", stats.iterations, stats.timeouts),
         ),
         row(
             theme,
@@ -145,11 +156,6 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
                     String::new()
                 }
             ),
-        ),
-        row(
-            theme,
-            "rounds",
-            format!("{} (the report's iterations)", stats.iterations),
         ),
         row(
             theme,
