@@ -83,6 +83,27 @@ struct SyntaxColours {
     variable: String,
 }
 
+impl SyntaxColours {
+    /// The colour of each syntax category.
+    fn colours(&self) -> anyhow::Result<Vec<(SyntaxCategory, Color)>> {
+        [
+            (SyntaxCategory::Keyword, &self.keyword),
+            (SyntaxCategory::Type, &self.type_name),
+            (SyntaxCategory::Function, &self.function),
+            (SyntaxCategory::String, &self.string),
+            (SyntaxCategory::Number, &self.number),
+            (SyntaxCategory::Constant, &self.constant),
+            (SyntaxCategory::Comment, &self.comment),
+            (SyntaxCategory::Operator, &self.operator),
+            (SyntaxCategory::Punctuation, &self.punctuation),
+            (SyntaxCategory::Variable, &self.variable),
+        ]
+        .into_iter()
+        .map(|(category, value)| Ok((category, colour(value, "a syntax colour")?)))
+        .collect()
+    }
+}
+
 /// The syntax categories a palette colours, with the syntect scope selectors of each.
 pub const SYNTAX_SCOPES: &[(SyntaxCategory, &str)] = &[
     (
@@ -164,6 +185,32 @@ fn colour(value: &str, what: &str) -> anyhow::Result<Color> {
     })
 }
 
+/// The backgrounds of the chunks a ddmin partition shows, alternating, and of the one under
+/// test (reversed and dimmed or bold when monochrome).
+fn chunk_styles(file: &ThemeFile, monochrome: bool) -> anyhow::Result<[Style; 3]> {
+    if monochrome {
+        return Ok([
+            Style::new(),
+            Style::new().add_modifier(Modifier::DIM | Modifier::REVERSED),
+            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        ]);
+    }
+    let text = colour(&file.ui.text, "ui.text")?;
+    let state = &file.state;
+    Ok([
+        Style::new()
+            .bg(colour(&state.chunk_a, "state.chunk_a")?)
+            .fg(text),
+        Style::new()
+            .bg(colour(&state.chunk_b, "state.chunk_b")?)
+            .fg(text),
+        Style::new()
+            .bg(colour(&state.chunk_test, "state.chunk_test")?)
+            .fg(Color::Black)
+            .add_modifier(Modifier::BOLD),
+    ])
+}
+
 impl Theme {
     /// Text the candidate under test puts in (a text stage's new text, after what it
     /// replaces): the accent, underlined.
@@ -215,23 +262,9 @@ impl Theme {
         } else {
             Style::new().fg(colour(&ui.text, "ui.text")?).bg(background)
         };
-        let syntax_colours = &file.syntax;
-        let syntax = [
-            (SyntaxCategory::Keyword, &syntax_colours.keyword),
-            (SyntaxCategory::Type, &syntax_colours.type_name),
-            (SyntaxCategory::Function, &syntax_colours.function),
-            (SyntaxCategory::String, &syntax_colours.string),
-            (SyntaxCategory::Number, &syntax_colours.number),
-            (SyntaxCategory::Constant, &syntax_colours.constant),
-            (SyntaxCategory::Comment, &syntax_colours.comment),
-            (SyntaxCategory::Operator, &syntax_colours.operator),
-            (SyntaxCategory::Punctuation, &syntax_colours.punctuation),
-            (SyntaxCategory::Variable, &syntax_colours.variable),
-        ]
-        .into_iter()
-        .map(|(category, value)| Ok((category, colour(value, "a syntax colour")?)))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        let syntax = file.syntax.colours()?;
         let modifier = |style: Style, m: Modifier| style.add_modifier(m);
+        let [chunk_a, chunk_b, chunk_test] = chunk_styles(&file, monochrome)?;
         Ok(Theme {
             name: file.name,
             monochrome,
@@ -269,23 +302,9 @@ impl Theme {
             ),
             pinned: modifier(fg(&st.pinned, "state.pinned")?, Modifier::UNDERLINED),
             unremovable: modifier(fg(&st.unremovable, "state.unremovable")?, Modifier::DIM),
-            chunk_a: if monochrome {
-                Style::new()
-            } else {
-                bg(&st.chunk_a, "state.chunk_a")?.fg(colour(&ui.text, "ui.text")?)
-            },
-            chunk_b: if monochrome {
-                Style::new().add_modifier(Modifier::DIM | Modifier::REVERSED)
-            } else {
-                bg(&st.chunk_b, "state.chunk_b")?.fg(colour(&ui.text, "ui.text")?)
-            },
-            chunk_test: if monochrome {
-                Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
-            } else {
-                bg(&st.chunk_test, "state.chunk_test")?
-                    .fg(Color::Black)
-                    .add_modifier(Modifier::BOLD)
-            },
+            chunk_a,
+            chunk_b,
+            chunk_test,
             chart: fg(&st.chart, "state.chart")?,
             mark: fg(&st.mark, "state.mark")?,
             syntax,

@@ -88,13 +88,7 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
     let stats = view.stats;
     let cache = &stats.cache;
     let unrecorded = view.replay.is_some() && view.run.final_stats.is_none();
-    let unknown = |known: u64| {
-        if unrecorded {
-            "–".to_string()
-        } else {
-            known.to_string()
-        }
-    };
+    let unknown = |known: u64| unrecorded_or(unrecorded, || known.to_string());
     [
         row(
             theme,
@@ -118,11 +112,7 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
             format!(
                 "{} · {} · {} evicted",
                 unknown(cache.entries),
-                if unrecorded {
-                    "–".to_string()
-                } else {
-                    human_bytes(cache.bytes as usize)
-                },
+                unrecorded_or(unrecorded, || human_bytes(cache.bytes as usize)),
                 unknown(cache.evictions)
             ),
         ),
@@ -167,6 +157,15 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
             ),
         ),
     ]
+}
+
+/// "–" for a number a replay's trace does not record (`unrecorded`), else the number.
+fn unrecorded_or(unrecorded: bool, known: impl FnOnce() -> String) -> String {
+    if unrecorded {
+        "–".to_string()
+    } else {
+        known()
+    }
 }
 
 /// The bytes of the whole case now: the file being reduced at its best, the others as the

@@ -471,17 +471,10 @@ impl<'a> CaseRun<'a> {
             if !held {
                 self.settled.insert(path, whole);
             }
-            if let Some(row) = row {
-                self.view.files[row].state = FileState::Done;
-                job.show(&self.view);
-            }
+            self.show_file(row, FileState::Done, None);
             return Ok(false);
         };
-        if let Some(row) = row {
-            self.view.files[row].state = FileState::Reducing;
-        }
-        self.view.current = row;
-        job.show(&self.view);
+        self.show_file(row, FileState::Reducing, None);
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
         let mut recall = self.recalls.remove(&path).unwrap_or_default();
         // A file alone (the others are kept as they are) has nothing to wait for.
@@ -508,12 +501,7 @@ impl<'a> CaseRun<'a> {
         let skipped_for_hold = session.recall.held_back() > held_back;
         self.recalls.insert(path.clone(), session.recall);
         self.steps = session.steps;
-        if let Some(row) = row {
-            self.view.files[row].state = FileState::Done;
-            self.view.files[row].bytes = session.best.len();
-        }
-        self.view.current = None;
-        job.show(&self.view);
+        self.show_file(row, FileState::Done, Some(session.best.len()));
         let changed = session.best != self.current[index].content;
         self.last_removed.insert(
             path.clone(),
@@ -537,6 +525,23 @@ impl<'a> CaseRun<'a> {
             self.settled.insert(path, now);
         }
         Ok(changed)
+    }
+
+    /// Shows the file at `row` of the view in `state`, with its bytes now when they are given;
+    /// the file reducing is the view's current one.
+    fn show_file(&mut self, row: Option<usize>, state: FileState, bytes: Option<usize>) {
+        if let Some(file) = row.map(|row| &mut self.view.files[row]) {
+            file.state = state;
+            if let Some(bytes) = bytes {
+                file.bytes = bytes;
+            }
+        }
+        self.view.current = if state == FileState::Reducing {
+            row
+        } else {
+            None
+        };
+        self.job.show(&self.view);
     }
 
     /// The report of the file at `path` counts `session`, run with `plan`.

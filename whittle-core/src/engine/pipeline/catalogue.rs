@@ -217,6 +217,39 @@ pub fn algorithms_listing() -> String {
     let width = LISTING_WIDTH;
     let mut out = String::new();
     out.push_str("Algorithms (each runs to its fixed point unless --no-fixpoint):\n");
+    push_rows(&mut out, &algorithm_rows(), width);
+    out.push_str("\nRewrite stages (each to its fixed point; best after a tree algorithm):\n");
+    let rewrites: Vec<ListingRow> = Rewrite::all()
+        .iter()
+        .map(|rewrite| ListingRow::new(rewrite.name(), rewrite.title(), "", rewrite.description()))
+        .collect();
+    push_rows(&mut out, &rewrites, width);
+    out.push_str("\nText stages (over tokens, each to its fixed point; some need the grammar):\n");
+    push_text_stages(&mut out, width);
+    out.push('\n');
+    for line in wrap_words(
+        "Pipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
+         `ddmin:line,char`, ...) may finish at text level. `(a+b+c)*` reruns its stages until \
+         none changes anything (the most productive per test first; a stage that changed \
+         nothing last time is deferred after 25 failed tests in a row).",
+        width,
+    ) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    push_table_7_1(&mut out);
+    out.push_str("\nDefault when the input's language is known:\n");
+    push_pipeline(&mut out, DEFAULT_TREE_PIPELINE);
+    out.push_str("else:\n");
+    push_pipeline(&mut out, DEFAULT_TEXT_PIPELINE);
+    out.push_str("With --fast:\n");
+    push_pipeline(&mut out, FAST_TREE_PIPELINE);
+    out.push_str("else `ddmin` (lines, then characters).\n");
+    out
+}
+
+/// The listing's rows of the list minimizers and the tree algorithms.
+fn algorithm_rows() -> Vec<ListingRow> {
     let mut algorithms = vec![
         ListingRow::new(
             "ddmin",
@@ -245,14 +278,11 @@ pub fn algorithms_listing() -> String {
             algorithm.description(),
         )
     }));
-    push_rows(&mut out, &algorithms, width);
-    out.push_str("\nRewrite stages (each to its fixed point; best after a tree algorithm):\n");
-    let rewrites: Vec<ListingRow> = Rewrite::all()
-        .iter()
-        .map(|rewrite| ListingRow::new(rewrite.name(), rewrite.title(), "", rewrite.description()))
-        .collect();
-    push_rows(&mut out, &rewrites, width);
-    out.push_str("\nText stages (over tokens, each to its fixed point; some need the grammar):\n");
+    algorithms
+}
+
+/// The text stages and `polish`, each name with its description wrapped beside it.
+fn push_text_stages(out: &mut String, width: usize) {
     let mut stages: Vec<(&str, &str)> = TextStage::ALL
         .iter()
         .map(|stage| (stage.name(), stage.description()))
@@ -277,17 +307,10 @@ pub fn algorithms_listing() -> String {
             out.push_str(&format!("{}{line}\n", " ".repeat(2 + names + 2)));
         }
     }
-    out.push('\n');
-    for line in wrap_words(
-        "Pipelines join stages with `+` and run them in order; `ddmin` (or `ddmin:token`, \
-         `ddmin:line,char`, ...) may finish at text level. `(a+b+c)*` reruns its stages until \
-         none changes anything (the most productive per test first; a stage that changed \
-         nothing last time is deferred after 25 failed tests in a row).",
-        width,
-    ) {
-        out.push_str(&line);
-        out.push('\n');
-    }
+}
+
+/// The sixteen pipelines of Table 7.1, column by column, each with the dissertation's name.
+fn push_table_7_1(out: &mut String) {
     out.push_str(
         "\nThe sixteen of Table 7.1, by column (rows: HDD, HDD^r and their coarse forms):\n",
     );
@@ -308,14 +331,6 @@ pub fn algorithms_listing() -> String {
             ));
         }
     }
-    out.push_str("\nDefault when the input's language is known:\n");
-    push_pipeline(&mut out, DEFAULT_TREE_PIPELINE);
-    out.push_str("else:\n");
-    push_pipeline(&mut out, DEFAULT_TEXT_PIPELINE);
-    out.push_str("With --fast:\n");
-    push_pipeline(&mut out, FAST_TREE_PIPELINE);
-    out.push_str("else `ddmin` (lines, then characters).\n");
-    out
 }
 
 /// The dissertation's name of a pipeline (`Hoist* + HDDH*`).
