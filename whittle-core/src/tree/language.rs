@@ -91,6 +91,8 @@ fn entries() -> Vec<Entry> {
         entry!("ocaml_interface", "lang-ocaml", || {
             tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into()
         }),
+        entry!("haskell", "lang-haskell", || tree_sitter_haskell::LANGUAGE
+            .into()),
     ]
 }
 
