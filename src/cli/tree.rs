@@ -125,7 +125,7 @@ pub fn tree_command(file: &Path, language: Option<&str>, phi_check: bool) -> any
 /// Entry point of `whittle languages`.
 pub fn languages_command() -> anyhow::Result<i32> {
     outln!(
-        "{:<12} {:<12} {:<44} {:<17} available",
+        "{:<16} {:<16} {:<44} {:<17} available",
         "name",
         "title",
         "extensions",
@@ -138,7 +138,7 @@ pub fn languages_command() -> anyhow::Result<i32> {
             .map(|e| format!(".{e}"))
             .collect();
         outln!(
-            "{:<12} {:<12} {:<44} {:<17} {}",
+            "{:<16} {:<16} {:<44} {:<17} {}",
             language.name(),
             language.title(),
             extensions.join(" "),

@@ -86,6 +86,13 @@ fn entries() -> Vec<Entry> {
         entry!("scala", "lang-scala", || tree_sitter_scala::LANGUAGE.into()),
         entry!("lua", "lang-lua", || tree_sitter_lua::LANGUAGE.into()),
         entry!("swift", "lang-swift", || tree_sitter_swift::LANGUAGE.into()),
+        entry!("ocaml", "lang-ocaml", || tree_sitter_ocaml::LANGUAGE_OCAML
+            .into()),
+        entry!("ocaml_interface", "lang-ocaml", || {
+            tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into()
+        }),
+        entry!("haskell", "lang-haskell", || tree_sitter_haskell::LANGUAGE
+            .into()),
     ]
 }
 
