@@ -81,6 +81,7 @@ fn languages_are_found_by_name_and_extension() {
     assert_eq!(by_shebang("#!/usr/bin/lua5.4\n").unwrap(), "lua");
     assert_eq!(by_shebang("#!/usr/bin/env ocaml\n").unwrap(), "ocaml");
     assert_eq!(by_shebang("#!/usr/bin/env runghc\n").unwrap(), "haskell");
+    assert_eq!(by_shebang("#!/usr/bin/env elixir\n").unwrap(), "elixir");
     assert!(by_shebang("#!/usr/bin/awk -f\n").is_err());
     assert!(by_shebang("print(1)\n").is_err());
     assert!(by_shebang("#!\n").is_err());

@@ -93,6 +93,8 @@ fn entries() -> Vec<Entry> {
         }),
         entry!("haskell", "lang-haskell", || tree_sitter_haskell::LANGUAGE
             .into()),
+        entry!("elixir", "lang-elixir", || tree_sitter_elixir::LANGUAGE
+            .into()),
     ]
 }
 
