@@ -414,3 +414,42 @@ impl RunModel {
         stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use whittle_core::observe::events::{CandidateKind, Event};
+
+    /// A replay's statistics count the candidates judged without a test apart from the tests:
+    /// those the syntax guard rejected and those the recall skipped.
+    #[test]
+    fn candidates_judged_without_a_test_are_counted_by_who_judged_them() {
+        let mut model = RunModel::new(10);
+        let judged = |step, action| Event::CandidateJudged {
+            step,
+            candidate: Candidate {
+                kind: CandidateKind::Complement,
+                index: 0,
+                n: 2,
+            },
+            size: 5,
+            preview: None,
+            removed: Vec::new(),
+            action,
+            outcome: Outcome::NotInteresting,
+            status: None,
+            duration: Duration::ZERO,
+            node: None,
+            timeout_reruns: 0,
+        };
+        let actions = [Action::Test, Action::Recall, Action::Guard, Action::Recall];
+        for (step, action) in (1..).zip(actions) {
+            model.apply(judged(step, action), Instant::now(), Duration::ZERO);
+        }
+        let stats = model.derived_stats();
+        assert_eq!(
+            (stats.tests, stats.guard_skips, stats.recall_skips),
+            (1, 1, 2)
+        );
+    }
+}
