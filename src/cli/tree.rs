@@ -5,7 +5,8 @@ use std::io::Write as _;
 use std::path::Path;
 
 use crate::console::{StdoutError, outln};
-use whittle_core::tree::{NodeId, Preprocess, Tree, check, languages};
+use unicode_width::UnicodeWidthStr;
+use whittle_core::tree::{Language, NodeId, Preprocess, Tree, check, languages};
 
 /// Shows a text in one line, escaped and shortened.
 fn snippet(text: &[u8], limit: usize) -> String {
@@ -124,24 +125,38 @@ pub fn tree_command(file: &Path, language: Option<&str>, phi_check: bool) -> any
 
 /// Entry point of `whittle languages`.
 pub fn languages_command() -> anyhow::Result<i32> {
+    let extensions = |language: &Language| {
+        let dotted: Vec<String> = language
+            .extensions()
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect();
+        dotted.join(" ")
+    };
+    // Each column as wide as its longest entry.
+    let width = |column: &dyn Fn(&Language) -> String, heading: &str| {
+        languages()
+            .iter()
+            .map(|language| column(language).width())
+            .fold(heading.width(), usize::max)
+    };
+    let names = width(&|language| language.name().to_owned(), "name");
+    let titles = width(&|language| language.title().to_owned(), "title");
+    let dotted = width(&extensions, "extensions");
+    let features = width(&|language| language.feature().to_owned(), "feature");
     outln!(
-        "{:<16} {:<16} {:<44} {:<17} available",
+        "{:<names$} {:<titles$} {:<dotted$} {:<features$} available",
         "name",
         "title",
         "extensions",
         "feature"
     )?;
     for language in languages() {
-        let extensions: Vec<String> = language
-            .extensions()
-            .iter()
-            .map(|e| format!(".{e}"))
-            .collect();
         outln!(
-            "{:<16} {:<16} {:<44} {:<17} {}",
+            "{:<names$} {:<titles$} {:<dotted$} {:<features$} {}",
             language.name(),
             language.title(),
-            extensions.join(" "),
+            extensions(language),
             language.feature(),
             if language.is_available() {
                 "yes"

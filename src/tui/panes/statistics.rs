@@ -11,7 +11,6 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::configuration::action_word;
 use super::{Pane, View, short_candidate};
 use crate::tui::model::Judged;
 use crate::tui::theme::Theme;
@@ -276,7 +275,7 @@ pub fn step_table(
                 format!("{}{} ", content, pad(&content, content_width)),
                 theme.base,
             ),
-            Span::styled(format!("{:<5} ", action_word(judged.action)), theme.muted),
+            Span::styled(format!("{:<5} ", judged.action.word()), theme.muted),
             Span::styled(judged.outcome.symbol(), theme.outcome(judged.outcome)),
         ]));
     }

@@ -19,7 +19,7 @@ pub const FILES_STAGE: &str = "ddmin files";
 
 /// What a candidate is, relative to the configuration it came from.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CandidateKind {
     /// The input itself, checked once before reduction starts.

@@ -1,8 +1,7 @@
 //! The edits that failed before, known by a signature of what they change and the bytes around
-//! it ([`signature`]): a stage that runs again after other
-//! stages changed the text elsewhere can skip the edits whose neighbourhood looks as it did when
-//! they failed. Unlike the outcome cache (exact texts) this is
-//! a guess: an edit can become interesting when something far from it went away. So a schedule
+//! it ([`signature`]): a stage that runs again after other stages changed the text elsewhere can
+//! skip the edits whose neighbourhood looks as it did when they failed. Unlike the outcome cache
+//! (exact texts) this is a guess: an edit can become interesting when something far from it went away. So a schedule
 //! skips them only while other stages still remove something, and runs every stage without
 //! skipping before it ends (the result stays a fixed point of every stage).
 //!
@@ -187,19 +186,19 @@ impl Recall {
 /// Tokens on each side of a change that make its neighbourhood (see [`signature`]).
 pub const NEIGHBOURHOOD: usize = 6;
 
-/// The signature of an edit of `text` by stage `stage`, by which the recall knows edits that
-/// failed before: each change's new bytes and the shape
-/// of its replaced bytes and of [`NEIGHBOURHOOD`] tokens on each side. In a shape, blanks do
-/// not count and a word is only a name or a number (so a new layout, renames and merged names
-/// keep the signature, and edits of the same shape elsewhere share it); where the change is does
-/// not count either (text before it may have gone).
+/// The signature of an edit of `text` by a stage that tells its edits by `key` (its name, and
+/// what else sets its edits apart), by which the recall knows edits that failed before: each
+/// change's new bytes and the shape of its replaced bytes and of [`NEIGHBOURHOOD`] tokens on each
+/// side. In a shape, blanks do not count and a word is only a name or a number (so a new layout,
+/// renames and merged names keep the signature, and edits of the same shape elsewhere share it);
+/// where the change is does not count either (text before it may have gone).
 pub fn signature<'a>(
-    stage: &str,
+    key: impl Hash,
     text: &[u8],
     changes: impl IntoIterator<Item = (Range<usize>, &'a [u8])>,
 ) -> u64 {
     let mut hasher = DefaultHasher::new();
-    stage.hash(&mut hasher);
+    key.hash(&mut hasher);
     for (range, new) in changes {
         let start = range.start.min(text.len());
         let end = range.end.clamp(start, text.len());

@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::View;
 use crate::tui::model::{CandidateView, ConfigView, Decision, Round, TreeSet};
 use crate::tui::widgets::{block, clock_time, human_bytes, partition_strip};
-use whittle_core::observe::events::{Action, Branch, CandidateKind, TreePhase};
+use whittle_core::observe::events::{Branch, CandidateKind, TreePhase};
 use whittle_core::outcome::Outcome;
 use whittle_core::text::describe::ellipsize;
 
@@ -58,10 +58,6 @@ pub fn outcome_word(outcome: Outcome) -> &'static str {
         Outcome::NotInteresting => "not interesting",
         Outcome::Unresolved => "unresolved",
     }
-}
-
-pub fn action_word(action: Action) -> &'static str {
-    action.word()
 }
 
 /// Lines that stay or go together, with how much they matter (0 most).
@@ -343,7 +339,7 @@ fn candidate_sections(view: &View, width: usize, sections: &mut Vec<Section>) {
         Some((outcome, action)) => Line::from(vec![
             Span::styled(format!("  {}", outcome.symbol()), theme.outcome(outcome)),
             Span::styled(
-                format!(" {} ({})", outcome_word(outcome), action_word(action)),
+                format!(" {} ({})", outcome_word(outcome), action.word()),
                 theme.outcome(outcome),
             ),
         ]),

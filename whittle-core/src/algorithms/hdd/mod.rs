@@ -55,10 +55,9 @@ pub fn run(
     stage: &str,
 ) -> Result<(), Stop> {
     // Its walks' candidates are known to the recall by the nodes they remove (in a schedule).
-    tester.set_window_recall(Some(stage));
-    let result = run_to_fixpoint(tester, algorithm, context, stage);
-    tester.set_window_recall(None);
-    result
+    tester.with_window_recall(stage, |tester| {
+        run_to_fixpoint(tester, algorithm, context, stage)
+    })
 }
 
 /// The walks of [`run`], each on a fresh parse, until one removes nothing.

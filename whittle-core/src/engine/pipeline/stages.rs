@@ -127,28 +127,21 @@ pub(super) fn run_unit_pass(
     let domain = TextDomain::new(&text, spans).with_pinned(pinned);
     tester.begin_universe();
     // Its candidates are known to the recall by the units they remove (in a schedule).
-    tester.set_window_recall(Some(stage));
-    let mut result = Ok(());
-    for iteration in 1.. {
-        tester.emit(Event::FixpointIteration {
-            stage: stage.to_owned(),
-            iteration,
-        });
-        if iteration > 1 {
-            tester.recall_mut().next_pass();
-        }
-        let before = config.len();
-        match minimize(&domain, config, tester) {
-            Ok(kept) => config = kept,
-            Err(stop) => {
-                result = Err(stop);
+    tester.with_window_recall(stage, |tester| {
+        for iteration in 1.. {
+            tester.emit(Event::FixpointIteration {
+                stage: stage.to_owned(),
+                iteration,
+            });
+            if iteration > 1 {
+                tester.recall_mut().next_pass();
+            }
+            let before = config.len();
+            config = minimize(&domain, config, tester)?;
+            if config.len() == before || !fixpoint {
                 break;
             }
         }
-        if config.len() == before || !fixpoint {
-            break;
-        }
-    }
-    tester.set_window_recall(None);
-    result
+        Ok(())
+    })
 }

@@ -152,7 +152,7 @@ pub struct Tester {
     /// The edits that failed, by neighbourhood (see [`Recall`]).
     recall: Recall,
     /// The stage whose window candidates the recall knows by their removed spans (see
-    /// [`Tester::set_window_recall`]).
+    /// [`Tester::with_window_recall`]).
     window_recall: Option<String>,
 }
 
@@ -267,13 +267,16 @@ impl Tester {
         &mut self.recall
     }
 
-    /// While `stage` is set, window candidates that tell their removed spans are known to the
-    /// recall by them (and by what replaces them): those that failed in an earlier run or pass
-    /// of the stage with the same neighbourhood are skipped while the recall skips, and those
-    /// that fail are noted. For the tree stages, whose windows come from generic minimizers;
-    /// the text stages filter their edits themselves.
-    pub fn set_window_recall(&mut self, stage: Option<&str>) {
-        self.window_recall = stage.map(str::to_owned);
+    /// Runs `run` with the window candidates that tell their removed spans known to the recall
+    /// as `stage`'s, by those spans and what replaces them: those that failed in an earlier run
+    /// or pass of the stage with the same neighbourhood are skipped while the recall skips, and
+    /// those that fail are noted. For the tree stages and unit passes, whose windows come from
+    /// generic minimizers; the text stages filter their edits themselves.
+    pub fn with_window_recall<R>(&mut self, stage: &str, run: impl FnOnce(&mut Tester) -> R) -> R {
+        let outer = self.window_recall.replace(stage.to_owned());
+        let result = run(self);
+        self.window_recall = outer;
+        result
     }
 
     /// Adopts the control's testing window now: windows of up to that many tests run at once
@@ -396,11 +399,17 @@ impl Tester {
         self.cache.begin_universe();
     }
 
-    /// Whether someone listens to the events or a replayable trace records them (so
-    /// candidates should tell what they remove).
+    /// Whether candidates should tell what they remove: someone shows it (see
+    /// [`Tester::shows_spans`]), or the recall knows the window candidates by it (in a
+    /// schedule's stage run, see [`Tester::with_window_recall`]).
     pub fn wants_spans(&self) -> bool {
+        self.shows_spans() || (self.window_recall.is_some() && self.recall.recording())
+    }
+
+    /// Whether someone listens to the events or a replayable trace records them (so a
+    /// candidate's judgement carries what it removes).
+    pub(super) fn shows_spans(&self) -> bool {
         self.events.is_some()
-            || (self.window_recall.is_some() && self.recall.recording())
             || self
                 .trace
                 .as_ref()

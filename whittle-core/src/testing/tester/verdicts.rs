@@ -237,36 +237,25 @@ impl Tester {
                 ));
             }
         }
-        if self.recall.skipping()
+        // Judged by the recall (it failed before in a neighbourhood of the same shape) or by
+        // the syntax guard.
+        let (action, outcome) = if self.recall.skipping()
             && let Some(signature) = self.window_signature(source, i, content)
             && self.recall.skips(signature)
         {
             self.stats.recall_skips += 1;
-            let outcome = Outcome::NotInteresting;
-            return Some(self.record_known(
-                source,
-                i,
-                content,
-                (step, candidate),
-                Action::Recall,
-                outcome,
-            ));
-        }
-        if let Some(guard) = &self.guard
-            && !guard.admits(content)
+            (Action::Recall, Outcome::NotInteresting)
+        } else if self
+            .guard
+            .as_ref()
+            .is_some_and(|guard| !guard.admits(content))
         {
             self.stats.guard_skips += 1;
-            let outcome = Outcome::Unresolved;
-            return Some(self.record_known(
-                source,
-                i,
-                content,
-                (step, candidate),
-                Action::Guard,
-                outcome,
-            ));
-        }
-        None
+            (Action::Guard, Outcome::Unresolved)
+        } else {
+            return None;
+        };
+        Some(self.record_known(source, i, content, (step, candidate), action, outcome))
     }
 
     /// Records candidate `i` (its step and what it is in `judged`) as judged without a test by
@@ -276,10 +265,11 @@ impl Tester {
         source: &dyn CandidateSource,
         i: usize,
         content: &[u8],
-        (step, candidate): (u64, Candidate),
+        judged: (u64, Candidate),
         action: Action,
         outcome: Outcome,
     ) -> Outcome {
+        let (step, candidate) = judged;
         let removed = self.spans_of(source, i);
         self.record(
             content,
@@ -434,10 +424,9 @@ impl Tester {
     }
 
     /// The recall's signature of window candidate `i` (rendered as `content`) while the tester
-    /// knows a stage's window candidates by their spans ([`Tester::set_window_recall`]) in a
-    /// schedule's stage run: the
-    /// spans it removes, with what replaces them (exactly for one span, by their total length
-    /// for several) and the kind of candidate.
+    /// knows a stage's window candidates by their spans ([`Tester::with_window_recall`]) in a
+    /// schedule's stage run: the spans it removes, with what replaces them (exactly for one
+    /// span, by their total length for several) and the kind of candidate.
     fn window_signature(
         &self,
         source: &dyn CandidateSource,
@@ -457,9 +446,8 @@ impl Tester {
             1 => content.get(first.start..first.start + added)?,
             _ => &[][..],
         };
-        let key = format!("{stage} {:?} {added}", source.candidate(i).kind);
         Some(signature(
-            &key,
+            (stage, source.candidate(i).kind, added),
             &self.best,
             spans.iter().map(|span| (span.clone(), new)),
         ))
@@ -467,7 +455,7 @@ impl Tester {
 
     /// What candidate `i` removes from the current best, when someone displays or records it.
     fn spans_of(&self, source: &dyn CandidateSource, i: usize) -> Vec<std::ops::Range<usize>> {
-        if self.wants_spans() {
+        if self.shows_spans() {
             source.removed_spans(i)
         } else {
             Vec::new()
@@ -632,40 +620,41 @@ mod tests {
         let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
         let (events, received) = crossbeam_channel::unbounded();
         tester.set_events(Some(events));
-        tester.set_window_recall(Some("walk"));
-        let candidate = crate::observe::events::Candidate::single(CandidateKind::Sweep);
-        // Removing `keep` (bytes 2..6) from the best, whatever the name after it.
-        let remove_keep = |tester: &mut Tester| {
-            let best = tester.best().to_vec();
-            let content = [&best[..2], &best[6..]].concat();
-            let keep = std::iter::once(2..6).collect();
-            tester.judge_in_window(candidate, &content, keep).unwrap()
-        };
-        tester.recall_mut().start_run(true);
-        tester.set_best(b"x keep y".to_vec());
-        assert!(!remove_keep(&mut tester));
-        assert_eq!(runs.load(Ordering::SeqCst), 1);
-        // Same pass, another text: tested again.
-        tester.set_best(b"x keep z".to_vec());
-        assert!(!remove_keep(&mut tester));
-        assert_eq!(runs.load(Ordering::SeqCst), 2);
-        // The next pass skips it.
-        tester.recall_mut().next_pass();
-        tester.set_best(b"x keep w".to_vec());
-        assert!(!remove_keep(&mut tester));
-        assert_eq!(runs.load(Ordering::SeqCst), 2, "skipped without a test");
-        assert_eq!(tester.stats().recall_skips, 1);
-        // Another shape of neighbourhood is tested.
-        tester.set_best(b"x keep (w)".to_vec());
-        assert!(!remove_keep(&mut tester));
-        assert_eq!(runs.load(Ordering::SeqCst), 3);
-        tester.recall_mut().end_run();
-        // The settling round skips nothing.
-        tester.recall_mut().start_run(false);
-        tester.set_best(b"x keep v".to_vec());
-        assert!(!remove_keep(&mut tester));
-        assert_eq!(runs.load(Ordering::SeqCst), 4);
-        tester.recall_mut().end_run();
+        tester.with_window_recall("walk", |tester| {
+            let candidate = crate::observe::events::Candidate::single(CandidateKind::Sweep);
+            // Removing `keep` (bytes 2..6) from the best, whatever the name after it.
+            let remove_keep = |tester: &mut Tester| {
+                let best = tester.best().to_vec();
+                let content = [&best[..2], &best[6..]].concat();
+                let keep = std::iter::once(2..6).collect();
+                tester.judge_in_window(candidate, &content, keep).unwrap()
+            };
+            tester.recall_mut().start_run(true);
+            tester.set_best(b"x keep y".to_vec());
+            assert!(!remove_keep(tester));
+            assert_eq!(runs.load(Ordering::SeqCst), 1);
+            // Same pass, another text: tested again.
+            tester.set_best(b"x keep z".to_vec());
+            assert!(!remove_keep(tester));
+            assert_eq!(runs.load(Ordering::SeqCst), 2);
+            // The next pass skips it.
+            tester.recall_mut().next_pass();
+            tester.set_best(b"x keep w".to_vec());
+            assert!(!remove_keep(tester));
+            assert_eq!(runs.load(Ordering::SeqCst), 2, "skipped without a test");
+            assert_eq!(tester.stats().recall_skips, 1);
+            // Another shape of neighbourhood is tested.
+            tester.set_best(b"x keep (w)".to_vec());
+            assert!(!remove_keep(tester));
+            assert_eq!(runs.load(Ordering::SeqCst), 3);
+            tester.recall_mut().end_run();
+            // The settling round skips nothing.
+            tester.recall_mut().start_run(false);
+            tester.set_best(b"x keep v".to_vec());
+            assert!(!remove_keep(tester));
+            assert_eq!(runs.load(Ordering::SeqCst), 4);
+            tester.recall_mut().end_run();
+        });
         drop(tester);
         let actions: Vec<Action> = received
             .iter()
