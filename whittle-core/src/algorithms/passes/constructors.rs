@@ -81,7 +81,9 @@ impl EditStage for RemoveConstructors<'_> {
                     changes.extend(own.iter().map(|member| deletion(text, member.byte_range())));
                     add(changes);
                 }
-                if !elements(body).is_empty() {
+                // (Only where `{}` is shorter: a body of one short statement, as in Python,
+                // would grow.)
+                if !elements(body).is_empty() && body.byte_range().len() > b"{}".len() {
                     let mut changes = stripped.clone();
                     changes.push((body.byte_range(), b"{}".to_vec()));
                     add(changes);
@@ -186,6 +188,20 @@ mod tests {
                 "class dsu {\n public:\n  explicit dsu(int m) { p = n; }\n  int p;\n};\nvoid f() { dsu d(6); }\n",
                 "class dsu {\n public:\n  explicit dsu(int n) { p = n; }\n  int p;\n};\nvoid f() { dsu d(5); }\n",
             ]
+        );
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-python"),
+        ignore = "needs the Python grammar (cargo feature lang-python)"
+    )]
+    fn a_python_class_body_shorter_than_braces_is_not_replaced_by_them() {
+        // `{}` would grow the text; `hddhr-sweep` would make it `0` again, and so on.
+        assert!(removed("python", "class A:\n    0\n").is_empty());
+        assert_eq!(
+            removed("python", "class A:\n    pass\n"),
+            ["class A:\n    {}\n"]
         );
     }
 

@@ -423,6 +423,7 @@ fn edits_to_try(
             edit.order >= from
                 && (edit.identity == 0 || !failed.contains(&edit.identity))
                 && edit.is_well_formed(text.len())
+                && edit.saving() >= 0
                 && !edit.is_noop(text)
                 && !edit.touches(pins)
         })

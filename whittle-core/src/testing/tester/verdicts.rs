@@ -237,9 +237,13 @@ impl Tester {
                 ));
             }
         }
-        // Judged by the recall (it failed before in a neighbourhood of the same shape) or by
-        // the syntax guard.
-        let (action, outcome) = if self.recall.skipping()
+        // Judged by the reduction order (it is not below the best), by the recall (it failed
+        // before in a neighbourhood of the same shape) or by the syntax guard.
+        let (action, outcome) = if !self.preflight && !below_in_reduction_order(content, &self.best)
+        {
+            self.stats.guard_skips += 1;
+            (Action::Guard, Outcome::NotInteresting)
+        } else if self.recall.skipping()
             && let Some(signature) = self.window_signature(source, i, content)
             && self.recall.skips(signature)
         {
@@ -508,6 +512,14 @@ impl Tester {
 /// ([`TestStatus::Lost`]: a failed node, a job step the scheduler killed).
 const LOST_RUN_ATTEMPTS: usize = 3;
 
+/// Whether `candidate` comes before `best` in the reduction order: fewer bytes, or as many and
+/// lexicographically smaller. The best only moves down this order, so every reduction ends
+/// (no two edits can undo each other forever) and the best on screen is the result file's,
+/// which takes no larger result.
+pub(crate) fn below_in_reduction_order(candidate: &[u8], best: &[u8]) -> bool {
+    (candidate.len(), candidate) < (best.len(), best)
+}
+
 pub(super) fn is_lost(verdict: &Verdict) -> bool {
     matches!(verdict.status, TestStatus::Lost(_))
 }
@@ -600,6 +612,7 @@ mod tests {
 
     use crate::exec::cache::CachePolicy;
     use crate::observe::events::{Action, CandidateKind, Event};
+    use crate::outcome::Outcome;
     use crate::params::Knobs;
     use crate::testing::control::Control;
     use crate::testing::tester::Tester;
@@ -665,5 +678,35 @@ mod tests {
             .collect();
         use Action::{Recall, Test};
         assert_eq!(actions, [Test, Test, Recall, Test, Test]);
+    }
+
+    /// The best only moves down the reduction order: a candidate with more bytes than the best,
+    /// or as many and not lexicographically smaller, is not interesting without a test (though
+    /// the test would take it: two stages that undo each other's edits would loop forever);
+    /// one with as many bytes and lexicographically smaller is tested.
+    #[test]
+    fn candidates_not_below_the_best_in_the_reduction_order_are_not_tested() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&runs);
+        let oracle = crate::exec::oracle::predicate("anything", move |_: &[u8]| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            true
+        });
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+        tester.set_best(b"class A:\n    0\n".to_vec());
+        let edit = crate::observe::events::Candidate::single(CandidateKind::Edit);
+        let mut judge = |content: &[u8]| tester.judge_single(edit, content).unwrap().0;
+        for not_below in [
+            &b"class A:\n    {}\n"[..],
+            b"class B:\n    0\n",
+            b"class A:\n    0\n",
+        ] {
+            assert_eq!(judge(not_below), Outcome::NotInteresting);
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+        assert_eq!(judge(b"class 0:\n    0\n"), Outcome::Interesting);
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        assert_eq!(tester.stats().guard_skips, 3);
     }
 }
