@@ -548,7 +548,7 @@ fn report_files(
             Some(bytes) => format!("{bytes} bytes"),
             None => "removed".into(),
         };
-        let note = if file.link {
+        let note = if file.link && file.output_bytes.is_some() {
             " (a symbolic link: kept as it is)"
         } else if file.binary && file.output_bytes == Some(file.input_bytes) {
             " (binary: kept whole)"

@@ -32,7 +32,7 @@ pub struct CaseFile {
 }
 
 impl CaseFile {
-    /// Whether it is a symbolic link (kept as it is: never followed, reduced or removed).
+    /// Whether it is a symbolic link (never followed or reduced; removed only whole).
     pub fn is_link(&self) -> bool {
         self.mode & 0o170_000 == 0o120_000
     }

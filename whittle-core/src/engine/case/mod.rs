@@ -92,7 +92,7 @@ pub struct FileReport {
     pub output_bytes: Option<u64>,
     /// Not text: kept or removed whole (or reduced as lines when asked).
     pub binary: bool,
-    /// A symbolic link, kept as it is.
+    /// A symbolic link: never reduced, removed only whole.
     pub link: bool,
     /// The language its pipeline parsed it in.
     pub language: Option<String>,

@@ -331,16 +331,14 @@ impl<'a> CaseRun<'a> {
         if let Some(steering) = &job.steering {
             steering.tester_started(&mut tester);
         }
-        // Pinned files and symbolic links stay in every set.
+        // Pinned files stay in every set (a symbolic link goes whole like any file).
         let pinned: Vec<bool> = self
             .current
             .iter()
             .map(|file| {
-                file.is_link()
-                    || self
-                        .pins
-                        .get(&file.path)
-                        .is_some_and(|pins| !lock(pins).is_empty())
+                self.pins
+                    .get(&file.path)
+                    .is_some_and(|pins| !lock(pins).is_empty())
             })
             .collect();
         let (left, stopped) = job

@@ -36,7 +36,7 @@ pub struct FileRow {
     pub language: Option<String>,
     /// Not text: kept or removed whole (or reduced as lines when asked).
     pub binary: bool,
-    /// A symbolic link: kept as it is.
+    /// A symbolic link: never reduced, removed only whole.
     pub link: bool,
     /// Its size when the run started.
     pub start_bytes: usize,
