@@ -484,7 +484,8 @@ mod tests {
     }
 
     /// Runs two stages on `aaaa` (two or more `a` wanted): one that removes an `a` a round,
-    /// then `second`, which judges thirty distinct candidates, none interesting. Returns the
+    /// then `second`, which judges thirty distinct candidates of one byte (below the best in
+    /// the reduction order), none interesting. Returns the
     /// rounds, the tests of each of `second`'s runs and the tester.
     fn remove_then_thirty_failures(second: ScheduledStage) -> (u32, Vec<u64>, Tester) {
         let mut tester = tester_of_as(b"aaaa");
@@ -498,7 +499,7 @@ mod tests {
             let before = tester.stats().tests;
             let result = (0..30).try_for_each(|_| {
                 fresh += 1;
-                tester.judge_single(manual(), format!("b{fresh}").as_bytes())?;
+                tester.judge_single(manual(), &[(128 + fresh) as u8])?;
                 Ok(())
             });
             idle_tests.push(tester.stats().tests - before);

@@ -599,6 +599,8 @@ mod tests {
         let oracle = Arc::new(Sleepy(Duration::from_millis(300)));
         let mut tester = Tester::new(oracle, CachePolicy::recommended(), control.clone());
         tester.adopt_jobs().unwrap();
+        // Every candidate is below the best in the reduction order.
+        tester.set_best(b"the best so far".to_vec());
         tester.set_lookahead(Some(Box::new(Contents(vec!["no 1", "yes"]))));
         // A window of one candidate: the two idle workers test both candidates ahead.
         let found = tester
