@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use super::mentions::files_named;
 use super::*;
 use crate::engine::pipeline::Pipeline;
 use crate::observe::events::{Branch, Candidate};
@@ -430,17 +431,31 @@ impl<'a> CaseRun<'a> {
             .count()
     }
 
-    /// The order of the files' turns in a round: the files whose latest session removed the
-    /// most first (a file not reduced yet first of all), ties in the set's order. A file whose
-    /// latest session removed little is near its fixed point: its turn comes once the files
-    /// still shrinking have changed the set, so that its session runs on a set closer to the
-    /// final one (in the round that settles, sessions that still change something go before
-    /// those that try everything again for nothing).
+    /// The order of the files' turns in a round: the files not reduced yet first, those that
+    /// name the most other files of the set first (see [`mentions`]); then the files whose
+    /// latest session removed the most; ties in the set's order. A file that uses others (an
+    /// entry point, a package's `__init__.py`, a source beside its headers), reduced first,
+    /// stops using what the test does not need, which then goes whole in a test instead of
+    /// being reduced in a session of its own. A file whose latest session removed little is
+    /// near its fixed point: its turn comes once the files still shrinking have changed the
+    /// set, so that its session runs on a set closer to the final one (in the round that
+    /// settles, sessions that still change something go before those that try everything
+    /// again for nothing).
+    ///
+    /// [`mentions`]: super::mentions
     pub(super) fn turns(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.current.len()).collect();
-        order.sort_by_key(|&index| {
-            let removed = self.last_removed.get(&self.current[index].path);
-            std::cmp::Reverse(removed.map_or(usize::MAX, |&removed| removed))
+        order.sort_by_cached_key(|&index| {
+            let file = &self.current[index];
+            match self.last_removed.get(&file.path) {
+                None => {
+                    let others = self.current.iter().filter(|other| other.path != file.path);
+                    let named =
+                        files_named(&file.content, others.map(|other| other.path.as_path()));
+                    (false, usize::MAX - named)
+                }
+                Some(&removed) => (true, usize::MAX - removed),
+            }
         });
         order
     }

@@ -277,6 +277,26 @@ fn the_files_phase_tries_the_smallest_files_first_and_together() {
     assert_eq!(finished.file_removal_tests, 3 + 2);
 }
 
+/// Among the files not reduced yet, those that name the most other files of the set (their
+/// imports) take their turns first: the entry point before what it uses, ties in the set's
+/// order.
+#[test]
+fn files_that_use_others_take_their_turns_first() {
+    let job = CaseJob {
+        input: vec![
+            file("util.js", "module.exports = 1\n"),
+            file("lib.js", "require('./util')\n"),
+            file("other.js", "// the lib of main\n"),
+            file("main.js", "require('./lib'); require('./util.js')\n"),
+        ],
+        ..coupled_job(None)
+    };
+    let oracle = predicate("anything", |_: &[u8]| true);
+    let stop = CaseStop::default();
+    let run = job.start(Arc::new(oracle), &stop).expect("interesting");
+    assert_eq!(run.turns(), [3, 1, 0, 2]);
+}
+
 /// The files whose latest session removed the most take their turns first; a file not reduced
 /// yet goes before them all, ties in the set's order.
 #[test]
