@@ -1,0 +1,3 @@
+module example.com/parse
+
+go 1.19
