@@ -431,30 +431,39 @@ impl<'a> CaseRun<'a> {
             .count()
     }
 
-    /// The order of the files' turns in a round: the files not reduced yet first, those that
-    /// name the most other files of the set first (see [`mentions`]); then the files whose
-    /// latest session removed the most; ties in the set's order. A file that uses others (an
-    /// entry point, a package's `__init__.py`, a source beside its headers), reduced first,
-    /// stops using what the test does not need, which then goes whole in a test instead of
-    /// being reduced in a session of its own. A file whose latest session removed little is
-    /// near its fixed point: its turn comes once the files still shrinking have changed the
-    /// set, so that its session runs on a set closer to the final one (in the round that
-    /// settles, sessions that still change something go before those that try everything
-    /// again for nothing).
+    /// The order of the files' turns in a round: the files not reduced yet first, among them
+    /// first those that name at least half of the other files of the set (see [`mentions`]),
+    /// the most first; then the files whose latest session removed the most; ties in the
+    /// set's order. A file that names most of the others is what uses them (an `index.js`
+    /// that re-exports a package, a package's `__init__.py`, a source beside its header):
+    /// reduced first, it stops using what the test does not need, which then goes whole in a
+    /// test instead of being reduced in a session of its own. (Only those: ordering every
+    /// file by what it names puts the files used by all others last, where a bug that is
+    /// reached from anywhere is found sooner when they go first.) A file whose latest session
+    /// removed little is near its fixed point: its turn comes once the files still shrinking
+    /// have changed the set, so that its session runs on a set closer to the final one (in
+    /// the round that settles, sessions that still change something go before those that try
+    /// everything again for nothing).
     ///
     /// [`mentions`]: super::mentions
     pub(super) fn turns(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.current.len()).collect();
+        let others = self.current.len().saturating_sub(1);
         order.sort_by_cached_key(|&index| {
             let file = &self.current[index];
             match self.last_removed.get(&file.path) {
                 None => {
-                    let others = self.current.iter().filter(|other| other.path != file.path);
-                    let named =
-                        files_named(&file.content, others.map(|other| other.path.as_path()));
-                    (false, usize::MAX - named)
+                    let named = files_named(
+                        &file.content,
+                        self.current
+                            .iter()
+                            .filter(|other| other.path != file.path)
+                            .map(|other| other.path.as_path()),
+                    );
+                    let uses_most = named > 0 && 2 * named >= others;
+                    (1, usize::MAX - if uses_most { named } else { 0 })
                 }
-                Some(&removed) => (true, usize::MAX - removed),
+                Some(&removed) => (2, usize::MAX - removed),
             }
         });
         order
