@@ -68,13 +68,7 @@ fn run_to_fixpoint(
     stage: &str,
 ) -> Result<(), Stop> {
     for iteration in 1.. {
-        tester.emit(Event::FixpointIteration {
-            stage: stage.to_owned(),
-            iteration,
-        });
-        if iteration > 1 {
-            tester.recall_mut().next_pass();
-        }
+        tester.begin_fixpoint_iteration(stage, iteration);
         let before = tester.best().len();
         let Some(tree) = parse_best(tester, context.language, Preprocess::default(), stage) else {
             return Ok(());

@@ -129,13 +129,7 @@ pub(super) fn run_unit_pass(
     // Its candidates are known to the recall by the units they remove (in a schedule).
     tester.with_window_recall(stage, |tester| {
         for iteration in 1.. {
-            tester.emit(Event::FixpointIteration {
-                stage: stage.to_owned(),
-                iteration,
-            });
-            if iteration > 1 {
-                tester.recall_mut().next_pass();
-            }
+            tester.begin_fixpoint_iteration(stage, iteration);
             let before = config.len();
             config = minimize(&domain, config, tester)?;
             if config.len() == before || !fixpoint {

@@ -267,6 +267,19 @@ impl Tester {
         &mut self.recall
     }
 
+    /// Iteration `iteration` of a stage's walks to their fixed point begins: told to the
+    /// listeners, and from the second on the recall skips what failed in the earlier ones
+    /// (see [`Recall::next_pass`]).
+    pub fn begin_fixpoint_iteration(&mut self, stage: &str, iteration: u32) {
+        self.emit(Event::FixpointIteration {
+            stage: stage.to_owned(),
+            iteration,
+        });
+        if iteration > 1 {
+            self.recall.next_pass();
+        }
+    }
+
     /// Runs `run` with the window candidates that tell their removed spans known to the recall
     /// as `stage`'s, by those spans and what replaces them: those that failed in an earlier run
     /// or pass of the stage with the same neighbourhood are skipped while the recall skips, and
