@@ -303,6 +303,7 @@ fn prepare(args: &ReduceArgs) -> Result<Prepared, String> {
         events: None,
         trace_dir,
         command: Some(oracle.describe()),
+        test_text: test_text(&args.command),
         steering: None,
     };
     Ok(Prepared {
@@ -697,4 +698,48 @@ fn spawn_case_progress(events: Receiver<Event>, start_size: usize) -> std::threa
             }
         })
         .unwrap_or_else(|_| std::thread::spawn(|| {}))
+}
+
+/// The test's own text: its command's words and the text files among them (a script it runs,
+/// up to 1 MB each; the program itself when it is a script), for the case's guess of which
+/// files no file uses.
+fn test_text(command: &[std::ffi::OsString]) -> Vec<u8> {
+    let mut text: Vec<u8> = Vec::new();
+    for word in command {
+        text.extend_from_slice(word.as_encoded_bytes());
+        text.push(b'\n');
+    }
+    for file in super::paths::test_files(command) {
+        let small = std::fs::metadata(&file).is_ok_and(|meta| meta.len() <= 1 << 20);
+        if let Some(content) = small.then(|| std::fs::read(&file).ok()).flatten()
+            && std::str::from_utf8(&content).is_ok_and(|text| !text.contains('\0'))
+        {
+            text.extend_from_slice(&content);
+            text.push(b'\n');
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_test_text_holds_the_command_and_the_scripts_it_names() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let script = dir.path().join("test.sh");
+        std::fs::write(&script, "python3 -c 'import inventory.report'\n").expect("written");
+        let binary = dir.path().join("data.bin");
+        std::fs::write(&binary, b"\0\x01report").expect("written");
+        let command = [
+            "sh".into(),
+            script.clone().into_os_string(),
+            binary.clone().into_os_string(),
+        ];
+        let text = String::from_utf8(test_text(&command)).expect("text");
+        assert!(text.starts_with("sh\n"), "{text}");
+        assert!(text.contains("import inventory.report"), "{text}");
+        assert!(!text.contains('\0'), "binary files are left out: {text}");
+    }
 }

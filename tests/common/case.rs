@@ -61,6 +61,7 @@ pub fn start_case_writing(
         events: None,
         trace_dir: None,
         command: None,
+        test_text: Vec::new(),
         steering: None,
     };
     let oracle = predicate("keep in a.txt, needed in b.txt", |candidate: &[u8]| {

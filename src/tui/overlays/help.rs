@@ -108,6 +108,10 @@ pub const NOTATION: &[(&str, &str)] = &[
     ("∇∪/8", "GreeDDy: remove several chunks of 8 at once"),
     ("−2@124", "sweep: remove 2 units, from unit 124 on"),
     (
+        "−3 f",
+        "several files: remove the 3 files no file in use names now",
+    ),
+    (
         "χ7:12",
         "hoist: the node at line 7, column 12 becomes a descendant",
     ),

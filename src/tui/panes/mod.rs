@@ -343,6 +343,7 @@ pub fn short_candidate(candidate: &Candidate, at: Option<(usize, usize)>) -> Str
         CandidateKind::Reshape => format!("σ{}", place.unwrap_or_default()),
         CandidateKind::Manual => "manual".into(),
         CandidateKind::Combination => format!("∇∪/{}", candidate.n),
+        CandidateKind::Unused => format!("−{} f", candidate.n),
         _ => candidate.describe(),
     };
     whittle_core::text::describe::ellipsize(&text, 7)

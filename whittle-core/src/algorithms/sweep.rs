@@ -351,9 +351,16 @@ mod tests {
                 parallel.judged
             );
             // Every test of two workers is one the sequential sweep ran, or is counted as
-            // wasted or cancelled.
+            // wasted or cancelled; the one test the second worker may still be running ahead
+            // when the sweep ends is not counted (it cannot be stopped in this process, and its
+            // verdict is never collected).
             let stats = &parallel.stats;
-            assert_eq!(stats.tests, parallel.runs, "round {round}");
+            assert!(
+                (stats.tests..=stats.tests + 1).contains(&parallel.runs),
+                "round {round}: {} tests counted, {} runs",
+                stats.tests,
+                parallel.runs
+            );
             assert_eq!(
                 stats.tests,
                 sequential.stats.tests + stats.wasted + stats.cancelled,

@@ -53,6 +53,9 @@ pub enum CandidateKind {
     /// ProbDD or CDD: remove the `n` least likely units of the configuration (`index`: the
     /// search's step, 0-based).
     LeastLikely,
+    /// Several files: remove the `n` files that no file in use names any more (see
+    /// [`FILES_STAGE`]).
+    Unused,
 }
 
 /// One candidate under consideration.
@@ -97,6 +100,7 @@ impl Candidate {
             CandidateKind::Edit => format!("edit {}/{}", self.index + 1, self.n),
             CandidateKind::Sweep => format!("−{}@{}", self.n, self.index + 1),
             CandidateKind::LeastLikely => format!("−{} least likely", self.n),
+            CandidateKind::Unused => format!("−{} unused", self.n),
         }
     }
 }

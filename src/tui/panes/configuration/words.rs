@@ -66,6 +66,13 @@ pub(super) fn change_in_words(view: &View, current: &CandidateView) -> (String, 
             true,
         ),
         CandidateKind::LeastLikely => (least_likely_in_words(view, current, units), true),
+        CandidateKind::Unused => (
+            format!(
+                "removing {} that no file in use names any more",
+                count_of(candidate.n as usize, "files")
+            ),
+            true,
+        ),
         CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
         CandidateKind::Hoist => (hoist_in_words(view, current), false),
         CandidateKind::Replace | CandidateKind::Reshape => {

@@ -1,18 +1,23 @@
 //! The files phase of a case: ddmin over whole files (complements only, the largest files
-//! first), each removal a test of the whole set, recorded as a stage of its own.
+//! first), each removal a test of the whole set, recorded as a stage of its own; between the
+//! files' sessions, the same over the files a session left unused, after one test without them
+//! all.
 
 use super::*;
+use crate::observe::events::{Branch, Candidate, CandidateKind};
 
 impl CaseJob {
     /// The files phase: ddmin over the files of `files` that are not pinned (those stay),
-    /// recorded as a stage of its own in the statistics. Returns the files left (the best,
-    /// decoded once) and why the phase stopped early, if it did; an error is a best that is not
-    /// a bundle.
+    /// recorded as a stage of its own in the statistics. With `unused` (files that a session
+    /// left unused), only those: first one test without them all, and when it fails, ddmin
+    /// over them alone. Returns the files left (the best, decoded once) and why the phase
+    /// stopped early, if it did; an error is a best that is not a bundle.
     pub(super) fn remove_files(
         &self,
         tester: &mut Tester,
         files: &[CaseFile],
         pinned: &[bool],
+        unused: Option<&[usize]>,
     ) -> Result<(Vec<CaseFile>, Option<Stop>), String> {
         tester.emit(Event::StageStarted {
             stage: FILES_STAGE.into(),
@@ -22,7 +27,19 @@ impl CaseJob {
         let started = tester.running_time();
         let tests = tester.stats().tests;
         let (bytes, nonws) = set_sizes(files);
-        let stopped = self.files_ddmin(tester, files, pinned);
+        let stopped = match unused {
+            None => self.files_ddmin(tester, files, pinned),
+            Some(unused) => match without_all(tester, files, unused) {
+                Ok(true) => None,
+                Ok(false) => {
+                    let stay: Vec<bool> = (0..files.len())
+                        .map(|at| pinned[at] || !unused.contains(&at))
+                        .collect();
+                    self.files_ddmin(tester, files, &stay)
+                }
+                Err(stop) => Some(stop),
+            },
+        };
         let left = bundle::decode(tester.best());
         let (bytes_after, nonws_after) = set_sizes(left.as_deref().unwrap_or_default());
         let run = StageStats {
@@ -93,4 +110,27 @@ fn files_order(files: &[CaseFile], kept: &[bool]) -> Vec<UnitId> {
         .collect();
     units.sort_by_key(|&unit| std::cmp::Reverse(files[unit as usize].content.len()));
     units
+}
+
+/// One test of the set `files` without the files at `unused` (a [`CandidateKind::Unused`]
+/// candidate), accepted when interesting. Whether it was.
+fn without_all(tester: &mut Tester, files: &[CaseFile], unused: &[usize]) -> Result<bool, Stop> {
+    let left: Vec<CaseFile> = files
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| !unused.contains(at))
+        .map(|(_, file)| file.clone())
+        .collect();
+    let content = bundle::encode(&left);
+    let candidate = Candidate {
+        kind: CandidateKind::Unused,
+        index: 0,
+        n: unused.len() as u32,
+    };
+    let (outcome, _) = tester.judge_single_removing(candidate, &content, Vec::new())?;
+    let interesting = outcome == Outcome::Interesting;
+    if interesting {
+        tester.accept(content, None, Branch::ReduceToComplement, candidate);
+    }
+    Ok(interesting)
 }

@@ -1,18 +1,78 @@
 //! Which other files of a case a file names, read without a grammar: a file's stem (its name
-//! before the first dot) right after a path or module separator or a quote (`require('./range')`,
-//! `from .parser import`, `#include "shapes.h"`) and not followed by a name character, `-` or
-//! `(` (a call of a method of that name). How imports look in most languages; a file that names
-//! many others is likely one that uses them (an entry point, a package's `__init__.py`).
+//! before the first dot) as a whole word right after a path or module separator or a quote
+//! (`require('./range')`, `from .parser import`, `#include "shapes.h"`; after a name and a `.`
+//! only on a line that imports: elsewhere that is a field) and not followed by `(` (a call of a
+//! method of that name). How imports look in most languages: a file that names
+//! many others is likely one that uses them (an entry point, a package's `__init__.py`), and a
+//! file that a change left named by no file is likely one the test no longer needs.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use memchr::memmem;
 
+use crate::bundle::CaseFile;
+
 /// How many of `others` (paths of the other files of the case) `content` names.
 pub(super) fn files_named<'a>(content: &[u8], others: impl Iterator<Item = &'a Path>) -> usize {
+    let words = named_words(content);
     others
-        .filter(|path| stem(path).is_some_and(|stem| names(content, stem)))
+        .filter(|path| stem(path).is_some_and(|stem| words.contains(stem)))
         .count()
+}
+
+/// The files of `files` that the file at `changed` named as `before` and names no more, and
+/// that no other file names now, with what only they name (and so on): what a change of one
+/// file left unused, unless the test uses it itself. A file `kept`, or named by the test's own
+/// text (`test_text`: its command and scripts), is never unused (nor what it names). In the
+/// order of the set.
+pub(super) fn left_unused(
+    files: &[CaseFile],
+    changed: usize,
+    before: &[u8],
+    kept: &[bool],
+    test_text: &[u8],
+) -> Vec<usize> {
+    let graph = naming_graph(files);
+    let mut namers = vec![0usize; files.len()];
+    for &to in graph.iter().flatten() {
+        namers[to] += 1;
+    }
+    for to in named_by(test_text, files, usize::MAX) {
+        namers[to] += 1;
+    }
+    let named_before = named_by(before, files, changed);
+    let mut todo: Vec<usize> = named_before
+        .into_iter()
+        .filter(|to| !graph[changed].contains(to))
+        .collect();
+    let mut unused = vec![false; files.len()];
+    while let Some(file) = todo.pop() {
+        if unused[file] || namers[file] > 0 || file == changed || kept[file] {
+            continue;
+        }
+        unused[file] = true;
+        for &to in &graph[file] {
+            namers[to] -= 1;
+            todo.push(to);
+        }
+    }
+    (0..files.len()).filter(|&file| unused[file]).collect()
+}
+
+/// For each file of `files`, the other files it names (by index): one scan of each file.
+fn naming_graph(files: &[CaseFile]) -> Vec<Vec<usize>> {
+    (0..files.len())
+        .map(|from| named_by(&files[from].content, files, from))
+        .collect()
+}
+
+/// The files of `files` other than the one at `from` that `content` names, by index, in order.
+fn named_by(content: &[u8], files: &[CaseFile], from: usize) -> Vec<usize> {
+    let words = named_words(content);
+    (0..files.len())
+        .filter(|&to| to != from && stem(&files[to].path).is_some_and(|stem| words.contains(stem)))
+        .collect()
 }
 
 /// The name of a file before its first dot, when it is long enough to mean something.
@@ -22,22 +82,72 @@ fn stem(path: &Path) -> Option<&[u8]> {
     (stem.len() >= 2).then_some(stem)
 }
 
-/// Whether `stem` occurs in `content` as a name in a path or a module path.
-fn names(content: &[u8], stem: &[u8]) -> bool {
-    memmem::find_iter(content, stem).any(|at| {
-        let before = at.checked_sub(1).map(|i| content[i]);
-        let after = content.get(at + stem.len()).copied();
-        before.is_some_and(|byte| b"./'\"`<".contains(&byte))
-            && !after.is_some_and(|byte| byte.is_ascii_alphanumeric() || b"_-(".contains(&byte))
-    })
+/// A byte of a name: letters, digits, `_`, `-` and any byte of a non-ASCII character.
+fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || b"_-".contains(&byte) || !byte.is_ascii()
+}
+
+/// The words of `content` that stand where a file's name would in a path or a module path:
+/// right after `/`, a quote, `<` or a `.`, whole, and not called; a `.` that follows a name
+/// only on a line that imports, requires or includes (`import mail.utils`): elsewhere that is
+/// a field (`this.major`).
+fn named_words(content: &[u8]) -> HashSet<&[u8]> {
+    let mut words = HashSet::new();
+    for line in content.split(|&byte| byte == b'\n') {
+        let imports = ["import", "require", "include"]
+            .iter()
+            .any(|keyword| memmem::find(line, keyword.as_bytes()).is_some());
+        let mut at = 0;
+        while at < line.len() {
+            let separator = match line[at] {
+                b'.' => imports || at == 0 || !is_name_byte(line[at - 1]),
+                byte => b"/'\"`<".contains(&byte),
+            };
+            if !separator {
+                at += 1;
+                continue;
+            }
+            let start = at + 1;
+            let end = start
+                + line[start..]
+                    .iter()
+                    .position(|&byte| !is_name_byte(byte))
+                    .unwrap_or(line.len() - start);
+            if end - start >= 2 && line.get(end) != Some(&b'(') {
+                words.insert(&line[start..end]);
+            }
+            at = end.max(start);
+        }
+    }
+    words
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     fn named(content: &str, others: &[&str]) -> usize {
         files_named(content.as_bytes(), others.iter().map(Path::new))
+    }
+
+    fn case(files: &[(&str, &str)]) -> Vec<CaseFile> {
+        files
+            .iter()
+            .map(|(path, content)| CaseFile {
+                path: PathBuf::from(path),
+                mode: 0o644,
+                content: content.as_bytes().to_vec(),
+            })
+            .collect()
+    }
+
+    fn paths(files: &[CaseFile], indices: &[usize]) -> Vec<String> {
+        indices
+            .iter()
+            .map(|&i| files[i].path.display().to_string())
+            .collect()
     }
 
     #[test]
@@ -61,14 +171,67 @@ mod tests {
             named("#include \"shapes.h\"\n", &["shapes.h", "shapes.c"]),
             2
         );
+        assert_eq!(named("#include <émile.h>", &["émile.h"]), 1);
     }
 
     #[test]
     fn words_calls_and_longer_names_do_not() {
         // A word of prose, a method call, a longer name, a name of one letter.
         assert_eq!(named("a parser of ranges", &["parser.py", "range.js"]), 0);
+        assert_eq!(
+            named("parser = Parser()\nranges", &["parser.py", "ranges.py"]),
+            0
+        );
         assert_eq!(named("super().__init__(x)", &["__init__.py"]), 0);
         assert_eq!(named("require('./compare-build')", &["compare.js"]), 0);
+        // A field of the same name as a file, outside an import.
+        assert_eq!(named("if (this.major > v.major) {}", &["major.js"]), 0);
         assert_eq!(named("require('./a')", &["a.js"]), 0);
+    }
+
+    #[test]
+    fn files_a_change_left_unused_are_those_no_other_file_names() {
+        let mut files = case(&[
+            (
+                "index.js",
+                "require('./lib/satisfies'); require('./lib/diff')",
+            ),
+            ("lib/satisfies.js", "const Range = require('./range')"),
+            ("lib/range.js", "const re = require('../internal/re')"),
+            ("internal/re.js", "exports.re = []"),
+            (
+                "lib/diff.js",
+                "require('./parse'); require('../internal/re')",
+            ),
+            ("lib/parse.js", "module.exports = () => null"),
+            ("lib/coerce.js", "match.index; require('./diff')"),
+        ]);
+        let before = files[0].content.clone();
+        files[0].content = b"require('./lib/satisfies')".to_vec();
+        let kept = [false; 7];
+        // index.js no longer names diff.js; coerce.js still does (coerce.js is named by
+        // nobody: the test may use it).
+        assert!(left_unused(&files, 0, &before, &kept, b"").is_empty());
+        files.pop();
+        // Without coerce.js, diff.js goes and with it parse.js, which only it named; re.js
+        // stays, the range still names it.
+        assert_eq!(
+            paths(&files, &left_unused(&files, 0, &before, &kept, b"")),
+            ["lib/diff.js", "lib/parse.js"]
+        );
+        // A kept file stays, and so does what it names.
+        let kept = [false, false, false, false, true, false];
+        assert!(left_unused(&files, 0, &before, &kept, b"").is_empty());
+        // Nor a file the test names itself.
+        let kept = [false; 6];
+        assert_eq!(
+            paths(
+                &files,
+                &left_unused(&files, 0, &before, &kept, b"import lib.parse\n")
+            ),
+            ["lib/diff.js"]
+        );
+        // The changed file itself is not one of them, nor a file it still names.
+        assert!(left_unused(&files, 1, &files[1].content.clone(), &kept, b"").is_empty());
     }
 }

@@ -80,6 +80,9 @@ pub struct CaseJob {
     pub trace_dir: Option<PathBuf>,
     /// The test command, for the traces' headers.
     pub command: Option<String>,
+    /// The test's own text (its command and the scripts it runs): a file it names is never
+    /// taken for one no file uses (see [`mentions`]).
+    pub test_text: Vec<u8>,
     /// A front end that steers the run (`None`: it runs on its own).
     pub steering: Option<Arc<dyn CaseSteering>>,
 }
@@ -580,13 +583,20 @@ impl CaseJob {
         }
     }
 
-    /// The trace of round `round`'s files phase (`<round>-000-files.trace`): its test case is
-    /// the bundle of the whole set (see [`bundle`]), each step a set of whole files.
-    fn files_trace(&self, round: u32, set: &[u8]) -> anyhow::Result<Option<TraceWriter>> {
+    /// The trace of round `round`'s files phase (`<round>-000-files.trace`, `name` `000-files`)
+    /// or of a test without the unused files (`<round>-<index>-<file>.unused.trace`, after the
+    /// session that made them unused): its test case is the bundle of the whole set (see
+    /// [`bundle`]), each step a set of whole files.
+    fn files_trace(
+        &self,
+        round: u32,
+        name: &str,
+        set: &[u8],
+    ) -> anyhow::Result<Option<TraceWriter>> {
         let Some(dir) = &self.trace_dir else {
             return Ok(None);
         };
-        let path = dir.join(format!("{round:02}-000-files.trace"));
+        let path = dir.join(format!("{round:02}-{name}.trace"));
         let mut header =
             self.trace_header("(the whole set of files)".into(), &self.settings.resolve());
         header.pipeline = FILES_STAGE.into();

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::mentions::files_named;
+use super::mentions::{self, files_named};
 use super::*;
 use crate::engine::pipeline::Pipeline;
 use crate::observe::events::{Branch, Candidate};
@@ -71,6 +71,7 @@ impl<'a> CaseRun<'a> {
                 ..FileReport::default()
             })
             .collect();
+        let current = job.start_files().to_vec();
         CaseRun {
             job,
             oracle,
@@ -80,7 +81,7 @@ impl<'a> CaseRun<'a> {
             total: Stats::default(),
             reports,
             view: job.initial_view(),
-            current: job.start_files().to_vec(),
+            current,
             earlier: Vec::new(),
             stopped: None,
             files_tester: None,
@@ -307,7 +308,6 @@ impl<'a> CaseRun<'a> {
     /// The files phase: ddmin over whole files, unless one file is left or the set is the one
     /// the phase last ended on. Whether it removed a file.
     pub(super) fn remove_files(&mut self) -> Result<bool, StartError> {
-        let job = self.job;
         let whole = sha3_256(&bundle::encode(&self.current));
         if self.current.len() <= 1 || self.files_settled == Some(whole) {
             if let Some(tester) = self.files_tester.take() {
@@ -315,14 +315,29 @@ impl<'a> CaseRun<'a> {
             }
             return Ok(false);
         }
-        let (mut tester, files_memo) = match self.files_tester.take() {
+        let tester = match self.files_tester.take() {
             Some(tester) => (tester, None),
             None => self.files_phase_tester()?,
         };
+        let changed = self.files_phase(tester, "000-files", None)?;
+        self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
+        Ok(changed)
+    }
+
+    /// The files phase with `tester` (and the memo it judges through, to count its hits),
+    /// traced as `trace_name`, over the files at `unused` of the set or over every file.
+    /// Whether files went.
+    fn files_phase(
+        &mut self,
+        (mut tester, memo): (Tester, Option<Arc<FileInCase>>),
+        trace_name: &str,
+        unused: Option<&[usize]>,
+    ) -> Result<bool, StartError> {
+        let job = self.job;
         self.view.removing_files = true;
         self.view.current = None;
         job.show(&self.view);
-        match job.files_trace(self.rounds, tester.best()) {
+        match job.files_trace(self.rounds, trace_name, tester.best()) {
             Ok(trace) => tester.set_trace(trace),
             Err(error) => {
                 self.stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
@@ -332,37 +347,44 @@ impl<'a> CaseRun<'a> {
         if let Some(steering) = &job.steering {
             steering.tester_started(&mut tester);
         }
-        // Pinned files stay in every set (a symbolic link goes whole like any file).
-        let pinned: Vec<bool> = self
-            .current
+        let pinned = self.pinned();
+        let (left, stopped) = job
+            .remove_files(&mut tester, &self.current, &pinned, unused)
+            .map_err(|error| {
+                StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
+            })?;
+        self.stopped = stopped;
+        let changed = left.len() < self.current.len();
+        if changed {
+            self.current = left;
+            remember(&mut self.earlier, &self.current);
+        }
+        let file_stats = tester.stats();
+        self.steps = tester.steps();
+        tester.end_trace();
+        self.memo_hits += memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
+        self.file_removal_tests += file_stats.tests;
+        add_stats(&mut self.total, &file_stats);
+        self.view.removing_files = false;
+        self.rows_of_removed_files();
+        Ok(changed)
+    }
+
+    /// Which files of the set are pinned: they stay in every set (a symbolic link goes whole
+    /// like any file).
+    fn pinned(&self) -> Vec<bool> {
+        self.current
             .iter()
             .map(|file| {
                 self.pins
                     .get(&file.path)
                     .is_some_and(|pins| !lock(pins).is_empty())
             })
-            .collect();
-        let (left, stopped) = job
-            .remove_files(&mut tester, &self.current, &pinned)
-            .map_err(|error| {
-                StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
-            })?;
-        self.stopped = stopped;
-        let before = self.current.len();
-        self.current = left;
-        let changed = self.current.len() < before;
-        if changed {
-            remember(&mut self.earlier, &self.current);
-        }
-        let file_stats = tester.stats();
-        self.steps = tester.steps();
-        tester.end_trace();
-        let hits = files_memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
-        self.memo_hits += hits;
-        self.file_removal_tests += file_stats.tests;
-        add_stats(&mut self.total, &file_stats);
-        self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
-        self.view.removing_files = false;
+            .collect()
+    }
+
+    /// The rows of the files no longer in the set show them removed.
+    fn rows_of_removed_files(&mut self) {
         for row in &mut self.view.files {
             if !self
                 .current
@@ -373,8 +395,43 @@ impl<'a> CaseRun<'a> {
                 row.bytes = 0;
             }
         }
-        job.show(&self.view);
-        Ok(changed)
+        self.job.show(&self.view);
+    }
+
+    /// After the session of the file at `path` changed it from `before`: the files it named
+    /// and names no more, that no other file names now (and what only they name), go in one
+    /// test, else those that can by ddmin over them (an entry point that stopped using most of
+    /// a package leaves it unused: a test removes it, not a session of each file; see
+    /// [`mentions::left_unused`]). Whether files went.
+    fn remove_unused_files(&mut self, path: &Path, before: &[u8]) -> bool {
+        let Some(index) = self.current.iter().position(|file| file.path == path) else {
+            return false;
+        };
+        let unused = mentions::left_unused(
+            &self.current,
+            index,
+            before,
+            &self.pinned(),
+            &self.job.test_text,
+        );
+        if unused.is_empty() {
+            return false;
+        }
+        let name = format!(
+            "{:03}-{}.unused",
+            index + 1,
+            path.display().to_string().replace('/', "_")
+        );
+        let removed = self
+            .files_phase_tester()
+            .and_then(|tester| self.files_phase(tester, &name, Some(&unused)));
+        removed.unwrap_or_else(|error| {
+            self.stopped = Some(match error {
+                StartError::Stopped(stop) => stop,
+                other => Stop::Failed(other.to_string()),
+            });
+            false
+        })
     }
 
     /// A fresh tester of the files phase over the current set, judging through the whole-set
@@ -404,13 +461,26 @@ impl<'a> CaseRun<'a> {
     /// not changed since its last fixed point is skipped. Whether a file changed.
     pub(super) fn reduce_each_file(&mut self) -> bool {
         let mut changed = false;
-        for index in self.turns() {
+        let turns: Vec<PathBuf> = (self.turns().into_iter())
+            .map(|index| self.current[index].path.clone())
+            .collect();
+        for path in turns {
             if let Some(stop) = self.job.stop_requested(self.stop) {
                 self.stopped = Some(stop);
                 break;
             }
+            // Gone meanwhile, unused.
+            let Some(index) = self.current.iter().position(|file| file.path == path) else {
+                continue;
+            };
+            let before = self.current[index].content.clone();
             match self.reduce_one_file(index) {
-                Ok(file_changed) => changed |= file_changed,
+                Ok(file_changed) => {
+                    changed |= file_changed;
+                    if file_changed && self.stopped.is_none() {
+                        changed |= self.remove_unused_files(&path, &before);
+                    }
+                }
                 Err(error) => {
                     self.stopped = Some(Stop::Failed(error.to_string()));
                     break;

@@ -45,6 +45,7 @@ fn tests_count_the_runs_of_the_test_and_memo_hits_apart() {
         events: None,
         trace_dir: None,
         command: None,
+        test_text: Vec::new(),
         steering: None,
     };
     let finished = job.run(Arc::new(oracle), &CaseStop::default()).unwrap();
@@ -136,6 +137,7 @@ fn coupled_job(start: Option<Vec<CaseFile>>) -> CaseJob {
         events: None,
         trace_dir: None,
         command: None,
+        test_text: Vec::new(),
         steering: None,
     }
 }
@@ -322,4 +324,92 @@ fn files_take_their_turns_by_what_their_latest_session_removed() {
     run.last_removed.insert(PathBuf::from("b.txt"), 40);
     run.last_removed.insert(PathBuf::from("d.txt"), 3);
     assert_eq!(run.turns(), [2, 1, 0, 3]);
+}
+
+/// A module loader for the tests below: interesting while `main.js` holds `BUG`, `alpha.js`
+/// holds `A`, and every file that a file requires (`require('./x')`) exists; `needs` must
+/// exist too (the test uses it itself).
+fn loader(needs: &'static [&'static str]) -> impl Fn(&[u8]) -> bool + Send + Sync + 'static {
+    move |candidate: &[u8]| {
+        let Ok(files) = bundle::decode(candidate) else {
+            return false;
+        };
+        let get = |path: &str| {
+            files
+                .iter()
+                .find(|f| f.path == std::path::Path::new(path))
+                .map(|f| String::from_utf8_lossy(&f.content).into_owned())
+        };
+        let (Some(main), Some(alpha)) = (get("main.js"), get("alpha.js")) else {
+            return false;
+        };
+        let required = files.iter().all(|file| {
+            String::from_utf8_lossy(&file.content)
+                .split("require('./")
+                .skip(1)
+                .filter_map(|rest| rest.split_once("')"))
+                .all(|(name, _)| get(&format!("{name}.js")).is_some())
+        });
+        required
+            && main.contains("BUG")
+            && alpha.contains('A')
+            && needs.iter().all(|path| get(path).is_some())
+    }
+}
+
+fn loader_job() -> CaseJob {
+    CaseJob {
+        input: vec![
+            file("alpha.js", "A\n"),
+            file("beta.js", "require('./gamma')\nB\n"),
+            file("gamma.js", "C\n"),
+            file(
+                "main.js",
+                "require('./alpha')\nrequire('./beta')\nrequire('./delta')\nBUG\n",
+            ),
+            file("delta.js", "D\n"),
+        ],
+        ..coupled_job(None)
+    }
+}
+
+/// `main.js`'s session stops requiring the other files (the test loads alpha.js itself):
+/// nothing names them now (nor gamma.js, which only beta.js named). The test without all four
+/// fails; ddmin over them removes beta.js, gamma.js and delta.js before their turns, so they
+/// have no sessions of their own.
+#[test]
+fn files_a_session_left_unused_go_before_their_turns() {
+    let oracle = predicate("a loader", loader(&[]));
+    let finished = loader_job()
+        .run(Arc::new(oracle), &CaseStop::default())
+        .expect("the input is interesting");
+    let left: Vec<&std::path::Path> = finished.result.iter().map(|f| f.path.as_path()).collect();
+    assert_eq!(left, ["alpha.js", "main.js"]);
+    let sessions = |path: &str| {
+        finished
+            .files
+            .iter()
+            .find(|report| report.path == path)
+            .map(|report| report.sessions)
+    };
+    assert!(sessions("main.js") >= Some(1));
+    assert_eq!(
+        (
+            sessions("beta.js"),
+            sessions("gamma.js"),
+            sessions("delta.js")
+        ),
+        (Some(0), Some(0), Some(0))
+    );
+}
+
+/// The files a session left unused that the test still needs (it uses delta.js itself) stay.
+#[test]
+fn unused_files_the_test_needs_stay() {
+    let oracle = predicate("a loader that needs delta.js", loader(&["delta.js"]));
+    let finished = loader_job()
+        .run(Arc::new(oracle), &CaseStop::default())
+        .expect("the input is interesting");
+    let left: Vec<&std::path::Path> = finished.result.iter().map(|f| f.path.as_path()).collect();
+    assert_eq!(left, ["alpha.js", "main.js", "delta.js"]);
 }
