@@ -326,7 +326,7 @@ fn each_file_session_writes_a_trace_that_replays() {
 }
 
 #[test]
-fn a_final_set_that_fails_its_re_test_falls_back_to_the_last_set_that_passes() {
+fn a_set_that_fails_its_re_test_at_the_end_sends_the_run_back_to_one_that_passes() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "x\nneedle\ny\n").unwrap();
     std::fs::write(dir.path().join("b.txt"), "other\n").unwrap();
@@ -369,22 +369,19 @@ fn a_final_set_that_fails_its_re_test_falls_back_to_the_last_set_that_passes() {
     assert!(run.status.success(), "{run:?}");
     assert!(
         stderr.contains(
-            "the final set of files (6 bytes) was interesting before but not on its re-test"
+            "the set of files the run was on then (6 bytes) failed its re-test (exit status 1); \
+             the run went back to the newest earlier set that passed and went on from there"
         ),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("the result is the newest earlier set that passed its re-test"),
-        "{stderr}"
-    );
-    // The result is the set before the last: it reproduces.
+    // The rounds went on from the set before the last, and their result reproduces.
     assert_eq!(names(&dir.path().join("out")), ["a.txt"]);
     let result = read(&dir.path().join("out/a.txt"));
     assert!(result.contains("needle") && result.len() > 6, "{result:?}");
     let count: u32 = read(&state.join("count")).trim().parse().unwrap();
-    assert_eq!(
-        count, 2,
-        "the smallest set ran once in the reduction, once in the re-test"
+    assert!(
+        count >= 2,
+        "the smallest set ran once in the reduction, once in the re-test: {count}"
     );
     let rerun = Command::new(dir.path().join("test.sh"))
         .current_dir(dir.path().join("out"))

@@ -487,6 +487,14 @@ fn report_flakiness_and_statistics(
         );
     }
     flakiness.flaky |= flakiness.first_disagreement.is_some();
+    if let Some(back) = &finished.went_back {
+        errln!(
+            "whittle: the set of files the run was on then ({} bytes) failed its re-test ({}); \
+             the run went back to the newest earlier set that passed and went on from there.",
+            back.unconfirmed_size,
+            back.status
+        );
+    }
     if let Some(flaky) = &finished.flaky {
         errln!(
             "whittle: WARNING: the test is flaky: the final set of files ({} bytes) was \

@@ -239,6 +239,10 @@ impl Confirming {
 }
 
 impl Oracle for Confirming {
+    fn found_flaky(&self) -> bool {
+        lock(&self.first_disagreement).is_some()
+    }
+
     fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
         let verdict = self.inner.judge(candidate, cancel);
         if inconclusive(&verdict) {

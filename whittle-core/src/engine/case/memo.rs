@@ -90,6 +90,10 @@ impl Oracle for FileInCase {
     fn max_jobs(&self) -> usize {
         self.inner.max_jobs()
     }
+
+    fn found_flaky(&self) -> bool {
+        self.inner.found_flaky()
+    }
 }
 
 /// The units of the files phase: whole files, rendered as the bundle of those kept (and of the

@@ -131,6 +131,9 @@ pub struct CaseFinished {
     /// The final set did not pass its re-test (a flaky test): the result is the newest earlier
     /// set that did, when one did.
     pub flaky: Option<Flaky>,
+    /// The set the run was on when the test was found flaky failed its re-test: the run went
+    /// back to the newest earlier set that passed and went on from there.
+    pub went_back: Option<Flaky>,
 }
 
 /// Stops a [`CaseJob`] from another thread (Ctrl-C): the session running now stops at its next
@@ -253,7 +256,7 @@ impl CaseJob {
         &self,
         oracle: &Arc<dyn Oracle>,
         current: &mut Vec<CaseFile>,
-        earlier: &[Vec<CaseFile>],
+        earlier: &EarlierSets,
         total: &mut Stats,
         started: Instant,
         stop: &CaseStop,
@@ -280,7 +283,7 @@ impl CaseJob {
                 let tried = earlier
                     .iter()
                     .rev()
-                    .take(FLAKY_LOOKBACK)
+                    .map(|(_, set)| set)
                     .chain(std::iter::once(&start))
                     .filter(|set| **set != unconfirmed);
                 for set in tried {
@@ -673,12 +676,19 @@ struct FileSession {
     steps: u64,
 }
 
-/// Keeps `set` as the newest accepted set (a bounded number of them).
-fn remember(earlier: &mut Vec<Vec<CaseFile>>, set: &[CaseFile]) {
-    earlier.push(set.to_vec());
-    if earlier.len() > FLAKY_LOOKBACK + 1 {
-        earlier.remove(0);
-    }
+/// The sets a run accepted, each with its number (the first 0), the newest last.
+pub(super) type EarlierSets = Vec<(u64, Vec<CaseFile>)>;
+
+/// Keeps `set` as the newest accepted set: the newest [`FLAKY_LOOKBACK`] all, older ones ever
+/// sparser (of those between 2^k and 2^(k+1) sets back, about one), so that a set accepted on
+/// a lucky run of a flaky test long ago is got behind in a few re-tests.
+fn remember(earlier: &mut EarlierSets, set: &[CaseFile]) {
+    let newest = earlier.last().map_or(0, |(number, _)| number + 1);
+    earlier.push((newest, set.to_vec()));
+    earlier.retain(|(number, _)| {
+        let back = newest - number;
+        back < FLAKY_LOOKBACK as u64 || number % (back.next_power_of_two() / 2).max(1) == 0
+    });
 }
 
 /// The bytes and non-whitespace characters of a set of files together.

@@ -7,8 +7,12 @@ use super::*;
 use crate::engine::pipeline::Pipeline;
 use crate::observe::events::{Branch, Candidate};
 
-/// How many earlier sets are re-tested, newest first, when the final one fails its re-test
-/// (the start is tried after them).
+/// How many times a run goes back to an earlier set when the rounds are done and their set
+/// fails its re-test (a flaky test).
+const MAX_GOING_BACK: u32 = 2;
+
+/// How many of the newest earlier sets are kept (and older ones, thinned out: see
+/// `remember`), re-tested newest first when a set fails its re-test (the start after them).
 pub(super) const FLAKY_LOOKBACK: usize = 8;
 
 /// One run of a [`CaseJob`]: the set of files as it is now and what the rounds over it have
@@ -25,7 +29,7 @@ pub struct CaseRun<'a> {
     pub(super) view: CaseView,
     pub(super) current: Vec<CaseFile>,
     /// The sets accepted, newest last: what a flaky final set falls back to.
-    pub(super) earlier: Vec<Vec<CaseFile>>,
+    pub(super) earlier: EarlierSets,
     pub(super) stopped: Option<Stop>,
     /// The tester that checked the start, until the files phase takes it over.
     pub(super) files_tester: Option<Tester>,
@@ -55,6 +59,14 @@ pub struct CaseRun<'a> {
     /// The bytes each file's latest session removed: the files whose latest session removed
     /// the most take their turns first.
     pub(super) last_removed: HashMap<PathBuf, usize>,
+    /// The set was re-tested once the test was found flaky, and what that found when it fell
+    /// back to an earlier set.
+    pub(super) flaky_rechecked: bool,
+    pub(super) flaky: Option<Flaky>,
+    /// How many times the run went back to an earlier set.
+    pub(super) gone_back: u32,
+    /// The set that last passed a re-test: the end need not test it again.
+    pub(super) confirmed: Option<[u8; 32]>,
 }
 
 impl<'a> CaseRun<'a> {
@@ -97,6 +109,10 @@ impl<'a> CaseRun<'a> {
             steps: 0,
             pipelines: HashMap::new(),
             last_removed: HashMap::new(),
+            flaky_rechecked: false,
+            flaky: None,
+            gone_back: 0,
+            confirmed: None,
         }
     }
 
@@ -108,11 +124,16 @@ impl<'a> CaseRun<'a> {
         while self.stopped.is_none() {
             self.start_round();
             let mut changed = self.remove_files()?;
+            changed |= self.recheck_when_flaky();
             if self.stopped.is_some() {
                 break;
             }
             changed |= self.reduce_each_file();
             if !self.next_round(changed) {
+                if self.retest_at_the_end() {
+                    self.holding = true;
+                    continue;
+                }
                 break;
             }
         }
@@ -398,6 +419,70 @@ impl<'a> CaseRun<'a> {
         self.job.show(&self.view);
     }
 
+    /// Once the test has been found flaky, the set now is re-tested (its interesting verdict
+    /// confirmed by several runs): a set accepted on a lucky run holds back every candidate
+    /// made from it. See [`CaseRun::retest_or_go_back`]. Once per run. Whether the set
+    /// changed.
+    pub(super) fn recheck_when_flaky(&mut self) -> bool {
+        if self.flaky_rechecked || self.stopped.is_some() || !self.oracle.found_flaky() {
+            return false;
+        }
+        self.flaky_rechecked = true;
+        self.retest_or_go_back()
+    }
+
+    /// When the rounds are done: the set is re-tested (a flaky test may have let a set through
+    /// that does not reproduce), and when the run went back, the rounds go on from there (at
+    /// most [`MAX_GOING_BACK`] times a run). Whether they go on.
+    fn retest_at_the_end(&mut self) -> bool {
+        if self.stopped.is_some() || self.gone_back >= MAX_GOING_BACK {
+            return false;
+        }
+        self.retest_or_go_back()
+    }
+
+    /// Re-tests the set now, bypassing the caches (as at the end, [`CaseJob::confirm_result`]).
+    /// When it fails, the run goes back to the newest earlier set that passes and goes on from
+    /// there; the memo of whole sets forgets the verdicts of single runs. Whether it went back.
+    fn retest_or_go_back(&mut self) -> bool {
+        let found = self.job.confirm_result(
+            &self.oracle,
+            &mut self.current,
+            &self.earlier,
+            &mut self.total,
+            self.started,
+            self.stop,
+        );
+        match found {
+            Ok(None) => {
+                self.confirmed = Some(sha3_256(&bundle::encode(&self.current)));
+                false
+            }
+            Ok(Some(flaky)) if flaky.fell_back => {
+                self.flaky = Some(flaky);
+                self.gone_back += 1;
+                self.confirmed = Some(sha3_256(&bundle::encode(&self.current)));
+                // The sets accepted after the one that passes are not to fall back to.
+                if let Some(at) = self
+                    .earlier
+                    .iter()
+                    .position(|(_, set)| *set == self.current)
+                {
+                    self.earlier.truncate(at + 1);
+                }
+                self.memo = Arc::new(CaseMemo::default());
+                self.rows_follow_the_set();
+                self.job.show(&self.view);
+                true
+            }
+            Ok(Some(_)) => false,
+            Err(stop) => {
+                self.stopped = Some(stop);
+                false
+            }
+        }
+    }
+
     /// After the session of the file at `path` changed it from `before`: the files it named
     /// and names no more, that no other file names now (and what only they name), go in one
     /// test, else those that can by ddmin over them (an entry point that stopped using most of
@@ -480,6 +565,7 @@ impl<'a> CaseRun<'a> {
                     if file_changed && self.stopped.is_none() {
                         changed |= self.remove_unused_files(&path, &before);
                     }
+                    changed |= self.recheck_when_flaky();
                 }
                 Err(error) => {
                     self.stopped = Some(Stop::Failed(error.to_string()));
@@ -664,8 +750,9 @@ impl<'a> CaseRun<'a> {
         // The result is tested once more: a flaky test may have let a set through that does
         // not reproduce.
         let mut flaky = None;
-        if self.stopped.is_none() {
-            self.earlier.pop_if(|set| *set == self.current);
+        let confirmed = self.confirmed == Some(sha3_256(&bundle::encode(&self.current)));
+        if self.stopped.is_none() && !confirmed {
+            self.earlier.pop_if(|(_, set)| *set == self.current);
             match job.confirm_result(
                 &self.oracle,
                 &mut self.current,
@@ -714,6 +801,7 @@ impl<'a> CaseRun<'a> {
             rounds: self.rounds,
             stopped: self.stopped.clone(),
             flaky,
+            went_back: self.flaky.clone(),
         }
     }
 }

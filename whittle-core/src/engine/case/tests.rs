@@ -413,3 +413,103 @@ fn unused_files_the_test_needs_stay() {
     let left: Vec<&std::path::Path> = finished.result.iter().map(|f| f.path.as_path()).collect();
     assert_eq!(left, ["alpha.js", "main.js", "delta.js"]);
 }
+
+/// A test found flaky: `lucky` (a set accepted on a lucky run) fails its re-test, every other
+/// set holding `need` in a.txt passes.
+struct FoundFlaky {
+    lucky: Vec<u8>,
+}
+
+impl Oracle for FoundFlaky {
+    fn judge(&self, candidate: &[u8], _: &CancelToken) -> Verdict {
+        let passes = candidate != self.lucky.as_slice()
+            && bundle::decode(candidate).is_ok_and(|files| {
+                files.iter().any(|f| {
+                    f.path == std::path::Path::new("a.txt") && f.content.starts_with(b"need")
+                })
+            });
+        let (outcome, code) = if passes {
+            (Outcome::Interesting, 0)
+        } else {
+            (Outcome::NotInteresting, 1)
+        };
+        Verdict {
+            outcome,
+            status: crate::exec::oracle::TestStatus::Exited(code),
+            duration: Duration::ZERO,
+            output_tail: None,
+            node: None,
+            remembered: false,
+            timeout_reruns: 0,
+        }
+    }
+
+    fn describe(&self) -> String {
+        "found flaky".into()
+    }
+
+    fn found_flaky(&self) -> bool {
+        true
+    }
+}
+
+/// Once the test is found flaky, the set the run is on is re-tested: a set accepted on a lucky
+/// run fails, and the run goes back to the newest earlier set that passes, and on from there.
+#[test]
+fn a_set_accepted_on_a_lucky_run_is_left_once_the_test_is_found_flaky() {
+    let job = CaseJob {
+        input: vec![file("a.txt", "need\nmore\n"), file("b.txt", "b\n")],
+        ..coupled_job(None)
+    };
+    let good = vec![file("a.txt", "need\n"), file("b.txt", "b\n")];
+    let lucky = vec![file("a.txt", "need\n")];
+    let oracle = Arc::new(FoundFlaky {
+        lucky: bundle::encode(&lucky),
+    });
+    let stop = CaseStop::default();
+    let mut run = job.start(oracle, &stop).expect("interesting");
+    for set in [&good, &lucky] {
+        run.current = set.clone();
+        remember(&mut run.earlier, &run.current);
+    }
+    assert!(run.recheck_when_flaky(), "the run went back");
+    assert_eq!(run.current, good);
+    assert!(!run.recheck_when_flaky(), "once per run");
+    let finished = run.finish();
+    let back = finished.went_back.expect("went back");
+    assert_eq!(back.unconfirmed_size, bundle::content_size(&lucky));
+    assert!(back.fell_back);
+    assert_eq!(finished.result, good);
+}
+
+/// The newest sets are all kept, older ones thinned out, so that they reach far back.
+#[test]
+fn earlier_sets_are_kept_newest_all_and_older_ever_sparser() {
+    let mut earlier = Vec::new();
+    for i in 0..100 {
+        remember(&mut earlier, &[file("a.txt", &i.to_string())]);
+    }
+    let kept: Vec<usize> = earlier
+        .iter()
+        .map(|(_, set)| {
+            String::from_utf8_lossy(&set[0].content)
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    assert!(kept.len() <= 2 * FLAKY_LOOKBACK, "{kept:?}");
+    assert_eq!(
+        kept[kept.len() - FLAKY_LOOKBACK..],
+        [92, 93, 94, 95, 96, 97, 98, 99]
+    );
+    assert!(kept[0] < 50, "the oldest kept reaches back: {kept:?}");
+    assert!(kept.windows(2).all(|w| w[0] < w[1]), "{kept:?}");
+    // Every older octave keeps a set.
+    for back in [8, 16, 32] {
+        assert!(
+            kept.iter()
+                .any(|&i| (99 - i) >= back && (99 - i) < 2 * back),
+            "{back}: {kept:?}"
+        );
+    }
+}

@@ -128,6 +128,12 @@ pub trait Oracle: Send + Sync {
     fn max_jobs(&self) -> usize {
         crate::params::max_jobs()
     }
+
+    /// Whether the test has been found flaky (a file judged both ways); an oracle that
+    /// confirms verdicts confirms interesting ones from then on.
+    fn found_flaky(&self) -> bool {
+        false
+    }
 }
 
 /// A test function in the same process: tests, benchmarks and the demo use it.
