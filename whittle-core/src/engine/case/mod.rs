@@ -43,6 +43,7 @@ use crate::text::atoms::AtomKind;
 mod files_phase;
 mod memo;
 mod mentions;
+mod retest;
 mod run;
 mod steering;
 
