@@ -35,15 +35,7 @@ impl CaseRun<'_> {
     /// When it fails, the run goes back to the newest earlier set that passes and goes on from
     /// there; the memo of whole sets forgets the verdicts of single runs. Whether it went back.
     fn retest_or_go_back(&mut self) -> bool {
-        let found = self.job.confirm_result(
-            &self.oracle,
-            &mut self.current,
-            &self.earlier,
-            &mut self.total,
-            self.started,
-            self.stop,
-        );
-        match found {
+        match self.confirm_result() {
             Ok(None) => {
                 self.confirmed = Some(sha3_256(&bundle::encode(&self.current)));
                 false
@@ -71,5 +63,18 @@ impl CaseRun<'_> {
                 false
             }
         }
+    }
+
+    /// The set re-tested past every cache ([`CaseJob::confirm_result`]): what a flaky test
+    /// made of it, and where the run went back to.
+    pub(super) fn confirm_result(&mut self) -> Result<Option<Flaky>, Stop> {
+        self.job.confirm_result(
+            &self.oracle,
+            &mut self.current,
+            &self.earlier,
+            &mut self.total,
+            self.started,
+            self.stop,
+        )
     }
 }

@@ -685,14 +685,7 @@ impl<'a> CaseRun<'a> {
         let confirmed = self.confirmed == Some(sha3_256(&bundle::encode(&self.current)));
         if self.stopped.is_none() && !confirmed {
             self.earlier.pop_if(|(_, set)| *set == self.current);
-            match job.confirm_result(
-                &self.oracle,
-                &mut self.current,
-                &self.earlier,
-                &mut self.total,
-                self.started,
-                self.stop,
-            ) {
+            match self.confirm_result() {
                 Ok(found) => flaky = found,
                 Err(stop) => self.stopped = Some(stop),
             }

@@ -416,36 +416,32 @@ fn unused_files_the_test_needs_stay() {
 
 /// A test found flaky: `lucky` (a set accepted on a lucky run) fails its re-test, every other
 /// set holding `need` in a.txt passes.
-struct FoundFlaky {
-    lucky: Vec<u8>,
+struct FoundFlaky(Box<dyn Oracle>);
+
+impl FoundFlaky {
+    fn new(lucky: Vec<u8>) -> Self {
+        FoundFlaky(Box::new(predicate(
+            "found flaky",
+            move |candidate: &[u8]| {
+                candidate != lucky.as_slice()
+                    && bundle::decode(candidate).is_ok_and(|files| {
+                        files.iter().any(|f| {
+                            f.path == std::path::Path::new("a.txt")
+                                && f.content.starts_with(b"need")
+                        })
+                    })
+            },
+        )))
+    }
 }
 
 impl Oracle for FoundFlaky {
-    fn judge(&self, candidate: &[u8], _: &CancelToken) -> Verdict {
-        let passes = candidate != self.lucky.as_slice()
-            && bundle::decode(candidate).is_ok_and(|files| {
-                files.iter().any(|f| {
-                    f.path == std::path::Path::new("a.txt") && f.content.starts_with(b"need")
-                })
-            });
-        let (outcome, code) = if passes {
-            (Outcome::Interesting, 0)
-        } else {
-            (Outcome::NotInteresting, 1)
-        };
-        Verdict {
-            outcome,
-            status: crate::exec::oracle::TestStatus::Exited(code),
-            duration: Duration::ZERO,
-            output_tail: None,
-            node: None,
-            remembered: false,
-            timeout_reruns: 0,
-        }
+    fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
+        self.0.judge(candidate, cancel)
     }
 
     fn describe(&self) -> String {
-        "found flaky".into()
+        self.0.describe()
     }
 
     fn found_flaky(&self) -> bool {
@@ -463,9 +459,7 @@ fn a_set_accepted_on_a_lucky_run_is_left_once_the_test_is_found_flaky() {
     };
     let good = vec![file("a.txt", "need\n"), file("b.txt", "b\n")];
     let lucky = vec![file("a.txt", "need\n")];
-    let oracle = Arc::new(FoundFlaky {
-        lucky: bundle::encode(&lucky),
-    });
+    let oracle = Arc::new(FoundFlaky::new(bundle::encode(&lucky)));
     let stop = CaseStop::default();
     let mut run = job.start(oracle, &stop).expect("interesting");
     for set in [&good, &lucky] {
