@@ -6,7 +6,7 @@
 //! many others is likely one that uses them (an entry point, a package's `__init__.py`), and a
 //! file that a change left named by no file is likely one the test no longer needs.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use memchr::memmem;
@@ -33,15 +33,16 @@ pub(super) fn left_unused(
     kept: &[bool],
     test_text: &[u8],
 ) -> Vec<usize> {
-    let graph = naming_graph(files);
+    let stems = Stems::of(files);
+    let graph = naming_graph(files, &stems);
     let mut namers = vec![0usize; files.len()];
     for &to in graph.iter().flatten() {
         namers[to] += 1;
     }
-    for to in named_by(test_text, files, usize::MAX) {
+    for to in stems.named_by(test_text, usize::MAX) {
         namers[to] += 1;
     }
-    let named_before = named_by(before, files, changed);
+    let named_before = stems.named_by(before, changed);
     let mut todo: Vec<usize> = named_before
         .into_iter()
         .filter(|to| !graph[changed].contains(to))
@@ -60,18 +61,40 @@ pub(super) fn left_unused(
     (0..files.len()).filter(|&file| unused[file]).collect()
 }
 
-/// For each file of `files`, the other files it names (by index): one scan of each file.
-fn naming_graph(files: &[CaseFile]) -> Vec<Vec<usize>> {
-    (0..files.len())
-        .map(|from| named_by(&files[from].content, files, from))
-        .collect()
+/// The files of a set by their stems.
+struct Stems<'a>(HashMap<&'a [u8], Vec<usize>>);
+
+impl<'a> Stems<'a> {
+    fn of(files: &'a [CaseFile]) -> Self {
+        let mut stems: HashMap<&[u8], Vec<usize>> = HashMap::new();
+        for (index, file) in files.iter().enumerate() {
+            if let Some(stem) = stem(&file.path) {
+                stems.entry(stem).or_default().push(index);
+            }
+        }
+        Stems(stems)
+    }
+
+    /// The files other than the one at `from` that `content` names, by index, in order: one
+    /// scan of `content`, a lookup per word.
+    fn named_by(&self, content: &[u8], from: usize) -> Vec<usize> {
+        let mut named: Vec<usize> = named_words(content)
+            .into_iter()
+            .filter_map(|word| self.0.get(word))
+            .flatten()
+            .copied()
+            .filter(|&to| to != from)
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        named
+    }
 }
 
-/// The files of `files` other than the one at `from` that `content` names, by index, in order.
-fn named_by(content: &[u8], files: &[CaseFile], from: usize) -> Vec<usize> {
-    let words = named_words(content);
+/// For each file of `files`, the other files it names (by index): one scan of each file.
+fn naming_graph(files: &[CaseFile], stems: &Stems) -> Vec<Vec<usize>> {
     (0..files.len())
-        .filter(|&to| to != from && stem(&files[to].path).is_some_and(|stem| words.contains(stem)))
+        .map(|from| stems.named_by(&files[from].content, from))
         .collect()
 }
 
