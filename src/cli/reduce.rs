@@ -477,7 +477,15 @@ fn start_failure(args: &ReduceArgs, outcome: &EndOfRun<'_>, failure: StartError)
 /// Warns of a flaky test (a final result that failed its re-test, verdicts that disagreed) and
 /// returns all that was seen of its flakiness.
 fn warn_of_flakiness(finished: &Finished, seen: &Flakiness) -> Flakiness {
-    if let Some(flaky) = &finished.flaky {
+    if let Some(flaky) = finished.flaky.as_ref().filter(|flaky| flaky.went_on) {
+        errln!(
+            "whittle: WARNING: the test is flaky: the result then ({} bytes) was interesting \
+             before but not on its re-test ({}); the run went back to the last result that \
+             passed and went on reducing from there.",
+            flaky.unconfirmed_size,
+            flaky.status
+        );
+    } else if let Some(flaky) = &finished.flaky {
         errln!(
             "whittle: WARNING: the test is flaky: the final result ({} bytes) was interesting \
              before but not on its re-test ({}).",

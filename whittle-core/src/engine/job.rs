@@ -37,6 +37,9 @@ pub struct Flaky {
     /// Whether an earlier result passed its re-test and became the result (else the result
     /// is the one that failed, for want of anything confirmed).
     pub fell_back: bool,
+    /// Whether the run went on reducing from the result it fell back to (one file: the result
+    /// is then what that found, and it passed its own re-test unless another `Flaky` says so).
+    pub went_on: bool,
 }
 
 /// Why a reduction could not start.

@@ -278,6 +278,7 @@ impl CaseJob {
                     unconfirmed_size: bundle::content_size(current),
                     status: verdict.status.to_string(),
                     fell_back: false,
+                    went_on: false,
                 };
                 let start = self.start_files().to_vec();
                 let unconfirmed = current.clone();

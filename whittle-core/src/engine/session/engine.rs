@@ -21,6 +21,10 @@ use super::{
 /// How many earlier results are re-tested, newest first, when the final one fails its re-test
 /// (the start is tried after them).
 const FLAKY_LOOKBACK: usize = 8;
+
+/// How many times a run goes on reducing from an earlier result after its result failed the
+/// re-test at the end (a flaky test).
+const MAX_GOING_BACK: u32 = 2;
 /// The engine thread's state.
 pub(super) struct Engine {
     pub(super) job: Job,
@@ -181,23 +185,35 @@ impl Engine {
         };
         let mut done = checked.empty_is_interesting;
         let mut flaky = None;
+        let mut gone_back = 0;
         loop {
             match next {
                 Next::RunFrom(first) => {
                     let mut current = first;
                     match self.run_stages(tester, first, &mut current) {
-                        Ok(()) => {
-                            done = true;
-                            match self.confirm_result(tester) {
-                                Ok(found) => flaky = found.or(flaky),
-                                Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
+                        Ok(()) => match self.confirm_result(tester) {
+                            // A flaky test let a result through that fails its re-test: the
+                            // run goes on from the result it fell back to, verdicts confirmed.
+                            Ok(Some(mut found))
+                                if found.fell_back && gone_back < MAX_GOING_BACK =>
+                            {
+                                gone_back += 1;
+                                found.went_on = true;
+                                flaky = Some(found);
+                                next = Next::RunFrom(0);
+                                done = false;
                             }
-                            self.finish_run(tester, RunState::Done);
-                            if self.options.exit_when_done {
-                                return (None, flaky);
+                            Ok(found) => {
+                                flaky = found.or(flaky);
+                                done = true;
+                                self.finish_run(tester, RunState::Done);
+                                if self.options.exit_when_done {
+                                    return (None, flaky);
+                                }
+                                next = Next::Wait;
                             }
-                            next = Next::Wait;
-                        }
+                            Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
+                        },
                         Err(Stop::Switched) => {
                             next = Next::RunFrom(current);
                             done = false;
@@ -246,6 +262,7 @@ impl Engine {
             unconfirmed_size: best.len(),
             status: verdict.status.to_string(),
             fell_back: false,
+            went_on: false,
         };
         // The newest earlier results, then the start: a test that fails everything now (its
         // environment changed) costs a few tests, not one per entry.
