@@ -486,16 +486,15 @@ fn report_flakiness_and_statistics(
             flakiness.confirm_runs
         );
     }
-    flakiness.flaky |= flakiness.first_disagreement.is_some();
-    if let Some(back) = &finished.went_back {
+    flakiness.flaky |= flakiness.first_disagreement.is_some() || finished.flaky.is_some();
+    if let Some(back) = finished.flaky.as_ref().filter(|flaky| flaky.went_on) {
         errln!(
             "whittle: the set of files the run was on then ({} bytes) failed its re-test ({}); \
              the run went back to the newest earlier set that passed and went on from there.",
             back.unconfirmed_size,
             back.status
         );
-    }
-    if let Some(flaky) = &finished.flaky {
+    } else if let Some(flaky) = &finished.flaky {
         errln!(
             "whittle: WARNING: the test is flaky: the final set of files ({} bytes) was \
              interesting before but not on its re-test ({}).",
@@ -515,7 +514,6 @@ fn report_flakiness_and_statistics(
                  interesting only once."
             );
         }
-        flakiness.flaky = true;
     }
     if let Some(path) = &args.stats_json {
         let json = serde_json::json!({

@@ -27,6 +27,24 @@ pub struct Finished {
     pub flaky: Option<Flaky>,
 }
 
+/// How many of the newest earlier results a flaky run keeps (all of them) and re-tests first
+/// when a result fails its re-test; older ones are kept ever sparser ([`kept_for_fallback`]),
+/// the start last.
+pub const FLAKY_LOOKBACK: u64 = 8;
+
+/// How many times a run goes on reducing from an earlier result after its result failed a
+/// re-test (a flaky test).
+pub const MAX_GOING_BACK: u32 = 2;
+
+/// Whether a flaky run falls back to its earlier result numbered `number` (the first 0) when
+/// the newest is numbered `newest`: the newest [`FLAKY_LOOKBACK`] all, older ones ever sparser
+/// (of those between 2^k and 2^(k+1) results back, about one), so that a result accepted on a
+/// lucky run long ago is got behind in a few re-tests, not one per result.
+pub fn kept_for_fallback(newest: u64, number: u64) -> bool {
+    let back = newest - number;
+    back < FLAKY_LOOKBACK || number.is_multiple_of((back.next_power_of_two() / 2).max(1))
+}
+
 /// The final result did not pass its re-test.
 #[derive(Clone, Debug)]
 pub struct Flaky {
@@ -37,8 +55,8 @@ pub struct Flaky {
     /// Whether an earlier result passed its re-test and became the result (else the result
     /// is the one that failed, for want of anything confirmed).
     pub fell_back: bool,
-    /// Whether the run went on reducing from the result it fell back to (one file: the result
-    /// is then what that found, and it passed its own re-test unless another `Flaky` says so).
+    /// Whether the run went on reducing from the result it fell back to (the result is then
+    /// what that found, and it passed its own re-test unless another `Flaky` says so).
     pub went_on: bool,
 }
 

@@ -13,12 +13,12 @@ use memchr::memmem;
 
 use crate::bundle::CaseFile;
 
-/// How many of `others` (paths of the other files of the case) `content` names.
-pub(super) fn files_named<'a>(content: &[u8], others: impl Iterator<Item = &'a Path>) -> usize {
-    let words = named_words(content);
-    others
-        .filter(|path| stem(path).is_some_and(|stem| words.contains(stem)))
-        .count()
+/// How many other files of `files` each file names.
+pub(super) fn named_counts(files: &[CaseFile]) -> Vec<usize> {
+    naming_graph(files, &Stems::of(files))
+        .iter()
+        .map(Vec::len)
+        .collect()
 }
 
 /// The files of `files` that the file at `changed` named as `before` and names no more, and
@@ -151,8 +151,12 @@ mod tests {
 
     use super::*;
 
+    /// How many of `others` a file holding `content` names.
     fn named(content: &str, others: &[&str]) -> usize {
-        files_named(content.as_bytes(), others.iter().map(Path::new))
+        let files: Vec<(&str, &str)> = std::iter::once(("0.txt", content))
+            .chain(others.iter().map(|&path| (path, "")))
+            .collect();
+        named_counts(&case(&files))[0]
     }
 
     fn case(files: &[(&str, &str)]) -> Vec<CaseFile> {

@@ -129,12 +129,10 @@ pub struct CaseFinished {
     /// Rounds over the files (the last changed nothing, unless the run stopped).
     pub rounds: u32,
     pub stopped: Option<Stop>,
-    /// The final set did not pass its re-test (a flaky test): the result is the newest earlier
-    /// set that did, when one did.
+    /// A set failed its re-test (a flaky test): the run went back to the newest earlier set
+    /// that passed and on from there (`went_on`), or, at the end, the result is that set when
+    /// one passed.
     pub flaky: Option<Flaky>,
-    /// The set the run was on when the test was found flaky failed its re-test: the run went
-    /// back to the newest earlier set that passed and went on from there.
-    pub went_back: Option<Flaky>,
 }
 
 /// Stops a [`CaseJob`] from another thread (Ctrl-C): the session running now stops at its next
@@ -180,10 +178,9 @@ use memo::{FileInCase, FilesDomain, lock};
 /// Why a case could not be reduced.
 pub use crate::engine::job::StartError;
 
-use crate::engine::job::Flaky;
+use crate::engine::job::{Flaky, kept_for_fallback};
 
 pub use run::CaseRun;
-use run::FLAKY_LOOKBACK;
 
 impl CaseJob {
     /// What the reduction starts from: the input, or what it resumes.
@@ -681,16 +678,12 @@ struct FileSession {
 /// The sets a run accepted, each with its number (the first 0), the newest last.
 pub(super) type EarlierSets = Vec<(u64, Vec<CaseFile>)>;
 
-/// Keeps `set` as the newest accepted set: the newest [`FLAKY_LOOKBACK`] all, older ones ever
-/// sparser (of those between 2^k and 2^(k+1) sets back, about one), so that a set accepted on
-/// a lucky run of a flaky test long ago is got behind in a few re-tests.
+/// Keeps `set` as the newest accepted set, and of the older ones those a flaky run would
+/// fall back to ([`kept_for_fallback`]).
 fn remember(earlier: &mut EarlierSets, set: &[CaseFile]) {
     let newest = earlier.last().map_or(0, |(number, _)| number + 1);
     earlier.push((newest, set.to_vec()));
-    earlier.retain(|(number, _)| {
-        let back = newest - number;
-        back < FLAKY_LOOKBACK as u64 || number % (back.next_power_of_two() / 2).max(1) == 0
-    });
+    earlier.retain(|(number, _)| kept_for_fallback(newest, *number));
 }
 
 /// The bytes and non-whitespace characters of a set of files together.

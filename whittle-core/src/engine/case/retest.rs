@@ -3,10 +3,7 @@
 
 use super::run::CaseRun;
 use super::*;
-
-/// How many times a run goes back to an earlier set when the rounds are done and their set
-/// fails its re-test (a flaky test).
-const MAX_GOING_BACK: u32 = 2;
+use crate::engine::job::MAX_GOING_BACK;
 
 impl CaseRun<'_> {
     /// Once the test has been found flaky, the set now is re-tested (its interesting verdict
@@ -40,7 +37,8 @@ impl CaseRun<'_> {
                 self.confirmed = Some(sha3_256(&bundle::encode(&self.current)));
                 false
             }
-            Ok(Some(flaky)) if flaky.fell_back => {
+            Ok(Some(mut flaky)) if flaky.fell_back => {
+                flaky.went_on = true;
                 self.flaky = Some(flaky);
                 self.gone_back += 1;
                 self.confirmed = Some(sha3_256(&bundle::encode(&self.current)));

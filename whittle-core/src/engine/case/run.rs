@@ -2,14 +2,10 @@
 
 use std::path::Path;
 
-use super::mentions::{self, files_named};
+use super::mentions;
 use super::*;
 use crate::engine::pipeline::Pipeline;
 use crate::observe::events::{Branch, Candidate};
-
-/// How many of the newest earlier sets are kept (and older ones, thinned out: see
-/// `remember`), re-tested newest first when a set fails its re-test (the start after them).
-pub(super) const FLAKY_LOOKBACK: usize = 8;
 
 /// One run of a [`CaseJob`]: the set of files as it is now and what the rounds over it have
 /// counted so far. A front end that steers it can change a file (an edit, a restart), its
@@ -55,9 +51,9 @@ pub struct CaseRun<'a> {
     /// The bytes each file's latest session removed: the files whose latest session removed
     /// the most take their turns first.
     pub(super) last_removed: HashMap<PathBuf, usize>,
-    /// The set was re-tested once the test was found flaky, and what that found when it fell
-    /// back to an earlier set.
+    /// The set was re-tested once the test was found flaky.
     pub(super) flaky_rechecked: bool,
+    /// What the latest re-test that sent the run back found (its `went_on` set).
     pub(super) flaky: Option<Flaky>,
     /// How many times the run went back to an earlier set.
     pub(super) gone_back: u32,
@@ -79,7 +75,6 @@ impl<'a> CaseRun<'a> {
                 ..FileReport::default()
             })
             .collect();
-        let current = job.start_files().to_vec();
         CaseRun {
             job,
             oracle,
@@ -89,7 +84,7 @@ impl<'a> CaseRun<'a> {
             total: Stats::default(),
             reports,
             view: job.initial_view(),
-            current,
+            current: job.start_files().to_vec(),
             earlier: Vec::new(),
             stopped: None,
             files_tester: None,
@@ -537,23 +532,17 @@ impl<'a> CaseRun<'a> {
     pub(super) fn turns(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.current.len()).collect();
         let others = self.current.len().saturating_sub(1);
-        order.sort_by_cached_key(|&index| {
-            let file = &self.current[index];
-            match self.last_removed.get(&file.path) {
+        let named = mentions::named_counts(&self.current);
+        order.sort_by_key(
+            |&index| match self.last_removed.get(&self.current[index].path) {
                 None => {
-                    let named = files_named(
-                        &file.content,
-                        self.current
-                            .iter()
-                            .filter(|other| other.path != file.path)
-                            .map(|other| other.path.as_path()),
-                    );
+                    let named = named[index];
                     let uses_most = named > 0 && 2 * named >= others;
                     (1, usize::MAX - if uses_most { named } else { 0 })
                 }
                 Some(&removed) => (2, usize::MAX - removed),
-            }
-        });
+            },
+        );
         order
     }
 
@@ -681,12 +670,12 @@ impl<'a> CaseRun<'a> {
         job.show(&self.view);
         // The result is tested once more: a flaky test may have let a set through that does
         // not reproduce.
-        let mut flaky = None;
+        let mut flaky = self.flaky.clone();
         let confirmed = self.confirmed == Some(sha3_256(&bundle::encode(&self.current)));
         if self.stopped.is_none() && !confirmed {
             self.earlier.pop_if(|(_, set)| *set == self.current);
             match self.confirm_result() {
-                Ok(found) => flaky = found,
+                Ok(found) => flaky = found.or(flaky),
                 Err(stop) => self.stopped = Some(stop),
             }
             for row in &mut self.view.files {
@@ -726,7 +715,6 @@ impl<'a> CaseRun<'a> {
             rounds: self.rounds,
             stopped: self.stopped.clone(),
             flaky,
-            went_back: self.flaky.clone(),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::engine::history::{History, HistoryEntry};
-use crate::engine::job::{Checked, Flaky, Job, StartError};
+use crate::engine::job::{Checked, Flaky, Job, MAX_GOING_BACK, StartError, kept_for_fallback};
 use crate::engine::pipeline::{Pins, StageContext, Stages, StagesFactory};
 use crate::observe::events::{Branch, Event};
 use crate::outcome::Outcome;
@@ -18,13 +18,6 @@ use super::{
     ManualEdit, PinTarget, RunState, SessionOptions, SessionReport, Shared, Snapshot, Steer, lock,
 };
 
-/// How many earlier results are re-tested, newest first, when the final one fails its re-test
-/// (the start is tried after them).
-const FLAKY_LOOKBACK: usize = 8;
-
-/// How many times a run goes on reducing from an earlier result after its result failed the
-/// re-test at the end (a flaky test).
-const MAX_GOING_BACK: u32 = 2;
 /// The engine thread's state.
 pub(super) struct Engine {
     pub(super) job: Job,
@@ -264,12 +257,14 @@ impl Engine {
             fell_back: false,
             went_on: false,
         };
-        // The newest earlier results, then the start: a test that fails everything now (its
-        // environment changed) costs a few tests, not one per entry.
+        // The newest earlier results, older ones ever sparser, then the start: a test that
+        // fails everything now (its environment changed) costs a few tests, not one per entry.
         let entries = lock(&self.history).len();
-        let newest = (0..entries).rev().take(FLAKY_LOOKBACK);
-        let tried: Vec<usize> = newest
-            .chain((entries > FLAKY_LOOKBACK).then_some(0))
+        let newest = entries.saturating_sub(1) as u64;
+        let tried: Vec<usize> = (1..entries)
+            .rev()
+            .filter(|&index| kept_for_fallback(newest, index as u64))
+            .chain((entries > 0).then_some(0))
             .collect();
         for index in tried {
             let Some(text) = lock(&self.history).text(index) else {
