@@ -1,5 +1,6 @@
-//! A flaky test (the same candidate judged differently): the final result is re-tested once at
-//! the end; when it fails, whittle says so loudly and keeps the last result that passes again.
+//! A flaky test (the same candidate judged differently): the result is re-tested the moment the
+//! test is found flaky and at the end; when it fails, whittle says so loudly, goes back to the
+//! last result that passes again and goes on from there.
 
 mod common;
 
@@ -63,4 +64,113 @@ fn a_steady_test_confirms_its_result_quietly() {
         std::fs::read_to_string(work.path("in.whittled.txt")).unwrap(),
         "keep"
     );
+}
+
+/// What the scripted flaky test saw: every run (the file, the verdict) and which was lucky.
+#[derive(Default)]
+struct Runs {
+    calls: Vec<(Vec<u8>, bool)>,
+    lucky: Option<usize>,
+}
+
+/// Interesting while the file holds `keep` and `anchor`, except that the first file over 2000
+/// bytes without `anchor` is interesting once (a lucky run); the test tells it is flaky five
+/// runs later.
+struct Lucky {
+    runs: std::sync::Arc<std::sync::Mutex<Runs>>,
+}
+
+/// Whether `haystack` holds `word`.
+fn has(haystack: &[u8], word: &str) -> bool {
+    haystack.windows(word.len()).any(|w| w == word.as_bytes())
+}
+
+impl whittle_core::exec::oracle::Oracle for Lucky {
+    fn judge(
+        &self,
+        candidate: &[u8],
+        _: &whittle_core::exec::processes::CancelToken,
+    ) -> whittle_core::exec::oracle::Verdict {
+        use whittle_core::outcome::Outcome;
+        let mut runs = self.runs.lock().unwrap();
+        let lucky = runs.lucky.is_none() && candidate.len() > 2000;
+        let verdict = has(candidate, "keep") && (has(candidate, "anchor") || lucky);
+        if verdict && !has(candidate, "anchor") {
+            runs.lucky = Some(runs.calls.len());
+        }
+        runs.calls.push((candidate.to_vec(), verdict));
+        whittle_core::exec::oracle::Verdict {
+            outcome: if verdict {
+                Outcome::Interesting
+            } else {
+                Outcome::NotInteresting
+            },
+            status: whittle_core::exec::oracle::TestStatus::Predicate,
+            duration: Duration::ZERO,
+            output_tail: None,
+            node: None,
+            remembered: false,
+            timeout_reruns: 0,
+        }
+    }
+
+    fn describe(&self) -> String {
+        "lucky".into()
+    }
+
+    fn found_flaky(&self) -> bool {
+        let runs = self.runs.lock().unwrap();
+        runs.lucky.is_some_and(|at| runs.calls.len() >= at + 5)
+    }
+}
+
+/// Once the test is found flaky in the middle of a run, the result then is re-tested right away
+/// (it may have been accepted on a lucky run, and every candidate made from it would fail), and
+/// the run goes back to the last result that passes: it does not wait for the end.
+#[test]
+fn a_result_accepted_on_a_lucky_run_is_re_tested_once_the_test_is_found_flaky() {
+    use whittle_core::engine::job::Job;
+    use whittle_core::engine::pipeline::Settings;
+    use whittle_core::engine::session::{Session, SessionOptions};
+    use whittle_core::text::atoms::AtomKind;
+
+    let runs = std::sync::Arc::<std::sync::Mutex<Runs>>::default();
+    let oracle = std::sync::Arc::new(Lucky { runs: runs.clone() });
+    let mut input = String::from("keep\n");
+    for i in 0..400 {
+        input.push_str(&format!("filler {i}\n"));
+        if i == 300 {
+            input.push_str("anchor\n");
+        }
+    }
+    let settings = Settings {
+        atoms: vec![AtomKind::Line],
+        jobs: 1,
+        fast: true,
+        ..Settings::default()
+    };
+    let options = SessionOptions {
+        exit_when_done: true,
+        start_in_step_mode: false,
+        start_paused: false,
+    };
+    let job = Job::new(input.into_bytes(), settings);
+    let session = Session::start_with(job, oracle, options, |t| t.set_inline_below(None)).unwrap();
+    let report = session.wait().unwrap();
+    let result = report.finished.result;
+    assert!(has(&result, "keep") && has(&result, "anchor"), "{result:?}");
+    let runs = runs.lock().unwrap();
+    let lucky = runs.lucky.expect("a lucky run");
+    let (accepted, _) = &runs.calls[lucky];
+    assert!(
+        runs.calls[lucky + 1..lucky + 5].iter().all(|(_, yes)| !yes),
+        "nothing made from the lucky result passes"
+    );
+    assert_eq!(
+        &runs.calls[lucky + 5].0,
+        accepted,
+        "the first run once the test is known flaky re-tests the result then"
+    );
+    let flaky = report.finished.flaky.expect("found flaky");
+    assert!(flaky.fell_back && flaky.went_on, "{flaky:?}");
 }

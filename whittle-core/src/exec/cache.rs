@@ -136,20 +136,32 @@ enum Store {
     Hash(HashStore),
 }
 
-impl OutcomeCache {
-    pub fn new(policy: CachePolicy) -> Self {
-        let store = match policy.kind {
+impl Store {
+    fn empty(kind: CacheKind) -> Store {
+        match kind {
             CacheKind::None => Store::None,
             CacheKind::Config => Store::Config(ConfigTrie::new()),
             CacheKind::Content => Store::Content(ContentStore::default()),
             CacheKind::Hash => Store::Hash(HashStore::default()),
-        };
+        }
+    }
+}
+
+impl OutcomeCache {
+    pub fn new(policy: CachePolicy) -> Self {
         OutcomeCache {
             policy,
-            store,
+            store: Store::empty(policy.kind),
             stats: CacheStats::default(),
             memory_limit: DEFAULT_MEMORY_LIMIT,
         }
+    }
+
+    /// Forgets every outcome (a flaky test's verdicts of single runs, when the run goes back
+    /// to an earlier result); the statistics so far stay.
+    pub fn clear(&mut self) {
+        self.store = Store::empty(self.policy.kind);
+        self.refresh_size();
     }
 
     /// Keeps the cache's estimate of its size under `bytes` (see [`DEFAULT_MEMORY_LIMIT`]).

@@ -23,6 +23,10 @@ pub enum Stop {
     /// [`crate::testing::tester::Tester::set_failure_budget`]); the schedule that set the budget
     /// takes it back and defers the stage.
     Budget,
+    /// The test was just found flaky (see [`crate::testing::tester::Tester::arm_flaky_recheck`]):
+    /// the driver re-tests the result, which may have been accepted on a lucky run, before the
+    /// run goes on.
+    Recheck,
     /// whittle itself failed (it could not write a candidate into its scratch directory, say):
     /// nothing to do with the test.
     Failed(String),
@@ -32,7 +36,7 @@ impl Stop {
     /// Whether running tests must be killed for this stop (all but a switch, which lets them
     /// finish).
     pub fn kills_running_tests(&self) -> bool {
-        !matches!(self, Stop::Switched)
+        !matches!(self, Stop::Switched | Stop::Recheck)
     }
 }
 
@@ -43,6 +47,7 @@ impl std::fmt::Display for Stop {
             Stop::Requested => f.write_str("stopped on request"),
             Stop::Switched => f.write_str("interrupted by a switch"),
             Stop::Budget => f.write_str("out of failed tests on probation"),
+            Stop::Recheck => f.write_str("interrupted to re-test the result of a flaky test"),
             Stop::Failed(why) => write!(f, "stopped by an error of whittle's: {why}"),
         }
     }

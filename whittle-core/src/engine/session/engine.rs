@@ -137,6 +137,7 @@ impl Engine {
             self.shared.control.pause();
         }
         self.update_snapshot(|s| s.state = RunState::Running);
+        tester.arm_flaky_recheck();
         let (stopped, flaky) = self.drive(&mut tester, &checked);
         tester.publish_stats(true);
         let mut finished = self.job.finish(&tester, stopped, empty_is_interesting);
@@ -211,6 +212,25 @@ impl Engine {
                             next = Next::RunFrom(current);
                             done = false;
                         }
+                        // The test was just found flaky: the result is re-tested now, not
+                        // only at the end; when it fails, the run goes back to the last that
+                        // passes and on from there.
+                        Err(Stop::Recheck) => {
+                            match self.confirm_result(tester) {
+                                Ok(Some(mut found)) if found.fell_back => {
+                                    gone_back += 1;
+                                    found.went_on = true;
+                                    flaky = Some(found);
+                                    next = Next::RunFrom(0);
+                                }
+                                Ok(found) => {
+                                    flaky = found.or(flaky);
+                                    next = Next::RunFrom(current);
+                                }
+                                Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
+                            }
+                            done = false;
+                        }
                         Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
                     }
                 }
@@ -242,6 +262,7 @@ impl Engine {
     /// more the test is flaky: the earlier results are re-tested, newest first, and the first
     /// that passes becomes the result (and is written). Returns what was found.
     pub(super) fn confirm_result(&self, tester: &mut Tester) -> Result<Option<Flaky>, Stop> {
+        tester.disarm_flaky_recheck();
         let best = tester.best().to_vec();
         let verdict = match tester.retest(&best) {
             // A limit reached with the last step: the run is done, the re-test is skipped.
@@ -282,6 +303,7 @@ impl Engine {
                 self.smallest.store(text.len(), Ordering::Relaxed);
                 self.job.write_output(&text, tester);
                 self.restart_from(tester, index, text);
+                tester.forget_cached_verdicts();
                 flaky.fell_back = true;
                 break;
             }

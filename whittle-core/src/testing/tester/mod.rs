@@ -154,6 +154,8 @@ pub struct Tester {
     /// The stage whose window candidates the recall knows by their removed spans (see
     /// [`Tester::with_window_recall`]).
     window_recall: Option<String>,
+    /// Whether the checkpoint stops with [`Stop::Recheck`] once the test is found flaky.
+    recheck_when_flaky: bool,
 }
 
 /// Sends an event to whoever listens (nobody: it is dropped).
@@ -221,7 +223,22 @@ impl Tester {
             preparing: MeanTime::default(),
             recall: Recall::default(),
             window_recall: None,
+            recheck_when_flaky: false,
         }
+    }
+
+    /// From now on, the first checkpoint after the test is found flaky stops the run with
+    /// [`Stop::Recheck`], so that the driver re-tests the result (it may have been accepted on
+    /// a lucky run, and every candidate made from it would fail) before going on. Not armed
+    /// when the test is known flaky already: then every verdict so far was confirmed.
+    pub fn arm_flaky_recheck(&mut self) {
+        self.recheck_when_flaky = !self.oracle.found_flaky();
+    }
+
+    /// No [`Stop::Recheck`] from now on (the caller re-tests the result: the first that
+    /// stopped, or the end's).
+    pub fn disarm_flaky_recheck(&mut self) {
+        self.recheck_when_flaky = false;
     }
 
     /// Whether workers a window leaves idle may test ahead (on by default).
@@ -362,6 +379,12 @@ impl Tester {
 
     pub fn oracle(&self) -> &Arc<dyn Oracle> {
         &self.oracle
+    }
+
+    /// Forgets the cached verdicts: the run went back to an earlier result after a flaky test
+    /// let a later one through, and the verdicts of single runs are not to be trusted.
+    pub fn forget_cached_verdicts(&mut self) {
+        self.cache.clear();
     }
 
     /// Bounds the outcome cache's memory (see [`crate::exec::cache::DEFAULT_MEMORY_LIMIT`]); the
@@ -509,6 +532,10 @@ impl Tester {
             && self.failures_in_a_row >= budget
         {
             return Err(Stop::Budget);
+        }
+        if self.recheck_when_flaky && self.oracle.found_flaky() {
+            self.recheck_when_flaky = false;
+            return Err(Stop::Recheck);
         }
         if let Some(stop) = self.limit_reached() {
             return Err(stop);
