@@ -283,13 +283,7 @@ impl PipelineStages {
                 },
             ),
             Step::Polish => match schedule::polish_cost(tester) {
-                Ok(_) => run_list_pass(
-                    tester,
-                    UnitMinimizer::Sweep,
-                    fixpoint,
-                    AtomKind::Char,
-                    &context.current_pins(),
-                ),
+                Ok(_) => polish(tester, fixpoint, &context.current_pins()),
                 Err(reason) => {
                     tester.emit(Event::StageSkipped {
                         stage: step.name(),
@@ -401,4 +395,22 @@ pub fn run_pipeline(
         ..StageContext::default()
     };
     run_all_stages(&PipelineStages::new(settings.resolve()), tester, &context)
+}
+
+/// The character pass: its passes after the first skip the deletions that failed in the earlier
+/// ones with the same neighbourhood (most fail again: the text changed elsewhere), then, when
+/// it skipped any, a run that skips nothing makes the result a fixed point of the pass again.
+fn polish(tester: &mut Tester, fixpoint: bool, pins: &crate::algorithms::pins::Pins) -> Result<(), Stop> {
+    let skipped = tester.recall().skipped();
+    tester.recall_mut().start_run(true);
+    let result = run_list_pass(tester, UnitMinimizer::Sweep, fixpoint, AtomKind::Char, pins);
+    tester.recall_mut().end_run();
+    result?;
+    if tester.recall().skipped() == skipped {
+        return Ok(());
+    }
+    tester.recall_mut().start_run(false);
+    let result = run_list_pass(tester, UnitMinimizer::Sweep, fixpoint, AtomKind::Char, pins);
+    tester.recall_mut().end_run();
+    result
 }
