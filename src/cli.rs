@@ -143,9 +143,43 @@ fn theme_name(name: &str) -> Result<String, String> {
     }
 }
 
+/// A command line without its test command: says that it goes after `--`, and when the
+/// last word looks like one (an executable file, say), that it was taken for an input.
+fn hint_at_the_test_command(args: impl Iterator<Item = std::ffi::OsString>) {
+    let args: Vec<std::ffi::OsString> = args.collect();
+    let reduces = matches!(
+        args.first().and_then(|word| word.to_str()),
+        Some("reduce" | "batch")
+    );
+    if !reduces || args.iter().any(|word| word == "--") {
+        return;
+    }
+    errln!("whittle: the test command goes after `--`: whittle reduce INPUT -- ./test.sh ARGS");
+    let Some(last) = args.last().filter(|_| args.len() > 2) else {
+        return;
+    };
+    let path = std::path::Path::new(last);
+    let executable = std::fs::metadata(path).is_ok_and(|m| {
+        use std::os::unix::fs::PermissionsExt;
+        m.is_file() && m.permissions().mode() & 0o111 != 0
+    });
+    if executable {
+        errln!(
+            "whittle: without it, `{}` was taken for another input",
+            path.display()
+        );
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|error| {
+        let _ = error.print();
+        if error.kind() == clap::error::ErrorKind::MissingRequiredArgument {
+            hint_at_the_test_command(std::env::args_os().skip(1));
+        }
+        std::process::exit(error.exit_code())
+    });
     let result = match &cli.subcommand {
         Subcommand::Reduce(args) => reduce::reduce(args),
         Subcommand::Demo(args) => demo::run(args),

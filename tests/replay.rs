@@ -421,6 +421,12 @@ fn whittle_replay_prints_the_steps_of_a_recorded_run() {
     assert!(replayed.status.success(), "{replayed:?}");
     let text = String::from_utf8_lossy(&replayed.stdout);
     assert!(text.contains("replay of in.txt (11 bytes)"), "{text}");
+    // The symbols of the outcomes are explained before the steps that use them.
+    let legend = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        legend.contains("✗ interesting") && legend.contains("✓ not interesting"),
+        "{text}"
+    );
     assert!(text.contains("-- stage ddmin line"), "{text}");
     assert!(text.contains("reduce to"), "{text}");
     let replay = Replay::open(&trace).unwrap();

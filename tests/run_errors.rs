@@ -1,5 +1,7 @@
 //! whittle's own failures and odd arguments: a full disk under the scratch directory is reported
-//! as whittle's error (not the test's), and timeouts of 0 or of astronomic length.
+//! as whittle's error (not the test's), timeouts of 0 or of astronomic length, and the slips of
+//! writing a test command (no `--`, a command quoted as one word, a file named relative to the
+//! directory whittle starts in).
 
 mod common;
 
@@ -125,4 +127,72 @@ fn a_timeout_of_zero_is_refused_and_huge_ones_are_accepted() {
             "keep"
         );
     }
+}
+
+#[test]
+fn a_test_command_without_its_dashes_is_explained() {
+    let work = Work::new();
+    work.file("in.txt", "keep\n");
+    work.script("t.sh", "grep -q keep \"$1\"");
+    let output = run_within(&mut work.whittle(&["reduce", "in.txt", "./t.sh"]), MINUTE);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the test command goes after `--`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`./t.sh` was taken for another input"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_test_command_quoted_as_one_word_is_explained() {
+    let work = Work::new();
+    work.file("in.txt", "keep\n");
+    work.script("t.sh", "grep -q keep \"$1\"");
+    let output = run_within(
+        &mut work.whittle(&["reduce", "in.txt", "--no-tui", "--", "./t.sh -v"]),
+        MINUTE,
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("as separate words after `--`, without quotes: `-- ./t.sh -v`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_file_the_test_names_relative_to_here_is_pointed_out() {
+    let work = Work::new();
+    work.file("in.txt", "keep\n");
+    work.file(
+        "check.py",
+        "import sys\nsys.exit(0 if 'keep' in open(sys.argv[1]).read() else 1)\n",
+    );
+    let output = run_within(
+        &mut work.whittle(&["reduce", "in.txt", "--no-tui", "--", "python3", "check.py"]),
+        MINUTE,
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the test runs in a fresh directory of its own, where `check.py`"),
+        "{stderr}"
+    );
+    let absolute = work.path("check.py");
+    let output = run_within(
+        &mut work.whittle(&[
+            "reduce",
+            "in.txt",
+            "--no-tui",
+            "--",
+            "python3",
+            absolute.to_str().unwrap(),
+        ]),
+        MINUTE,
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
 }

@@ -405,6 +405,31 @@ fn conclude(
     Ok(with_stdout(stdout, code))
 }
 
+/// When a word of the test command after its program names a file of the current directory
+/// by a relative path: the test runs in a scratch directory, where that path names nothing
+/// (unless it is one of the case's own files, `in_the_case`).
+pub(super) fn hint_at_relative_files(
+    command: &[std::ffi::OsString],
+    in_the_case: &dyn Fn(&Path) -> bool,
+) {
+    for word in command.iter().skip(1) {
+        let path = Path::new(word);
+        if path.is_relative()
+            && !word.to_string_lossy().starts_with('-')
+            && path.is_file()
+            && !in_the_case(path)
+        {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            errln!(
+                "whittle: note: the test runs in a fresh directory of its own, where `{}` (a \
+                 file of this directory) is not: give its absolute path, `{}`",
+                path.display(),
+                absolute.display()
+            );
+        }
+    }
+}
+
 /// Tells why nothing was reduced (the input is not interesting, the test cannot start, a
 /// stop before the input was checked) and returns the exit code.
 fn start_failure(args: &ReduceArgs, outcome: &EndOfRun<'_>, failure: StartError) -> i32 {
@@ -437,6 +462,9 @@ fn start_failure(args: &ReduceArgs, outcome: &EndOfRun<'_>, failure: StartError)
                     last_chars(&tail, 4096)
                 );
             }
+            hint_at_relative_files(&args.command, &|path| {
+                path.as_os_str() == args.input.file_name().unwrap_or_default()
+            });
             if outcome.resumed {
                 errln!(
                     "whittle: {}; give --force to start over from the input.",

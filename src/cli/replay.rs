@@ -75,6 +75,12 @@ fn print_steps(replay: &Replay, from: Option<u64>) -> Result<(), StdoutError> {
         replay.header.pipeline,
         replay.last_step()
     )?;
+    // The outcomes' symbols, as the help window explains them.
+    let legend: Vec<String> = crate::tui::NOTATION[..3]
+        .iter()
+        .map(|(symbol, meaning)| format!("{symbol} {meaning}"))
+        .collect();
+    outln!("({})", legend.join("; "))?;
     let first = from.map_or(0, |step| replay.position_of_step(step).saturating_sub(1));
     for (event, _) in replay.events_upto(replay.len()) {
         match event {

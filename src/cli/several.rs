@@ -457,6 +457,14 @@ fn refused_start(args: &ReduceArgs, error: StartError) -> i32 {
                     super::reduce::last_chars(&tail, 4096)
                 );
             }
+            super::reduce::hint_at_relative_files(&args.command, &|path| {
+                std::iter::once(&args.input)
+                    .chain(&args.more_inputs)
+                    .any(|input| {
+                        input.is_dir() && input.join(path).exists()
+                            || input.file_name() == Some(path.as_os_str())
+                    })
+            });
             EXIT_USAGE
         }
         StartError::Stopped(stop) => {

@@ -5,6 +5,12 @@
 //! spell), the statements its mentions sit in (see [`enclosing_unit`]) are deleted at once.
 //! Names come in the order of their first mention; a name mentioned in one statement only is
 //! left to the tree stages, which delete single statements.
+//!
+//! A name's uses may also hold up whole declarations: in Go, `func Escape(s string) string {
+//! return url.QueryEscape(s) }` cannot lose its statement (it must return) and `"net/url"`
+//! cannot go while the function uses it. So an imported name also goes with every top-level
+//! declaration that mentions it (the import by its own line), when that is another edit (other
+//! top-level declarations are siblings, which the tree stages remove together).
 
 use std::collections::HashMap;
 
@@ -58,28 +64,79 @@ impl EditStage for RemoveBindings<'_> {
                 else {
                     continue;
                 };
-                let mut ranges: Vec<_> = units.iter().map(|unit| unit.byte_range()).collect();
-                ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
-                // Units inside another unit go with it.
-                let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
-                for range in ranges {
-                    if outer.last().is_some_and(|last| range.end <= last.end) {
+                let statements = outermost(&units);
+                // Only an import's: other declarations are siblings at the top, where the tree
+                // stages remove them together.
+                let imported = list.iter().any(|&node| in_import(node));
+                let declarations = if imported {
+                    outermost(
+                        &list
+                            .iter()
+                            .map(|&node| top_level(node))
+                            .collect::<Option<Vec<_>>>()
+                            .unwrap_or_default(),
+                    )
+                } else {
+                    Vec::new()
+                };
+                for (kind, ranges) in [
+                    ("unbind", &statements),
+                    ("unbind declarations", &declarations),
+                ] {
+                    if ranges.len() < 2
+                        || (kind != "unbind" && *ranges == statements)
+                        || request.is_full(edits.len())
+                    {
                         continue;
                     }
-                    outer.push(range);
+                    let changes =
+                        merged(ranges.iter().map(|r| deletion(text, r.clone())).collect());
+                    edits.push(
+                        Edit::replace(changes, at)
+                            .with_resume(at)
+                            .with_identity(identity_of(kind, name)),
+                    );
                 }
-                if outer.len() < 2 {
-                    continue;
-                }
-                let changes = merged(outer.into_iter().map(|r| deletion(text, r)).collect());
-                edits.push(
-                    Edit::replace(changes, at)
-                        .with_resume(at)
-                        .with_identity(identity_of("unbind", name)),
-                );
             }
             Ok(edits)
         })
+    }
+}
+
+/// The byte ranges of `units`, those inside another left out (they go with it), in order.
+fn outermost(units: &[Node<'_>]) -> Vec<std::ops::Range<usize>> {
+    let mut ranges: Vec<_> = units.iter().map(|unit| unit.byte_range()).collect();
+    ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
+    let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
+    for range in ranges {
+        if outer.last().is_none_or(|last| range.end > last.end) {
+            outer.push(range);
+        }
+    }
+    outer
+}
+
+/// The root's child that holds `node`.
+fn top(node: Node<'_>) -> Option<Node<'_>> {
+    let mut at = node;
+    while at.parent()?.parent().is_some() {
+        at = at.parent()?;
+    }
+    Some(at)
+}
+
+/// Whether `node` sits in an import declaration.
+fn in_import(node: Node<'_>) -> bool {
+    top(node).is_some_and(|at| at.kind().contains("import"))
+}
+
+/// The top-level declaration `node` sits in (the root's child holding it); for a mention in
+/// an import, its own statement (the import line, not the whole import block).
+fn top_level(node: Node<'_>) -> Option<Node<'_>> {
+    if in_import(node) {
+        enclosing_unit(node)
+    } else {
+        top(node)
     }
 }
 
@@ -152,5 +209,28 @@ mod tests {
     )]
     fn a_name_used_once_is_left_alone() {
         assert!(unbound("go", "package main\n\nfunc main() {\n\tx := 1\n}\n").is_empty());
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-go"),
+        ignore = "needs the Go grammar (cargo feature lang-go)"
+    )]
+    fn an_import_goes_with_the_functions_that_use_it() {
+        // A function that must return keeps its statement; its import goes only with it.
+        let text = "package p\n\nimport (\n\t\"fmt\"\n\t\"net/url\"\n)\n\nfunc Escape(s string) string {\n\treturn url.QueryEscape(s)\n}\n\nfunc Report(n int) {\n\tfmt.Printf(\"%s\", n)\n}\n";
+        let edits = unbound("go", text);
+        let without = "package p\n\nimport (\n\t\"fmt\"\n)\n\n\nfunc Report(n int) {\n\tfmt.Printf(\"%s\", n)\n}\n";
+        assert!(edits.contains(&without.to_owned()), "{edits:#?}");
+        // The statement alone with its import is still proposed, before it.
+        let statement_only = edits
+            .iter()
+            .position(|e| e.contains("func Escape(s string) string {\n}"))
+            .expect("statement-level");
+        let whole = edits.iter().position(|e| e == without).unwrap();
+        assert!(statement_only < whole, "{edits:#?}");
+        // `fmt` and `url` both ways; the parameters `s` and `n`, local, only with their
+        // statements.
+        assert_eq!(edits.len(), 6, "{edits:#?}");
     }
 }

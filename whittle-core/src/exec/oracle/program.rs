@@ -50,8 +50,23 @@ pub(super) fn find_on_path(program: &OsStr, shown: &str) -> Result<PathBuf, Stri
     }
     Err(format!(
         "`{shown}` is not on PATH (and names no file of the current directory); install \
-         it, or give its path"
+         it, or give its path{}",
+        words_in_one(shown)
     ))
+}
+
+/// When `program` holds spaces (a command and its arguments quoted as one word), how to give
+/// them instead; else nothing.
+fn words_in_one(program: &str) -> String {
+    let words: Vec<&str> = program.split_whitespace().collect();
+    if words.len() < 2 {
+        return String::new();
+    }
+    format!(
+        "; `{program}` is one word with spaces in it: give the command and its arguments as \
+         separate words after `--`, without quotes: `-- {}`",
+        words.join(" ")
+    )
 }
 
 /// Whether the file at `path` may be executed by this process (`access(X_OK)`).
@@ -62,7 +77,10 @@ pub(super) fn is_executable(path: &Path) -> std::io::Result<()> {
 pub(super) fn check_executable(path: &Path, shown: &str) -> Result<(), String> {
     let metadata = fs::metadata(path).map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
-            format!("`{shown}` does not exist ({error}); check the test command's path")
+            format!(
+                "`{shown}` does not exist ({error}); check the test command's path{}",
+                words_in_one(shown)
+            )
         } else {
             format!("`{shown}` cannot be used: {error}; check the test command's path")
         }
@@ -177,7 +195,11 @@ pub(super) fn resolve_program(program: &OsString) -> anyhow::Result<OsString> {
     }
     let absolute: PathBuf = std::env::current_dir()?.join(path);
     if !absolute.exists() {
-        anyhow::bail!("the test command `{}` does not exist", path.display());
+        anyhow::bail!(
+            "the test command `{}` does not exist{}",
+            path.display(),
+            words_in_one(&program.to_string_lossy())
+        );
     }
     Ok(absolute.into_os_string())
 }
