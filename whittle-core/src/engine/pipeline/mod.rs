@@ -8,6 +8,7 @@
 
 mod belief;
 mod catalogue;
+mod guard;
 mod plan;
 mod settings;
 mod stages;

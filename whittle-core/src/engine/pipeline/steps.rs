@@ -17,21 +17,10 @@ use crate::testing::tester::{CandidateGuard, Tester};
 use crate::text::atoms::{self, AtomKind};
 use crate::tree::{NodeId, SyntaxGuard, Tree};
 
+use super::guard::{OnTrial, TreeGuard};
+
 use super::{Pipeline, Plan, Settings, Stage, StageContext, Stages, StagesFactory};
 use super::{UnitMinimizer, run_all_stages, run_belief_pass, run_list_pass};
-
-/// The syntax guard as the tester's candidate guard.
-struct TreeGuard(SyntaxGuard);
-
-impl CandidateGuard for TreeGuard {
-    fn admits(&self, candidate: &[u8]) -> bool {
-        self.0.admits(candidate)
-    }
-
-    fn rebase(&self, best: &[u8]) {
-        self.0.rebase(best);
-    }
-}
 
 /// One stage as a session runs it: a tree algorithm, one ddmin pass, a text stage, or a
 /// schedule of such stages.
@@ -108,9 +97,9 @@ impl Step {
 pub struct PipelineStages {
     plan: Plan,
     steps: Vec<Step>,
-    /// A text stage without the syntax guard reached a text the guard rejects: the grammar
-    /// judges this input more strictly than its test, so text stages no longer use the guard.
-    guard_misjudges: std::sync::atomic::AtomicBool,
+    /// What the settling rounds found of the syntax guard (see [`super::guard`]): whether the
+    /// text stages use it there, or nowhere (it rejected what the test accepts).
+    guard_trial: super::guard::Record,
 }
 
 impl PipelineStages {
@@ -125,7 +114,7 @@ impl PipelineStages {
         PipelineStages {
             plan,
             steps,
-            guard_misjudges: std::sync::atomic::AtomicBool::new(false),
+            guard_trial: super::guard::Record::default(),
         }
     }
 
@@ -198,9 +187,9 @@ impl PipelineStages {
         let skipped = tester.recall().all_skipped();
         let before = tester.best().to_vec();
         let text = matches!(step, Step::Text(_));
-        let (guard, misjudges) = self.step_guard(text, tester);
+        let (guard, trial) = self.step_guard(text, tester);
         let guarded = guard.is_some();
-        let likely_only = guarded && text;
+        let likely_only = guarded && text && tester.recall().skipping();
         let guard_skips = tester.stats().guard_skips;
         tester.set_guard(guard);
         let result = self.run_single(step, tester, context, &dd);
@@ -212,14 +201,8 @@ impl PipelineStages {
             let rejected = tester.stats().guard_skips - guard_skips;
             tester.recall_mut().count_skipped(rejected);
         }
-        if text && !guarded && !misjudges && tester.best() != before.as_slice() {
-            let rejects = self
-                .guard(&before)
-                .is_some_and(|guard| !guard.admits(tester.best()));
-            if rejects {
-                self.guard_misjudges
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-            }
+        if let Some(trial) = trial {
+            trial.conclude(&self.guard_trial);
         }
         let run = StageStats {
             tests: tester.stats().tests - tests,
@@ -296,37 +279,47 @@ impl PipelineStages {
         }
     }
 
-    /// The syntax guard of a step (`text`: a text stage) on the current best, and whether the
-    /// guard is known to misjudge text edits. Text stages judge what the parser would reject:
-    /// compilers accept more than the grammars do (C's implicit int, say), and their edits are
-    /// few and small. But while a schedule runs on what is likely to pass (before the round
-    /// that settles it), they skip those too (most of them fail), unless a text stage without
-    /// the guard already reached a text it rejects or the language's compilers are known to
-    /// accept much that its grammar rejects.
-    fn step_guard(&self, text: bool, tester: &Tester) -> (Option<Arc<dyn CandidateGuard>>, bool) {
-        let misjudges = self
-            .guard_misjudges
-            .load(std::sync::atomic::Ordering::Relaxed)
+    /// The syntax guard of a step (`text`: a text stage) on the current best, and its trial
+    /// when it is on one. Text stages judge what the parser would reject: compilers accept
+    /// more than the grammars do (C's implicit int, say), and their edits are few and small.
+    /// While a schedule runs on what is likely to pass (before the round that settles it),
+    /// they skip those too (most of them fail); in the round that settles, they test them
+    /// until the guard passes its trial ([`super::guard`]). Never where the language's
+    /// compilers are known to accept much that its grammar rejects, nor once a text stage
+    /// reached a text the guard rejects.
+    fn step_guard(
+        &self,
+        text: bool,
+        tester: &Tester,
+    ) -> (Option<Arc<dyn CandidateGuard>>, Option<Arc<OnTrial>>) {
+        let misjudges = self.guard_trial.misjudges()
             || self
                 .plan
                 .language
                 .is_some_and(|language| !language.guards_text_edits());
-        let guard = if text && (!tester.recall().skipping() || misjudges) {
-            None
-        } else {
-            self.guard(tester.best())
-        };
-        (guard, misjudges)
+        if text && misjudges {
+            return (None, None);
+        }
+        if !text || tester.recall().skipping() || self.guard_trial.trusted() {
+            let guard = self.tree_guard(tester.best());
+            return (guard.map(|g| Arc::new(g) as Arc<dyn CandidateGuard>), None);
+        }
+        match self.tree_guard(tester.best()) {
+            Some(guard) => {
+                let trial = Arc::new(OnTrial::new(guard));
+                (Some(trial.clone()), Some(trial))
+            }
+            None => (None, None),
+        }
     }
 
     /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
     /// stage works on the tree and the plan does not turn it off.
-    fn guard(&self, best: &[u8]) -> Option<Arc<dyn CandidateGuard>> {
+    fn tree_guard(&self, best: &[u8]) -> Option<TreeGuard> {
         if !self.plan.syntax_guard || !self.plan.pipeline.needs_tree() {
             return None;
         }
-        let guard = SyntaxGuard::new(self.plan.language?, best).ok()?;
-        Some(Arc::new(TreeGuard(guard)))
+        Some(TreeGuard(SyntaxGuard::new(self.plan.language?, best).ok()?))
     }
 }
 
@@ -400,7 +393,11 @@ pub fn run_pipeline(
 /// The character pass: its passes after the first skip the deletions that failed in the earlier
 /// ones with the same neighbourhood (most fail again: the text changed elsewhere), then, when
 /// it skipped any, a run that skips nothing makes the result a fixed point of the pass again.
-fn polish(tester: &mut Tester, fixpoint: bool, pins: &crate::algorithms::pins::Pins) -> Result<(), Stop> {
+fn polish(
+    tester: &mut Tester,
+    fixpoint: bool,
+    pins: &crate::algorithms::pins::Pins,
+) -> Result<(), Stop> {
     let skipped = tester.recall().skipped();
     tester.recall_mut().start_run(true);
     let result = run_list_pass(tester, UnitMinimizer::Sweep, fixpoint, AtomKind::Char, pins);
