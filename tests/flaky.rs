@@ -74,9 +74,10 @@ struct Runs {
 }
 
 /// Interesting while the file holds `keep` and `anchor`, except that the first file over 2000
-/// bytes without `anchor` is interesting once (a lucky run); the test tells it is flaky five
-/// runs later.
-struct Lucky {
+/// bytes without `anchor` is interesting once (a lucky run, judged by `test`); the test tells it
+/// is flaky five runs later.
+struct Lucky<T> {
+    test: T,
     runs: std::sync::Arc<std::sync::Mutex<Runs>>,
 }
 
@@ -85,33 +86,27 @@ fn has(haystack: &[u8], word: &str) -> bool {
     haystack.windows(word.len()).any(|w| w == word.as_bytes())
 }
 
-impl whittle_core::exec::oracle::Oracle for Lucky {
-    fn judge(
-        &self,
-        candidate: &[u8],
-        _: &whittle_core::exec::processes::CancelToken,
-    ) -> whittle_core::exec::oracle::Verdict {
-        use whittle_core::outcome::Outcome;
-        let mut runs = self.runs.lock().unwrap();
+/// The test of [`Lucky`], noting its runs in `runs`.
+fn lucky_test(runs: std::sync::Arc<std::sync::Mutex<Runs>>) -> impl Fn(&[u8]) -> bool {
+    move |candidate: &[u8]| {
+        let mut runs = runs.lock().unwrap();
         let lucky = runs.lucky.is_none() && candidate.len() > 2000;
         let verdict = has(candidate, "keep") && (has(candidate, "anchor") || lucky);
         if verdict && !has(candidate, "anchor") {
             runs.lucky = Some(runs.calls.len());
         }
         runs.calls.push((candidate.to_vec(), verdict));
-        whittle_core::exec::oracle::Verdict {
-            outcome: if verdict {
-                Outcome::Interesting
-            } else {
-                Outcome::NotInteresting
-            },
-            status: whittle_core::exec::oracle::TestStatus::Predicate,
-            duration: Duration::ZERO,
-            output_tail: None,
-            node: None,
-            remembered: false,
-            timeout_reruns: 0,
-        }
+        verdict
+    }
+}
+
+impl<T: whittle_core::exec::oracle::Oracle> whittle_core::exec::oracle::Oracle for Lucky<T> {
+    fn judge(
+        &self,
+        candidate: &[u8],
+        cancel: &whittle_core::exec::processes::CancelToken,
+    ) -> whittle_core::exec::oracle::Verdict {
+        self.test.judge(candidate, cancel)
     }
 
     fn describe(&self) -> String {
@@ -135,7 +130,10 @@ fn a_result_accepted_on_a_lucky_run_is_re_tested_once_the_test_is_found_flaky() 
     use whittle_core::text::atoms::AtomKind;
 
     let runs = std::sync::Arc::<std::sync::Mutex<Runs>>::default();
-    let oracle = std::sync::Arc::new(Lucky { runs: runs.clone() });
+    let oracle = std::sync::Arc::new(Lucky {
+        test: whittle_core::exec::oracle::predicate("lucky", lucky_test(runs.clone())),
+        runs: runs.clone(),
+    });
     let mut input = String::from("keep\n");
     for i in 0..400 {
         input.push_str(&format!("filler {i}\n"));

@@ -185,20 +185,19 @@ impl Engine {
                 Next::RunFrom(first) => {
                     let mut current = first;
                     match self.run_stages(tester, first, &mut current) {
-                        Ok(()) => match self.confirm_result(tester) {
-                            // A flaky test let a result through that fails its re-test: the
-                            // run goes on from the result it fell back to, verdicts confirmed.
-                            Ok(Some(mut found))
-                                if found.fell_back && gone_back < MAX_GOING_BACK =>
-                            {
-                                gone_back += 1;
-                                found.went_on = true;
-                                flaky = Some(found);
+                        // A flaky test let a result through that fails its re-test: the run
+                        // goes on from the result it fell back to, verdicts confirmed.
+                        Ok(()) => match self.retest_result(
+                            tester,
+                            &mut flaky,
+                            &mut gone_back,
+                            |gone_back| gone_back < MAX_GOING_BACK,
+                        ) {
+                            Ok(true) => {
                                 next = Next::RunFrom(0);
                                 done = false;
                             }
-                            Ok(found) => {
-                                flaky = found.or(flaky);
+                            Ok(false) => {
                                 done = true;
                                 self.finish_run(tester, RunState::Done);
                                 if self.options.exit_when_done {
@@ -213,22 +212,16 @@ impl Engine {
                             done = false;
                         }
                         // The test was just found flaky: the result is re-tested now, not
-                        // only at the end; when it fails, the run goes back to the last that
-                        // passes and on from there.
+                        // only at the end.
                         Err(Stop::Recheck) => {
-                            match self.confirm_result(tester) {
-                                Ok(Some(mut found)) if found.fell_back => {
-                                    gone_back += 1;
-                                    found.went_on = true;
-                                    flaky = Some(found);
-                                    next = Next::RunFrom(0);
-                                }
-                                Ok(found) => {
-                                    flaky = found.or(flaky);
-                                    next = Next::RunFrom(current);
-                                }
-                                Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
-                            }
+                            next =
+                                match self
+                                    .retest_result(tester, &mut flaky, &mut gone_back, |_| true)
+                                {
+                                    Ok(true) => Next::RunFrom(0),
+                                    Ok(false) => Next::RunFrom(current),
+                                    Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
+                                };
                             done = false;
                         }
                         Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
@@ -249,6 +242,32 @@ impl Engine {
             if let Next::RunFrom(stage) = next {
                 next = self.handle_commands(tester, stage, done);
             }
+        }
+    }
+
+    /// Re-tests the result ([`Engine::confirm_result`]); when it fails, the run fell back to an
+    /// earlier result and `go_on` says so of the times it went back so far, the run goes on
+    /// from there (`went_on`, one more in `gone_back`). What a flaky test did goes to `flaky`.
+    /// Whether the run goes on from the result it fell back to.
+    fn retest_result(
+        &self,
+        tester: &mut Tester,
+        flaky: &mut Option<Flaky>,
+        gone_back: &mut u32,
+        go_on: impl Fn(u32) -> bool,
+    ) -> Result<bool, Stop> {
+        match self.confirm_result(tester)? {
+            Some(mut found) if found.fell_back && go_on(*gone_back) => {
+                *gone_back += 1;
+                found.went_on = true;
+                *flaky = Some(found);
+                Ok(true)
+            }
+            Some(found) => {
+                *flaky = Some(found);
+                Ok(false)
+            }
+            None => Ok(false),
         }
     }
 
