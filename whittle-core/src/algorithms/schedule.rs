@@ -47,6 +47,9 @@ pub struct ScheduledStage {
     /// It proposes an edit at (nearly) every token, so its cost grows with the text: its first
     /// run is on probation too, as if an earlier run had found nothing.
     pub sweeps_tokens: bool,
+    /// While a case of several files holds the recall (other files still change), it waits for
+    /// the case's settling round (the token sweeps, and the finer tree walk after a coarse one).
+    pub waits_while_held: bool,
 }
 
 impl ScheduledStage {
@@ -55,6 +58,7 @@ impl ScheduledStage {
         ScheduledStage {
             name: name.into(),
             sweeps_tokens: false,
+            waits_while_held: false,
         }
     }
 }
@@ -225,7 +229,7 @@ fn round_plan(
             .map(|&stage| PlannedStage {
                 stage,
                 name: stages[stage].name.clone(),
-                why: if tester.recall().held() && stages[stage].sweeps_tokens {
+                why: if tester.recall().held() && stages[stage].waits_while_held {
                     Placement::Held
                 } else {
                     records[stage].placement(round, settling, start)
@@ -318,7 +322,7 @@ impl RoundState<'_> {
         }
         if tester
             .recall_mut()
-            .defer_stage(self.stages[stage].sweeps_tokens)
+            .defer_stage(self.stages[stage].waits_while_held)
         {
             self.plan.stages[position].why = Placement::Held;
             return Ok(RunEffect::Skipped);
@@ -527,6 +531,7 @@ mod tests {
         let (rounds, idle_tests, tester) = remove_then_thirty_failures(ScheduledStage {
             name: "every token".into(),
             sweeps_tokens: true,
+            waits_while_held: true,
         });
         // As in the test above, but its first run too stops after 25 failures in a row.
         assert_eq!(rounds, 4);
@@ -628,21 +633,47 @@ mod tests {
         assert_eq!(tester.recall().held_back(), 0);
     }
 
+    /// A stage that waits while the recall is held without sweeping every token (the finer tree
+    /// walk after a coarse one) is left to the case too, and runs when the recall is not held.
+    #[test]
+    fn a_held_recall_leaves_a_finer_walk_to_the_case() {
+        let finer = || ScheduledStage {
+            name: "finer walk".into(),
+            sweeps_tokens: false,
+            waits_while_held: true,
+        };
+        let (_, runs, whys) = held_schedule_of(true, finer());
+        assert_eq!(runs, [0, 0, 0]);
+        assert!(!whys.is_empty() && whys.iter().all(|&why| why == Placement::Held));
+        let (_, runs, whys) = held_schedule_of(false, finer());
+        assert!(runs.contains(&1));
+        assert!(!whys.contains(&Placement::Held));
+    }
+
     /// A schedule of a stage that removes an `a` a round and a token sweep that judges one
     /// candidate, with the recall `held` or not: the tester, the stages that ran in order, and
     /// why the token sweep was where it was in each plan published.
     fn held_schedule(held: bool) -> (Tester, Vec<usize>, Vec<Placement>) {
+        held_schedule_of(
+            held,
+            ScheduledStage {
+                name: "every token".into(),
+                sweeps_tokens: true,
+                waits_while_held: true,
+            },
+        )
+    }
+
+    /// As [`held_schedule`], with `second` for the token sweep.
+    fn held_schedule_of(
+        held: bool,
+        second: ScheduledStage,
+    ) -> (Tester, Vec<usize>, Vec<Placement>) {
         let mut tester = tester_of_as(b"aaaa");
         let (sender, receiver) = crossbeam_channel::unbounded();
         tester.set_events(Some(sender));
         tester.recall_mut().hold(held);
-        let stages = [
-            ScheduledStage::new("remove an a"),
-            ScheduledStage {
-                name: "every token".into(),
-                sweeps_tokens: true,
-            },
-        ];
+        let stages = [ScheduledStage::new("remove an a"), second];
         let mut runs = Vec::new();
         run_named(&stages, &mut tester, |place, tester| {
             runs.push(place.stage);
