@@ -76,8 +76,16 @@ fn print_steps(replay: &Replay, from: Option<u64>) -> Result<(), StdoutError> {
         replay.last_step()
     )?;
     // The outcomes' symbols, as the help window explains them.
-    let legend: Vec<String> = crate::tui::NOTATION[..3]
+    use whittle_core::outcome::Outcome;
+    let outcomes = [
+        Outcome::Interesting,
+        Outcome::NotInteresting,
+        Outcome::Unresolved,
+    ]
+    .map(Outcome::symbol);
+    let legend: Vec<String> = crate::tui::NOTATION
         .iter()
+        .filter(|(symbol, _)| outcomes.contains(symbol))
         .map(|(symbol, meaning)| format!("{symbol} {meaning}"))
         .collect();
     outln!("({})", legend.join("; "))?;

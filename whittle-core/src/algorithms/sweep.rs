@@ -156,19 +156,16 @@ fn sweeps(
     until_none_removes: bool,
 ) -> Result<Vec<UnitId>, Stop> {
     let mut config = units;
-    let mut first = true;
     loop {
-        // In a schedule's stage run, a sweep after the first skips what failed in the earlier
-        // ones with the same neighbourhood (see `crate::testing::recall`).
-        if !std::mem::take(&mut first) {
-            tester.recall_mut().next_pass();
-        }
         let before = config.len();
         sweep_once(domain, &mut config, tester)?;
         if !until_none_removes || config.len() == before || config.is_empty() {
             tester.note_branch(Branch::Done, config.len());
             return Ok(config);
         }
+        // In a schedule's stage run, the next sweep skips what failed in the earlier ones
+        // with the same neighbourhood (see `crate::testing::recall`).
+        tester.recall_mut().next_pass();
     }
 }
 

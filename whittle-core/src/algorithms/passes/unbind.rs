@@ -65,17 +65,18 @@ impl EditStage for RemoveBindings<'_> {
                     continue;
                 };
                 let statements = outermost(&units);
-                // Only an import's: other declarations are siblings at the top, where the tree
-                // stages remove them together.
-                let imported = list.iter().any(|&node| in_import(node));
-                let declarations = if imported {
-                    outermost(
-                        &list
-                            .iter()
-                            .map(|&node| top_level(node))
-                            .collect::<Option<Vec<_>>>()
-                            .unwrap_or_default(),
-                    )
+                // Each mention's top-level declaration, for an import its own line (its unit):
+                // only an import's name goes with them (other declarations are siblings at the
+                // top, where the tree stages remove them together).
+                let tops: Vec<Node<'_>> =
+                    list.iter().map(|&node| top(node).unwrap_or(node)).collect();
+                let declarations = if tops.iter().any(|&at| is_import(at)) {
+                    let kept: Vec<Node<'_>> = units
+                        .iter()
+                        .zip(&tops)
+                        .map(|(&unit, &at)| if is_import(at) { unit } else { at })
+                        .collect();
+                    outermost(&kept)
                 } else {
                     Vec::new()
                 };
@@ -125,19 +126,9 @@ fn top(node: Node<'_>) -> Option<Node<'_>> {
     Some(at)
 }
 
-/// Whether `node` sits in an import declaration.
-fn in_import(node: Node<'_>) -> bool {
-    top(node).is_some_and(|at| at.kind().contains("import"))
-}
-
-/// The top-level declaration `node` sits in (the root's child holding it); for a mention in
-/// an import, its own statement (the import line, not the whole import block).
-fn top_level(node: Node<'_>) -> Option<Node<'_>> {
-    if in_import(node) {
-        enclosing_unit(node)
-    } else {
-        top(node)
-    }
+/// Whether a top-level declaration is an import.
+fn is_import(top: Node<'_>) -> bool {
+    top.kind().contains("import")
 }
 
 /// The name `node` mentions: a name leaf's text, or the last segment of an import's path
@@ -149,14 +140,7 @@ fn mentioned_name<'a>(node: Node<'_>, text: &'a [u8]) -> Option<&'a [u8]> {
     if !node.kind().contains("string") || node.parent()?.kind().contains("string") {
         return None;
     }
-    let mut ancestor = node.parent();
-    let mut in_import = false;
-    for _ in 0..3 {
-        let Some(at) = ancestor else { break };
-        in_import |= at.kind().contains("import");
-        ancestor = at.parent();
-    }
-    if !in_import {
+    if !top(node).is_some_and(is_import) {
         return None;
     }
     let path = text_of(node, text);

@@ -291,20 +291,15 @@ impl PipelineStages {
                 .plan
                 .language
                 .is_some_and(|language| !language.guards_text_edits());
-        if text && misjudges {
-            return (None, None);
-        }
+        let guard = match self.tree_guard(tester.best()) {
+            Some(guard) if !(text && misjudges) => guard,
+            _ => return (None, None),
+        };
         if !text || tester.recall().skipping() || self.guard_trial.trusted() {
-            let guard = self.tree_guard(tester.best());
-            return (guard.map(|g| Arc::new(g) as Arc<dyn CandidateGuard>), None);
+            return (Some(Arc::new(guard)), None);
         }
-        match self.tree_guard(tester.best()) {
-            Some(guard) => {
-                let trial = Arc::new(OnTrial::new(guard));
-                (Some(trial.clone()), Some(trial))
-            }
-            None => (None, None),
-        }
+        let trial = Arc::new(OnTrial::new(guard));
+        (Some(trial.clone()), Some(trial))
     }
 
     /// The syntax guard for this pipeline: on for every stage (ddmin passes included) when a
@@ -393,17 +388,16 @@ fn polish(
     pins: &crate::algorithms::pins::Pins,
 ) -> Result<(), Stop> {
     let skipped = tester.recall().skipped();
-    tester.recall_mut().start_run(true);
-    let result = run_list_pass(tester, UnitMinimizer::Sweep, fixpoint, AtomKind::Char, pins);
-    tester.recall_mut().end_run();
-    result?;
-    if tester.recall().skipped() == skipped {
-        return Ok(());
+    for skipping in [true, false] {
+        tester.recall_mut().start_run(skipping);
+        let result = run_list_pass(tester, UnitMinimizer::Sweep, fixpoint, AtomKind::Char, pins);
+        tester.recall_mut().end_run();
+        result?;
+        if tester.recall().skipped() == skipped {
+            break;
+        }
     }
-    tester.recall_mut().start_run(false);
-    let result = run_list_pass(tester, UnitMinimizer::Sweep, fixpoint, AtomKind::Char, pins);
-    tester.recall_mut().end_run();
-    result
+    Ok(())
 }
 
 /// The steps of a schedule as it knows them. A finer tree walk after a coarse one of the same

@@ -191,7 +191,7 @@ impl Engine {
                             tester,
                             &mut flaky,
                             &mut gone_back,
-                            |gone_back| gone_back < MAX_GOING_BACK,
+                            MAX_GOING_BACK,
                         ) {
                             Ok(true) => {
                                 next = Next::RunFrom(0);
@@ -214,14 +214,16 @@ impl Engine {
                         // The test was just found flaky: the result is re-tested now, not
                         // only at the end.
                         Err(Stop::Recheck) => {
-                            next =
-                                match self
-                                    .retest_result(tester, &mut flaky, &mut gone_back, |_| true)
-                                {
-                                    Ok(true) => Next::RunFrom(0),
-                                    Ok(false) => Next::RunFrom(current),
-                                    Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
-                                };
+                            next = match self.retest_result(
+                                tester,
+                                &mut flaky,
+                                &mut gone_back,
+                                u32::MAX,
+                            ) {
+                                Ok(true) => Next::RunFrom(0),
+                                Ok(false) => Next::RunFrom(current),
+                                Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
+                            };
                             done = false;
                         }
                         Err(stop) => return (Some(self.stopped(tester, stop)), flaky),
@@ -246,18 +248,18 @@ impl Engine {
     }
 
     /// Re-tests the result ([`Engine::confirm_result`]); when it fails, the run fell back to an
-    /// earlier result and `go_on` says so of the times it went back so far, the run goes on
-    /// from there (`went_on`, one more in `gone_back`). What a flaky test did goes to `flaky`.
+    /// earlier result and it went back fewer than `most` times so far, the run goes on from
+    /// there (`went_on`, one more in `gone_back`). What a flaky test did goes to `flaky`.
     /// Whether the run goes on from the result it fell back to.
     fn retest_result(
         &self,
         tester: &mut Tester,
         flaky: &mut Option<Flaky>,
         gone_back: &mut u32,
-        go_on: impl Fn(u32) -> bool,
+        most: u32,
     ) -> Result<bool, Stop> {
         match self.confirm_result(tester)? {
-            Some(mut found) if found.fell_back && go_on(*gone_back) => {
+            Some(mut found) if found.fell_back && *gone_back < most => {
                 *gone_back += 1;
                 found.went_on = true;
                 *flaky = Some(found);
