@@ -423,6 +423,7 @@ impl CaseJob {
             self.remaining_limits(total, started),
             stop,
         )?;
+        tester.arm_flaky_recheck();
         self.write_improvements(&mut tester, files, index, pins);
         self.trace_file_session(&mut tester, file, round, index, plan)?;
         let others = bundle::content_size(files) - file.content.len();

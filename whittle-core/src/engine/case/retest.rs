@@ -8,14 +8,17 @@ use crate::engine::job::MAX_GOING_BACK;
 impl CaseRun<'_> {
     /// Once the test has been found flaky, the set now is re-tested (its interesting verdict
     /// confirmed by several runs): a set accepted on a lucky run holds back every candidate
-    /// made from it. See [`CaseRun::retest_or_go_back`]. Once per run. Whether the set
-    /// changed.
+    /// made from it. See [`CaseRun::retest_or_go_back`]. Once per run, as soon as the phase or
+    /// session that found it flaky stops for it ([`Stop::Recheck`]: their testers are armed)
+    /// or ends. Whether the rounds must go on: the set changed, or the phase or session it cut
+    /// short has not reached its fixed point.
     pub(super) fn recheck_when_flaky(&mut self) -> bool {
         if self.flaky_rechecked || self.stopped.is_some() || !self.oracle.found_flaky() {
             return false;
         }
         self.flaky_rechecked = true;
-        self.retest_or_go_back()
+        self.retest_or_go_back();
+        self.stopped.is_none()
     }
 
     /// When the rounds are done: the set is re-tested (a flaky test may have let a set through

@@ -331,20 +331,22 @@ impl<'a> CaseRun<'a> {
             Some(tester) => (tester, None),
             None => self.files_phase_tester()?,
         };
-        let changed = self.files_phase(tester, "000-files", None)?;
-        self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
-        Ok(changed)
+        let phase = self.files_phase(tester, "000-files", None)?;
+        if phase.finished {
+            self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
+        }
+        Ok(phase.changed)
     }
 
     /// The files phase with `tester` (and the memo it judges through, to count its hits),
     /// traced as `trace_name`, over the files at `unused` of the set or over every file.
-    /// Whether files went.
+    /// Whether files went, and whether the phase ran to its end.
     fn files_phase(
         &mut self,
         (mut tester, memo): (Tester, Option<Arc<FileInCase>>),
         trace_name: &str,
         unused: Option<&[usize]>,
-    ) -> Result<bool, StartError> {
+    ) -> Result<PhaseEnd, StartError> {
         let job = self.job;
         self.view.removing_files = true;
         self.view.current = None;
@@ -353,19 +355,22 @@ impl<'a> CaseRun<'a> {
             Ok(trace) => tester.set_trace(trace),
             Err(error) => {
                 self.stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
-                return Ok(false);
+                return Ok(PhaseEnd::default());
             }
         }
         if let Some(steering) = &job.steering {
             steering.tester_started(&mut tester);
         }
+        tester.arm_flaky_recheck();
         let pinned = self.pinned();
         let (left, stopped) = job
             .remove_files(&mut tester, &self.current, &pinned, unused)
             .map_err(|error| {
                 StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
             })?;
-        self.stopped = stopped;
+        // Cut short to re-test the set (the test was just found flaky): the caller does.
+        let finished = stopped != Some(Stop::Recheck);
+        self.stopped = stopped.filter(|_| finished);
         let changed = left.len() < self.current.len();
         if changed {
             self.current = left;
@@ -379,7 +384,7 @@ impl<'a> CaseRun<'a> {
         add_stats(&mut self.total, &file_stats);
         self.view.removing_files = false;
         self.rows_of_removed_files();
-        Ok(changed)
+        Ok(PhaseEnd { changed, finished })
     }
 
     /// Which files of the set are pinned: they stay in every set (a symbolic link goes whole
@@ -436,7 +441,8 @@ impl<'a> CaseRun<'a> {
         );
         let removed = self
             .files_phase_tester()
-            .and_then(|tester| self.files_phase(tester, &name, Some(&unused)));
+            .and_then(|tester| self.files_phase(tester, &name, Some(&unused)))
+            .map(|phase| phase.changed);
         removed.unwrap_or_else(|error| {
             self.stopped = Some(match error {
                 StartError::Stopped(stop) => stop,
@@ -613,9 +619,15 @@ impl<'a> CaseRun<'a> {
             self.current[index].content = session.best;
             remember(&mut self.earlier, &self.current);
         }
-        if let Some(stop) = session.stopped {
-            self.stopped = Some(stop);
-            return Ok(changed);
+        match session.stopped {
+            // Cut short to re-test the set (the test was just found flaky): the caller does,
+            // and the file is not at its fixed point.
+            Some(Stop::Recheck) => return Ok(changed),
+            Some(stop) => {
+                self.stopped = Some(stop);
+                return Ok(changed);
+            }
+            None => {}
         }
         let now = sha3_256(&bundle::encode(&self.current));
         if skipped_for_hold {
@@ -717,4 +729,12 @@ impl<'a> CaseRun<'a> {
             flaky,
         }
     }
+}
+
+/// How a files phase ended: whether files went, and whether it ran to its end (a phase cut
+/// short to re-test the set has not settled it).
+#[derive(Default)]
+struct PhaseEnd {
+    changed: bool,
+    finished: bool,
 }

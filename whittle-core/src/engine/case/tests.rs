@@ -509,3 +509,103 @@ fn earlier_sets_are_kept_newest_all_and_older_ever_sparser() {
         );
     }
 }
+
+/// What [`LuckyInA`] saw: every set it judged (with its verdict), and which was lucky.
+#[derive(Default)]
+struct LuckyRuns {
+    calls: Vec<(Vec<u8>, bool)>,
+    lucky: Option<usize>,
+}
+
+/// Interesting while a.txt holds `keep` and `anchor`, except that the first set whose a.txt
+/// is over 2000 bytes without `anchor` is interesting once (a lucky run); the test tells it
+/// is flaky five runs later.
+struct LuckyInA {
+    test: Box<dyn Oracle>,
+    runs: Arc<Mutex<LuckyRuns>>,
+}
+
+impl LuckyInA {
+    fn new(runs: Arc<Mutex<LuckyRuns>>) -> Self {
+        let noted = runs.clone();
+        let test = predicate("lucky in a.txt", move |candidate: &[u8]| {
+            let has = |text: &[u8], word: &[u8]| text.windows(word.len()).any(|w| w == word);
+            let files = bundle::decode(candidate).unwrap_or_default();
+            let a = (files.iter())
+                .find(|f| f.path == std::path::Path::new("a.txt"))
+                .map_or(&[][..], |f| &f.content[..]);
+            let mut runs = lock(&noted);
+            let lucky = runs.lucky.is_none() && a.len() > 2000;
+            let verdict = has(a, b"keep") && (has(a, b"anchor") || lucky);
+            if verdict && !has(a, b"anchor") {
+                runs.lucky = Some(runs.calls.len());
+            }
+            runs.calls.push((candidate.to_vec(), verdict));
+            verdict
+        });
+        LuckyInA {
+            test: Box::new(test),
+            runs,
+        }
+    }
+}
+
+impl Oracle for LuckyInA {
+    fn judge(&self, candidate: &[u8], cancel: &CancelToken) -> Verdict {
+        self.test.judge(candidate, cancel)
+    }
+
+    fn describe(&self) -> String {
+        "lucky in a.txt".into()
+    }
+
+    fn found_flaky(&self) -> bool {
+        let runs = lock(&self.runs);
+        runs.lucky.is_some_and(|at| runs.calls.len() >= at + 5)
+    }
+}
+
+/// Once the test is found flaky in the middle of a file's session, the session stops and the
+/// set is re-tested right away (as for one file), not when the session ends: every candidate
+/// made from a set accepted on a lucky run fails. The run goes back to the set before it and
+/// still ends at a set that holds `anchor`.
+#[test]
+fn a_file_session_stops_to_re_test_the_set_once_the_test_is_found_flaky() {
+    let mut a = String::from("keep\n");
+    for i in 0..400 {
+        a.push_str(&format!("filler {i}\n"));
+        if i == 300 {
+            a.push_str("anchor\n");
+        }
+    }
+    let job = CaseJob {
+        input: vec![file("a.txt", &a), file("b.txt", "b\n")],
+        settings: Settings {
+            atoms: vec![crate::text::atoms::AtomKind::Line],
+            fast: true,
+            ..coupled_job(None).settings
+        },
+        ..coupled_job(None)
+    };
+    let runs = Arc::new(Mutex::new(LuckyRuns::default()));
+    let finished = job
+        .run(Arc::new(LuckyInA::new(runs.clone())), &CaseStop::default())
+        .expect("interesting");
+    let runs = lock(&runs);
+    let lucky = runs.lucky.expect("a lucky run");
+    assert!(
+        runs.calls[lucky + 1..lucky + 5].iter().all(|(_, yes)| !yes),
+        "nothing made from the lucky set passes"
+    );
+    assert!(
+        runs.calls[lucky + 5].0 == runs.calls[lucky].0,
+        "the first run once the test is known flaky re-tests the set then"
+    );
+    let back = finished.flaky.expect("found flaky");
+    assert!(back.fell_back && back.went_on, "{back:?}");
+    let a = &finished.result[0];
+    assert!(
+        a.content.starts_with(b"keep") && a.content.ends_with(b"anchor\n"),
+        "{a:?}"
+    );
+}
