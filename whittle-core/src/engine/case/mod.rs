@@ -27,7 +27,9 @@ use serde::Serialize;
 
 use crate::algorithms::dd::{self, Domain};
 use crate::bundle::{self, CaseDirectory, CaseFile};
-use crate::engine::pipeline::{Pins, PipelineStages, Plan, Settings, StageContext, Stages};
+use crate::engine::pipeline::{
+    Pins, PipelineStages, Plan, Settings, StageContext, Stages, TrialRecord,
+};
 use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
@@ -391,7 +393,8 @@ impl CaseJob {
     }
 
     /// One session on file `index` of `files`, with what the file's earlier sessions
-    /// remember of the edits that failed (`recall`, given back with the session's end), its
+    /// remember of the edits that failed (`recall`, given back with the session's end) and
+    /// what the sessions of its language found of the syntax guard (`guard_trial`), its
     /// steps numbered after the run's `steps` so far.
     #[allow(clippy::too_many_arguments)]
     fn reduce_file(
@@ -404,6 +407,7 @@ impl CaseJob {
         plan: &Plan,
         pins: &Arc<Mutex<Pins>>,
         recall: Recall,
+        guard_trial: Arc<TrialRecord>,
         steps: u64,
         total: &Stats,
         started: Instant,
@@ -442,7 +446,7 @@ impl CaseJob {
             steering.tester_started(&mut tester);
             steering.file_started(&file.content, plan, lock(pins).ranges());
         }
-        let stages = PipelineStages::new(plan.clone());
+        let stages = PipelineStages::sharing_trial(plan.clone(), guard_trial);
         let context = StageContext {
             pins: pins.clone(),
             node_pins: None,

@@ -44,6 +44,9 @@ pub struct CaseRun<'a> {
     pub(super) held_settled: HashMap<PathBuf, [u8; 32]>,
     /// What each file's sessions remember of the edits that failed, kept across rounds.
     pub(super) recalls: HashMap<PathBuf, Recall>,
+    /// What the sessions of each language's files found of their syntax guard's trial (see
+    /// [`TrialRecord`]): one test, so one trial per language, not one per session.
+    pub(super) guard_trials: HashMap<String, Arc<TrialRecord>>,
     /// Steps taken so far by every tester of the run: each new one numbers its steps on.
     pub(super) steps: u64,
     /// The pipelines the front end chose for files (the others run their language's).
@@ -97,6 +100,7 @@ impl<'a> CaseRun<'a> {
             holding: true,
             held_settled: HashMap::new(),
             recalls: HashMap::new(),
+            guard_trials: HashMap::new(),
             steps: 0,
             pipelines: HashMap::new(),
             last_removed: HashMap::new(),
@@ -585,6 +589,8 @@ impl<'a> CaseRun<'a> {
         // A file alone (the others are kept as they are) has nothing to wait for.
         recall.hold(self.holding && self.reducible_files() > 1);
         let held_back = recall.held_back();
+        let language = plan.language.map_or("", |language| language.name());
+        let guard_trial = self.guard_trials.entry(language.to_owned()).or_default();
         let session = job.reduce_file(
             &self.oracle,
             &self.memo,
@@ -594,6 +600,7 @@ impl<'a> CaseRun<'a> {
             &plan,
             &file_pins,
             recall,
+            guard_trial.clone(),
             self.steps,
             &self.total,
             self.started,

@@ -195,6 +195,7 @@ fn a_held_session_leaves_the_token_sweeps_out() {
             &plan,
             &pins,
             recall,
+            Arc::default(),
             0,
             &Stats::default(),
             Instant::now(),
@@ -607,5 +608,58 @@ fn a_file_session_stops_to_re_test_the_set_once_the_test_is_found_flaky() {
     assert!(
         a.content.starts_with(b"keep") && a.content.ends_with(b"anchor\n"),
         "{a:?}"
+    );
+}
+
+/// The files of one language share their syntax guard's trial (one test, one trial): the
+/// edits the grammar rejects that reach the test in the settling rounds are about
+/// [`crate::engine::pipeline::TRIALS`] in all, not that many per file session. Every file of
+/// six must stay a JSON object with `k`.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn the_files_of_a_language_share_the_guard_s_trial() {
+    let rejected = Arc::new(AtomicU64::new(0));
+    let counted = rejected.clone();
+    let oracle = predicate(
+        "every file is a JSON object with k",
+        move |candidate: &[u8]| {
+            let files = bundle::decode(candidate).unwrap_or_default();
+            let values: Vec<Option<serde_json::Value>> = (files.iter())
+                .map(|f| serde_json::from_slice(&f.content).ok())
+                .collect();
+            if values.iter().any(Option::is_none) {
+                counted.fetch_add(1, Ordering::Relaxed);
+            }
+            values.len() == 6
+                && values
+                    .iter()
+                    .all(|v| v.as_ref().is_some_and(|v| v.get("k").is_some()))
+        },
+    );
+    let json = r#"{"k": [10, 20, 30], "x": {"y": "zz", "w": [true, null]}, "v": 40}"#;
+    let input: Vec<CaseFile> = (0..6).map(|i| file(&format!("{i}.json"), json)).collect();
+    let job = CaseJob {
+        input,
+        settings: Settings {
+            algorithm: None,
+            ..coupled_job(None).settings
+        },
+        ..coupled_job(None)
+    };
+    let finished = job
+        .run(Arc::new(oracle), &CaseStop::default())
+        .expect("interesting");
+    for f in &finished.result {
+        assert_eq!(f.content, br#"{"k": 0}"#, "{f:?}");
+    }
+    let rejected = rejected.load(Ordering::Relaxed);
+    // Each run on trial tests all it has, so the trial may end a run past TRIALS (57 here;
+    // a trial per session tested 87).
+    assert!(
+        rejected <= 2 * crate::engine::pipeline::TRIALS,
+        "{rejected} tested"
     );
 }

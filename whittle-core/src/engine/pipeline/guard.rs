@@ -26,16 +26,17 @@ impl CandidateGuard for TreeGuard {
     }
 }
 
-/// What a pipeline's settling runs found of its guard.
+/// What a pipeline's settling runs found of its guard. A case of several files shares one
+/// for all the sessions of the files of a language: the test is the same.
 #[derive(Debug, Default)]
-pub(super) struct Record {
+pub struct TrialRecord {
     /// Edits the guard rejects that were tested and failed.
     failed: AtomicU64,
     /// One the guard rejects was accepted: the grammar is stricter than the test.
     misjudges: AtomicBool,
 }
 
-impl Record {
+impl TrialRecord {
     /// Whether the guard was found to reject what the test accepts.
     pub(super) fn misjudges(&self) -> bool {
         self.misjudges.load(Ordering::Relaxed)
@@ -70,7 +71,7 @@ impl OnTrial {
     }
 
     /// The run is over: what it found goes to `record`.
-    pub(super) fn conclude(&self, record: &Record) {
+    pub(super) fn conclude(&self, record: &TrialRecord) {
         if self.accepted_one.load(Ordering::Relaxed) {
             record.found_misjudging();
         } else {
@@ -112,7 +113,7 @@ mod tests {
         ignore = "needs the JSON grammar (cargo feature lang-json)"
     )]
     fn the_guard_is_trusted_once_enough_of_what_it_rejects_failed() {
-        let record = Record::default();
+        let record = TrialRecord::default();
         for run in 0..2 {
             assert!(!record.trusted(), "run {run}");
             let trial = OnTrial::new(json_guard(br#"{"a": [1, 2]}"#));
@@ -134,7 +135,7 @@ mod tests {
         ignore = "needs the JSON grammar (cargo feature lang-json)"
     )]
     fn one_accepted_edit_the_guard_rejects_ends_its_trial_for_good() {
-        let record = Record::default();
+        let record = TrialRecord::default();
         let trial = OnTrial::new(json_guard(br#"{"a": [1, 2]}"#));
         for _ in 0..TRIALS {
             assert!(trial.admits(br#"{"a": [1, 2}"#));

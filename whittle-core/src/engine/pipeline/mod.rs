@@ -19,6 +19,7 @@ pub use belief::run_belief_pass;
 pub use catalogue::{
     PipelineInfo, TABLE_7_1, TABLE_7_1_COLUMNS, algorithms_listing, catalogue, table_7_1,
 };
+pub use guard::{TRIALS, TrialRecord};
 pub use plan::Plan;
 pub use settings::Settings;
 pub use stages::{

@@ -17,7 +17,7 @@ use crate::testing::tester::{CandidateGuard, Tester};
 use crate::text::atoms::{self, AtomKind};
 use crate::tree::{NodeId, SyntaxGuard, Tree};
 
-use super::guard::{OnTrial, TreeGuard};
+use super::guard::{OnTrial, TreeGuard, TrialRecord};
 
 use super::{Pipeline, Plan, Settings, Stage, StageContext, Stages, StagesFactory};
 use super::{UnitMinimizer, run_all_stages, run_belief_pass, run_list_pass};
@@ -99,7 +99,7 @@ pub struct PipelineStages {
     steps: Vec<Step>,
     /// What the settling rounds found of the syntax guard (see [`super::guard`]): whether the
     /// text stages use it there, or nowhere (it rejected what the test accepts).
-    guard_trial: super::guard::Record,
+    guard_trial: Arc<TrialRecord>,
 }
 
 impl PipelineStages {
@@ -110,11 +110,17 @@ impl PipelineStages {
     }
 
     pub fn new(plan: Plan) -> PipelineStages {
+        PipelineStages::sharing_trial(plan, Arc::default())
+    }
+
+    /// The stages of the plan's pipeline, their guard's trial kept in `guard_trial` (what
+    /// earlier sessions of the same test and language found of it).
+    pub fn sharing_trial(plan: Plan, guard_trial: Arc<TrialRecord>) -> PipelineStages {
         let steps = Step::of(plan.pipeline.stages(), &plan.atoms);
         PipelineStages {
             plan,
             steps,
-            guard_trial: super::guard::Record::default(),
+            guard_trial,
         }
     }
 
