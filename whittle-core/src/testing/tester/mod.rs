@@ -7,6 +7,7 @@
 //! verdict (`verdicts.rs`), the window scheduler (`window.rs`), its statistics
 //! (`statistics.rs`) and what it tells of each reduction ([`Improvement`]).
 
+mod guard_worth;
 mod improvement;
 mod statistics;
 mod verdicts;
@@ -156,6 +157,8 @@ pub struct Tester {
     window_recall: Option<String>,
     /// Whether the checkpoint stops with [`Stop::Recheck`] once the test is found flaky.
     recheck_when_flaky: bool,
+    /// Whether the guard is worth asking (see [`guard_worth`]).
+    guard_worth: guard_worth::GuardWorth,
 }
 
 /// Sends an event to whoever listens (nobody: it is dropped).
@@ -224,6 +227,7 @@ impl Tester {
             recall: Recall::default(),
             window_recall: None,
             recheck_when_flaky: false,
+            guard_worth: Default::default(),
         }
     }
 

@@ -249,17 +249,30 @@ impl Tester {
         {
             self.stats.recall_skips += 1;
             (Action::Recall, Outcome::NotInteresting)
-        } else if self
-            .guard
-            .as_ref()
-            .is_some_and(|guard| !guard.admits(content))
-        {
+        } else if !self.guard_admits(content) {
             self.stats.guard_skips += 1;
             (Action::Guard, Outcome::Unresolved)
         } else {
             return None;
         };
         Some(self.record_known(source, i, content, (step, candidate), action, outcome))
+    }
+
+    /// Whether the syntax guard, if there is one, admits `content`; it is asked only while it
+    /// is worth it ([`super::guard_worth`]), and what it is not asked about is admitted.
+    fn guard_admits(&mut self, content: &[u8]) -> bool {
+        let Some(guard) = &self.guard else {
+            return true;
+        };
+        let test_seconds = (self.stats.oracle_runs > 0)
+            .then(|| self.stats.test_seconds / self.stats.oracle_runs as f64);
+        if !self.guard_worth.ask(test_seconds) {
+            return true;
+        }
+        let started = Instant::now();
+        let admitted = guard.admits(content);
+        self.guard_worth.answered(started.elapsed(), admitted);
+        admitted
     }
 
     /// Records candidate `i` (its step and what it is in `judged`) as judged without a test by
