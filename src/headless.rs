@@ -247,5 +247,12 @@ pub fn report(stats: &Stats) -> String {
             stats.guard_skips, stats.recall_skips, stats.cancelled, stats.ahead, stats.wasted
         ));
     }
+    if stats.guard_passed_over > 0 {
+        lines.push(format!(
+            "tested without asking the syntax guard: {} (its parses of this large text cost more \
+             than the tests it saved)",
+            stats.guard_passed_over
+        ));
+    }
     lines.join("\n")
 }

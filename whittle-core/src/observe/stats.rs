@@ -37,6 +37,9 @@ pub struct Stats {
     pub unresolved: u64,
     /// Tree candidates the syntax guard rejected without running the test.
     pub guard_skips: u64,
+    /// Candidates tested without asking the syntax guard: on a big text its parse cost more
+    /// than the tests it saved (see `testing::tester::guard_worth`).
+    pub guard_passed_over: u64,
     /// Tree candidates skipped without a test because one of the same shape in the same
     /// neighbourhood had failed (see [`crate::testing::recall`]).
     pub recall_skips: u64,

@@ -718,6 +718,7 @@ fn add_stats(total: &mut Stats, part: &Stats) {
     total.lost += part.lost;
     total.unresolved += part.unresolved;
     total.guard_skips += part.guard_skips;
+    total.guard_passed_over += part.guard_passed_over;
     total.recall_skips += part.recall_skips;
     total.cancelled += part.cancelled;
     total.wasted += part.wasted;

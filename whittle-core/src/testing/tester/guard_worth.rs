@@ -8,7 +8,7 @@ use std::time::Duration;
 /// any test's time, and runs on small inputs stay as they are (the same steps every run).
 const ALWAYS_WORTH: Duration = Duration::from_millis(1);
 
-/// Candidates the guard is asked about before its worth is judged.
+/// Candidates the guard is asked about before its rejection rate is taken into account.
 const WARM_UP: u64 = 16;
 
 /// While the guard is not worth it, it is still asked about one candidate in this many.
@@ -27,16 +27,18 @@ pub(super) struct GuardWorth {
 
 impl GuardWorth {
     /// Whether to ask the guard about the next candidate, given how long a test takes
-    /// (`test_seconds`, when one has run): always while it is cheap or young; else when what
-    /// it costs a candidate is below the test time its rejections save on average (its
-    /// rejection rate, smoothed, times a test), or as the sample of one in [`SAMPLE_EVERY`].
+    /// (`test_seconds`, when one has run): always while it is cheap; else when what it costs a
+    /// candidate is below the test time its rejections save on average (its rejection rate,
+    /// smoothed, times a test; while it is young, as if it rejected all), or as the sample of
+    /// one in [`SAMPLE_EVERY`].
     pub(super) fn ask(&mut self, test_seconds: Option<f64>) -> bool {
-        let worth = self.asked < WARM_UP
-            || self.seconds <= ALWAYS_WORTH.as_secs_f64()
-            || test_seconds.is_none_or(|test| {
-                let rejection_rate = (self.rejected as f64 + 1.0) / (self.asked as f64 + 2.0);
-                self.seconds <= rejection_rate * test
-            });
+        let rejection_rate = if self.asked < WARM_UP {
+            1.0
+        } else {
+            (self.rejected as f64 + 1.0) / (self.asked as f64 + 2.0)
+        };
+        let worth = self.seconds <= ALWAYS_WORTH.as_secs_f64()
+            || test_seconds.is_none_or(|test| self.seconds <= rejection_rate * test);
         if worth || self.passed_over + 1 >= SAMPLE_EVERY {
             self.passed_over = 0;
             true
@@ -97,14 +99,18 @@ mod tests {
         assert_eq!(asked, 64 / SAMPLE_EVERY as usize);
         // The same guard before a compiler's one-second test is worth every parse.
         assert!((0..64).all(|_| worth.ask(Some(1.0))));
-        // Before any test has run, and while it is young, it is asked.
+        // Before any test has run it is asked; while it is young, when it costs less than a
+        // test (it might reject them all).
         assert!(worth.ask(None));
         let mut young = GuardWorth::default();
         assert!((0..WARM_UP).all(|_| {
-            let ask = young.ask(Some(0.001));
+            let ask = young.ask(Some(0.020));
             young.answered(Duration::from_millis(16), true);
             ask
         }));
+        let mut dearer = GuardWorth::default();
+        dearer.answered(Duration::from_millis(16), false);
+        assert!(!dearer.ask(Some(0.015)));
     }
 
     #[test]
@@ -131,8 +137,8 @@ mod tests {
         fn rebase(&self, _: &[u8]) {}
     }
 
-    /// A guard slower than the tests that saves none of them is asked while young, then about
-    /// one candidate in eight; the others are tested.
+    /// A guard slower than the tests is asked about one candidate in eight; the others are
+    /// tested.
     #[test]
     fn a_guard_that_costs_more_than_it_saves_is_asked_now_and_then() {
         let oracle = predicate("never", |_: &[u8]| false);
@@ -147,7 +153,9 @@ mod tests {
             assert_eq!(outcome, Outcome::NotInteresting);
         }
         let asked = guard.0.load(Ordering::Relaxed);
-        assert_eq!(asked, 16 + 48 / 8);
+        // Asked first (no test had run), then one in eight.
+        assert_eq!(asked, 1 + 63 / 8);
         assert_eq!(tester.stats().tests, 64);
+        assert_eq!(tester.stats().guard_passed_over, 64 - asked);
     }
 }

@@ -267,6 +267,7 @@ impl Tester {
         let test_seconds = (self.stats.oracle_runs > 0)
             .then(|| self.stats.test_seconds / self.stats.oracle_runs as f64);
         if !self.guard_worth.ask(test_seconds) {
+            self.stats.guard_passed_over += 1;
             return true;
         }
         let started = Instant::now();
