@@ -626,23 +626,27 @@ impl<'a> CaseRun<'a> {
             self.current[index].content = session.best;
             remember(&mut self.earlier, &self.current);
         }
-        match session.stopped {
-            // Cut short to re-test the set (the test was just found flaky): the caller does,
-            // and the file is not at its fixed point.
-            Some(Stop::Recheck) => return Ok(changed),
-            Some(stop) => {
-                self.stopped = Some(stop);
-                return Ok(changed);
-            }
-            None => {}
-        }
-        let now = sha3_256(&bundle::encode(&self.current));
-        if skipped_for_hold {
-            self.held_settled.insert(path, now);
-        } else {
-            self.settled.insert(path, now);
-        }
+        self.note_session_end(path, session.stopped, skipped_for_hold);
         Ok(changed)
+    }
+
+    /// After a session of the file at `path`: unless it stopped, the set now is where the file
+    /// reached its fixed point (or where its held session left edits out for the hold). One
+    /// cut short to re-test the set (the test was just found flaky: the caller re-tests it)
+    /// settles nothing.
+    fn note_session_end(&mut self, path: PathBuf, stopped: Option<Stop>, skipped_for_hold: bool) {
+        match stopped {
+            Some(Stop::Recheck) => {}
+            Some(stop) => self.stopped = Some(stop),
+            None => {
+                let now = sha3_256(&bundle::encode(&self.current));
+                if skipped_for_hold {
+                    self.held_settled.insert(path, now);
+                } else {
+                    self.settled.insert(path, now);
+                }
+            }
+        }
     }
 
     /// Shows the file at `row` of the view in `state`, with its bytes now when they are given;
