@@ -32,20 +32,25 @@ impl GuardWorth {
     /// smoothed, times a test; while it is young, as if it rejected all), or as the sample of
     /// one in [`SAMPLE_EVERY`].
     pub(super) fn ask(&mut self, test_seconds: Option<f64>) -> bool {
-        let rejection_rate = if self.asked < WARM_UP {
-            1.0
-        } else {
-            (self.rejected as f64 + 1.0) / (self.asked as f64 + 2.0)
-        };
-        let worth = self.seconds <= ALWAYS_WORTH.as_secs_f64()
-            || test_seconds.is_none_or(|test| self.seconds <= rejection_rate * test);
-        if worth || self.passed_over + 1 >= SAMPLE_EVERY {
+        if self.worth(test_seconds) || self.passed_over + 1 >= SAMPLE_EVERY {
             self.passed_over = 0;
             true
         } else {
             self.passed_over += 1;
             false
         }
+    }
+
+    /// Whether asking the guard costs less than the tests it saves (see [`GuardWorth::ask`]),
+    /// without the sample: for the candidates tested ahead, which are guesses anyway.
+    pub(super) fn worth(&self, test_seconds: Option<f64>) -> bool {
+        let rejection_rate = if self.asked < WARM_UP {
+            1.0
+        } else {
+            (self.rejected as f64 + 1.0) / (self.asked as f64 + 2.0)
+        };
+        self.seconds <= ALWAYS_WORTH.as_secs_f64()
+            || test_seconds.is_none_or(|test| self.seconds <= rejection_rate * test)
     }
 
     /// The guard was asked: it took `took` and admitted the candidate or not.
@@ -97,6 +102,8 @@ mod tests {
         let mut worth = worth_after(Duration::from_millis(16), 16);
         let asked = (0..64).filter(|_| worth.ask(Some(0.015))).count();
         assert_eq!(asked, 64 / SAMPLE_EVERY as usize);
+        // Nor is it asked about the candidates tested ahead.
+        assert!(!worth.worth(Some(0.015)));
         // The same guard before a compiler's one-second test is worth every parse.
         assert!((0..64).all(|_| worth.ask(Some(1.0))));
         // Before any test has run it is asked; while it is young, when it costs less than a

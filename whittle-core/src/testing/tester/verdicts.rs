@@ -4,6 +4,7 @@
 //! that stand alone (the input's checks, a hoist, a manual edit, the re-test of the result) are
 //! here too.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::exec::cache::{CacheKey, UnitId};
@@ -13,7 +14,7 @@ use crate::outcome::Outcome;
 use crate::testing::control::Stop;
 use crate::testing::recall::signature;
 
-use super::{CandidateSource, Tester, WindowPolicy};
+use super::{CandidateGuard, CandidateSource, Tester, WindowPolicy};
 
 impl Tester {
     /// Judges one candidate that stands alone (the input, a hoist, a manual edit).
@@ -264,9 +265,7 @@ impl Tester {
         let Some(guard) = &self.guard else {
             return true;
         };
-        let test_seconds = (self.stats.oracle_runs > 0)
-            .then(|| self.stats.test_seconds / self.stats.oracle_runs as f64);
-        if !self.guard_worth.ask(test_seconds) {
+        if !self.guard_worth.ask(self.mean_test_seconds()) {
             self.stats.guard_passed_over += 1;
             return true;
         }
@@ -274,6 +273,18 @@ impl Tester {
         let admitted = guard.admits(content);
         self.guard_worth.answered(started.elapsed(), admitted);
         admitted
+    }
+
+    /// The guard for the candidates tested ahead: none while it is not worth asking.
+    pub(super) fn guard_for_ahead(&self) -> Option<&Arc<dyn CandidateGuard>> {
+        let worth = self.guard_worth.worth(self.mean_test_seconds());
+        self.guard.as_ref().filter(|_| worth)
+    }
+
+    /// How long a test has taken on average, once one has run.
+    fn mean_test_seconds(&self) -> Option<f64> {
+        (self.stats.oracle_runs > 0)
+            .then(|| self.stats.test_seconds / self.stats.oracle_runs as f64)
     }
 
     /// Records candidate `i` (its step and what it is in `judged`) as judged without a test by

@@ -327,7 +327,7 @@ impl Tester {
             return None;
         }
         let worth = !self.ahead.is_in_flight(&content)
-            && worth_testing_ahead(&self.cache, self.guard.as_ref(), &content);
+            && worth_testing_ahead(&self.cache, self.guard_for_ahead(), &content);
         worth.then_some(content)
     }
 
@@ -365,10 +365,10 @@ impl Tester {
         if self.near_test_limit() {
             return None;
         }
+        let guard = self.guard_for_ahead().cloned();
         let cache = &self.cache;
-        let guard = self.guard.as_ref();
         self.ahead
-            .take_next(|content| worth_testing_ahead(cache, guard, content))
+            .take_next(|content| worth_testing_ahead(cache, guard.as_ref(), content))
     }
 
     /// Whether the tests started and a window's more would reach the test limit: no test is
