@@ -96,8 +96,9 @@ pub struct Stats {
     /// Per stage of the pipeline (by name, in the order each first ran): what it cost and what
     /// it removed.
     pub stages: Vec<StageStats>,
-    /// The run's course: the best result's size after each whole minute of running time
-    /// ([`COURSE_INTERVAL`]), and last where the run is now (at the end: where it ended).
+    /// The run's course: the best result's size at each moment of [`course_moment_after`] (1,
+    /// 2, 5, 10, 20 and 30 s of running time, then each whole minute), and last where the run
+    /// is now (at the end: where it ended).
     pub course: Vec<CoursePoint>,
     /// Every run of a stage of a `(a+b+c)*` schedule, in order: why it ran where it did, its
     /// yield, and the time left the schedule estimated as it began.
@@ -133,8 +134,22 @@ pub struct ScheduledRun {
     pub seconds: f64,
 }
 
-/// How often the run's course is noted: once a minute of running time (pauses excluded).
+/// How often the run's course is noted past its first minute: once a minute of running time
+/// (pauses excluded).
 pub const COURSE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The moments of running time the course is noted at in a run's first minute (most runs end
+/// within it), then each minute.
+const FIRST_MOMENTS: [u64; 7] = [1, 2, 5, 10, 20, 30, 60];
+
+/// The moment of running time after `moment` at which the course is noted next.
+pub fn course_moment_after(moment: std::time::Duration) -> std::time::Duration {
+    FIRST_MOMENTS
+        .iter()
+        .map(|&seconds| std::time::Duration::from_secs(seconds))
+        .find(|&next| next > moment)
+        .unwrap_or(moment + COURSE_INTERVAL)
+}
 
 /// The best result at one moment of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -188,5 +203,23 @@ impl Stats {
         stage.seconds += run.seconds;
         stage.skipped += run.skipped;
         stage.wasted += run.wasted;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn the_course_is_noted_often_in_the_first_minute_then_each_minute() {
+        let mut moment = Duration::ZERO;
+        let mut moments = Vec::new();
+        while moment < Duration::from_secs(180) {
+            moment = course_moment_after(moment);
+            moments.push(moment.as_secs());
+        }
+        assert_eq!(moments, [1, 2, 5, 10, 20, 30, 60, 120, 180]);
     }
 }

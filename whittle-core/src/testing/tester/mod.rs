@@ -215,7 +215,7 @@ impl Tester {
             inline_below: Some(Duration::from_micros(100)),
             best: Vec::new(),
             best_nonws: std::cell::OnceCell::new(),
-            next_course_point: crate::observe::stats::COURSE_INTERVAL,
+            next_course_point: crate::observe::stats::course_moment_after(Duration::ZERO),
             stats_out: None,
             last_published: Instant::now(),
             failure_budget: None,
@@ -744,10 +744,7 @@ mod tests {
         assert_eq!(seen, [(1, 5, 3), (1, 1, 1)]);
         assert_eq!(course[0].seconds, 0.0);
         assert!(course[1].seconds > 0.0);
-        assert_eq!(
-            tester.next_course_point,
-            crate::observe::stats::COURSE_INTERVAL
-        );
+        assert_eq!(tester.next_course_point, Duration::from_secs(1));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::exec::oracle::{TestStatus, Verdict};
-use crate::observe::stats::{COURSE_INTERVAL, CoursePoint, Stats};
+use crate::observe::stats::{CoursePoint, Stats, course_moment_after};
 
 use super::Tester;
 
@@ -63,7 +63,7 @@ impl Tester {
         }
     }
 
-    /// Notes the run's course for each whole minute of running time that has passed (called as
+    /// Notes the run's course for each of its moments that has passed (called as
     /// each test ends, before what it found is accepted: the best is still what it was then).
     pub(super) fn note_course(&mut self) {
         // Running time never exceeds the wall clock's: most tests end with nothing to note,
@@ -75,7 +75,7 @@ impl Tester {
         while self.next_course_point <= now {
             let point = self.course_point(self.next_course_point);
             self.stats.course.push(point);
-            self.next_course_point += COURSE_INTERVAL;
+            self.next_course_point = course_moment_after(self.next_course_point);
         }
     }
 
