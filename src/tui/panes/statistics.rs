@@ -115,16 +115,7 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
                 unknown(cache.evictions)
             ),
         ),
-        row(
-            theme,
-            "skipped",
-            // Candidates judged without a test: rejected by the syntax guard, or recalled as
-            // failed before in a neighbourhood of the same shape.
-            format!(
-                "guard {} · recall {}",
-                stats.guard_skips, stats.recall_skips
-            ),
-        ),
+        row(theme, "skipped", skipped(stats)),
         // Before the parallel row: a short pane shows timeouts rather than cancelled tests.
         row(
             theme,
@@ -159,6 +150,20 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
 }
 
 /// "–" for a number a replay's trace does not record (`unrecorded`), else the number.
+/// The candidates judged without a test: rejected by the syntax guard, or recalled as failed
+/// before in a neighbourhood of the same shape; and, once there are any, those tested without
+/// asking the guard (its parses of a large text cost more than the tests it saved).
+fn skipped(stats: &whittle_core::observe::stats::Stats) -> String {
+    let judged = format!(
+        "guard {} · recall {}",
+        stats.guard_skips, stats.recall_skips
+    );
+    match stats.guard_passed_over {
+        0 => judged,
+        unasked => format!("{judged} · guard not asked {unasked}"),
+    }
+}
+
 fn unrecorded_or(unrecorded: bool, known: impl FnOnce() -> String) -> String {
     if unrecorded {
         "–".to_string()
@@ -356,4 +361,23 @@ pub fn draw_tab(view: &View, pane: Pane, frame: &mut Frame, area: Rect) {
         }
     };
     frame.render_widget(Paragraph::new(lines).block(frame_block), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use whittle_core::observe::stats::Stats;
+
+    use super::skipped;
+
+    #[test]
+    fn the_candidates_tested_without_asking_the_guard_show_once_there_are_any() {
+        let mut stats = Stats {
+            guard_skips: 68,
+            recall_skips: 3,
+            ..Stats::default()
+        };
+        assert_eq!(skipped(&stats), "guard 68 · recall 3");
+        stats.guard_passed_over = 273;
+        assert_eq!(skipped(&stats), "guard 68 · recall 3 · guard not asked 273");
+    }
 }
