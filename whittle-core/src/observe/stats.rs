@@ -151,6 +151,21 @@ pub fn course_moment_after(moment: std::time::Duration) -> std::time::Duration {
         .unwrap_or(moment + COURSE_INTERVAL)
 }
 
+/// Where a tester's course sits in its run's: a case's file session notes the whole set's
+/// course, from the case's start, after the tests of the testers before it.
+#[derive(Clone, Copy, Debug)]
+pub struct CourseFrame {
+    /// When the run began: its moments count from there (pauses excluded).
+    pub started: std::time::Instant,
+    /// The next moment of the run's course to note.
+    pub next: std::time::Duration,
+    /// Tests run before this tester.
+    pub tests: u64,
+    /// The size of the rest of what the best is part of (the other files of the set).
+    pub bytes: u64,
+    pub nonws_chars: u64,
+}
+
 /// The best result at one moment of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

@@ -34,7 +34,7 @@ use crate::exec::cache::{UnitId, sha3_256};
 use crate::exec::oracle::{Oracle, Verdict};
 use crate::exec::processes::CancelToken;
 use crate::observe::events::Event;
-use crate::observe::stats::{StageStats, Stats};
+use crate::observe::stats::{CourseFrame, CoursePoint, StageStats, Stats, course_moment_after};
 use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
 use crate::testing::control::{Control, Stop};
@@ -440,6 +440,7 @@ impl CaseJob {
             others,
         });
         tester.set_best(file.content.clone());
+        tester.continue_course(course_frame(files, index, total, started));
         *tester.recall_mut() = recall;
         tester.continue_steps(steps);
         if let Some(steering) = &self.steering {
@@ -458,6 +459,7 @@ impl CaseJob {
         let memo_hits = in_case.memo_hits.load(Ordering::Relaxed);
         let recall = std::mem::take(tester.recall_mut());
         let steps = tester.steps();
+        let course = tester.course_noted().0.to_vec();
         // The trace ends when its tester goes.
         drop(tester);
         Ok(FileSession {
@@ -467,6 +469,7 @@ impl CaseJob {
             memo_hits,
             recall,
             steps,
+            course,
         })
     }
 
@@ -678,6 +681,29 @@ struct FileSession {
     recall: Recall,
     /// The run's steps so far, this session's included.
     steps: u64,
+    /// The points of the case's course the session noted.
+    course: Vec<CoursePoint>,
+}
+
+/// Where the course of a session of file `index` of `files` sits in the case's: from the
+/// case's start (`started`), after the tests of `total`, at the moment after the last the
+/// case noted, the other files' sizes added to the file's.
+fn course_frame(files: &[CaseFile], index: usize, total: &Stats, started: Instant) -> CourseFrame {
+    let others = files.iter().enumerate().filter(|(at, _)| *at != index);
+    let (bytes, nonws_chars) = others.fold((0, 0), |(bytes, nonws), (_, file)| {
+        let file_nonws = crate::text::atoms::non_whitespace_chars(&file.content) as u64;
+        (bytes + file.content.len() as u64, nonws + file_nonws)
+    });
+    let noted = total.course.last().map_or(Duration::ZERO, |point| {
+        Duration::from_secs_f64(point.seconds)
+    });
+    CourseFrame {
+        started,
+        next: course_moment_after(noted),
+        tests: total.tests,
+        bytes,
+        nonws_chars,
+    }
 }
 
 /// The sets a run accepted, each with its number (the first 0), the newest last.

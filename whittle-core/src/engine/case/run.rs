@@ -607,6 +607,7 @@ impl<'a> CaseRun<'a> {
             self.stop,
         )?;
         add_stats(&mut self.total, &session.stats);
+        self.total.course.extend_from_slice(&session.course);
         self.memo_hits += session.memo_hits;
         self.report_session(&path, &session, &plan);
         // A held session that left nothing out for the hold reached the file's fixed point.
@@ -726,6 +727,12 @@ impl<'a> CaseRun<'a> {
         let mut total = self.total.clone();
         crate::engine::job::fill_sizes(&mut total, &input_text, &output_text);
         total.wall_seconds = self.started.elapsed().as_secs_f64();
+        total.course.push(CoursePoint {
+            seconds: total.wall_seconds,
+            tests: total.tests,
+            bytes: output_text.len() as u64,
+            nonws_chars: crate::text::atoms::non_whitespace_chars(&output_text) as u64,
+        });
         total.jobs = job.settings.jobs;
         total.algorithm = "ddmin files, then each file's pipeline in rounds".into();
         total.stopped = self.stopped.as_ref().map(ToString::to_string);

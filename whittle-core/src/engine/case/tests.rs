@@ -663,3 +663,51 @@ fn the_files_of_a_language_share_the_guard_s_trial() {
         "{rejected} tested"
     );
 }
+
+/// The course of a case is the whole set's: noted by the file sessions at the run's moments
+/// (the first after 1 s), after the tests before them, and ended by the result.
+#[test]
+fn a_case_notes_the_course_of_the_whole_set() {
+    let oracle = predicate("keep in a.txt, b.txt there", |candidate: &[u8]| {
+        std::thread::sleep(Duration::from_millis(100));
+        let files = bundle::decode(candidate).unwrap_or_default();
+        let has = |path: &str, word: &[u8]| {
+            (files.iter()).any(|f| {
+                f.path == std::path::Path::new(path)
+                    && f.content.windows(word.len()).any(|w| w == word)
+            })
+        };
+        has("a.txt", b"keep") && has("b.txt", b"b")
+    });
+    let mut a = String::new();
+    for i in 0..60 {
+        a.push_str(&format!("line {i}\n"));
+        if i == 40 {
+            a.push_str("keep\n");
+        }
+    }
+    let job = CaseJob {
+        input: vec![file("a.txt", &a), file("b.txt", "b\n")],
+        ..coupled_job(None)
+    };
+    let finished = job
+        .run(Arc::new(oracle), &CaseStop::default())
+        .expect("interesting");
+    let course = &finished.stats.course;
+    let last = course.last().expect("the end");
+    let size = bundle::content_size(&finished.result) as u64;
+    assert_eq!((last.tests, last.bytes), (finished.stats.tests, size));
+    assert!(course.len() >= 2, "{course:?}");
+    assert_eq!(course[0].seconds, 1.0, "{course:?}");
+    let input = bundle::content_size(&job.input) as u64;
+    assert!(
+        course[0].bytes < input && course[0].bytes >= size,
+        "{course:?}"
+    );
+    assert!(
+        course.windows(2).all(|w| w[0].seconds < w[1].seconds
+            && w[0].tests <= w[1].tests
+            && w[0].bytes >= w[1].bytes),
+        "{course:?}"
+    );
+}

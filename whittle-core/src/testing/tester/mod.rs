@@ -138,6 +138,8 @@ pub struct Tester {
     best_nonws: std::cell::OnceCell<u64>,
     /// When the run's course is next noted (see [`Stats::course`]).
     next_course_point: Duration,
+    /// Where the course sits in a larger run's (a case's), if it does.
+    course_frame: Option<crate::observe::stats::CourseFrame>,
     stats_out: Option<Arc<std::sync::Mutex<Stats>>>,
     last_published: Instant,
     /// Tests that may fail in a row before the checkpoint stops with [`Stop::Budget`].
@@ -216,6 +218,7 @@ impl Tester {
             best: Vec::new(),
             best_nonws: std::cell::OnceCell::new(),
             next_course_point: crate::observe::stats::course_moment_after(Duration::ZERO),
+            course_frame: None,
             stats_out: None,
             last_published: Instant::now(),
             failure_budget: None,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::exec::oracle::{TestStatus, Verdict};
-use crate::observe::stats::{CoursePoint, Stats, course_moment_after};
+use crate::observe::stats::{CourseFrame, CoursePoint, Stats, course_moment_after};
 
 use super::Tester;
 
@@ -47,19 +47,46 @@ impl Tester {
         if stats.wall_seconds > 0.0 {
             stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
         }
-        stats.course.push(self.course_point(self.running_time()));
+        stats.course.push(self.course_point(self.course_time()));
         stats
+    }
+
+    /// Notes the course as part of a larger run's (see [`CourseFrame`]) from now on.
+    pub fn continue_course(&mut self, frame: CourseFrame) {
+        self.next_course_point = frame.next;
+        self.course_frame = Some(frame);
+    }
+
+    /// The points of the course noted so far (not where the run is now), and the next
+    /// moment to note.
+    pub fn course_noted(&self) -> (&[CoursePoint], Duration) {
+        (&self.stats.course, self.next_course_point)
+    }
+
+    /// The running time of the course: the larger run's when it is part of one.
+    fn course_time(&self) -> Duration {
+        match &self.course_frame {
+            Some(frame) => frame
+                .started
+                .elapsed()
+                .saturating_sub(self.control.parked_time()),
+            None => self.running_time(),
+        }
     }
 
     /// The best result now, as a point of the run's course at running time `at`.
     fn course_point(&self, at: Duration) -> CoursePoint {
+        let (tests, bytes, nonws_chars) = self.course_frame.map_or((0, 0, 0), |frame| {
+            (frame.tests, frame.bytes, frame.nonws_chars)
+        });
         CoursePoint {
             seconds: at.as_secs_f64(),
-            tests: self.stats.tests,
-            bytes: self.best.len() as u64,
-            nonws_chars: *self
-                .best_nonws
-                .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64),
+            tests: tests + self.stats.tests,
+            bytes: bytes + self.best.len() as u64,
+            nonws_chars: nonws_chars
+                + *self
+                    .best_nonws
+                    .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64),
         }
     }
 
@@ -68,10 +95,13 @@ impl Tester {
     pub(super) fn note_course(&mut self) {
         // Running time never exceeds the wall clock's: most tests end with nothing to note,
         // and then the control's lock is not taken.
-        if self.started.elapsed() < self.next_course_point {
+        let started = self
+            .course_frame
+            .map_or(self.started, |frame| frame.started);
+        if started.elapsed() < self.next_course_point {
             return;
         }
-        let now = self.running_time();
+        let now = self.course_time();
         while self.next_course_point <= now {
             let point = self.course_point(self.next_course_point);
             self.stats.course.push(point);
