@@ -164,6 +164,8 @@ pub struct CourseFrame {
     /// The size of the rest of what the best is part of (the other files of the set).
     pub bytes: u64,
     pub nonws_chars: u64,
+    /// The best is a bundle of the whole set (a files phase): its files' sizes are the course's.
+    pub best_is_a_set: bool,
 }
 
 /// The best result at one moment of a run.

@@ -689,11 +689,19 @@ struct FileSession {
 /// case's start (`started`), after the tests of `total`, at the moment after the last the
 /// case noted, the other files' sizes added to the file's.
 fn course_frame(files: &[CaseFile], index: usize, total: &Stats, started: Instant) -> CourseFrame {
-    let others = files.iter().enumerate().filter(|(at, _)| *at != index);
-    let (bytes, nonws_chars) = others.fold((0, 0), |(bytes, nonws), (_, file)| {
-        let file_nonws = crate::text::atoms::non_whitespace_chars(&file.content) as u64;
-        (bytes + file.content.len() as u64, nonws + file_nonws)
-    });
+    let (bytes, nonws_chars) = set_sizes(files);
+    let (file_bytes, file_nonws) = set_sizes(&files[index..=index]);
+    CourseFrame {
+        bytes: bytes - file_bytes,
+        nonws_chars: nonws_chars - file_nonws,
+        best_is_a_set: false,
+        ..set_course_frame(total, started)
+    }
+}
+
+/// Where the course of a files phase sits in the case's: its best is the whole set (see
+/// [`course_frame`]).
+pub(super) fn set_course_frame(total: &Stats, started: Instant) -> CourseFrame {
     let noted = total.course.last().map_or(Duration::ZERO, |point| {
         Duration::from_secs_f64(point.seconds)
     });
@@ -701,8 +709,9 @@ fn course_frame(files: &[CaseFile], index: usize, total: &Stats, started: Instan
         started,
         next: course_moment_after(noted),
         tests: total.tests,
-        bytes,
-        nonws_chars,
+        bytes: 0,
+        nonws_chars: 0,
+        best_is_a_set: true,
     }
 }
 

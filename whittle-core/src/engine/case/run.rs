@@ -366,6 +366,7 @@ impl<'a> CaseRun<'a> {
             steering.tester_started(&mut tester);
         }
         tester.arm_flaky_recheck();
+        tester.continue_course(super::set_course_frame(&self.total, self.started));
         let pinned = self.pinned();
         let (left, stopped) = job
             .remove_files(&mut tester, &self.current, &pinned, unused)
@@ -381,6 +382,7 @@ impl<'a> CaseRun<'a> {
             remember(&mut self.earlier, &self.current);
         }
         let file_stats = tester.stats();
+        self.total.course.extend_from_slice(tester.course_noted().0);
         self.steps = tester.steps();
         tester.end_trace();
         self.memo_hits += memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));

@@ -711,3 +711,34 @@ fn a_case_notes_the_course_of_the_whole_set() {
         "{course:?}"
     );
 }
+
+/// A moment that passes while files go whole is noted by the files phase, in the set's sizes
+/// (not its bundle's): six files of which the test needs one, 400 ms a test.
+#[test]
+fn the_files_phase_notes_the_course_in_the_set_s_sizes() {
+    let oracle = predicate("a.txt has keep", |candidate: &[u8]| {
+        std::thread::sleep(Duration::from_millis(400));
+        let files = bundle::decode(candidate).unwrap_or_default();
+        (files.iter()).any(|f| f.path == std::path::Path::new("a.txt") && f.content == b"keep")
+    });
+    let mut input = vec![file("a.txt", "keep")];
+    input.extend((1..6).map(|i| file(&format!("{i}.txt"), &"filler\n".repeat(i * 10))));
+    let job = CaseJob {
+        input,
+        ..coupled_job(None)
+    };
+    let finished = job
+        .run(Arc::new(oracle), &CaseStop::default())
+        .expect("interesting");
+    assert_eq!(finished.result, [file("a.txt", "keep")]);
+    let course = &finished.stats.course;
+    assert!(course.len() >= 2, "{course:?}");
+    let input = bundle::content_size(&job.input) as u64;
+    assert!(
+        course
+            .iter()
+            .all(|point| point.bytes <= input && point.bytes >= 4),
+        "{course:?}"
+    );
+    assert_eq!(course.last().map(|point| point.bytes), Some(4));
+}

@@ -51,10 +51,12 @@ impl Tester {
         stats
     }
 
-    /// Notes the course as part of a larger run's (see [`CourseFrame`]) from now on.
+    /// Notes the course as part of a larger run's (see [`CourseFrame`]) from now on; what it
+    /// noted before (as a run of its own) is dropped.
     pub fn continue_course(&mut self, frame: CourseFrame) {
         self.next_course_point = frame.next;
         self.course_frame = Some(frame);
+        self.stats.course.clear();
     }
 
     /// The points of the course noted so far (not where the run is now), and the next
@@ -76,17 +78,27 @@ impl Tester {
 
     /// The best result now, as a point of the run's course at running time `at`.
     fn course_point(&self, at: Duration) -> CoursePoint {
-        let (tests, bytes, nonws_chars) = self.course_frame.map_or((0, 0, 0), |frame| {
+        let frame = self.course_frame;
+        let (tests, bytes, nonws_chars) = frame.map_or((0, 0, 0), |frame| {
             (frame.tests, frame.bytes, frame.nonws_chars)
         });
+        let (best_bytes, best_nonws) = if frame.is_some_and(|frame| frame.best_is_a_set) {
+            let files = crate::bundle::decode(&self.best).unwrap_or_default();
+            let nonws = files
+                .iter()
+                .map(|file| crate::text::atoms::non_whitespace_chars(&file.content) as u64);
+            (crate::bundle::content_size(&files) as u64, nonws.sum())
+        } else {
+            let nonws = self
+                .best_nonws
+                .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64);
+            (self.best.len() as u64, *nonws)
+        };
         CoursePoint {
             seconds: at.as_secs_f64(),
             tests: tests + self.stats.tests,
-            bytes: bytes + self.best.len() as u64,
-            nonws_chars: nonws_chars
-                + *self
-                    .best_nonws
-                    .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64),
+            bytes: bytes + best_bytes,
+            nonws_chars: nonws_chars + best_nonws,
         }
     }
 
