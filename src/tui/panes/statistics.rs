@@ -149,7 +149,6 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
     ]
 }
 
-/// "–" for a number a replay's trace does not record (`unrecorded`), else the number.
 /// The candidates judged without a test: rejected by the syntax guard, or recalled as failed
 /// before in a neighbourhood of the same shape; and, once there are any, those tested without
 /// asking the guard (its parses of a large text cost more than the tests it saved).
@@ -164,6 +163,7 @@ fn skipped(stats: &whittle_core::observe::stats::Stats) -> String {
     }
 }
 
+/// "–" for a number a replay's trace does not record (`unrecorded`), else the number.
 fn unrecorded_or(unrecorded: bool, known: impl FnOnce() -> String) -> String {
     if unrecorded {
         "–".to_string()

@@ -136,7 +136,7 @@ pub struct ScheduledRun {
 
 /// How often the run's course is noted past its first minute: once a minute of running time
 /// (pauses excluded).
-pub const COURSE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
+const COURSE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The moments of running time the course is noted at in a run's first minute (most runs end
 /// within it), then each minute.
@@ -164,8 +164,9 @@ pub struct CourseFrame {
     /// The size of the rest of what the best is part of (the other files of the set).
     pub bytes: u64,
     pub nonws_chars: u64,
-    /// The best is a bundle of the whole set (a files phase): its files' sizes are the course's.
-    pub best_is_a_set: bool,
+    /// The bytes and non-whitespace characters the best stands for (a files phase's best is a
+    /// bundle of the set: its files' contents).
+    pub sizes_of_best: fn(&[u8]) -> (u64, u64),
 }
 
 /// The best result at one moment of a run.

@@ -70,24 +70,24 @@ impl EditStage for RemoveBindings<'_> {
                 // top, where the tree stages remove them together).
                 let tops: Vec<Node<'_>> =
                     list.iter().map(|&node| top(node).unwrap_or(node)).collect();
-                let declarations = if tops.iter().any(|&at| is_import(at)) {
+                let mut declarations = Vec::new();
+                if tops.iter().any(|&at| is_import(at)) {
                     let kept: Vec<Node<'_>> = units
                         .iter()
                         .zip(&tops)
                         .map(|(&unit, &at)| if is_import(at) { unit } else { at })
                         .collect();
-                    outermost(&kept)
-                } else {
-                    Vec::new()
-                };
+                    declarations = outermost(&kept);
+                }
+                // The same edit as the statements' is not proposed twice.
+                if declarations == statements {
+                    declarations.clear();
+                }
                 for (kind, ranges) in [
                     ("unbind", &statements),
                     ("unbind declarations", &declarations),
                 ] {
-                    if ranges.len() < 2
-                        || (kind != "unbind" && *ranges == statements)
-                        || request.is_full(edits.len())
-                    {
+                    if ranges.len() < 2 || request.is_full(edits.len()) {
                         continue;
                     }
                     let changes =

@@ -459,7 +459,7 @@ impl CaseJob {
         let memo_hits = in_case.memo_hits.load(Ordering::Relaxed);
         let recall = std::mem::take(tester.recall_mut());
         let steps = tester.steps();
-        let course = tester.course_noted().0.to_vec();
+        let course = tester.course_noted().to_vec();
         // The trace ends when its tester goes.
         drop(tester);
         Ok(FileSession {
@@ -694,7 +694,10 @@ fn course_frame(files: &[CaseFile], index: usize, total: &Stats, started: Instan
     CourseFrame {
         bytes: bytes - file_bytes,
         nonws_chars: nonws_chars - file_nonws,
-        best_is_a_set: false,
+        sizes_of_best: |text| {
+            let nonws = crate::text::atoms::non_whitespace_chars(text) as u64;
+            (text.len() as u64, nonws)
+        },
         ..set_course_frame(total, started)
     }
 }
@@ -711,7 +714,7 @@ pub(super) fn set_course_frame(total: &Stats, started: Instant) -> CourseFrame {
         tests: total.tests,
         bytes: 0,
         nonws_chars: 0,
-        best_is_a_set: true,
+        sizes_of_best: |set| set_sizes(&bundle::decode(set).unwrap_or_default()),
     }
 }
 

@@ -382,7 +382,7 @@ impl<'a> CaseRun<'a> {
             remember(&mut self.earlier, &self.current);
         }
         let file_stats = tester.stats();
-        self.total.course.extend_from_slice(tester.course_noted().0);
+        self.total.course.extend_from_slice(tester.course_noted());
         self.steps = tester.steps();
         tester.end_trace();
         self.memo_hits += memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
@@ -732,8 +732,8 @@ impl<'a> CaseRun<'a> {
         total.course.push(CoursePoint {
             seconds: total.wall_seconds,
             tests: total.tests,
-            bytes: output_text.len() as u64,
-            nonws_chars: crate::text::atoms::non_whitespace_chars(&output_text) as u64,
+            bytes: total.output_bytes,
+            nonws_chars: total.output_nonws_chars,
         });
         total.jobs = job.settings.jobs;
         total.algorithm = "ddmin files, then each file's pipeline in rounds".into();

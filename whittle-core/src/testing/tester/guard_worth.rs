@@ -22,7 +22,7 @@ pub(super) struct GuardWorth {
     asked: u64,
     rejected: u64,
     /// Candidates judged without asking it since it was last asked.
-    passed_over: u32,
+    passed_over_in_a_row: u32,
 }
 
 impl GuardWorth {
@@ -32,11 +32,11 @@ impl GuardWorth {
     /// smoothed, times a test; while it is young, as if it rejected all), or as the sample of
     /// one in [`SAMPLE_EVERY`].
     pub(super) fn ask(&mut self, test_seconds: Option<f64>) -> bool {
-        if self.worth(test_seconds) || self.passed_over + 1 >= SAMPLE_EVERY {
-            self.passed_over = 0;
+        if self.worth(test_seconds) || self.passed_over_in_a_row + 1 >= SAMPLE_EVERY {
+            self.passed_over_in_a_row = 0;
             true
         } else {
-            self.passed_over += 1;
+            self.passed_over_in_a_row += 1;
             false
         }
     }

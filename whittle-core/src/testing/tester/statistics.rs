@@ -59,10 +59,9 @@ impl Tester {
         self.stats.course.clear();
     }
 
-    /// The points of the course noted so far (not where the run is now), and the next
-    /// moment to note.
-    pub fn course_noted(&self) -> (&[CoursePoint], Duration) {
-        (&self.stats.course, self.next_course_point)
+    /// The points of the course noted so far (not where the run is now).
+    pub fn course_noted(&self) -> &[CoursePoint] {
+        &self.stats.course
     }
 
     /// The running time of the course: the larger run's when it is part of one.
@@ -78,21 +77,19 @@ impl Tester {
 
     /// The best result now, as a point of the run's course at running time `at`.
     fn course_point(&self, at: Duration) -> CoursePoint {
-        let frame = self.course_frame;
-        let (tests, bytes, nonws_chars) = frame.map_or((0, 0, 0), |frame| {
-            (frame.tests, frame.bytes, frame.nonws_chars)
-        });
-        let (best_bytes, best_nonws) = if frame.is_some_and(|frame| frame.best_is_a_set) {
-            let files = crate::bundle::decode(&self.best).unwrap_or_default();
-            let nonws = files
-                .iter()
-                .map(|file| crate::text::atoms::non_whitespace_chars(&file.content) as u64);
-            (crate::bundle::content_size(&files) as u64, nonws.sum())
-        } else {
-            let nonws = self
-                .best_nonws
-                .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64);
-            (self.best.len() as u64, *nonws)
+        let (tests, bytes, nonws_chars, (best_bytes, best_nonws)) = match &self.course_frame {
+            Some(frame) => (
+                frame.tests,
+                frame.bytes,
+                frame.nonws_chars,
+                (frame.sizes_of_best)(&self.best),
+            ),
+            None => {
+                let nonws = self
+                    .best_nonws
+                    .get_or_init(|| crate::text::atoms::non_whitespace_chars(&self.best) as u64);
+                (0, 0, 0, (self.best.len() as u64, *nonws))
+            }
         };
         CoursePoint {
             seconds: at.as_secs_f64(),
