@@ -352,6 +352,7 @@ fn run_round(
         let window = EditWindow {
             text: &text,
             edits: &edits,
+            signatures: &signatures,
         };
         let policy = if greedy {
             WindowPolicy::AllInWindow
@@ -444,7 +445,11 @@ fn accept_union(
         return Ok(false);
     };
     let both = [combined];
-    let window = EditWindow { text, edits: &both };
+    let window = EditWindow {
+        text,
+        edits: &both,
+        signatures: &[],
+    };
     if tester
         .run_window(&window, WindowPolicy::FirstInOrder)?
         .is_empty()
@@ -466,11 +471,17 @@ fn accept_union(
 pub struct EditWindow<'a> {
     pub text: &'a [u8],
     pub edits: &'a [Edit],
+    /// The recall's signature of each edit (empty when nothing is noted).
+    pub signatures: &'a [u64],
 }
 
 impl CandidateSource for EditWindow<'_> {
     fn len(&self) -> usize {
         self.edits.len()
+    }
+
+    fn recall_signature(&self, i: usize) -> Option<u64> {
+        self.signatures.get(i).copied()
     }
 
     fn candidate(&self, i: usize) -> Candidate {
@@ -513,6 +524,53 @@ impl CandidateSource for EditWindow<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A window cut short (a stage on probation out of its budget) keeps what its tests
+    /// learnt: the stage's next run, while the recall skips, does not test those edits again.
+    #[test]
+    fn a_window_cut_short_keeps_what_its_failed_tests_taught_the_recall() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        use crate::algorithms::passes::lexer::Syntax;
+        use crate::algorithms::passes::tokens::TokenWindows;
+        use crate::exec::cache::CachePolicy;
+        use crate::params::Knobs;
+        use crate::testing::control::Control;
+
+        let text = b"a = b;";
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&runs);
+        let oracle = crate::exec::oracle::predicate("the whole text", move |c: &[u8]| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            c == text
+        });
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+        tester.set_best(text.to_vec());
+        let stage = TokenWindows::new(Syntax::CLike);
+        let edits = stage.edits(text, 0).len();
+        let options = EditOptions {
+            fixpoint: true,
+            greedy: false,
+        };
+        tester.recall_mut().start_run(true);
+        tester.set_failure_budget(Some(3));
+        let cut = run_edit_stage(&stage, &mut tester, &|| Pins::default(), options);
+        assert!(matches!(cut, Err(Stop::Budget)), "{cut:?}");
+        assert_eq!(runs.load(Ordering::SeqCst), 3);
+        tester.set_failure_budget(None);
+        tester.recall_mut().end_run();
+        tester.recall_mut().start_run(true);
+        run_edit_stage(&stage, &mut tester, &|| Pins::default(), options).unwrap();
+        tester.recall_mut().end_run();
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            edits,
+            "the 3 failed are skipped"
+        );
+        assert_eq!(tester.recall().skipped(), 3);
+    }
 
     #[test]
     fn edits_apply_in_order() {

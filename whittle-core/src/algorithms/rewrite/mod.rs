@@ -174,11 +174,17 @@ impl NodeRewrite {
 struct RewriteWindow<'a> {
     best: &'a [u8],
     edits: &'a [NodeRewrite],
+    /// The recall's signature of each edit (empty when nothing is noted).
+    signatures: &'a [u64],
 }
 
 impl CandidateSource for RewriteWindow<'_> {
     fn len(&self) -> usize {
         self.edits.len()
+    }
+
+    fn recall_signature(&self, i: usize) -> Option<u64> {
+        self.signatures.get(i).copied()
     }
 
     fn candidate(&self, i: usize) -> Candidate {
@@ -372,6 +378,7 @@ pub fn run(
         let window = RewriteWindow {
             best,
             edits: &edits,
+            signatures: &signatures,
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let judged = found.first().map_or(edits.len(), |&chosen| chosen);

@@ -85,6 +85,15 @@ pub trait CandidateSource {
         let _ = (i, out);
         false
     }
+
+    /// The signature by which the recall knows candidate `i` (see
+    /// [`crate::testing::recall::signature`]), when its stage made one: a candidate tested and
+    /// found not interesting is noted as it is judged, so that a window cut short (a stage out
+    /// of its budget) keeps what it learnt.
+    fn recall_signature(&self, i: usize) -> Option<u64> {
+        let _ = i;
+        None
+    }
 }
 
 /// How a window of candidates is decided.

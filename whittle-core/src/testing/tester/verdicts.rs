@@ -382,7 +382,10 @@ impl Tester {
                 self.failures_in_a_row = 0;
             } else {
                 self.failures_in_a_row += 1;
-                if let Some(signature) = self.window_signature(source, i, content) {
+                let signature = source
+                    .recall_signature(i)
+                    .or_else(|| self.window_signature(source, i, content));
+                if let Some(signature) = signature {
                     self.recall.note_failed(signature);
                 }
             }
