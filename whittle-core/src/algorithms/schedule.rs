@@ -322,7 +322,7 @@ impl RoundState<'_> {
         }
         if tester
             .recall_mut()
-            .defer_stage(self.stages[stage].waits_while_held)
+            .defer_stage(self.stages[stage].waits_while_held, stage == 0)
         {
             self.plan.stages[position].why = Placement::Held;
             return Ok(RunEffect::Skipped);

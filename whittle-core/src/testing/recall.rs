@@ -9,7 +9,8 @@
 //! ([`Recall::hold`]): while other files still change, a file's session skips what failed
 //! before in every run, its schedule's settling round included, leaves the stages that sweep
 //! every token to the case's settling round ([`Recall::defer_stage`]), and the case settles
-//! every file (sessions that skip nothing) once a round of such sessions changed nothing.
+//! every file (sessions that skip nothing) once a round of such sessions changed nothing. A
+//! file's first session *scouts* ([`Recall::scout`]): only its schedule's first stage runs.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -36,6 +37,11 @@ pub struct Recall {
     held_skipped: u64,
     /// Stage runs left out only because the recall was held (see [`Recall::defer_stage`]).
     held_deferred: u64,
+    /// The file's first session in a case of several files: only the schedule's first stage
+    /// runs (see [`Recall::scout`]).
+    scouting: bool,
+    /// Stage runs left out only because the session scouted (also in `held_deferred`).
+    scouted: u64,
 }
 
 impl Recall {
@@ -82,13 +88,30 @@ impl Recall {
         self.held
     }
 
+    /// Makes the sessions scout (or not): a case of several files gives each file a first
+    /// session in which only the schedule's first stage runs (the coarse tree walk, or the
+    /// line pass), so that the large removals of every file come before any file's finer
+    /// stages; what it leaves out counts as held back, and the file's later sessions run it.
+    pub fn scout(&mut self, scouting: bool) {
+        self.scouting = scouting;
+    }
+
     /// While held, a stage that sweeps every token is not run at all: on a text that the
     /// other files' sessions still shrink most of its edits fail, and the case's settling
-    /// round runs it to its end on the final set. Whether it is left out (then counted).
-    pub fn defer_stage(&mut self, sweeps_tokens: bool) -> bool {
-        let deferred = self.held && sweeps_tokens;
+    /// round runs it to its end on the final set; while scouting, every stage but the first
+    /// (`first`) is left out. Whether it is left out (then counted).
+    pub fn defer_stage(&mut self, sweeps_tokens: bool, first: bool) -> bool {
+        let scouted = self.scouting && !first;
+        let deferred = (self.held && sweeps_tokens) || scouted;
         self.held_deferred += u64::from(deferred);
+        self.scouted += u64::from(scouted);
         deferred
+    }
+
+    /// Stage runs left out so far only because a session scouted (counted in
+    /// [`Recall::held_back`] too).
+    pub fn scouted(&self) -> u64 {
+        self.scouted
     }
 
     /// What only the hold left out so far: edits skipped and stage runs not run. A session
@@ -346,11 +369,17 @@ mod tests {
     #[test]
     fn a_held_recall_defers_only_the_stages_that_sweep_every_token() {
         let mut recall = Recall::default();
-        assert!(!recall.defer_stage(true), "not held: every stage runs");
+        assert!(
+            !recall.defer_stage(true, false),
+            "not held: every stage runs"
+        );
         recall.hold(true);
-        assert!(!recall.defer_stage(false), "a stage with few edits runs");
-        assert!(recall.defer_stage(true));
-        assert!(recall.defer_stage(true));
+        assert!(
+            !recall.defer_stage(false, false),
+            "a stage with few edits runs"
+        );
+        assert!(recall.defer_stage(true, false));
+        assert!(recall.defer_stage(true, false));
         assert_eq!(recall.held_back(), 2, "what the hold left out is counted");
         recall.start_run(false);
         recall.note_failed(7);
@@ -359,8 +388,28 @@ mod tests {
         assert!(recall.skips(7));
         assert_eq!(recall.held_back(), 3, "skipped edits count too");
         recall.hold(false);
-        assert!(!recall.defer_stage(true), "let go: it runs again");
+        assert!(!recall.defer_stage(true, false), "let go: it runs again");
         assert_eq!(recall.held_back(), 3);
+    }
+
+    /// A scouting session runs only the schedule's first stage; the others count as held back.
+    #[test]
+    fn a_scouting_recall_defers_every_stage_but_the_first() {
+        let mut recall = Recall::default();
+        recall.scout(true);
+        assert!(!recall.defer_stage(false, true), "the first stage runs");
+        assert!(
+            !recall.defer_stage(true, true),
+            "even one that sweeps every token"
+        );
+        assert!(recall.defer_stage(false, false));
+        assert!(recall.defer_stage(true, false));
+        assert_eq!((recall.held_back(), recall.scouted()), (2, 2));
+        recall.scout(false);
+        assert!(
+            !recall.defer_stage(false, false),
+            "the later sessions run it"
+        );
     }
 
     #[test]

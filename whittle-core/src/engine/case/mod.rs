@@ -2,7 +2,9 @@
 //! the files that can go go (ddmin over whole files, each removal a test), then each remaining
 //! file is reduced with the pipeline of its own language while the others stay as they are
 //! (written beside it in every run), in rounds over the files until a round changes none.
-//! This is the order of C-Vise and shrinkray. While other files still change, a file's session
+//! This is the order of C-Vise and shrinkray. A file's first session runs only its schedule's
+//! first stage (the coarse tree walk, or the line pass): the large removals of every file come
+//! before any file's finer stages. While other files still change, a file's session
 //! leaves out the stages that sweep every token and skips the edits that failed before (its
 //! recall is held); once a round of such sessions changes nothing, a round of full sessions
 //! settles the set. In the first round a file that names most of the others (an index of the

@@ -589,7 +589,13 @@ impl<'a> CaseRun<'a> {
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
         let mut recall = self.recalls.remove(&path).unwrap_or_default();
         // A file alone (the others are kept as they are) has nothing to wait for.
-        recall.hold(self.holding && self.reducible_files() > 1);
+        let others_change = self.holding && self.reducible_files() > 1;
+        recall.hold(others_change);
+        // Its first session scouts: the large removals of every file before any file's finer
+        // stages.
+        let scouting = others_change && !self.last_removed.contains_key(&path);
+        recall.scout(scouting);
+        let scouted_before = recall.scouted();
         let held_back = recall.held_back();
         let language = plan.language.map_or("", |language| language.name());
         let guard_trial = self.guard_trials.entry(language.to_owned()).or_default();
@@ -614,7 +620,10 @@ impl<'a> CaseRun<'a> {
         self.report_session(&path, &session, &plan);
         // A held session that left nothing out for the hold reached the file's fixed point.
         let skipped_for_hold = session.recall.held_back() > held_back;
-        self.recalls.insert(path.clone(), session.recall);
+        let scouted = session.recall.scouted() > scouted_before;
+        let mut recall = session.recall;
+        recall.scout(false);
+        self.recalls.insert(path.clone(), recall);
         self.steps = session.steps;
         self.show_file(row, FileState::Done, Some(session.best.len()));
         let changed = session.best != self.current[index].content;
@@ -629,7 +638,12 @@ impl<'a> CaseRun<'a> {
             self.current[index].content = session.best;
             remember(&mut self.earlier, &self.current);
         }
-        self.note_session_end(path, session.stopped, skipped_for_hold);
+        // A session that left stages out to scout reached no fixed point, held or not.
+        if !scouted {
+            self.note_session_end(path, session.stopped, skipped_for_hold);
+        } else if let Some(stop) = session.stopped.filter(|stop| *stop != Stop::Recheck) {
+            self.stopped = Some(stop);
+        }
         Ok(changed)
     }
 

@@ -232,6 +232,44 @@ fn a_held_session_leaves_the_token_sweeps_out() {
     );
 }
 
+/// A file's first session in a case of several files scouts: only the schedule's first stage
+/// runs (the line pass; the token sweep waits), and what it left out counts as held back, so
+/// that the case runs the file again.
+#[test]
+fn a_scouting_session_runs_only_the_schedule_s_first_stage() {
+    let job = coupled_job(None);
+    let oracle: Arc<dyn Oracle> = Arc::new(coupled_files_oracle(Arc::default()));
+    let plan = job.plan_for(&job.input[0]).expect("a.txt is text");
+    let tests_of = |stats: &Stats, name: &str| -> u64 {
+        let runs = stats.stages.iter().filter(|stage| stage.name == name);
+        runs.map(|stage| stage.tests).sum()
+    };
+    for scouting in [false, true] {
+        let mut recall = Recall::default();
+        recall.scout(scouting);
+        let session = job
+            .reduce_file(
+                &oracle,
+                &Arc::new(CaseMemo::default()),
+                &job.input,
+                0,
+                1,
+                &plan,
+                &Arc::new(Mutex::new(Pins::default())),
+                recall,
+                Arc::default(),
+                0,
+                &Stats::default(),
+                Instant::now(),
+                &CaseStop::default(),
+            )
+            .expect("a session");
+        assert!(tests_of(&session.stats, "ddmin line") > 0);
+        assert_eq!(tests_of(&session.stats, "tokens") == 0, scouting);
+        assert_eq!(session.recall.held_back() > 0, scouting);
+    }
+}
+
 /// A file held back on the set as it is now is skipped while the run holds, and that skip does
 /// not make it settled: the round that settles runs its session without the hold.
 #[test]
