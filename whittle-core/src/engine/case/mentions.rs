@@ -21,6 +21,21 @@ pub(super) fn named_counts(files: &[CaseFile]) -> Vec<usize> {
         .collect()
 }
 
+/// Which files of `files` are interfaces whose implementation is in the set too: an OCaml
+/// `x.mli` beside its `x.ml`. Every value an interface declares must be defined in its
+/// implementation, so the implementation can lose only what the interface no longer declares:
+/// the interface takes its turn first.
+pub(super) fn constraining_interfaces(files: &[CaseFile]) -> Vec<bool> {
+    let paths: HashSet<&Path> = files.iter().map(|file| file.path.as_path()).collect();
+    files
+        .iter()
+        .map(|file| {
+            file.path.extension().is_some_and(|ext| ext == "mli")
+                && paths.contains(file.path.with_extension("ml").as_path())
+        })
+        .collect()
+}
+
 /// The files of `files` that the file at `changed` named as `before` and names no more, and
 /// that no other file names now, with what only they name (and so on): what a change of one
 /// file left unused, unless the test uses it itself. A file `kept`, or named by the test's own
@@ -157,6 +172,25 @@ mod tests {
             .chain(others.iter().map(|&path| (path, "")))
             .collect();
         named_counts(&case(&files))[0]
+    }
+
+    /// An OCaml interface beside its implementation constrains it; one alone, or another
+    /// kind of file with the same stem, does not.
+    #[test]
+    fn an_ocaml_interface_beside_its_implementation_constrains_it() {
+        let files = case(&[
+            ("list.ml", ""),
+            ("list.mli", ""),
+            ("map.mli", ""),
+            ("lib/set.ml", ""),
+            ("lib/set.mli", ""),
+            ("shapes.c", ""),
+            ("shapes.h", ""),
+        ]);
+        assert_eq!(
+            constraining_interfaces(&files),
+            [false, true, false, false, true, false, false]
+        );
     }
 
     fn case(files: &[(&str, &str)]) -> Vec<CaseFile> {

@@ -7,8 +7,9 @@
 //! before any file's finer stages. While other files still change, a file's session
 //! leaves out the stages that sweep every token and skips the edits that failed before (its
 //! recall is held); once a round of such sessions changes nothing, a round of full sessions
-//! settles the set. In the first round a file that names most of the others (an index of the
-//! package) takes its turn first; later, the files whose latest session removed the most.
+//! settles the set. In the first round an OCaml interface beside its implementation, then a
+//! file that names most of the others (an index of the package), take their turns first;
+//! later, the files whose latest session removed the most.
 //!
 //! Every candidate is a [`bundle`] of the whole set, so that the tester's cache, the
 //! confirmation of flaky verdicts and the whole-set memo ([`CaseMemo`]) are keyed on all the

@@ -527,9 +527,10 @@ impl<'a> CaseRun<'a> {
     }
 
     /// The order of the files' turns in a round: the files not reduced yet first, among them
-    /// first those that name at least half of the other files of the set (see [`mentions`]),
-    /// the most first; then the files whose latest session removed the most; ties in the
-    /// set's order. A file that names most of the others is what uses them (an `index.js`
+    /// first the interfaces that constrain an implementation in the set (an OCaml `.mli`), then
+    /// those that name at least half of the other files of the set (see [`mentions`]), the
+    /// most first; then the files whose latest session removed the most; ties in the set's
+    /// order. A file that names most of the others is what uses them (an `index.js`
     /// that re-exports a package, a package's `__init__.py`, a source beside its header):
     /// reduced first, it stops using what the test does not need, which then goes whole in a
     /// test instead of being reduced in a session of its own. (Only those: ordering every
@@ -545,14 +546,16 @@ impl<'a> CaseRun<'a> {
         let mut order: Vec<usize> = (0..self.current.len()).collect();
         let others = self.current.len().saturating_sub(1);
         let named = mentions::named_counts(&self.current);
+        let interfaces = mentions::constraining_interfaces(&self.current);
         order.sort_by_key(
             |&index| match self.last_removed.get(&self.current[index].path) {
                 None => {
                     let named = named[index];
                     let uses_most = named > 0 && 2 * named >= others;
-                    (1, usize::MAX - if uses_most { named } else { 0 })
+                    let named_first = usize::MAX - if uses_most { named } else { 0 };
+                    (1, !interfaces[index], named_first)
                 }
-                Some(&removed) => (2, usize::MAX - removed),
+                Some(&removed) => (2, false, usize::MAX - removed),
             },
         );
         order

@@ -338,6 +338,19 @@ fn files_that_use_others_take_their_turns_first() {
     assert_eq!(run.turns(), [3, 0, 1, 2]);
 }
 
+/// An OCaml interface takes its turn before its implementation (which must define all it declares).
+#[test]
+fn an_interface_takes_its_turn_before_its_implementation() {
+    let input = vec![file("a.ml", "let x = 1\n"), file("a.mli", "val x : int\n")];
+    let job = CaseJob {
+        input,
+        ..coupled_job(None)
+    };
+    let (oracle, stop) = (predicate("anything", |_: &[u8]| true), CaseStop::default());
+    let run = job.start(Arc::new(oracle), &stop).unwrap();
+    assert_eq!(run.turns(), [1, 0]);
+}
+
 /// The files whose latest session removed the most take their turns first; a file not reduced
 /// yet goes before them all, ties in the set's order.
 #[test]
