@@ -356,25 +356,7 @@ pub fn run(
         if edits.is_empty() {
             break;
         }
-        // The tree is the parse of the current best: its ranges are where the nodes are.
-        let spans = if tester.wants_spans() {
-            nodes
-                .iter()
-                .map(|&node| tree.byte_range(NodeId::from_index(node as usize)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        tester.emit(Event::TreeNodes {
-            stage: stage.to_owned(),
-            depth: 0,
-            parent: None,
-            phase: rewrite.phase(),
-            nodes,
-            spans,
-            parent_span: None,
-            levels: None,
-        });
+        show_nodes(tester, &tree, rewrite, stage, nodes);
         let window = RewriteWindow {
             best,
             edits: &edits,
@@ -397,4 +379,27 @@ pub fn run(
         cursor = edits[i].splice.range.start;
     }
     Ok(())
+}
+
+/// Shows the nodes of a round with candidates (`nodes`, indices into `tree`, the parse of the
+/// current best: its ranges are where the nodes are).
+fn show_nodes(tester: &mut Tester, tree: &Tree, rewrite: Rewrite, stage: &str, nodes: Vec<u32>) {
+    let spans = if tester.wants_spans() {
+        nodes
+            .iter()
+            .map(|&node| tree.byte_range(NodeId::from_index(node as usize)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    tester.emit(Event::TreeNodes {
+        stage: stage.to_owned(),
+        depth: 0,
+        parent: None,
+        phase: rewrite.phase(),
+        nodes,
+        spans,
+        parent_span: None,
+        levels: None,
+    });
 }

@@ -590,16 +590,8 @@ impl<'a> CaseRun<'a> {
         };
         self.show_file(row, FileState::Reducing, None);
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
-        let mut recall = self.recalls.remove(&path).unwrap_or_default();
-        // A file alone (the others are kept as they are) has nothing to wait for.
-        let others_change = self.holding && self.reducible_files() > 1;
-        recall.hold(others_change);
-        // Its first session scouts: the large removals of every file before any file's finer
-        // stages.
-        let scouting = others_change && !self.last_removed.contains_key(&path);
-        recall.scout(scouting);
-        let scouted_before = recall.scouted();
-        let held_back = recall.held_back();
+        let recall = self.recall_for_session(&path);
+        let (scouted, held_back) = (recall.scouted(), recall.held_back());
         let language = plan.language.map_or("", |language| language.name());
         let guard_trial = self.guard_trials.entry(language.to_owned()).or_default();
         let session = job.reduce_file(
@@ -621,12 +613,15 @@ impl<'a> CaseRun<'a> {
         self.total.course.extend_from_slice(&session.course);
         self.memo_hits += session.memo_hits;
         self.report_session(&path, &session, &plan);
-        // A held session that left nothing out for the hold reached the file's fixed point.
-        let skipped_for_hold = session.recall.held_back() > held_back;
-        let scouted = session.recall.scouted() > scouted_before;
-        let mut recall = session.recall;
-        recall.scout(false);
-        self.recalls.insert(path.clone(), recall);
+        // A held session that left nothing out reached the file's fixed point.
+        let left_out = if session.recall.scouted() > scouted {
+            LeftOut::ToScout
+        } else if session.recall.held_back() > held_back {
+            LeftOut::ForTheHold
+        } else {
+            LeftOut::Nothing
+        };
+        self.recalls.insert(path.clone(), session.recall);
         self.steps = session.steps;
         self.show_file(row, FileState::Done, Some(session.best.len()));
         let changed = session.best != self.current[index].content;
@@ -641,30 +636,37 @@ impl<'a> CaseRun<'a> {
             self.current[index].content = session.best;
             remember(&mut self.earlier, &self.current);
         }
-        // A session that left stages out to scout reached no fixed point, held or not.
-        if !scouted {
-            self.note_session_end(path, session.stopped, skipped_for_hold);
-        } else if let Some(stop) = session.stopped.filter(|stop| *stop != Stop::Recheck) {
-            self.stopped = Some(stop);
-        }
+        self.note_session_end(path, session.stopped, left_out);
         Ok(changed)
     }
 
+    /// The recall of the file at `path` for its next session: held while other files still
+    /// change (a file alone, the others kept as they are, has nothing to wait for), and
+    /// scouting in the file's first session, so that the large removals of every file come
+    /// before any file's finer stages.
+    fn recall_for_session(&mut self, path: &std::path::Path) -> Recall {
+        let mut recall = self.recalls.remove(path).unwrap_or_default();
+        let others_change = self.holding && self.reducible_files() > 1;
+        recall.hold(others_change);
+        recall.scout(others_change && !self.last_removed.contains_key(path));
+        recall
+    }
+
     /// After a session of the file at `path`: unless it stopped, the set now is where the file
-    /// reached its fixed point (or where its held session left edits out for the hold). One
-    /// cut short to re-test the set (the test was just found flaky: the caller re-tests it)
-    /// settles nothing.
-    fn note_session_end(&mut self, path: PathBuf, stopped: Option<Stop>, skipped_for_hold: bool) {
+    /// reached its fixed point, or where its held session left edits out for the hold (one that
+    /// left stages out to scout reached neither). One cut short to re-test the set (the test
+    /// was just found flaky: the caller re-tests it) settles nothing.
+    fn note_session_end(&mut self, path: PathBuf, stopped: Option<Stop>, left_out: LeftOut) {
         match stopped {
             Some(Stop::Recheck) => {}
             Some(stop) => self.stopped = Some(stop),
             None => {
                 let now = sha3_256(&bundle::encode(&self.current));
-                if skipped_for_hold {
-                    self.held_settled.insert(path, now);
-                } else {
-                    self.settled.insert(path, now);
-                }
+                match left_out {
+                    LeftOut::Nothing => self.settled.insert(path, now),
+                    LeftOut::ForTheHold => self.held_settled.insert(path, now),
+                    LeftOut::ToScout => None,
+                };
             }
         }
     }
@@ -774,4 +776,15 @@ impl<'a> CaseRun<'a> {
 struct PhaseEnd {
     changed: bool,
     finished: bool,
+}
+
+/// What a file session left out, which tells whether it reached the file's fixed point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LeftOut {
+    /// Nothing: the file is at its fixed point on the set as it is now.
+    Nothing,
+    /// Edits or stages the held recall skipped: at a fixed point until the round that settles.
+    ForTheHold,
+    /// Stages a scouting session did not run: at no fixed point.
+    ToScout,
 }
