@@ -40,8 +40,6 @@ pub struct Recall {
     /// The file's first session in a case of several files: only the schedule's first stage
     /// runs (see [`Recall::scout`]).
     scouting: bool,
-    /// Stage runs left out only because the session scouted (also in `held_deferred`).
-    scouted: u64,
 }
 
 impl Recall {
@@ -101,17 +99,14 @@ impl Recall {
     /// round runs it to its end on the final set; while scouting, every stage but the first
     /// (`first`) is left out. Whether it is left out (then counted).
     pub fn defer_stage(&mut self, sweeps_tokens: bool, first: bool) -> bool {
-        let scouted = self.scouting && !first;
-        let deferred = (self.held && sweeps_tokens) || scouted;
+        let deferred = (self.held && sweeps_tokens) || (self.scouting && !first);
         self.held_deferred += u64::from(deferred);
-        self.scouted += u64::from(scouted);
         deferred
     }
 
-    /// Stage runs left out so far only because a session scouted (counted in
-    /// [`Recall::held_back`] too).
-    pub fn scouted(&self) -> u64 {
-        self.scouted
+    /// Whether the sessions scout (see [`Recall::scout`]).
+    pub fn scouting(&self) -> bool {
+        self.scouting
     }
 
     /// What only the hold left out so far: edits skipped and stage runs not run. A session
@@ -164,7 +159,8 @@ impl Recall {
     }
 
     /// Keeps the `edits` that are not skipped now, and returns the signatures of those kept
-    /// (`signature` tells an edit's), to note the ones that fail; outside a schedule's stage run
+    /// (`signature` tells an edit's), for their window to give the tester, which notes those
+    /// that fail ([`crate::testing::tester::CandidateSource::recall_signature`]); outside a schedule's stage run
     /// keeps all and returns none (nothing is noted then).
     pub fn retain_untried<T>(
         &mut self,
@@ -184,14 +180,6 @@ impl Recall {
             !skip
         });
         signatures
-    }
-
-    /// Notes the first `judged` of `signatures` (what [`Recall::retain_untried`] returned) as
-    /// failed.
-    pub fn note_all_failed(&mut self, signatures: &[u64], judged: usize) {
-        for &signature in signatures.iter().take(judged) {
-            self.note_failed(signature);
-        }
     }
 
     /// Edits skipped so far, apart from those skipped only because the recall was held (what
@@ -404,7 +392,7 @@ mod tests {
         );
         assert!(recall.defer_stage(false, false));
         assert!(recall.defer_stage(true, false));
-        assert_eq!((recall.held_back(), recall.scouted()), (2, 2));
+        assert_eq!(recall.held_back(), 2);
         recall.scout(false);
         assert!(
             !recall.defer_stage(false, false),

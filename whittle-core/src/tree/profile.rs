@@ -24,6 +24,11 @@ pub struct Profile {
     /// in this language, for files without a known extension.
     #[serde(default)]
     pub interpreters: Vec<String>,
+    /// For a language of interfaces, the language of the implementations it constrains: a file
+    /// of the same path but its extension in that language must define everything the
+    /// interface declares (OCaml's `x.mli` and `x.ml`), so a case reduces the interface first.
+    #[serde(default)]
+    pub constrains: Option<String>,
     /// The syntax name used for highlighting (a Sublime/syntect syntax name).
     pub syntect: String,
     /// The grammar crate the language comes from and, for crates holding several grammars, the

@@ -4,14 +4,16 @@
 //! only on a line that imports: elsewhere that is a field) and not followed by `(` (a call of a
 //! method of that name). How imports look in most languages: a file that names
 //! many others is likely one that uses them (an entry point, a package's `__init__.py`), and a
-//! file that a change left named by no file is likely one the test no longer needs.
+//! file that a change left named by no file is likely one the test no longer needs. Also which
+//! files are interfaces that constrain another (by their languages' profiles).
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use memchr::memmem;
 
 use crate::bundle::CaseFile;
+use crate::tree::Language;
 
 /// How many other files of `files` each file names.
 pub(super) fn named_counts(files: &[CaseFile]) -> Vec<usize> {
@@ -21,17 +23,26 @@ pub(super) fn named_counts(files: &[CaseFile]) -> Vec<usize> {
         .collect()
 }
 
-/// Which files of `files` are interfaces whose implementation is in the set too: an OCaml
-/// `x.mli` beside its `x.ml`. Every value an interface declares must be defined in its
-/// implementation, so the implementation can lose only what the interface no longer declares:
-/// the interface takes its turn first.
+/// Which files of `files` are interfaces whose implementation is in the set too (their
+/// language's profile says which language they constrain: an OCaml `x.mli` beside its `x.ml`).
+/// Every value an interface declares must be defined in its implementation, so the
+/// implementation can lose only what the interface no longer declares: the interface takes
+/// its turn first.
 pub(super) fn constraining_interfaces(files: &[CaseFile]) -> Vec<bool> {
-    let paths: HashSet<&Path> = files.iter().map(|file| file.path.as_path()).collect();
+    let language_of = |path: &Path| Language::for_path(path).ok().map(Language::name);
+    let implementations: HashSet<(PathBuf, &str)> = files
+        .iter()
+        .filter_map(|file| Some((file.path.with_extension(""), language_of(&file.path)?)))
+        .collect();
     files
         .iter()
         .map(|file| {
-            file.path.extension().is_some_and(|ext| ext == "mli")
-                && paths.contains(file.path.with_extension("ml").as_path())
+            let constrained = Language::for_path(&file.path)
+                .ok()
+                .and_then(|language| language.profile().constrains.as_deref());
+            constrained.is_some_and(|language| {
+                implementations.contains(&(file.path.with_extension(""), language))
+            })
         })
         .collect()
 }
@@ -176,6 +187,7 @@ mod tests {
 
     /// An OCaml interface beside its implementation constrains it; one alone, or another
     /// kind of file with the same stem, does not.
+    #[cfg(feature = "lang-ocaml")]
     #[test]
     fn an_ocaml_interface_beside_its_implementation_constrains_it() {
         let files = case(&[

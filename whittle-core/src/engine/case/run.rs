@@ -591,7 +591,7 @@ impl<'a> CaseRun<'a> {
         self.show_file(row, FileState::Reducing, None);
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
         let recall = self.recall_for_session(&path);
-        let (scouted, held_back) = (recall.scouted(), recall.held_back());
+        let (scouting, held_back) = (recall.scouting(), recall.held_back());
         let language = plan.language.map_or("", |language| language.name());
         let guard_trial = self.guard_trials.entry(language.to_owned()).or_default();
         let session = job.reduce_file(
@@ -614,12 +614,10 @@ impl<'a> CaseRun<'a> {
         self.memo_hits += session.memo_hits;
         self.report_session(&path, &session, &plan);
         // A held session that left nothing out reached the file's fixed point.
-        let left_out = if session.recall.scouted() > scouted {
-            LeftOut::ToScout
-        } else if session.recall.held_back() > held_back {
-            LeftOut::ForTheHold
-        } else {
-            LeftOut::Nothing
+        let left_out = match (session.recall.held_back() > held_back, scouting) {
+            (false, _) => LeftOut::Nothing,
+            (true, false) => LeftOut::ForTheHold,
+            (true, true) => LeftOut::ToScout,
         };
         self.recalls.insert(path.clone(), session.recall);
         self.steps = session.steps;

@@ -339,6 +339,7 @@ fn files_that_use_others_take_their_turns_first() {
 }
 
 /// An OCaml interface takes its turn before its implementation (which must define all it declares).
+#[cfg(feature = "lang-ocaml")]
 #[test]
 fn an_interface_takes_its_turn_before_its_implementation() {
     let input = vec![file("a.ml", "let x = 1\n"), file("a.mli", "val x : int\n")];

@@ -87,9 +87,9 @@ pub trait CandidateSource {
     }
 
     /// The signature by which the recall knows candidate `i` (see
-    /// [`crate::testing::recall::signature`]), when its stage made one: a candidate tested and
-    /// found not interesting is noted as it is judged, so that a window cut short (a stage out
-    /// of its budget) keeps what it learnt.
+    /// [`crate::testing::recall::signature`]), when its stage made one: a candidate judged not
+    /// interesting (by a test, the cache or the guard) is noted as it is judged, so that a
+    /// window cut short (a stage out of its budget) keeps what it learnt.
     fn recall_signature(&self, i: usize) -> Option<u64> {
         let _ = i;
         None

@@ -299,6 +299,12 @@ impl Tester {
         outcome: Outcome,
     ) -> Outcome {
         let (step, candidate) = judged;
+        // Not interesting without a test (the cache, the guard): noted like a failed test.
+        if !outcome.is_interesting()
+            && let Some(signature) = source.recall_signature(i)
+        {
+            self.recall.note_failed(signature);
+        }
         let removed = self.spans_of(source, i);
         self.record(
             content,
