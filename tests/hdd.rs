@@ -480,3 +480,56 @@ fn the_default_for_a_known_language_is_a_tree_pipeline() {
     };
     assert!(json.resolve().pipeline.needs_tree());
 }
+
+/// Whether every Haskell type signature (`name :: type` at the line start) has an equation of
+/// its name beside it, as GHC requires; the names of the orphans.
+fn orphan_signatures(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let defines = |name: &str| {
+        lines.iter().any(|line| {
+            line.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with(' ') && !rest.trim_start().starts_with("::"))
+        })
+    };
+    lines
+        .iter()
+        .filter_map(|line| line.split_once(" :: ").map(|(name, _)| name))
+        .filter(|name| !defines(name))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A Haskell type signature goes with the last equation of its function (the profile's
+/// companions): no candidate leaves a signature without its binding, which GHC rejects.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-haskell"),
+    ignore = "needs the Haskell grammar (cargo feature lang-haskell)"
+)]
+fn a_signature_goes_with_its_function() {
+    let mut input = String::from("module M where\n");
+    for name in ["f", "g", "h", "k", "m", "n", "p", "q"] {
+        input.push_str(&format!(
+            "{name} :: Int -> Int\n{name} 0 = 1\n{name} x = x\n"
+        ));
+    }
+    input.push_str("main :: IO ()\nmain = print (h 2)\n");
+    let orphans = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&orphans);
+    let oracle = Arc::new(predicate("main uses h", move |candidate: &[u8]| {
+        let text = String::from_utf8_lossy(candidate);
+        let found = orphan_signatures(&text);
+        let interesting =
+            found.is_empty() && text.contains("main = print (h 2)") && text.contains("h x");
+        seen.lock().unwrap().extend(found);
+        interesting
+    }));
+    let (result, stats) = reduce(input.as_bytes(), settings("haskell", "hddhr-sweep"), oracle);
+    let orphans = orphans.lock().unwrap();
+    assert!(
+        orphans.is_empty(),
+        "candidates with orphan signatures: {orphans:?}"
+    );
+    assert_eq!(text(&result), "h x = x\nmain = print (h 2)\n");
+    assert!(stats.tests > 0);
+}

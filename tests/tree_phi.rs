@@ -242,3 +242,41 @@ fn single_removals_parse() {
         |tree| removal_check(tree).unwrap(),
     );
 }
+
+/// Each child of `kind` among the parse of `source` in `language`: its text and whether
+/// removing it prints nothing.
+fn children_phi_empty(language: &str, source: &str, kind: &str) -> Vec<(String, bool)> {
+    let language = Language::by_name(language).unwrap();
+    let tree =
+        whittle_core::tree::parse(language, source.as_bytes().to_vec(), Preprocess::default())
+            .unwrap();
+    let parent = tree.ids().find(|&id| tree.kind(id) == kind).unwrap();
+    tree.children(parent)
+        .filter(|&child| tree.is_named(child))
+        .map(|child| {
+            let text = String::from_utf8_lossy(tree.text(child)).into_owned();
+            (text, tree.is_phi_empty(child))
+        })
+        .collect()
+}
+
+/// A list written `x (separator x)*` whose separator is a choice of tokens (Go's newline or
+/// `;`) or a scanner's layout token (Haskell's): its elements go without a trace while one
+/// stays, like those of any other list.
+#[test]
+#[cfg_attr(
+    not(all(feature = "lang-go", feature = "lang-haskell")),
+    ignore = "needs the Go and Haskell grammars (cargo features lang-go, lang-haskell)"
+)]
+fn elements_of_lists_with_separator_choices_may_go() {
+    let go = "package main\n\nfunc main() {\n\tx := 1\n\tprintln(x)\n}\n";
+    assert_eq!(
+        children_phi_empty("go", go, "statement_list"),
+        [("x := 1".into(), true), ("println(x)".into(), true)]
+    );
+    let haskell = "module M where\nf :: Int\nf = 1\n";
+    assert_eq!(
+        children_phi_empty("haskell", haskell, "declarations"),
+        [("f :: Int".into(), true), ("f = 1".into(), true)]
+    );
+}

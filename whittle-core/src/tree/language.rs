@@ -347,6 +347,8 @@ pub struct KindTables {
     supertypes_of: Vec<Vec<u16>>,
     supertype_names: Vec<String>,
     unremovable: Vec<bool>,
+    /// Companion kind → the kinds of the siblings that define what it names.
+    definers: HashMap<KindId, Vec<KindId>>,
     /// (parent kind, field id or 0 for children outside fields) → the kinds allowed there.
     places: HashMap<(KindId, u16), HashSet<KindId>>,
 }
@@ -390,6 +392,7 @@ impl KindTables {
             supertypes_of: vec![Vec::new(); count],
             supertype_names: Vec::new(),
             unremovable: vec![false; count],
+            definers: HashMap::new(),
             places: HashMap::new(),
         };
         for id in 0..count {
@@ -434,6 +437,15 @@ impl KindTables {
         for key in &language.profile.unremovable {
             for id in self.ids_for_key(key) {
                 self.unremovable[usize::from(id)] = true;
+            }
+        }
+        for (companion, definers) in &language.profile.companions {
+            let definers: Vec<KindId> = definers
+                .iter()
+                .flat_map(|key| self.ids_for_key(key))
+                .collect();
+            for id in self.ids_for_key(companion) {
+                self.definers.insert(id, definers.clone());
             }
         }
     }
@@ -613,6 +625,12 @@ impl KindTables {
             .get(usize::from(kind))
             .copied()
             .unwrap_or(false)
+    }
+
+    /// For a companion kind, the kinds of the siblings that define what it names (empty for
+    /// other kinds).
+    pub fn definers_of(&self, kind: KindId) -> &[KindId] {
+        self.definers.get(&kind).map_or(&[], Vec::as_slice)
     }
 
     /// How freely `child` may be left out of `parent`.

@@ -22,6 +22,8 @@
 //!   or repeated there; the node is *Φ-empty*), else Φ of its kind (or, when the grammar gives
 //!   none, the shortest text of that kind in the input).
 //! - Children of list kinds (`a, b, c`) take a separator with them when they go.
+//! - A companion (a node the profile says is no valid text without the siblings that define
+//!   what it names) goes with the last of them in a pruning ([`Companions`]).
 //! - Preprocessing ([`Preprocess`]) squeezes single-child chains, flattens recursive chains and
 //!   marks nodes whose replacement is not shorter than their text as unremovable (this covers
 //!   the text being equal to Φ).
@@ -29,6 +31,7 @@
 mod arena;
 mod build;
 pub mod check;
+mod companions;
 mod guard;
 mod language;
 pub mod profile;
@@ -41,6 +44,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use arena::{Children, NodeId, Preprocess, Tree};
+pub use companions::Companions;
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
 pub use render::Layout;

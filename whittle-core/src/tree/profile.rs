@@ -43,6 +43,11 @@ pub struct Profile {
     /// the quotes that open and close a string).
     #[serde(default)]
     pub unremovable: Vec<String>,
+    /// Companion kinds: a node of a key's kind names (in its `name` field) what its siblings
+    /// of the listed kinds define, and is no valid text without them (a Haskell type signature
+    /// and its function's equations). A removal that takes every such sibling takes the node.
+    #[serde(default)]
+    pub companions: BTreeMap<String, Vec<String>>,
     /// Hand-written replacements: for external-scanner tokens the grammar cannot describe, and
     /// for kinds whose computed Φ does not parse in context. Keys are symbol names or kind keys.
     #[serde(default)]

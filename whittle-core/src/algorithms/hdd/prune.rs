@@ -1,7 +1,8 @@
 //! Pruning a configuration of tree nodes with ddmin (or a chunk sweep): the configuration is a
-//! list of nodes, a candidate keeps some and replaces the others by their Φ. Where ddmin leaves
-//! one node, the empty configuration is tried too (ddmin assumes it is not interesting and never
-//! tests it; a sweep tries it itself).
+//! list of nodes, a candidate keeps some and replaces the others by their Φ (and the companions
+//! of the nodes it removes, [`Companions`]). Where ddmin leaves one node, the empty
+//! configuration is tried too (ddmin assumes it is not interesting and never tests it; a sweep
+//! tries it itself).
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -13,7 +14,7 @@ use crate::observe::events::{Branch, Candidate, CandidateKind};
 use crate::params::{BeliefOptions, DdOptions, SplitFactor};
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
-use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
+use crate::tree::{Companions, Layout, NodeId, TreeEdits, TreeState};
 
 use super::algorithm::Pruner;
 
@@ -22,6 +23,8 @@ use super::algorithm::Pruner;
 pub(super) struct NodesDomain<'a> {
     pub state: &'a TreeState,
     pub nodes: &'a [NodeId],
+    /// The nodes that go with the last of the nodes defining what they name.
+    pub companions: Companions,
     /// Where the nodes are in the rendering of all of them (the state's), when known already.
     pub layout: Option<&'a Layout>,
     /// The spans of the last configuration asked for (a configuration only shrinks, so its
@@ -44,6 +47,7 @@ impl NodesDomain<'_> {
                 removed.push(node);
             }
         }
+        self.companions.complete(&mut removed);
         TreeEdits::removing(removed)
     }
 }
@@ -117,6 +121,7 @@ pub(super) fn prune(
     let domain = NodesDomain {
         state,
         nodes: config,
+        companions: Companions::among(state, config),
         layout,
         spans: Mutex::new(None),
     };
@@ -158,8 +163,7 @@ fn empty_configuration(
         return Ok(removal);
     };
     let node = domain.nodes[only as usize];
-    let mut all = removal.clone();
-    all.remove_all([node]);
+    let all = domain.candidate(&[]);
     let mut content = Vec::new();
     domain.state.render_into(&all, &mut content);
     let probe = Candidate {

@@ -190,7 +190,7 @@ impl<'a> ChildWalk<'_, 'a> {
             } else {
                 Presence::Required
             };
-            if repeats_in_sequence(members, index) {
+            if self.repeats_in_sequence(members, index) {
                 inner = if others_nullable && presence == Presence::Optional {
                     Presence::Optional
                 } else {
@@ -251,29 +251,72 @@ fn separated_pair(rule: &Rule) -> Option<usize> {
     }
 }
 
-/// Whether member `index` of a sequence is the first element of a list whose further elements a
-/// later member repeats (`x (sep x)*`, `x x*`).
-fn repeats_in_sequence(members: &[Rule], index: usize) -> bool {
-    let element = members[index].unwrap_transparent();
-    members.iter().enumerate().any(|(j, other)| {
-        j != index
-            && match other.unwrap_transparent() {
-                Rule::Repeat { content } | Rule::Repeat1 { content } => {
-                    let content = content.unwrap_transparent();
-                    if content == element {
-                        return true;
-                    }
-                    match content {
-                        Rule::Seq { members: pair } if pair.len() == 2 => {
-                            (pair[0].as_literal().is_some()
-                                && pair[1].unwrap_transparent() == element)
-                                || (pair[1].as_literal().is_some()
-                                    && pair[0].unwrap_transparent() == element)
+impl ChildWalk<'_, '_> {
+    /// Whether member `index` of a sequence is the first element of a list whose further elements a
+    /// later member repeats (`x (sep x)*`, `x x*`, `x (sep (x | y))*`, where a separator is any
+    /// rule that makes no named child: `;`, a choice of separators, a scanner's layout token).
+    fn repeats_in_sequence(&self, members: &[Rule], index: usize) -> bool {
+        let element = members[index].unwrap_transparent();
+        let covers = |rule: &Rule| {
+            let rule = rule.unwrap_transparent();
+            rule == element
+                || matches!(rule, Rule::Choice { members } if members
+                    .iter()
+                    .any(|member| member.unwrap_transparent() == element))
+        };
+        members.iter().enumerate().any(|(j, other)| {
+            j != index
+                && match other.unwrap_transparent() {
+                    Rule::Repeat { content } | Rule::Repeat1 { content } => {
+                        let content = content.unwrap_transparent();
+                        if content == element {
+                            return true;
                         }
-                        _ => false,
+                        match content {
+                            Rule::Seq { members: pair } => {
+                                pair.iter().enumerate().any(|(k, part)| {
+                                    covers(part)
+                                        && pair.iter().enumerate().all(|(m, separator)| {
+                                            m == k || self.is_separator(separator, 0)
+                                        })
+                                })
+                            }
+                            _ => false,
+                        }
                     }
+                    _ => false,
                 }
-                _ => false,
+        })
+    }
+
+    /// Whether a rule makes only anonymous tokens (or nothing): a list's separator.
+    fn is_separator(&self, rule: &Rule, depth: usize) -> bool {
+        /// Hidden rules followed this deep at most (they may recurse).
+        const DEPTH: usize = 8;
+        match rule.unwrap_transparent() {
+            Rule::Blank
+            | Rule::String { .. }
+            | Rule::Pattern { .. }
+            | Rule::Token { .. }
+            | Rule::ImmediateToken { .. } => true,
+            Rule::Alias { named, .. } => !named,
+            Rule::Repeat { content } | Rule::Repeat1 { content } => {
+                self.is_separator(content, depth)
             }
-    })
+            Rule::Choice { members } | Rule::Seq { members } => members
+                .iter()
+                .all(|member| self.is_separator(member, depth)),
+            Rule::Symbol { name } => {
+                if !self.generator.is_hidden_symbol(name) {
+                    return false;
+                }
+                match self.generator.rules.get(name.as_str()) {
+                    // A hidden token of the external scanner (a layout's `;`).
+                    None => true,
+                    Some(body) => depth < DEPTH && self.is_separator(body, depth + 1),
+                }
+            }
+            _ => false,
+        }
+    }
 }
