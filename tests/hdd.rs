@@ -533,3 +533,25 @@ fn a_signature_goes_with_its_function() {
     assert_eq!(text(&result), "h x = x\nmain = print (h 2)\n");
     assert!(stats.tests > 0);
 }
+
+/// Coarse HDD prunes only what may leave nothing behind: a C struct with its `;` at the top
+/// level is one such (a grammar pair), so it goes.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn coarse_hdd_removes_a_struct_with_its_semicolon() {
+    let input = "struct A { int x; };\nstruct B { int y; };\nint main(void) { return 0; }\n";
+    let language = Language::by_name("c").unwrap();
+    let oracle = Arc::new(predicate(
+        "main, no syntax error",
+        move |candidate: &[u8]| {
+            let tree = whittle_core::tree::parse(language, candidate.to_vec(), Preprocess::none());
+            tree.is_ok_and(|tree| tree.input_errors() == 0)
+                && String::from_utf8_lossy(candidate).contains("int main(void)")
+        },
+    ));
+    let (result, _) = reduce(input.as_bytes(), settings("c", "coarse-hdd"), oracle);
+    assert_eq!(text(&result), "int main(void) { }\n");
+}

@@ -280,3 +280,39 @@ fn elements_of_lists_with_separator_choices_may_go() {
         [("f :: Int".into(), true), ("f = 1".into(), true)]
     );
 }
+
+/// The removable `(pair)` nodes of the parse of `source`: their texts.
+fn pairs(language: &str, source: &str) -> Vec<String> {
+    let language = Language::by_name(language).unwrap();
+    let tree =
+        whittle_core::tree::parse(language, source.as_bytes().to_vec(), Preprocess::default())
+            .unwrap();
+    tree.ids()
+        .filter(|&id| tree.kind(id) == "(pair)" && tree.is_phi_empty(id))
+        .map(|id| String::from_utf8_lossy(tree.text(id)).into_owned())
+        .collect()
+}
+
+/// A child that the grammar pairs with a token in an optional place goes together with it: a
+/// C++ class and its `;` at the top level (`seq(type, ';')` repeated), a Rust return type and
+/// its `->`, a binding's type and its `:`, its value and its `=` (`optional(seq('->', type))`).
+#[test]
+#[cfg_attr(
+    not(all(feature = "lang-cpp", feature = "lang-rust")),
+    ignore = "needs the C++ and Rust grammars (cargo features lang-cpp, lang-rust)"
+)]
+fn a_child_and_the_token_the_grammar_pairs_it_with_go_together() {
+    assert_eq!(
+        pairs("cpp", "class D {};\nstruct E { int x; };\nint main() {}\n"),
+        ["class D {};", "struct E { int x; };"]
+    );
+    assert_eq!(
+        pairs("rust", "fn f(x: u8) -> i32 { let y: u8 = 1; 0 }\n"),
+        ["-> i32", ": u8", "= 1"]
+    );
+    // Without preprocessing the tree mirrors tree-sitter's.
+    let language = Language::by_name("cpp").unwrap();
+    let tree =
+        whittle_core::tree::parse(language, b"class D {};".to_vec(), Preprocess::none()).unwrap();
+    assert!(tree.ids().all(|id| tree.kind(id) != "(pair)"));
+}

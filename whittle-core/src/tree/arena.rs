@@ -87,6 +87,9 @@ pub struct Preprocess {
     pub flatten: bool,
     /// Mark nodes whose replacement would not shorten the text as unremovable.
     pub mark_unremovable: bool,
+    /// Put a child and the token the grammar pairs it with in an optional place (`struct S {}`
+    /// and its `;`, `:` and a type) under one removable node.
+    pub pair: bool,
 }
 
 impl Default for Preprocess {
@@ -95,6 +98,7 @@ impl Default for Preprocess {
             squeeze: true,
             flatten: true,
             mark_unremovable: true,
+            pair: true,
         }
     }
 }
@@ -106,6 +110,7 @@ impl Preprocess {
             squeeze: false,
             flatten: false,
             mark_unremovable: false,
+            pair: false,
         }
     }
 }

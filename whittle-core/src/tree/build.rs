@@ -294,6 +294,9 @@ impl Builder<'_> {
         let in_error = frame.flags & flags::IN_ERROR != 0
             || parent.is_some_and(|p| p.flags & flags::IN_ERROR != 0);
         self.mark_children(frame.kind, in_error, &children);
+        if self.options.pair && !in_error && children.len() > 1 {
+            children = self.paired(frame.kind, children);
+        }
         if self.options.squeeze {
             for child in &mut children {
                 *child = self.squeezed(*child);
@@ -369,6 +372,68 @@ impl Builder<'_> {
                 self.raws[child as usize].flags |= flags::PHI_EMPTY;
             }
         }
+    }
+
+    /// Puts each child that the grammar pairs with the token beside it (in an optional place)
+    /// under a removable `(pair)` node with that token; a list's separators stay the list's.
+    fn paired(&mut self, parent: KindId, children: Vec<u32>) -> Vec<u32> {
+        let separators = self.tables.list(parent).map(|list| &list.separators[..]);
+        let is_token = |raw: &Raw, text: &[u8], source: &[u8]| {
+            raw.flags & (flags::TOKEN | flags::NAMED | flags::EXTRA) == flags::TOKEN
+                && &source[raw.start as usize..raw.end as usize] == text
+                && !separators.is_some_and(|separators| separators.iter().any(|s| **s == *text))
+        };
+        let mut out = Vec::with_capacity(children.len());
+        let mut index = 0;
+        while index < children.len() {
+            let child = children[index];
+            let raw = self.raws[child as usize];
+            let paired = self
+                .tables
+                .paired_tokens(parent, raw.kind)
+                .iter()
+                .find_map(|token| {
+                    let neighbour = if token.after {
+                        children.get(index + 1)
+                    } else {
+                        index.checked_sub(1).and_then(|before| children.get(before))
+                    }?;
+                    // The token before was pushed already: it must still be the last one out.
+                    if !token.after && out.last() != Some(neighbour) {
+                        return None;
+                    }
+                    is_token(&self.raws[*neighbour as usize], &token.text, self.source)
+                        .then_some((*neighbour, token.after))
+                });
+            match paired {
+                Some((token, true)) => {
+                    let pair = self.pair_node(&[child, token]);
+                    out.push(pair);
+                    index += 2;
+                }
+                Some((token, false)) => {
+                    out.pop();
+                    let pair = self.pair_node(&[token, child]);
+                    out.push(pair);
+                    index += 1;
+                }
+                None => {
+                    out.push(child);
+                    index += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// A removable `(pair)` node over a child and its token.
+    fn pair_node(&mut self, children: &[u32]) -> u32 {
+        self.internal(
+            synthetic::PAIR,
+            flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED,
+            0,
+            children,
+        )
     }
 
     /// Marks the separators and elements of a list node; returns whether it has separators.

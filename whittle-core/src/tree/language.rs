@@ -331,6 +331,17 @@ pub mod synthetic {
     pub const REST: KindId = u16::MAX - 1;
     /// Input text covered by no visible token (hidden tokens of the grammar).
     pub const HIDDEN_TEXT: KindId = u16::MAX - 2;
+    /// A child and the token the grammar pairs it with (`struct S {}` and its `;`, `:` and a
+    /// type), which may go together.
+    pub const PAIR: KindId = u16::MAX - 3;
+}
+
+/// A token the grammar pairs with a child kind, and on which side of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairedToken {
+    pub text: Box<[u8]>,
+    /// The token follows the child (`;`), else it precedes it (`:`).
+    pub after: bool,
 }
 
 /// The per-kind tables of one language, indexed by [`KindId`].
@@ -347,6 +358,8 @@ pub struct KindTables {
     supertypes_of: Vec<Vec<u16>>,
     supertype_names: Vec<String>,
     unremovable: Vec<bool>,
+    /// (parent kind, child kind) → the tokens the child may go with.
+    pairs: HashMap<(KindId, KindId), Vec<PairedToken>>,
     /// Companion kind → the kinds of the siblings that define what it names.
     definers: HashMap<KindId, Vec<KindId>>,
     /// (parent kind, field id or 0 for children outside fields) → the kinds allowed there.
@@ -393,6 +406,7 @@ impl KindTables {
             supertype_names: Vec::new(),
             unremovable: vec![false; count],
             definers: HashMap::new(),
+            pairs: HashMap::new(),
             places: HashMap::new(),
         };
         for id in 0..count {
@@ -465,6 +479,21 @@ impl KindTables {
                     for key in keys {
                         for child_id in self.ids_for_key(key) {
                             self.presence.insert((parent_id, child_id), presence);
+                        }
+                    }
+                }
+                for (pairs, after) in [(&children.terminated, true), (&children.introduced, false)]
+                {
+                    for (token, kinds) in pairs {
+                        let ids: Vec<KindId> =
+                            kinds.iter().flat_map(|key| self.ids_for_key(key)).collect();
+                        for child_id in ids {
+                            self.pairs.entry((parent_id, child_id)).or_default().push(
+                                PairedToken {
+                                    text: token.as_bytes().into(),
+                                    after,
+                                },
+                            );
                         }
                     }
                 }
@@ -582,6 +611,7 @@ impl KindTables {
         match kind {
             synthetic::ERROR => "ERROR",
             synthetic::REST => "(rest)",
+            synthetic::PAIR => "(pair)",
             synthetic::HIDDEN_TEXT => "(hidden text)",
             _ => self.names.get(usize::from(kind)).map_or("", String::as_str),
         }
@@ -590,7 +620,7 @@ impl KindTables {
     /// Whether a kind is named (not a literal token).
     pub fn is_named(&self, kind: KindId) -> bool {
         match kind {
-            synthetic::ERROR | synthetic::REST | synthetic::HIDDEN_TEXT => true,
+            synthetic::ERROR | synthetic::REST | synthetic::PAIR | synthetic::HIDDEN_TEXT => true,
             _ => self.named.get(usize::from(kind)).copied().unwrap_or(false),
         }
     }
@@ -598,7 +628,7 @@ impl KindTables {
     /// Φ of a kind from the grammar tables, if known.
     pub fn phi(&self, kind: KindId) -> Option<&[u8]> {
         match kind {
-            synthetic::ERROR | synthetic::REST => Some(b""),
+            synthetic::ERROR | synthetic::REST | synthetic::PAIR => Some(b""),
             synthetic::HIDDEN_TEXT => None,
             _ => self
                 .phi
@@ -633,6 +663,11 @@ impl KindTables {
         self.definers.get(&kind).map_or(&[], Vec::as_slice)
     }
 
+    /// The tokens a `child` of a `parent` may go with (the grammar's optional pairs).
+    pub fn paired_tokens(&self, parent: KindId, child: KindId) -> &[PairedToken] {
+        self.pairs.get(&(parent, child)).map_or(&[], Vec::as_slice)
+    }
+
     /// How freely `child` may be left out of `parent`.
     pub fn presence(&self, parent: KindId, child: KindId) -> Presence {
         self.presence
@@ -663,7 +698,10 @@ impl KindTables {
     /// Hoisting compatibility: the same kind, or both kinds stand for one declared supertype.
     pub fn compatible(&self, a: KindId, b: KindId) -> bool {
         if a == b {
-            return !matches!(a, synthetic::REST | synthetic::HIDDEN_TEXT);
+            return !matches!(
+                a,
+                synthetic::REST | synthetic::PAIR | synthetic::HIDDEN_TEXT
+            );
         }
         let (sa, sb) = (self.supertypes_of(a), self.supertypes_of(b));
         sa.iter().any(|s| sb.contains(s))

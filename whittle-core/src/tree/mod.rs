@@ -22,6 +22,9 @@
 //!   or repeated there; the node is *Φ-empty*), else Φ of its kind (or, when the grammar gives
 //!   none, the shortest text of that kind in the input).
 //! - Children of list kinds (`a, b, c`) take a separator with them when they go.
+//! - A child that the grammar pairs with a token beside it in an optional place (C's
+//!   `struct S {};` at the top level, Rust's `-> T`, `: T` and `= v`) sits with that token under
+//!   a synthetic, Φ-empty `(pair)` node, so both go together.
 //! - A companion (a node the profile says is no valid text without the siblings that define
 //!   what it names) goes with the last of them in a pruning ([`Companions`]).
 //! - Preprocessing ([`Preprocess`]) squeezes single-child chains, flattens recursive chains and

@@ -101,6 +101,12 @@ pub struct ListKind {
 pub struct ChildPresence {
     pub optional: BTreeSet<String>,
     pub repeated: BTreeSet<String>,
+    /// Per token (`;`), the kinds that, followed by it, may be left out together with it (C's
+    /// `struct S {};` at the top level: the grammar's `seq(type, ';')` repeated).
+    pub terminated: BTreeMap<String, BTreeSet<String>>,
+    /// Per token (`:`), the kinds that, after it, may be left out together with it (the
+    /// grammar's `optional(seq(':', type))`).
+    pub introduced: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// The generated table of one language (the machine-written part of its profile).
@@ -158,6 +164,10 @@ struct ChildPresenceFile {
     optional: BTreeSet<String>,
     #[serde(default)]
     repeated: BTreeSet<String>,
+    #[serde(default)]
+    terminated: BTreeMap<String, BTreeSet<String>>,
+    #[serde(default)]
+    introduced: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl GeneratedTable {
@@ -181,6 +191,8 @@ impl GeneratedTable {
                         ChildPresence {
                             optional: presence.optional,
                             repeated: presence.repeated,
+                            terminated: presence.terminated,
+                            introduced: presence.introduced,
                         },
                     )
                 })
@@ -253,7 +265,9 @@ impl GeneratedTable {
             out,
             &[
                 "Per parent kind, the child kinds whose position may be empty: `optional`",
-                "(zero or more) always, `repeated` (one or more) while a sibling remains.",
+                "(zero or more) always, `repeated` (one or more) while a sibling remains,",
+                "`terminated` (per token) together with the token after them, `introduced`",
+                "(per token) together with the token before them.",
             ],
             "children",
             self.children.iter().map(|(parent, presence)| {
@@ -263,6 +277,20 @@ impl GeneratedTable {
                 }
                 if !presence.repeated.is_empty() {
                     parts.push(format!("repeated = {}", toml_set(&presence.repeated)));
+                }
+                for (name, pairs) in [
+                    ("terminated", &presence.terminated),
+                    ("introduced", &presence.introduced),
+                ] {
+                    if !pairs.is_empty() {
+                        let pairs: Vec<String> = pairs
+                            .iter()
+                            .map(|(token, kinds)| {
+                                format!("{} = {}", toml_key(token), toml_set(kinds))
+                            })
+                            .collect();
+                        parts.push(format!("{name} = {{ {} }}", pairs.join(", ")));
+                    }
                 }
                 format!("{} = {{ {} }}", toml_key(parent), parts.join(", "))
             }),

@@ -8,6 +8,9 @@ use super::grammar_json::{Rule, transparent};
 use super::profile::{ChildPresence, GeneratedTable, Presence};
 use super::text::kind_key;
 
+/// Per token, the kinds paired with it.
+type TokenPairs = BTreeMap<String, BTreeSet<String>>;
+
 /// Children that may be absent or repeated, per parent kind (visible rules and named aliases),
 /// and the separated lists.
 pub(super) fn child_presence<'a>(
@@ -16,6 +19,8 @@ pub(super) fn child_presence<'a>(
     table: &mut GeneratedTable,
 ) {
     let mut merged: BTreeMap<String, BTreeMap<String, Presence>> = BTreeMap::new();
+    // Per parent kind, the pairs of a kind and the token after it, and before it.
+    let mut merged_pairs: BTreeMap<String, (TokenPairs, TokenPairs)> = BTreeMap::new();
     for (parent, body) in parents(generator, aliases) {
         let mut walk = ChildWalk {
             generator: &mut *generator,
@@ -23,6 +28,8 @@ pub(super) fn child_presence<'a>(
             separators: BTreeSet::new(),
             elements: BTreeSet::new(),
             in_element: 0,
+            terminated: BTreeMap::new(),
+            introduced: BTreeMap::new(),
             expanding: Vec::new(),
         };
         walk.walk(body, Presence::Required);
@@ -30,8 +37,17 @@ pub(super) fn child_presence<'a>(
             presence,
             separators,
             elements,
+            terminated,
+            introduced,
             ..
         } = walk;
+        let pairs = merged_pairs.entry(parent.clone()).or_default();
+        for (token, kinds) in terminated {
+            pairs.0.entry(token).or_default().extend(kinds);
+        }
+        for (token, kinds) in introduced {
+            pairs.1.entry(token).or_default().extend(kinds);
+        }
         // A kind reached through several rules (aliases) keeps the most restrictive presence.
         let entry = merged.entry(parent.clone()).or_default();
         for (child, presence) in presence {
@@ -45,7 +61,12 @@ pub(super) fn child_presence<'a>(
         }
     }
     for (parent, children) in merged {
-        let mut presence = ChildPresence::default();
+        let (terminated, introduced) = merged_pairs.remove(&parent).unwrap_or_default();
+        let mut presence = ChildPresence {
+            terminated,
+            introduced,
+            ..ChildPresence::default()
+        };
         for (child, how) in children {
             match how {
                 Presence::Optional => {
@@ -59,9 +80,12 @@ pub(super) fn child_presence<'a>(
         }
         table.children.insert(parent, presence);
     }
-    table
-        .children
-        .retain(|_, presence| !presence.optional.is_empty() || !presence.repeated.is_empty());
+    table.children.retain(|_, presence| {
+        !presence.optional.is_empty()
+            || !presence.repeated.is_empty()
+            || !presence.terminated.is_empty()
+            || !presence.introduced.is_empty()
+    });
 }
 
 /// The kinds whose children are walked, each with its rule: the visible rules, and the named
@@ -99,6 +123,10 @@ struct ChildWalk<'g, 'a> {
     elements: BTreeSet<String>,
     /// Depth of separated-list elements being walked.
     in_element: usize,
+    /// Per token, the kinds that may go together with the token after them.
+    terminated: BTreeMap<String, BTreeSet<String>>,
+    /// Per token, the kinds that may go together with the token before them.
+    introduced: BTreeMap<String, BTreeSet<String>>,
     expanding: Vec<&'a str>,
 }
 
@@ -144,15 +172,28 @@ impl<'a> ChildWalk<'_, 'a> {
             }
             Rule::Choice { members } => {
                 let nullable = members.iter().any(|m| self.generator.produces_no_child(m));
+                let inner = if nullable {
+                    Presence::Optional
+                } else {
+                    presence
+                };
+                // Each alternative apart: a kind repeated in one and required in another is
+                // repeated (a node with several of them took the alternative that repeats it).
+                let outer = std::mem::take(&mut self.presence);
+                let mut alternatives: BTreeMap<String, Presence> = BTreeMap::new();
                 for member in members {
-                    self.walk(
-                        member,
-                        if nullable {
-                            Presence::Optional
-                        } else {
-                            presence
-                        },
-                    );
+                    self.walk(member, inner);
+                    for (key, found) in std::mem::take(&mut self.presence) {
+                        alternatives
+                            .entry(key)
+                            .and_modify(|known| *known = across_alternatives(*known, found))
+                            .or_insert(found);
+                    }
+                }
+                self.presence = outer;
+                for (key, found) in alternatives {
+                    let entry = self.presence.entry(key).or_insert(found);
+                    *entry = (*entry).max(found);
                 }
             }
             Rule::Seq { members } => self.walk_sequence(members, presence),
@@ -179,6 +220,45 @@ impl<'a> ChildWalk<'_, 'a> {
     /// no child, else it is required; the first element of a list that a later member repeats
     /// is repeated.
     fn walk_sequence(&mut self, members: &'a [Rule], presence: Presence) {
+        // An optional pair of an element and a token (`seq(type, ';')` in a repetition,
+        // `optional(seq(':', type))`): the element is required beside its token, and the pair
+        // may go.
+        if presence == Presence::Optional
+            && let [first, second] = members
+        {
+            let pair = match (first.as_literal(), second.as_literal()) {
+                (None, Some(token)) if !self.is_separator(first, 0) => Some((first, token, true)),
+                (Some(token), None) if !self.is_separator(second, 0) => {
+                    Some((second, token, false))
+                }
+                _ => None,
+            };
+            if let Some((element, token, after)) = pair
+                && !token.is_empty()
+            {
+                let outer = std::mem::take(&mut self.presence);
+                self.walk(element, Presence::Required);
+                let found = std::mem::replace(&mut self.presence, outer);
+                let groups = if after {
+                    &mut self.terminated
+                } else {
+                    &mut self.introduced
+                };
+                let kinds: Vec<String> = found
+                    .keys()
+                    .filter(|key| !key.starts_with('"'))
+                    .cloned()
+                    .collect();
+                if !kinds.is_empty() {
+                    groups.entry(token.to_string()).or_default().extend(kinds);
+                }
+                for (key, presence) in found {
+                    self.record(key, presence);
+                }
+                self.record(kind_key(token, false), Presence::Required);
+                return;
+            }
+        }
         let nullable: Vec<bool> = members
             .iter()
             .map(|m| self.generator.produces_no_child(m))
@@ -205,9 +285,12 @@ impl<'a> ChildWalk<'_, 'a> {
     /// separated list, whose separators the unparser drops together with the elements.
     fn walk_repeated(&mut self, content: &'a Rule, presence: Presence) {
         if let Rule::Choice { members } = content.unwrap_transparent()
-            && members
+            && (members
                 .iter()
                 .any(|member| separated_pair(member).is_some())
+                || !members
+                    .iter()
+                    .any(|member| self.generator.produces_no_child(member)))
         {
             for member in members {
                 self.walk_repeated(member, presence);
@@ -233,7 +316,30 @@ impl<'a> ChildWalk<'_, 'a> {
                 return;
             }
         }
+        // An element with a terminator that makes only anonymous tokens (a choice of `;` and a
+        // newline, a scanner's token): the element goes with its repetition, the terminator
+        // stays (it may stand alone).
+        if let Rule::Seq { members } = content.unwrap_transparent()
+            && let [element, terminator] = &members[..]
+            && !self.is_separator(element, 0)
+            && self.is_separator(terminator, 0)
+        {
+            self.walk(element, presence);
+            self.walk(terminator, Presence::Required);
+            return;
+        }
         self.walk(content, presence);
+    }
+}
+
+/// The presence of a kind that two alternatives of a choice give: the most restrictive, but
+/// repeated where one repeats it and the other requires it.
+fn across_alternatives(a: Presence, b: Presence) -> Presence {
+    match (a, b) {
+        (Presence::Repeated, Presence::Required) | (Presence::Required, Presence::Repeated) => {
+            Presence::Repeated
+        }
+        _ => a.max(b),
     }
 }
 
