@@ -261,14 +261,32 @@ fn children_phi_empty(language: &str, source: &str, kind: &str) -> Vec<(String, 
 }
 
 /// A list written `x (separator x)*` whose separator is a choice of tokens (Go's newline or
-/// `;`) or a scanner's layout token (Haskell's): its elements go without a trace while one
-/// stays, like those of any other list.
+/// `;`, Lua's `,` or `;`) or a scanner's layout token (Haskell's): its elements go without a
+/// trace while one stays, like those of any other list (and a separator goes with them).
 #[test]
 #[cfg_attr(
-    not(all(feature = "lang-go", feature = "lang-haskell")),
-    ignore = "needs the Go and Haskell grammars (cargo features lang-go, lang-haskell)"
+    not(all(feature = "lang-go", feature = "lang-haskell", feature = "lang-lua")),
+    ignore = "needs the Go, Haskell and Lua grammars (cargo features lang-go, lang-haskell, lang-lua)"
 )]
 fn elements_of_lists_with_separator_choices_may_go() {
+    let lua = "local t = {a = 1; b = 2, 3}\n";
+    assert_eq!(
+        children_phi_empty("lua", lua, "table_constructor"),
+        [
+            ("a = 1".into(), true),
+            ("b = 2".into(), true),
+            ("3".into(), true)
+        ]
+    );
+    let language = Language::by_name("lua").unwrap();
+    let tree = whittle_core::tree::parse(language, lua.as_bytes().to_vec(), Preprocess::default())
+        .unwrap();
+    let separators: Vec<&[u8]> = tree
+        .ids()
+        .filter(|&id| tree.is_list_separator(id))
+        .map(|id| tree.text(id))
+        .collect();
+    assert_eq!(separators, [&b";"[..], b","]);
     let go = "package main\n\nfunc main() {\n\tx := 1\n\tprintln(x)\n}\n";
     assert_eq!(
         children_phi_empty("go", go, "statement_list"),

@@ -23,6 +23,21 @@ pub(super) fn named_counts(files: &[CaseFile]) -> Vec<usize> {
         .collect()
 }
 
+/// Which files of `files` another file of the set, or the test's own text (`test_text`: its
+/// command and scripts), names: likely ones the test needs while those files stay as they are.
+pub(super) fn named_by_others(files: &[CaseFile], test_text: &[u8]) -> Vec<bool> {
+    let stems = Stems::of(files);
+    let mut named = vec![false; files.len()];
+    for to in naming_graph(files, &stems)
+        .into_iter()
+        .flatten()
+        .chain(stems.named_by(test_text, usize::MAX))
+    {
+        named[to] = true;
+    }
+    named
+}
+
 /// Which files of `files` are interfaces whose implementation is in the set too (their
 /// language's profile says which language they constrain: an OCaml `x.mli` beside its `x.ml`).
 /// Every value an interface declares must be defined in its implementation, so the

@@ -1,5 +1,6 @@
 //! A test case of several files (a directory, or files given together) reduced as one: first
-//! the files that can go go (ddmin over whole files, each removal a test), then each remaining
+//! the files that can go go (ddmin over whole files, each removal a test; in the first round
+//! over those that no other file names), then each remaining
 //! file is reduced with the pipeline of its own language while the others stay as they are
 //! (written beside it in every run), in rounds over the files until a round changes none.
 //! This is the order of C-Vise and shrinkray. A file's first session runs only its schedule's

@@ -1,6 +1,6 @@
 //! One run of a case job: the files phase, each file's session, the rounds and the end.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::mentions;
 use super::*;
@@ -321,166 +321,6 @@ impl<'a> CaseRun<'a> {
         }
     }
 
-    /// The files phase: ddmin over whole files, unless one file is left or the set is the one
-    /// the phase last ended on. Whether it removed a file.
-    pub(super) fn remove_files(&mut self) -> Result<bool, StartError> {
-        let whole = sha3_256(&bundle::encode(&self.current));
-        if self.current.len() <= 1 || self.files_settled == Some(whole) {
-            if let Some(tester) = self.files_tester.take() {
-                add_stats(&mut self.total, &tester.stats());
-            }
-            return Ok(false);
-        }
-        let tester = match self.files_tester.take() {
-            Some(tester) => (tester, None),
-            None => self.files_phase_tester()?,
-        };
-        let phase = self.files_phase(tester, "000-files", None)?;
-        if phase.finished {
-            self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
-        }
-        Ok(phase.changed)
-    }
-
-    /// The files phase with `tester` (and the memo it judges through, to count its hits),
-    /// traced as `trace_name`, over the files at `unused` of the set or over every file.
-    /// Whether files went, and whether the phase ran to its end.
-    fn files_phase(
-        &mut self,
-        (mut tester, memo): (Tester, Option<Arc<FileInCase>>),
-        trace_name: &str,
-        unused: Option<&[usize]>,
-    ) -> Result<PhaseEnd, StartError> {
-        let job = self.job;
-        self.view.removing_files = true;
-        self.view.current = None;
-        job.show(&self.view);
-        match job.files_trace(self.rounds, trace_name, tester.best()) {
-            Ok(trace) => tester.set_trace(trace),
-            Err(error) => {
-                self.stopped = Some(Stop::Failed(format!("--trace: {error:#}")));
-                return Ok(PhaseEnd::default());
-            }
-        }
-        if let Some(steering) = &job.steering {
-            steering.tester_started(&mut tester);
-        }
-        tester.arm_flaky_recheck();
-        tester.continue_course(super::set_course_frame(&self.total, self.started));
-        let pinned = self.pinned();
-        let (left, stopped) = job
-            .remove_files(&mut tester, &self.current, &pinned, unused)
-            .map_err(|error| {
-                StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
-            })?;
-        // Cut short to re-test the set (the test was just found flaky): the caller does.
-        let finished = stopped != Some(Stop::Recheck);
-        self.stopped = stopped.filter(|_| finished);
-        let changed = left.len() < self.current.len();
-        if changed {
-            self.current = left;
-            remember(&mut self.earlier, &self.current);
-        }
-        let file_stats = tester.stats();
-        self.total.course.extend_from_slice(tester.course_noted());
-        self.steps = tester.steps();
-        tester.end_trace();
-        self.memo_hits += memo.map_or(0, |memo| memo.memo_hits.load(Ordering::Relaxed));
-        self.file_removal_tests += file_stats.tests;
-        add_stats(&mut self.total, &file_stats);
-        self.view.removing_files = false;
-        self.rows_of_removed_files();
-        Ok(PhaseEnd { changed, finished })
-    }
-
-    /// Which files of the set are pinned: they stay in every set (a symbolic link goes whole
-    /// like any file).
-    fn pinned(&self) -> Vec<bool> {
-        self.current
-            .iter()
-            .map(|file| {
-                self.pins
-                    .get(&file.path)
-                    .is_some_and(|pins| !lock(pins).is_empty())
-            })
-            .collect()
-    }
-
-    /// The rows of the files no longer in the set show them removed.
-    fn rows_of_removed_files(&mut self) {
-        for row in &mut self.view.files {
-            if !self
-                .current
-                .iter()
-                .any(|file| file.path.to_str() == Some(&row.path))
-            {
-                row.state = FileState::Removed;
-                row.bytes = 0;
-            }
-        }
-        self.job.show(&self.view);
-    }
-
-    /// After the session of the file at `path` changed it from `before`: the files it named
-    /// and names no more, that no other file names now (and what only they name), go in one
-    /// test, else those that can by ddmin over them (an entry point that stopped using most of
-    /// a package leaves it unused: a test removes it, not a session of each file; see
-    /// [`mentions::left_unused`]). Whether files went.
-    fn remove_unused_files(&mut self, path: &Path, before: &[u8]) -> bool {
-        let Some(index) = self.current.iter().position(|file| file.path == path) else {
-            return false;
-        };
-        let unused = mentions::left_unused(
-            &self.current,
-            index,
-            before,
-            &self.pinned(),
-            &self.job.test_text,
-        );
-        if unused.is_empty() {
-            return false;
-        }
-        let name = format!(
-            "{:03}-{}.unused",
-            index + 1,
-            path.display().to_string().replace('/', "_")
-        );
-        let removed = self
-            .files_phase_tester()
-            .and_then(|tester| self.files_phase(tester, &name, Some(&unused)))
-            .map(|phase| phase.changed);
-        removed.unwrap_or_else(|error| {
-            self.stopped = Some(match error {
-                StartError::Stopped(stop) => stop,
-                other => Stop::Failed(other.to_string()),
-            });
-            false
-        })
-    }
-
-    /// A fresh tester of the files phase over the current set, judging through the whole-set
-    /// memo (returned to count its hits).
-    pub(super) fn files_phase_tester(
-        &self,
-    ) -> Result<(Tester, Option<Arc<FileInCase>>), StartError> {
-        let in_case = Arc::new(FileInCase {
-            inner: self.oracle.clone(),
-            files: Vec::new(),
-            index: None,
-            memo: self.memo.clone(),
-            memo_hits: Default::default(),
-        });
-        let memo: Arc<dyn Oracle> = in_case.clone();
-        let limits = self.job.remaining_limits(&self.total, self.started);
-        let mut tester = self
-            .job
-            .tester(memo, &self.job.settings.resolve(), limits, self.stop)
-            .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
-        tester.set_best(bundle::encode(&self.current));
-        tester.continue_steps(self.steps);
-        Ok((tester, Some(in_case)))
-    }
-
     /// Each file's session in turn ([`CaseRun::turns`]), the others fixed; a file whose set has
     /// not changed since its last fixed point is skipped. Whether a file changed.
     pub(super) fn reduce_each_file(&mut self) -> bool {
@@ -766,14 +606,6 @@ impl<'a> CaseRun<'a> {
             flaky,
         }
     }
-}
-
-/// How a files phase ended: whether files went, and whether it ran to its end (a phase cut
-/// short to re-test the set has not settled it).
-#[derive(Default)]
-struct PhaseEnd {
-    changed: bool,
-    finished: bool,
 }
 
 /// What a file session left out, which tells whether it reached the file's fixed point.

@@ -216,48 +216,50 @@ impl<'a> ChildWalk<'_, 'a> {
         }
     }
 
+    /// An optional pair of an element and a token (`seq(type, ';')` in a repetition,
+    /// `optional(seq(':', type))`): the element is required beside its token, and the pair may
+    /// go (`terminated` or `introduced` by the token). Whether `members` were such a pair.
+    fn walk_pair(&mut self, members: &'a [Rule]) -> bool {
+        let [first, second] = members else {
+            return false;
+        };
+        let (element, token, after) = match (first.as_literal(), second.as_literal()) {
+            (None, Some(token)) if !self.is_separator(first, 0) => (first, token, true),
+            (Some(token), None) if !self.is_separator(second, 0) => (second, token, false),
+            _ => return false,
+        };
+        if token.is_empty() {
+            return false;
+        }
+        let outer = std::mem::take(&mut self.presence);
+        self.walk(element, Presence::Required);
+        let found = std::mem::replace(&mut self.presence, outer);
+        let kinds: Vec<String> = found
+            .keys()
+            .filter(|key| !key.starts_with('"'))
+            .cloned()
+            .collect();
+        if !kinds.is_empty() {
+            let pairs = if after {
+                &mut self.terminated
+            } else {
+                &mut self.introduced
+            };
+            pairs.entry(token.to_string()).or_default().extend(kinds);
+        }
+        for (key, presence) in found {
+            self.record(key, presence);
+        }
+        self.record(kind_key(token, false), Presence::Required);
+        true
+    }
+
     /// A member of a sequence has the sequence's presence when every other member may produce
     /// no child, else it is required; the first element of a list that a later member repeats
     /// is repeated.
     fn walk_sequence(&mut self, members: &'a [Rule], presence: Presence) {
-        // An optional pair of an element and a token (`seq(type, ';')` in a repetition,
-        // `optional(seq(':', type))`): the element is required beside its token, and the pair
-        // may go.
-        if presence == Presence::Optional
-            && let [first, second] = members
-        {
-            let pair = match (first.as_literal(), second.as_literal()) {
-                (None, Some(token)) if !self.is_separator(first, 0) => Some((first, token, true)),
-                (Some(token), None) if !self.is_separator(second, 0) => {
-                    Some((second, token, false))
-                }
-                _ => None,
-            };
-            if let Some((element, token, after)) = pair
-                && !token.is_empty()
-            {
-                let outer = std::mem::take(&mut self.presence);
-                self.walk(element, Presence::Required);
-                let found = std::mem::replace(&mut self.presence, outer);
-                let groups = if after {
-                    &mut self.terminated
-                } else {
-                    &mut self.introduced
-                };
-                let kinds: Vec<String> = found
-                    .keys()
-                    .filter(|key| !key.starts_with('"'))
-                    .cloned()
-                    .collect();
-                if !kinds.is_empty() {
-                    groups.entry(token.to_string()).or_default().extend(kinds);
-                }
-                for (key, presence) in found {
-                    self.record(key, presence);
-                }
-                self.record(kind_key(token, false), Presence::Required);
-                return;
-            }
+        if presence == Presence::Optional && self.walk_pair(members) {
+            return;
         }
         let nullable: Vec<bool> = members
             .iter()
@@ -300,16 +302,19 @@ impl<'a> ChildWalk<'_, 'a> {
         if let Rule::Seq { members } = content.unwrap_transparent()
             && members.len() == 2
         {
-            let separator_at = match (members[0].as_literal(), members[1].as_literal()) {
-                (Some(_), None) => Some(0),
-                (None, Some(_)) => Some(1),
+            let separator_at = match (
+                self.literals_of(&members[0], 0),
+                self.literals_of(&members[1], 0),
+            ) {
+                (Some(separators), None) => Some((0, separators)),
+                (None, Some(separators)) => Some((1, separators)),
                 _ => None,
             };
-            if let Some(at) = separator_at
-                && let Some(separator) = members[at].as_literal()
-            {
-                self.separators.insert(separator.to_string());
-                self.record(kind_key(separator, false), Presence::Required);
+            if let Some((at, separators)) = separator_at {
+                for separator in separators {
+                    self.record(kind_key(&separator, false), Presence::Required);
+                    self.separators.insert(separator);
+                }
                 self.in_element += 1;
                 self.walk(&members[1 - at], presence);
                 self.in_element -= 1;
@@ -393,6 +398,30 @@ impl ChildWalk<'_, '_> {
                     _ => false,
                 }
         })
+    }
+
+    /// The texts of a rule that is a literal token or a choice of them (through hidden rules):
+    /// a list's separators (`,`, or `,` and `;`).
+    fn literals_of(&self, rule: &Rule, depth: usize) -> Option<Vec<String>> {
+        /// Hidden rules followed this deep at most.
+        const DEPTH: usize = 4;
+        if let Some(literal) = rule.as_literal() {
+            return (!literal.is_empty()).then(|| vec![literal.to_string()]);
+        }
+        match rule.unwrap_transparent() {
+            Rule::Choice { members } => {
+                let mut literals = Vec::new();
+                for member in members {
+                    literals.extend(self.literals_of(member, depth)?);
+                }
+                (!literals.is_empty()).then_some(literals)
+            }
+            Rule::Symbol { name } if self.generator.is_hidden_symbol(name) && depth < DEPTH => {
+                let body = self.generator.rules.get(name.as_str())?;
+                self.literals_of(body, depth + 1)
+            }
+            _ => None,
+        }
     }
 
     /// Whether a rule makes only anonymous tokens (or nothing): a list's separator.
