@@ -299,21 +299,26 @@ fn elements_of_lists_with_separator_choices_may_go() {
     );
 }
 
-/// The removable `(pair)` nodes of the parse of `source`: their texts.
-fn pairs(language: &str, source: &str) -> Vec<String> {
+/// The removable `(pair)` nodes of the parse of `source`: their texts, and whether each is a
+/// detail (which the coarse variants leave alone).
+fn pairs(language: &str, source: &str) -> Vec<(String, bool)> {
     let language = Language::by_name(language).unwrap();
     let tree =
         whittle_core::tree::parse(language, source.as_bytes().to_vec(), Preprocess::default())
             .unwrap();
     tree.ids()
         .filter(|&id| tree.kind(id) == "(pair)" && tree.is_phi_empty(id))
-        .map(|id| String::from_utf8_lossy(tree.text(id)).into_owned())
+        .map(|id| {
+            let text = String::from_utf8_lossy(tree.text(id)).into_owned();
+            (text, tree.is_detail(id))
+        })
         .collect()
 }
 
 /// A child that the grammar pairs with a token in an optional place goes together with it: a
 /// C++ class and its `;` at the top level (`seq(type, ';')` repeated), a Rust return type and
-/// its `->`, a binding's type and its `:`, its value and its `=` (`optional(seq('->', type))`).
+/// its `->`, a binding's type and its `:`, its value and its `=` (`optional(seq('->', type))`;
+/// such a token and the child it introduces are details, for the fine variants only).
 #[test]
 #[cfg_attr(
     not(all(feature = "lang-cpp", feature = "lang-rust")),
@@ -322,11 +327,18 @@ fn pairs(language: &str, source: &str) -> Vec<String> {
 fn a_child_and_the_token_the_grammar_pairs_it_with_go_together() {
     assert_eq!(
         pairs("cpp", "class D {};\nstruct E { int x; };\nint main() {}\n"),
-        ["class D {};", "struct E { int x; };"]
+        [
+            ("class D {};".into(), false),
+            ("struct E { int x; };".into(), false)
+        ]
     );
     assert_eq!(
         pairs("rust", "fn f(x: u8) -> i32 { let y: u8 = 1; 0 }\n"),
-        ["-> i32", ": u8", "= 1"]
+        [
+            ("-> i32".into(), true),
+            (": u8".into(), true),
+            ("= 1".into(), true)
+        ]
     );
     // Without preprocessing the tree mirrors tree-sitter's.
     let language = Language::by_name("cpp").unwrap();

@@ -51,6 +51,8 @@ pub(crate) mod flags {
     pub const SYNTHETIC: u16 = 1 << 9;
     /// A tree-sitter ERROR node or a node inside one.
     pub const IN_ERROR: u16 = 1 << 10;
+    /// A detail the coarse variants leave alone: a token and the child it introduces (`: T`).
+    pub const DETAIL: u16 = 1 << 11;
 }
 
 /// Sentinels of [`Node::replacement`].
@@ -329,6 +331,12 @@ impl Tree {
     /// (the nodes the coarse variants of HDD and hoisting work on).
     pub fn is_phi_empty(&self, id: NodeId) -> bool {
         self.has(id, flags::PHI_EMPTY) || self.replacement(id).is_some_and(<[u8]>::is_empty)
+    }
+
+    /// Whether the node is a detail that the coarse variants leave alone although it is
+    /// Φ-empty: a token and the child it introduces (`: T`, `= v`).
+    pub fn is_detail(&self, id: NodeId) -> bool {
+        self.has(id, flags::DETAIL)
     }
 
     /// Whether removing the node is worth trying (its replacement is shorter than its text).

@@ -407,13 +407,13 @@ impl Builder<'_> {
                 });
             match paired {
                 Some((token, true)) => {
-                    let pair = self.pair_node(&[child, token]);
+                    let pair = self.pair_node(&[child, token], 0);
                     out.push(pair);
                     index += 2;
                 }
                 Some((token, false)) => {
                     out.pop();
-                    let pair = self.pair_node(&[token, child]);
+                    let pair = self.pair_node(&[token, child], flags::DETAIL);
                     out.push(pair);
                     index += 1;
                 }
@@ -426,11 +426,11 @@ impl Builder<'_> {
         out
     }
 
-    /// A removable `(pair)` node over a child and its token.
-    fn pair_node(&mut self, children: &[u32]) -> u32 {
+    /// A removable `(pair)` node over a child and its token, with `extra` flags.
+    fn pair_node(&mut self, children: &[u32], extra: u16) -> u32 {
         self.internal(
             synthetic::PAIR,
-            flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED,
+            flags::SYNTHETIC | flags::PHI_EMPTY | flags::NAMED | extra,
             0,
             children,
         )

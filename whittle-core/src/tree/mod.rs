@@ -24,7 +24,8 @@
 //! - Children of list kinds (`a, b, c`) take a separator with them when they go.
 //! - A child that the grammar pairs with a token beside it in an optional place (C's
 //!   `struct S {};` at the top level, Rust's `-> T`, `: T` and `= v`) sits with that token under
-//!   a synthetic, Φ-empty `(pair)` node, so both go together.
+//!   a synthetic, Φ-empty `(pair)` node, so both go together; a token and the child it
+//!   introduces (`: T`) is a detail ([`Tree::is_detail`]) that the coarse variants leave alone.
 //! - A companion (a node the profile says is no valid text without the siblings that define
 //!   what it names) goes with the last of them in a pruning ([`Companions`]).
 //! - Preprocessing ([`Preprocess`]) squeezes single-child chains, flattens recursive chains and

@@ -106,7 +106,8 @@ impl Walk<'_> {
     /// What a coarse variant keeps of a set: the Φ-empty nodes (all nodes otherwise); never a
     /// part of a loop's control when it is kept.
     fn considered(&self, node: NodeId) -> bool {
-        (!self.algorithm.coarse || self.state.is_phi_empty(node))
+        (!self.algorithm.coarse
+            || (self.state.is_phi_empty(node) && !self.state.tree().is_detail(node)))
             && !(self.keep_loop_control && self.state.tree().in_loop_control(node))
     }
 
