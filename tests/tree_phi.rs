@@ -243,13 +243,16 @@ fn single_removals_parse() {
     );
 }
 
+/// The tree of `source` in `language`, preprocessed as the reduction does it.
+fn parsed(language: &str, source: &str) -> std::sync::Arc<Tree> {
+    let language = Language::by_name(language).unwrap();
+    whittle_core::tree::parse(language, source.as_bytes().to_vec(), Preprocess::default()).unwrap()
+}
+
 /// Each child of `kind` among the parse of `source` in `language`: its text and whether
 /// removing it prints nothing.
 fn children_phi_empty(language: &str, source: &str, kind: &str) -> Vec<(String, bool)> {
-    let language = Language::by_name(language).unwrap();
-    let tree =
-        whittle_core::tree::parse(language, source.as_bytes().to_vec(), Preprocess::default())
-            .unwrap();
+    let tree = parsed(language, source);
     let parent = tree.ids().find(|&id| tree.kind(id) == kind).unwrap();
     tree.children(parent)
         .filter(|&child| tree.is_named(child))
@@ -278,9 +281,7 @@ fn elements_of_lists_with_separator_choices_may_go() {
             ("3".into(), true)
         ]
     );
-    let language = Language::by_name("lua").unwrap();
-    let tree = whittle_core::tree::parse(language, lua.as_bytes().to_vec(), Preprocess::default())
-        .unwrap();
+    let tree = parsed("lua", lua);
     let separators: Vec<&[u8]> = tree
         .ids()
         .filter(|&id| tree.is_list_separator(id))
@@ -302,10 +303,7 @@ fn elements_of_lists_with_separator_choices_may_go() {
 /// The removable `(pair)` nodes of the parse of `source`: their texts, and whether each is a
 /// detail (which the coarse variants leave alone).
 fn pairs(language: &str, source: &str) -> Vec<(String, bool)> {
-    let language = Language::by_name(language).unwrap();
-    let tree =
-        whittle_core::tree::parse(language, source.as_bytes().to_vec(), Preprocess::default())
-            .unwrap();
+    let tree = parsed(language, source);
     tree.ids()
         .filter(|&id| tree.kind(id) == "(pair)" && tree.is_phi_empty(id))
         .map(|id| {
