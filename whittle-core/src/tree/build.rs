@@ -405,15 +405,21 @@ impl Builder<'_> {
                     is_token(&self.raws[*neighbour as usize], &token.text, self.source)
                         .then_some((*neighbour, token.after))
                 });
+            // The pair's child is squeezed here: the caller squeezes only direct children.
+            let element = if paired.is_some() && self.options.squeeze {
+                self.squeezed(child)
+            } else {
+                child
+            };
             match paired {
                 Some((token, true)) => {
-                    let pair = self.pair_node(&[child, token], 0);
+                    let pair = self.pair_node(&[element, token], 0);
                     out.push(pair);
                     index += 2;
                 }
                 Some((token, false)) => {
                     out.pop();
-                    let pair = self.pair_node(&[token, child], flags::DETAIL);
+                    let pair = self.pair_node(&[token, element], flags::DETAIL);
                     out.push(pair);
                     index += 1;
                 }
