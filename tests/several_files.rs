@@ -529,28 +529,32 @@ fn a_batch_takes_directories_as_cases() {
     assert_eq!(read(&dir.path().join("two-out/c.txt")), "needle");
 }
 
-/// In the first round, the files phase leaves alone a file that another file names (it is
-/// likely needed while that file is as it is): no set without `lib.txt` is tried before
-/// `main.txt`, which names it, has had its session. The files that nothing names go at once.
+/// In the first round, the files phase leaves alone a small file that another file names (it
+/// is likely needed while that file is as it is): no set without `lib.txt` is tried before
+/// `main.txt`, which names it, has had its session. The files that nothing names go at once,
+/// and so does a large one that `main.txt` names but the test does not need (`big.txt`).
 #[test]
 fn the_first_files_phase_leaves_the_files_that_others_name() {
     let dir = tempfile::tempdir().unwrap();
     let case = dir.path().join("case");
     std::fs::create_dir(&case).unwrap();
-    let main = "load ./lib\nbug\nnoise one\nnoise two\n";
-    std::fs::write(case.join("main.txt"), main).unwrap();
-    std::fs::write(dir.path().join("original"), main).unwrap();
+    // Large beside `lib.txt` even once the others are gone, so `lib.txt` stays small.
+    let main = format!("load ./lib\nload ./big\nbug\n{}", "noise\n".repeat(60));
+    std::fs::write(case.join("main.txt"), &main).unwrap();
+    std::fs::write(dir.path().join("original"), &main).unwrap();
     std::fs::write(case.join("lib.txt"), "the library\nof many lines\n").unwrap();
     std::fs::write(case.join("junk.txt"), "unused\n".repeat(20)).unwrap();
     std::fs::write(case.join("more.txt"), "unused too\n".repeat(30)).unwrap();
+    std::fs::write(case.join("big.txt"), "large\n".repeat(200)).unwrap();
     let log = dir.path().join("log");
     write_script(
         dir.path(),
         "test.sh",
         &format!(
             "if [ -f \"$1/lib.txt\" ]; then l=lib; else l=nolib; fi\n\
+             if [ -f \"$1/big.txt\" ]; then b=big; else b=nobig; fi\n\
              if cmp -s \"$1/main.txt\" {original}; then m=original; else m=edited; fi\n\
-             echo \"$l $m\" >> {log}\n\
+             echo \"$l $b $m\" >> {log}\n\
              grep -q bug \"$1/main.txt\" && grep -q ./lib \"$1/main.txt\" && [ -f \"$1/lib.txt\" ]",
             original = dir.path().join("original").display(),
             log = log.display(),
@@ -566,9 +570,11 @@ fn the_first_files_phase_leaves_the_files_that_others_name() {
         ["lib.txt", "main.txt"]
     );
     let log = read(&log);
+    assert!(log.contains("nolib"), "a later phase tries it:\n{log}");
+    assert!(!log.contains("nolib big original"), "{log}");
+    assert!(!log.contains("nolib nobig original"), "{log}");
     assert!(
-        log.contains("nolib edited"),
-        "the later phase tries it:\n{log}"
+        log.contains("lib nobig original"),
+        "big.txt goes at once:\n{log}"
     );
-    assert!(!log.contains("nolib original"), "{log}");
 }

@@ -1,8 +1,8 @@
 //! The files phase of a case: ddmin over whole files (complements only, the largest files
 //! first), each removal a test of the whole set, recorded as a stage of its own; in the first
-//! round only over the files that no other file names (the others are likely needed until the
-//! files naming them change); between the files' sessions, the same over the files a session
-//! left unused, after one test without them all.
+//! round only over the files that no other file names, or large ones (a small file others name
+//! is likely needed until they change), after one test without them all; between the files'
+//! sessions, the same over the files a session left unused.
 
 use std::path::{Path, PathBuf};
 
@@ -42,8 +42,9 @@ impl CaseRun<'_> {
 
     /// The files phase: ddmin over whole files, unless one file is left or the set is the one
     /// the phase last ended on. In the first round, only over the files that no other file
-    /// (nor the test) names, again while that removes some: a file that others name goes once
-    /// they no longer do (see [`CaseRun::remove_unused_files`]), or in the next round's phase.
+    /// (nor the test) names or that are large ([`deferred`]), again while that removes some: a
+    /// file that others name goes once they no longer do (see
+    /// [`CaseRun::remove_unused_files`]), or in the next round's phase.
     /// Whether it removed a file.
     pub(super) fn remove_files(&mut self) -> Result<bool, StartError> {
         let whole = sha3_256(&bundle::encode(&self.current));
@@ -51,13 +52,13 @@ impl CaseRun<'_> {
             self.drop_files_tester();
             return Ok(false);
         }
-        let named = mentions::named_by_others(&self.current, &self.job.test_text);
-        if self.rounds > 1 || !named.contains(&true) {
+        let left_alone = deferred(&self.current, &self.job.test_text);
+        if self.rounds > 1 || !left_alone.contains(&true) {
             let tester = match self.files_tester.take() {
                 Some(tester) => (tester, None),
                 None => self.files_phase_tester()?,
             };
-            let phase = self.files_phase(tester, "000-files", FilesScope::Every)?;
+            let phase = self.files_phase(tester, "000-files", None)?;
             if phase.finished {
                 self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
             }
@@ -65,35 +66,32 @@ impl CaseRun<'_> {
         }
         let mut changed = false;
         let mut tried: Vec<PathBuf> = Vec::new();
-        let mut named = named;
+        let mut left_alone = left_alone;
         loop {
             let pinned = self.pinned();
-            let fresh = self
-                .current
+            let considered: Vec<usize> = (0..self.current.len())
+                .filter(|&at| !left_alone[at] && !pinned[at])
+                .collect();
+            let fresh = considered
                 .iter()
-                .enumerate()
-                .any(|(at, file)| !named[at] && !pinned[at] && !tried.contains(&file.path));
+                .any(|&at| !tried.contains(&self.current[at].path));
             if self.current.len() <= 1 || !fresh {
                 self.drop_files_tester();
                 return Ok(changed);
             }
-            tried.extend(
-                self.current
-                    .iter()
-                    .zip(&named)
-                    .filter(|&(_, &named)| !named)
-                    .map(|(file, _)| file.path.clone()),
-            );
+            tried.extend(considered.iter().map(|&at| self.current[at].path.clone()));
             let tester = match self.files_tester.take() {
                 Some(tester) => (tester, None),
                 None => self.files_phase_tester()?,
             };
-            let phase = self.files_phase(tester, "000-files", FilesScope::Unnamed(&named))?;
+            // One test without them all first, then ddmin over them (which never tries
+            // removing the last one alone).
+            let phase = self.files_phase(tester, "000-files", Some(&considered))?;
             changed |= phase.changed;
             if !phase.changed || !phase.finished || self.stopped.is_some() {
                 return Ok(changed);
             }
-            named = mentions::named_by_others(&self.current, &self.job.test_text);
+            left_alone = deferred(&self.current, &self.job.test_text);
         }
     }
 
@@ -105,13 +103,14 @@ impl CaseRun<'_> {
     }
 
     /// The files phase with `tester` (and the memo it judges through, to count its hits),
-    /// traced as `trace_name`, over the files `scope` says. Whether files went, and whether the
+    /// traced as `trace_name`, over the files at `unused` of the set (one test without them all
+    /// first) or over every file. Whether files went, and whether the
     /// phase ran to its end.
     fn files_phase(
         &mut self,
         (mut tester, memo): (Tester, Option<Arc<FileInCase>>),
         trace_name: &str,
-        scope: FilesScope<'_>,
+        unused: Option<&[usize]>,
     ) -> Result<PhaseEnd, StartError> {
         let job = self.job;
         self.view.removing_files = true;
@@ -129,19 +128,9 @@ impl CaseRun<'_> {
         }
         tester.arm_flaky_recheck();
         tester.continue_course(super::set_course_frame(&self.total, self.started));
-        let mut stay = self.pinned();
-        let unused = match scope {
-            FilesScope::Every => None,
-            FilesScope::Unused(unused) => Some(unused),
-            FilesScope::Unnamed(named) => {
-                for (stays, &named) in stay.iter_mut().zip(named) {
-                    *stays |= named;
-                }
-                None
-            }
-        };
+        let pinned = self.pinned();
         let (left, stopped) = job
-            .remove_files(&mut tester, &self.current, &stay, unused)
+            .remove_files(&mut tester, &self.current, &pinned, unused)
             .map_err(|error| {
                 StartError::Stopped(Stop::Failed(format!("a bundle of the case: {error}")))
             })?;
@@ -191,7 +180,7 @@ impl CaseRun<'_> {
         );
         let removed = self
             .files_phase_tester()
-            .and_then(|tester| self.files_phase(tester, &name, FilesScope::Unused(&unused)))
+            .and_then(|tester| self.files_phase(tester, &name, Some(&unused)))
             .map(|phase| phase.changed);
         removed.unwrap_or_else(|error| {
             self.stopped = Some(match error {
@@ -224,17 +213,6 @@ impl CaseRun<'_> {
         tester.continue_steps(self.steps);
         Ok((tester, Some(in_case)))
     }
-}
-
-/// Which files a files phase may remove.
-#[derive(Clone, Copy)]
-enum FilesScope<'a> {
-    /// Every file not pinned.
-    Every,
-    /// Those at these indices (files a session left unused).
-    Unused(&'a [usize]),
-    /// Those not named by another file or the test (flags per file).
-    Unnamed(&'a [bool]),
 }
 
 /// How a files phase ended: whether files went, and whether it ran to its end (a phase cut
@@ -337,6 +315,20 @@ impl CaseJob {
             }
         }
     }
+}
+
+/// Which files of `files` the first round's files phase leaves alone: those another file or
+/// the test (`test_text`) names, unless one holds a tenth of the set's bytes or more (a test
+/// is worth trying on such a file even so: a module the test finds elsewhere once it is gone).
+fn deferred(files: &[CaseFile], test_text: &[u8]) -> Vec<bool> {
+    /// A named file this share of the set's bytes or larger is tried all the same.
+    const LARGE_SHARE: usize = 10;
+    let total: usize = files.iter().map(|file| file.content.len()).sum();
+    mentions::named_by_others(files, test_text)
+        .into_iter()
+        .zip(files)
+        .map(|(named, file)| named && file.content.len() * LARGE_SHARE < total)
+        .collect()
 }
 
 /// The files of `files` that are not `kept`, as ddmin's units: the largest first, so that
