@@ -54,10 +54,7 @@ impl CaseRun<'_> {
         }
         let left_alone = deferred(&self.current, &self.job.test_text);
         if self.rounds > 1 || !left_alone.contains(&true) {
-            let tester = match self.files_tester.take() {
-                Some(tester) => (tester, None),
-                None => self.files_phase_tester()?,
-            };
+            let tester = self.take_files_tester()?;
             let phase = self.files_phase(tester, "000-files", None)?;
             if phase.finished {
                 self.files_settled = Some(sha3_256(&bundle::encode(&self.current)));
@@ -80,10 +77,7 @@ impl CaseRun<'_> {
                 return Ok(changed);
             }
             tried.extend(considered.iter().map(|&at| self.current[at].path.clone()));
-            let tester = match self.files_tester.take() {
-                Some(tester) => (tester, None),
-                None => self.files_phase_tester()?,
-            };
+            let tester = self.take_files_tester()?;
             // One test without them all first, then ddmin over them (which never tries
             // removing the last one alone).
             let phase = self.files_phase(tester, "000-files", Some(&considered))?;
@@ -92,6 +86,14 @@ impl CaseRun<'_> {
                 return Ok(changed);
             }
             left_alone = deferred(&self.current, &self.job.test_text);
+        }
+    }
+
+    /// The tester kept for the first files phase (it checked the input), else a fresh one.
+    fn take_files_tester(&mut self) -> Result<(Tester, Option<Arc<FileInCase>>), StartError> {
+        match self.files_tester.take() {
+            Some(tester) => Ok((tester, None)),
+            None => self.files_phase_tester(),
         }
     }
 

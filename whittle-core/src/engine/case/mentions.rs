@@ -27,15 +27,23 @@ pub(super) fn named_counts(files: &[CaseFile]) -> Vec<usize> {
 /// command and scripts), names: likely ones the test needs while those files stay as they are.
 pub(super) fn named_by_others(files: &[CaseFile], test_text: &[u8]) -> Vec<bool> {
     let stems = Stems::of(files);
-    let mut named = vec![false; files.len()];
-    for to in naming_graph(files, &stems)
+    namer_counts(&naming_graph(files, &stems), &stems, test_text)
         .into_iter()
+        .map(|namers| namers > 0)
+        .collect()
+}
+
+/// For each file, how many files of the naming `graph`, and the test's text, name it.
+fn namer_counts(graph: &[Vec<usize>], stems: &Stems, test_text: &[u8]) -> Vec<usize> {
+    let mut namers = vec![0usize; graph.len()];
+    for &to in graph
+        .iter()
         .flatten()
-        .chain(stems.named_by(test_text, usize::MAX))
+        .chain(&stems.named_by(test_text, usize::MAX))
     {
-        named[to] = true;
+        namers[to] += 1;
     }
-    named
+    namers
 }
 
 /// Which files of `files` are interfaces whose implementation is in the set too (their
@@ -76,13 +84,7 @@ pub(super) fn left_unused(
 ) -> Vec<usize> {
     let stems = Stems::of(files);
     let graph = naming_graph(files, &stems);
-    let mut namers = vec![0usize; files.len()];
-    for &to in graph.iter().flatten() {
-        namers[to] += 1;
-    }
-    for to in stems.named_by(test_text, usize::MAX) {
-        namers[to] += 1;
-    }
+    let mut namers = namer_counts(&graph, &stems, test_text);
     let named_before = stems.named_by(before, changed);
     let mut todo: Vec<usize> = named_before
         .into_iter()

@@ -283,13 +283,14 @@ impl<'a> ChildWalk<'_, 'a> {
         }
     }
 
-    /// The body of a repetition: a two-member sequence of a literal separator and an element is a
-    /// separated list, whose separators the unparser drops together with the elements.
+    /// The body of a repetition: a two-member sequence of a separator (a token, or a choice of
+    /// tokens) and an element is a separated list, whose separators the unparser drops together
+    /// with the elements.
     fn walk_repeated(&mut self, content: &'a Rule, presence: Presence) {
         if let Rule::Choice { members } = content.unwrap_transparent()
             && (members
                 .iter()
-                .any(|member| separated_pair(member).is_some())
+                .any(|member| self.separated_pair(member).is_some())
                 || !members
                     .iter()
                     .any(|member| self.generator.produces_no_child(member)))
@@ -299,27 +300,17 @@ impl<'a> ChildWalk<'_, 'a> {
             }
             return;
         }
-        if let Rule::Seq { members } = content.unwrap_transparent()
-            && members.len() == 2
+        if let Some((at, separators)) = self.separated_pair(content)
+            && let Rule::Seq { members } = content.unwrap_transparent()
         {
-            let separator_at = match (
-                self.literals_of(&members[0], 0),
-                self.literals_of(&members[1], 0),
-            ) {
-                (Some(separators), None) => Some((0, separators)),
-                (None, Some(separators)) => Some((1, separators)),
-                _ => None,
-            };
-            if let Some((at, separators)) = separator_at {
-                for separator in separators {
-                    self.record(kind_key(&separator, false), Presence::Required);
-                    self.separators.insert(separator);
-                }
-                self.in_element += 1;
-                self.walk(&members[1 - at], presence);
-                self.in_element -= 1;
-                return;
+            for separator in separators {
+                self.record(kind_key(&separator, false), Presence::Required);
+                self.separators.insert(separator);
             }
+            self.in_element += 1;
+            self.walk(&members[1 - at], presence);
+            self.in_element -= 1;
+            return;
         }
         // An element with a terminator that makes only anonymous tokens (a choice of `;` and a
         // newline, a scanner's token): the element goes with its repetition, the terminator
@@ -345,20 +336,6 @@ fn across_alternatives(a: Presence, b: Presence) -> Presence {
             Presence::Repeated
         }
         _ => a.max(b),
-    }
-}
-
-/// The position of the separator when `rule` is a separator-and-element pair.
-fn separated_pair(rule: &Rule) -> Option<usize> {
-    match rule.unwrap_transparent() {
-        Rule::Seq { members } if members.len() == 2 => {
-            match (members[0].as_literal(), members[1].as_literal()) {
-                (Some(_), None) => Some(0),
-                (None, Some(_)) => Some(1),
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }
 
@@ -398,6 +375,22 @@ impl ChildWalk<'_, '_> {
                     _ => false,
                 }
         })
+    }
+
+    /// When `rule` is a separator and an element (either way round), where the separator is
+    /// and its texts.
+    fn separated_pair(&self, rule: &Rule) -> Option<(usize, Vec<String>)> {
+        let Rule::Seq { members } = rule.unwrap_transparent() else {
+            return None;
+        };
+        let [first, second] = &members[..] else {
+            return None;
+        };
+        match (self.literals_of(first, 0), self.literals_of(second, 0)) {
+            (Some(separators), None) => Some((0, separators)),
+            (None, Some(separators)) => Some((1, separators)),
+            _ => None,
+        }
     }
 
     /// The texts of a rule that is a literal token or a choice of them (through hidden rules):
