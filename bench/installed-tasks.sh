@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Makes reduction tasks from code that the machine's own packages install (nothing of it is in
+# the repository): one folder per task under OUT-DIR, each an input with one planted bug and an
+# executable oracle.sh, the shape bench/peers.sh reads. A task whose tool or source is missing
+# is skipped with a note on stderr.
+#   bench/installed-tasks.sh OUT-DIR
+#   REDUCERS="whittle shrinkray" CAP=300 bench/peers.sh OUT-DIR/*/
+# Needs: Ruby 3.1 (Debian's `ruby`: its standard library under /usr/lib/ruby/3.1.0) for the two
+# Ruby tasks; node and the npm package typescript 5 (TSC_PACKAGE, default
+# /opt/tsc/node_modules/typescript) for the large JavaScript task.
+#   rb-ruby-tsort-nomethoderror  tsort.rb, 14.8 KB: a guard dropped (`child_id &&`), so a
+#       finished component's nil id meets `<`; a demo sorts a graph at the end.
+#   rb-ruby-set-keyerror         set.rb, 26 KB: `include?` uses `Hash#fetch`, so asking for
+#       a missing element raises KeyError through `&`.
+#   js-node-tsc-large            typescript's lib/_tsc.js, 6.2 MB: the compiler's message lookup
+#       reads a field that does not exist, so reporting any diagnostic dies with a TypeError;
+#       the test compiles a one-line file with a type error.
+set -euo pipefail
+out=${1:?usage: bench/installed-tasks.sh OUT-DIR}
+mkdir -p "$out"
+ruby_lib=${RUBY_LIB:-/usr/lib/ruby/3.1.0}
+tsc_package=${TSC_PACKAGE:-/opt/tsc/node_modules/typescript}
+
+# plant FILE OLD NEW: replaces the one occurrence of OLD in FILE by NEW, or fails.
+plant() {
+    python3 - "$@" <<'EOF'
+import sys
+path, old, new = sys.argv[1:4]
+text = open(path, encoding="utf-8").read()
+if text.count(old) != 1:
+    sys.exit(f"{path}: expected one occurrence of {old!r}, found {text.count(old)}")
+open(path, "w", encoding="utf-8").write(text.replace(old, new))
+EOF
+}
+
+# oracle DIR TOOL-COMMAND MESSAGE: an oracle that runs the command on the candidate ($1) and is
+# interesting while its output holds MESSAGE.
+oracle() {
+    {
+        echo '#!/bin/bash'
+        printf 'out=$(timeout 10 %q "$1" 2>&1)\n' "$2"
+        printf 'grep -qF -- %q <<<"$out"\n' "$3"
+    } >"$1/oracle.sh"
+    chmod +x "$1/oracle.sh"
+}
+
+if command -v ruby >/dev/null && [ -f "$ruby_lib/tsort.rb" ]; then
+    task=$out/rb-ruby-tsort-nomethoderror
+    mkdir -p "$task"
+    cp "$ruby_lib/tsort.rb" "$task/tsort.rb"
+    plant "$task/tsort.rb" "minimum_id = child_id if child_id && child_id < minimum_id" \
+        "minimum_id = child_id if child_id < minimum_id"
+    cat >>"$task/tsort.rb" <<'EOF'
+
+class Hash
+  include TSort
+  alias tsort_each_node each_key
+  def tsort_each_child(node, &block)
+    fetch(node).each(&block)
+  end
+end
+p({1=>[2, 3], 2=>[3], 3=>[], 4=>[]}.tsort)
+EOF
+    oracle "$task" ruby "undefined method \`<' for nil:NilClass (NoMethodError)"
+
+    task=$out/rb-ruby-set-keyerror
+    mkdir -p "$task"
+    cp "$ruby_lib/set.rb" "$task/set.rb"
+    plant "$task/set.rb" $'  def include?(o)\n    @hash[o]\n' $'  def include?(o)\n    @hash.fetch(o)\n'
+    cat >>"$task/set.rb" <<'EOF'
+
+tags = Set.new(%w[ruby set demo])
+wanted = Set["ruby", "perl"]
+puts "overlap: #{(tags & wanted).to_a.inspect}"
+puts "subset: #{wanted.subset?(tags)}"
+EOF
+    oracle "$task" ruby 'key not found: "perl" (KeyError)'
+else
+    echo "installed-tasks: no Ruby 3.1 standard library at $ruby_lib: the Ruby tasks are skipped" >&2
+fi
+
+if command -v node >/dev/null && [ -f "$tsc_package/lib/_tsc.js" ]; then
+    task=$out/js-node-tsc-large
+    mkdir -p "$task"
+    cp "$tsc_package/lib/_tsc.js" "$task/tsc.js"
+    plant "$task/tsc.js" "|| message.message;" "|| message.messageText.trim();"
+    cat >"$task/oracle.sh" <<'EOF'
+#!/bin/bash
+d=$(mktemp -d) || exit 2
+trap 'rm -rf "$d"' EXIT
+cp "$1" "$d/tsc.js"
+printf 'let x: number = "s";\n' >"$d/t.ts"
+out=$(cd "$d" && timeout 20 node tsc.js --noEmit t.ts 2>&1)
+grep -qF "TypeError: Cannot read properties of undefined (reading 'trim')" <<<"$out"
+EOF
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no node or no $tsc_package/lib/_tsc.js: the large JavaScript task is skipped" >&2
+fi
+
+for task in "$out"/*/; do
+    input=$(find "$task" -maxdepth 1 -type f ! -name oracle.sh | head -n 1)
+    if ! "$task/oracle.sh" "$input"; then
+        echo "installed-tasks: $task: the oracle rejects the input (another version of the tool?)" >&2
+    elif "$task/oracle.sh" /dev/null; then
+        echo "installed-tasks: $task: the oracle accepts an empty file" >&2
+    fi
+done
