@@ -5,7 +5,7 @@
 mod common;
 
 use whittle_core::tree::check::{CheckReport, phi_check, removal_check};
-use whittle_core::tree::{Language, Preprocess, Tree};
+use whittle_core::tree::{Language, NodeId, Preprocess, Tree};
 
 fn phi_of_kind(language: &str, kind: &str) -> Option<String> {
     let table = Language::by_name(language).ok()?.generated_table().ok()?;
@@ -254,11 +254,22 @@ fn parsed(language: &str, source: &str) -> std::sync::Arc<Tree> {
 fn children_phi_empty(language: &str, source: &str, kind: &str) -> Vec<(String, bool)> {
     let tree = parsed(language, source);
     let parent = tree.ids().find(|&id| tree.kind(id) == kind).unwrap();
-    tree.children(parent)
-        .filter(|&child| tree.is_named(child))
-        .map(|child| {
-            let text = String::from_utf8_lossy(tree.text(child)).into_owned();
-            (text, tree.is_phi_empty(child))
+    let children = tree.children(parent).filter(|&child| tree.is_named(child));
+    texts_and(&tree, children, |child| tree.is_phi_empty(child))
+}
+
+/// Each of `nodes`' text, with what `flag` says of the node.
+fn texts_and(
+    tree: &Tree,
+    nodes: impl Iterator<Item = NodeId>,
+    flag: impl Fn(NodeId) -> bool,
+) -> Vec<(String, bool)> {
+    nodes
+        .map(|node| {
+            (
+                String::from_utf8_lossy(tree.text(node)).into_owned(),
+                flag(node),
+            )
         })
         .collect()
 }
@@ -304,13 +315,10 @@ fn elements_of_lists_with_separator_choices_may_go() {
 /// detail (which the coarse variants leave alone).
 fn pairs(language: &str, source: &str) -> Vec<(String, bool)> {
     let tree = parsed(language, source);
-    tree.ids()
-        .filter(|&id| tree.kind(id) == "(pair)" && tree.is_phi_empty(id))
-        .map(|id| {
-            let text = String::from_utf8_lossy(tree.text(id)).into_owned();
-            (text, tree.is_detail(id))
-        })
-        .collect()
+    let pairs = tree
+        .ids()
+        .filter(|&id| tree.kind(id) == "(pair)" && tree.is_phi_empty(id));
+    texts_and(&tree, pairs, |pair| tree.is_detail(pair))
 }
 
 /// A child that the grammar pairs with a token in an optional place goes together with it: a

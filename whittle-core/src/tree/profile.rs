@@ -97,7 +97,8 @@ pub struct ListKind {
 }
 
 /// Children of one parent kind that may be left out.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct ChildPresence {
     pub optional: BTreeSet<String>,
     pub repeated: BTreeSet<String>,
@@ -148,26 +149,13 @@ struct GeneratedFile {
     #[serde(default)]
     forms: BTreeMap<String, Vec<Vec<String>>>,
     #[serde(default)]
-    children: BTreeMap<String, ChildPresenceFile>,
+    children: BTreeMap<String, ChildPresence>,
     #[serde(default)]
     lists: BTreeMap<String, ListKind>,
     #[serde(default)]
     supertypes: BTreeMap<String, BTreeSet<String>>,
     #[serde(default)]
     places: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ChildPresenceFile {
-    #[serde(default)]
-    optional: BTreeSet<String>,
-    #[serde(default)]
-    repeated: BTreeSet<String>,
-    #[serde(default)]
-    terminated: BTreeMap<String, BTreeSet<String>>,
-    #[serde(default)]
-    introduced: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl GeneratedTable {
@@ -182,21 +170,7 @@ impl GeneratedTable {
             alternatives: file.alternatives,
             forms: file.forms,
             unknown: file.unknown,
-            children: file
-                .children
-                .into_iter()
-                .map(|(parent, presence)| {
-                    (
-                        parent,
-                        ChildPresence {
-                            optional: presence.optional,
-                            repeated: presence.repeated,
-                            terminated: presence.terminated,
-                            introduced: presence.introduced,
-                        },
-                    )
-                })
-                .collect(),
+            children: file.children,
             lists: file.lists,
             supertypes: file.supertypes,
             places: file.places,

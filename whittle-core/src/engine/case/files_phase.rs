@@ -4,6 +4,7 @@
 //! is likely needed until they change), after one test without them all; between the files'
 //! sessions, the same over the files a session left unused.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::mentions;
@@ -52,7 +53,7 @@ impl CaseRun<'_> {
             self.drop_files_tester();
             return Ok(false);
         }
-        let left_alone = deferred(&self.current, &self.job.test_text);
+        let mut left_alone = deferred(&self.current, &self.job.test_text);
         if self.rounds > 1 || !left_alone.contains(&true) {
             let tester = self.take_files_tester()?;
             let phase = self.files_phase(tester, "000-files", None)?;
@@ -62,8 +63,7 @@ impl CaseRun<'_> {
             return Ok(phase.changed);
         }
         let mut changed = false;
-        let mut tried: Vec<PathBuf> = Vec::new();
-        let mut left_alone = left_alone;
+        let mut tried: HashSet<PathBuf> = HashSet::new();
         loop {
             let pinned = self.pinned();
             let considered: Vec<usize> = (0..self.current.len())

@@ -41,12 +41,11 @@ pub(super) fn child_presence<'a>(
             introduced,
             ..
         } = walk;
-        let pairs = merged_pairs.entry(parent.clone()).or_default();
-        for (token, kinds) in terminated {
-            pairs.0.entry(token).or_default().extend(kinds);
-        }
-        for (token, kinds) in introduced {
-            pairs.1.entry(token).or_default().extend(kinds);
+        let (all_terminated, all_introduced) = merged_pairs.entry(parent.clone()).or_default();
+        for (all, found) in [(all_terminated, terminated), (all_introduced, introduced)] {
+            for (token, kinds) in found {
+                all.entry(token).or_default().extend(kinds);
+            }
         }
         // A kind reached through several rules (aliases) keeps the most restrictive presence.
         let entry = merged.entry(parent.clone()).or_default();
@@ -124,9 +123,9 @@ struct ChildWalk<'g, 'a> {
     /// Depth of separated-list elements being walked.
     in_element: usize,
     /// Per token, the kinds that may go together with the token after them.
-    terminated: BTreeMap<String, BTreeSet<String>>,
+    terminated: TokenPairs,
     /// Per token, the kinds that may go together with the token before them.
-    introduced: BTreeMap<String, BTreeSet<String>>,
+    introduced: TokenPairs,
     expanding: Vec<&'a str>,
 }
 
