@@ -9,7 +9,8 @@ use std::hash::{Hash, Hasher};
 
 use common::{ddmin_ints, is_one_minimal, knobs, sweep_ints};
 use proptest::prelude::*;
-use whittle_core::exec::cache::{CacheKind, CachePolicy};
+use whittle_core::exec::cache::{CacheKey, CacheKind, CachePolicy, OutcomeCache};
+use whittle_core::outcome::Outcome;
 use whittle_core::params::{DdOptions, Direction, ParallelMode, ReduceOrder, SplitFactor};
 
 /// A random test over configurations of integers.
@@ -194,6 +195,35 @@ proptest! {
             prop_assert!(is_one_minimal(&run.result, &|c| test.is_interesting(c)), "{}", parallel);
             if matches!(parallel, ParallelMode::Stable | ParallelMode::Combined) {
                 prop_assert_eq!(&run.result, &sequential.result, "{} with {} jobs", parallel, jobs);
+            }
+        }
+    }
+
+    /// The content caches answer exactly what they were told and not yet made to forget
+    /// (Proposal 2's evictions on acceptance), whatever the sizes of the candidates (many of
+    /// the same size, so the lookups that skip sizes no entry has are put to the test).
+    #[test]
+    fn content_caches_answer_what_they_hold(
+        operations in prop::collection::vec((0u8..3, prop::collection::vec(0u8..2, 0..4)), 1..60),
+    ) {
+        for kind in [CacheKind::Content, CacheKind::Hash] {
+            let mut cache = OutcomeCache::new(CachePolicy { kind, store_interesting: true, evict_larger: true });
+            let mut model: std::collections::HashMap<Vec<u8>, Outcome> = Default::default();
+            for (operation, content) in &operations {
+                let key = CacheKey { config: &[], content: Some(content) };
+                match operation {
+                    0 => {
+                        let outcome = if content.first() == Some(&1) { Outcome::Interesting } else { Outcome::NotInteresting };
+                        cache.store(key, outcome);
+                        model.insert(content.clone(), outcome);
+                    }
+                    1 => {
+                        cache.accepted(key);
+                        model.retain(|held, _| held.len() <= content.len());
+                    }
+                    _ => prop_assert_eq!(cache.lookup(key), model.get(content).copied(), "{:?}", kind),
+                }
+                prop_assert_eq!(cache.knows(content), model.contains_key(content), "{:?}", kind);
             }
         }
     }

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use sha3::{Digest, Sha3_256};
+use sha3::Digest as _;
+use sha3::Sha3_256;
 
 use crate::outcome::Outcome;
 
@@ -224,10 +225,23 @@ impl OutcomeCache {
         }
     }
 
+    /// Whether storing or finding a candidate reads it through a digest ([`sha3_256`]), which
+    /// a caller may work out beforehand (alongside the test) and hand to
+    /// [`OutcomeCache::store_digested`].
+    pub fn keys_by_digest(&self) -> bool {
+        matches!(self.store, Store::Hash(_))
+    }
+
     /// Stores the outcome of a test, unless the policy says not to (Proposal 1). Room is made
     /// first when the entry would take the cache past its memory limit (an entry larger than
     /// the whole limit is not stored).
     pub fn store(&mut self, key: CacheKey<'_>, outcome: Outcome) {
+        self.store_digested(key, None, outcome);
+    }
+
+    /// [`OutcomeCache::store`] with the digest of the key's content when it is known already
+    /// (it must be [`sha3_256`] of that content).
+    pub fn store_digested(&mut self, key: CacheKey<'_>, digest: Option<Digest>, outcome: Outcome) {
         if outcome.is_interesting() && !self.policy.store_interesting {
             return;
         }
@@ -248,7 +262,9 @@ impl OutcomeCache {
             Store::None => false,
             Store::Config(trie) => trie.insert(key.config, outcome),
             Store::Content(store) => key.content.is_some_and(|c| store.insert(c, outcome)),
-            Store::Hash(store) => key.content.is_some_and(|c| store.insert(c, outcome)),
+            Store::Hash(store) => key
+                .content
+                .is_some_and(|c| store.insert(c, digest, outcome)),
         };
         if stored {
             self.stats.inserts += 1;
@@ -421,17 +437,50 @@ impl ConfigTrie {
     }
 }
 
+/// How many entries of a content store hold a candidate of each size: a candidate of a size no
+/// entry has is not in the store, found out without hashing it (a lookup of a candidate of
+/// megabytes otherwise reads it all, for nothing most of the time: sizes rarely repeat).
+#[derive(Debug, Default)]
+struct SizeIndex(HashMap<usize, u32>);
+
+impl SizeIndex {
+    fn may_hold(&self, size: usize) -> bool {
+        self.0.contains_key(&size)
+    }
+
+    fn added(&mut self, size: usize) {
+        *self.0.entry(size).or_default() += 1;
+    }
+
+    /// The entries larger than `size` went.
+    fn keep_at_most(&mut self, size: usize) {
+        self.0.retain(|&held, _| held <= size);
+    }
+
+    /// The entries left are those of `sizes`.
+    fn rebuild(&mut self, sizes: impl Iterator<Item = usize>) {
+        self.0.clear();
+        for size in sizes {
+            self.added(size);
+        }
+    }
+}
+
 /// The content cache: the whole candidate is the key.
 #[derive(Debug, Default)]
 struct ContentStore {
     map: HashMap<Box<[u8]>, Outcome>,
     bytes: usize,
+    sizes: SizeIndex,
 }
 
 const ENTRY_OVERHEAD: usize = std::mem::size_of::<(Box<[u8]>, Outcome)>() + 8;
 
 impl ContentStore {
     fn lookup(&self, content: &[u8]) -> Option<Outcome> {
+        if !self.sizes.may_hold(content.len()) {
+            return None;
+        }
         self.map.get(content).copied()
     }
 
@@ -439,6 +488,7 @@ impl ContentStore {
         let fresh = self.map.insert(content.into(), outcome).is_none();
         if fresh {
             self.bytes += content.len() + ENTRY_OVERHEAD;
+            self.sizes.added(content.len());
         }
         fresh
     }
@@ -447,7 +497,14 @@ impl ContentStore {
         let before = self.map.len();
         self.map.retain(|key, _| key.len() <= size);
         self.bytes = self.map.keys().map(|k| k.len() + ENTRY_OVERHEAD).sum();
+        self.sizes.keep_at_most(size);
         before - self.map.len()
+    }
+
+    /// Recounts the bytes and sizes of the entries left.
+    fn refresh(&mut self) {
+        self.bytes = self.map.keys().map(|k| k.len() + ENTRY_OVERHEAD).sum();
+        self.sizes.rebuild(self.map.keys().map(|k| k.len()));
     }
 
     /// Evicts the largest candidates until the entries take at most `bytes`.
@@ -463,7 +520,7 @@ impl ContentStore {
                 total <= bytes
             })
             .collect();
-        self.bytes = self.map.keys().map(|k| k.len() + ENTRY_OVERHEAD).sum();
+        self.refresh();
         before - self.map.len()
     }
 }
@@ -472,6 +529,7 @@ impl ContentStore {
 #[derive(Debug, Default)]
 struct HashStore {
     map: HashMap<[u8; 32], HashEntry>,
+    sizes: SizeIndex,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -482,21 +540,36 @@ struct HashEntry {
 
 impl HashStore {
     fn lookup(&self, content: &[u8]) -> Option<Outcome> {
+        if !self.sizes.may_hold(content.len()) {
+            return None;
+        }
         self.map.get(&sha3_256(content)).map(|entry| entry.outcome)
     }
 
-    fn insert(&mut self, content: &[u8], outcome: Outcome) -> bool {
+    fn insert(&mut self, content: &[u8], digest: Option<Digest>, outcome: Outcome) -> bool {
         let entry = HashEntry {
             size: content.len() as u64,
             outcome,
         };
-        self.map.insert(sha3_256(content), entry).is_none()
+        debug_assert!(digest.is_none_or(|digest| digest == sha3_256(content)));
+        let digest = digest.unwrap_or_else(|| sha3_256(content));
+        let fresh = self.map.insert(digest, entry).is_none();
+        if fresh {
+            self.sizes.added(content.len());
+        }
+        fresh
     }
 
     fn evict_larger_than(&mut self, size: usize) -> usize {
         let before = self.map.len();
         self.map.retain(|_, entry| entry.size <= size as u64);
+        self.sizes.keep_at_most(size);
         before - self.map.len()
+    }
+
+    fn refresh_sizes(&mut self) {
+        self.sizes
+            .rebuild(self.map.values().map(|entry| entry.size as usize));
     }
 
     fn bytes(&self) -> usize {
@@ -514,14 +587,18 @@ impl HashStore {
             entries.sort_unstable_by_key(|(_, entry)| entry.size);
             entries.truncate(keep);
             self.map = entries.into_iter().collect();
+            self.refresh_sizes();
         }
         self.map.shrink_to_fit();
         before - self.map.len()
     }
 }
 
+/// A SHA3-256 digest.
+pub type Digest = [u8; 32];
+
 /// The SHA3-256 digest of `content`.
-pub fn sha3_256(content: &[u8]) -> [u8; 32] {
+pub fn sha3_256(content: &[u8]) -> Digest {
     Sha3_256::digest(content).into()
 }
 

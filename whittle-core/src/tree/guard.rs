@@ -108,6 +108,13 @@ struct Parsed {
     errors: usize,
 }
 
+/// The current best: parsed, or made the best since and parsed only when a candidate needs it
+/// (while the guard is asked about few candidates, most bests are never parsed).
+struct Best {
+    parsed: Parsed,
+    pending: Option<Arc<[u8]>>,
+}
+
 /// The one edit that turns `old` into `new`: the bytes between their common prefix and their
 /// common suffix (for incremental parses: `Tree::edit`, then a parse with the edited tree).
 pub(super) fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
@@ -147,7 +154,7 @@ fn point_at(text: &[u8], at: usize) -> tree_sitter::Point {
 /// tree a parse from scratch gives, at a fraction of its cost.
 pub struct SyntaxGuard {
     parsers: ParserPool,
-    best: Mutex<Parsed>,
+    best: Mutex<Best>,
     /// The latest admitted candidates and their parses, newest last.
     admitted: Mutex<VecDeque<Parsed>>,
 }
@@ -164,13 +171,17 @@ impl SyntaxGuard {
         };
         Ok(SyntaxGuard {
             parsers,
-            best: Mutex::new(parsed),
+            best: Mutex::new(Best {
+                parsed,
+                pending: None,
+            }),
             admitted: Mutex::new(VecDeque::with_capacity(REMEMBERED_CANDIDATES)),
         })
     }
 
     /// Makes `best` the reference: its syntax errors are the ones candidates may keep. A best
-    /// that is a candidate admitted lately is not parsed again.
+    /// that is a candidate admitted lately is not parsed again; another is parsed when the
+    /// guard is next asked.
     pub fn rebase(&self, best: &[u8]) {
         let known = self.admitted.lock().ok().and_then(|admitted| {
             admitted
@@ -179,35 +190,49 @@ impl SyntaxGuard {
                 .find(|parsed| &*parsed.text == best)
                 .cloned()
         });
-        let parsed = known.unwrap_or_else(|| {
-            let (tree, errors) = self.parse(best);
-            Parsed {
-                text: best.into(),
-                tree,
-                errors,
-            }
-        });
         if let Ok(mut current) = self.best.lock() {
-            *current = parsed;
+            match known {
+                Some(parsed) => {
+                    current.parsed = parsed;
+                    current.pending = None;
+                }
+                None => current.pending = Some(best.into()),
+            }
         }
     }
 
     /// Syntax errors of the current best.
     pub fn best_errors(&self) -> usize {
-        self.best.lock().map_or(usize::MAX, |best| best.errors)
+        self.settled_best().map_or(usize::MAX, |best| best.errors)
+    }
+
+    /// The current best with its parse (parsed now if it was not yet).
+    fn settled_best(&self) -> Option<Parsed> {
+        let mut best = self.best.lock().ok()?;
+        if let Some(text) = best.pending.take() {
+            let (tree, errors) = self.parse_from(Some(&best.parsed), &text);
+            best.parsed = Parsed { text, tree, errors };
+        }
+        Some(best.parsed.clone())
     }
 
     /// The parse of `text` (from the current best's tree when there is one) and its syntax
     /// errors.
     fn parse(&self, text: &[u8]) -> (Option<tree_sitter::Tree>, usize) {
-        let best = self.best.lock().ok().map(|best| best.clone());
-        let tree = match best {
+        let best = self.settled_best();
+        self.parse_from(best.as_ref(), text)
+    }
+
+    /// The parse of `text`, from the tree of `base` when it has one, and its syntax errors.
+    fn parse_from(&self, base: Option<&Parsed>, text: &[u8]) -> (Option<tree_sitter::Tree>, usize) {
+        let tree = match base {
             Some(Parsed {
-                text: best_text,
-                tree: Some(mut tree),
+                text: base_text,
+                tree: Some(tree),
                 ..
             }) => {
-                tree.edit(&edit_between(&best_text, text));
+                let mut tree = tree.clone();
+                tree.edit(&edit_between(base_text, text));
                 self.parsers.parse_reusing(text, Some(&tree))
             }
             _ => self.parsers.parse(text),

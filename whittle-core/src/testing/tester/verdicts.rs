@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::exec::cache::{CacheKey, UnitId};
-use crate::exec::oracle::{TestStatus, Verdict};
+use crate::exec::cache::{CacheKey, Digest, UnitId, sha3_256};
+use crate::exec::oracle::{CancelToken, Oracle, TestStatus, Verdict};
 use crate::observe::events::{Action, Candidate, Event, PREVIEW_LIMIT};
 use crate::outcome::Outcome;
 use crate::testing::control::Stop;
@@ -177,6 +177,7 @@ impl Tester {
             step,
             candidate,
             content,
+            digest: None,
         };
         if self.ahead.is_in_flight(&judging.content) {
             return Ok(Prepared::InFlight(judging));
@@ -319,7 +320,7 @@ impl Tester {
         i: usize,
         verdict_out: &mut Option<Verdict>,
     ) -> Result<Outcome, Stop> {
-        let judging = match self.prepare(source, i)? {
+        let mut judging = match self.prepare(source, i)? {
             Prepared::Known(outcome) => return Ok(outcome),
             Prepared::InFlight(judging) => {
                 if let Some(verdict) = self.await_ahead(&judging.content)? {
@@ -339,7 +340,12 @@ impl Tester {
         }
         self.count_start();
         let token = self.control.stop_token().child();
-        let verdict = self.oracle.judge(&judging.content, &token);
+        let verdict = judge_digesting(
+            &*self.oracle,
+            &mut judging,
+            &token,
+            self.cache.keys_by_digest(),
+        );
         self.report_oracle_warnings();
         if let Some(stop) = self.interrupted(&verdict) {
             return Err(stop);
@@ -375,6 +381,7 @@ impl Tester {
             step,
             candidate,
             ref content,
+            digest,
         } = *judging;
         match verdict.outcome {
             Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
@@ -396,11 +403,12 @@ impl Tester {
                 }
             }
             let config = source.config(i);
-            self.cache.store(
+            self.cache.store_digested(
                 CacheKey {
                     config: config.as_deref().unwrap_or(&[]),
                     content: Some(content),
                 },
+                digest,
                 verdict.outcome,
             );
         }
@@ -608,6 +616,34 @@ pub(super) struct Judging {
     pub(super) step: u64,
     pub(super) candidate: Candidate,
     pub(super) content: Vec<u8>,
+    /// The content's digest for the cache, when it was worked out alongside the test.
+    pub(super) digest: Option<Digest>,
+}
+
+/// From this size on, a candidate's digest for a cache keyed by digests is worked out on a
+/// thread of its own while the candidate is tested (on a large text the hash takes a tenth of
+/// a fast test, and the engine would otherwise hash after the verdict, with the workers idle).
+const DIGEST_ALONGSIDE_BYTES: usize = 1 << 18;
+
+/// The verdict of `oracle` on `judging`'s content, and, when `digest` and the content is
+/// large, the content's digest, worked out meanwhile.
+pub(super) fn judge_digesting(
+    oracle: &dyn Oracle,
+    judging: &mut Judging,
+    token: &CancelToken,
+    digest: bool,
+) -> Verdict {
+    if !digest || judging.content.len() < DIGEST_ALONGSIDE_BYTES {
+        return oracle.judge(&judging.content, token);
+    }
+    let content = &judging.content;
+    let (verdict, digest) = std::thread::scope(|scope| {
+        let hashing = scope.spawn(|| sha3_256(content));
+        let verdict = oracle.judge(content, token);
+        (verdict, hashing.join().ok())
+    });
+    judging.digest = digest;
+    verdict
 }
 
 /// A window of one candidate with a fixed content.
@@ -650,6 +686,41 @@ mod tests {
     use crate::params::Knobs;
     use crate::testing::control::Control;
     use crate::testing::tester::Tester;
+
+    /// A large candidate, hashed while it is tested (one and two workers), is stored under its
+    /// digest: asked again, the cache answers without a test.
+    #[test]
+    fn a_large_candidate_hashed_alongside_its_test_is_cached() {
+        for jobs in [1, 2] {
+            let runs = Arc::new(AtomicUsize::new(0));
+            let counted = Arc::clone(&runs);
+            let oracle = crate::exec::oracle::predicate("short", move |c: &[u8]| {
+                counted.fetch_add(1, Ordering::SeqCst);
+                c.len() < 10
+            });
+            let knobs = Knobs {
+                jobs,
+                ..Knobs::default()
+            };
+            let control = Arc::new(Control::new(knobs));
+            let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+            tester.set_best(vec![b'a'; 2 * super::DIGEST_ALONGSIDE_BYTES]);
+            let large = vec![b'b'; super::DIGEST_ALONGSIDE_BYTES + 1];
+            let candidate = crate::observe::events::Candidate::single(CandidateKind::Sweep);
+            for _ in 0..2 {
+                let window = super::SingleCandidate {
+                    candidate,
+                    content: &large,
+                    removed: Vec::new(),
+                };
+                let found = tester
+                    .run_window(&window, crate::testing::tester::WindowPolicy::FirstInOrder)
+                    .expect("no stop");
+                assert!(found.is_empty());
+            }
+            assert_eq!(runs.load(Ordering::SeqCst), 1, "{jobs} jobs");
+        }
+    }
 
     /// A window candidate that failed in an earlier pass of a stage's run, proposed again with a
     /// neighbourhood of the same shape (a name elsewhere changed, so the cache does not know

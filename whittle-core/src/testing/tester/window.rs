@@ -12,7 +12,7 @@ use crate::outcome::Outcome;
 use crate::testing::ahead::RunAhead;
 use crate::testing::control::Stop;
 
-use super::verdicts::{Judging, Prepared, is_lost};
+use super::verdicts::{Judging, Prepared, is_lost, judge_digesting};
 use super::{CandidateGuard, CandidateSource, Tester, WindowPolicy};
 
 impl Tester {
@@ -166,8 +166,10 @@ impl Tester {
         let oracle = Arc::clone(&self.oracle);
         let done = done.clone();
         let cancel = token.clone();
+        let digest = self.cache.keys_by_digest();
         scope.spawn(move |_| {
-            let verdict = oracle.judge(&judging.content, &token);
+            let mut judging = judging;
+            let verdict = judge_digesting(&*oracle, &mut judging, &token, digest);
             let _ = done.send((i, judging, verdict));
         });
         (i, cancel)
