@@ -185,6 +185,8 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "receivers",
             "conditions",
             "replace",
+            "reshape",
+            "lift",
             "inline",
             "ddmin line",
             "brackets",
