@@ -118,13 +118,7 @@ struct Best {
 /// The one edit that turns `old` into `new`: the bytes between their common prefix and their
 /// common suffix (for incremental parses: `Tree::edit`, then a parse with the edited tree).
 pub(super) fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = crate::text::atoms::common_ends(old, new);
     let old_end_byte = old.len() - suffix;
     let new_end_byte = new.len() - suffix;
     tree_sitter::InputEdit {
