@@ -623,7 +623,7 @@ pub(super) struct Judging {
 /// From this size on, a candidate's digest for a cache keyed by digests is worked out on a
 /// thread of its own while the candidate is tested (on a large text the hash takes a tenth of
 /// a fast test, and the engine would otherwise hash after the verdict, with the workers idle).
-const DIGEST_ALONGSIDE_BYTES: usize = 1 << 18;
+pub(super) const DIGEST_ALONGSIDE_BYTES: usize = 1 << 18;
 
 /// The verdict of `oracle` on `judging`'s content, and, when `digest` and the content is
 /// large, the content's digest, worked out meanwhile.
@@ -647,10 +647,10 @@ pub(super) fn judge_digesting(
 }
 
 /// A window of one candidate with a fixed content.
-struct SingleCandidate<'a> {
-    candidate: Candidate,
-    content: &'a [u8],
-    removed: Vec<std::ops::Range<usize>>,
+pub(super) struct SingleCandidate<'a> {
+    pub(super) candidate: Candidate,
+    pub(super) content: &'a [u8],
+    pub(super) removed: Vec<std::ops::Range<usize>>,
 }
 
 impl CandidateSource for SingleCandidate<'_> {
@@ -686,41 +686,6 @@ mod tests {
     use crate::params::Knobs;
     use crate::testing::control::Control;
     use crate::testing::tester::Tester;
-
-    /// A large candidate, hashed while it is tested (one and two workers), is stored under its
-    /// digest: asked again, the cache answers without a test.
-    #[test]
-    fn a_large_candidate_hashed_alongside_its_test_is_cached() {
-        for jobs in [1, 2] {
-            let runs = Arc::new(AtomicUsize::new(0));
-            let counted = Arc::clone(&runs);
-            let oracle = crate::exec::oracle::predicate("short", move |c: &[u8]| {
-                counted.fetch_add(1, Ordering::SeqCst);
-                c.len() < 10
-            });
-            let knobs = Knobs {
-                jobs,
-                ..Knobs::default()
-            };
-            let control = Arc::new(Control::new(knobs));
-            let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
-            tester.set_best(vec![b'a'; 2 * super::DIGEST_ALONGSIDE_BYTES]);
-            let large = vec![b'b'; super::DIGEST_ALONGSIDE_BYTES + 1];
-            let candidate = crate::observe::events::Candidate::single(CandidateKind::Sweep);
-            for _ in 0..2 {
-                let window = super::SingleCandidate {
-                    candidate,
-                    content: &large,
-                    removed: Vec::new(),
-                };
-                let found = tester
-                    .run_window(&window, crate::testing::tester::WindowPolicy::FirstInOrder)
-                    .expect("no stop");
-                assert!(found.is_empty());
-            }
-            assert_eq!(runs.load(Ordering::SeqCst), 1, "{jobs} jobs");
-        }
-    }
 
     /// A window candidate that failed in an earlier pass of a stage's run, proposed again with a
     /// neighbourhood of the same shape (a name elsewhere changed, so the cache does not know

@@ -514,6 +514,7 @@ impl Window<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
     use super::*;
@@ -523,6 +524,42 @@ mod tests {
     use crate::params::Knobs;
     use crate::testing::ahead::Lookahead;
     use crate::testing::control::Control;
+    use crate::testing::tester::verdicts::{DIGEST_ALONGSIDE_BYTES, SingleCandidate};
+
+    /// A large candidate, hashed while it is tested (one and two workers), is stored under its
+    /// digest: asked again, the cache answers without a test.
+    #[test]
+    fn a_large_candidate_hashed_alongside_its_test_is_cached() {
+        for jobs in [1, 2] {
+            let runs = Arc::new(AtomicUsize::new(0));
+            let counted = Arc::clone(&runs);
+            let oracle = crate::exec::oracle::predicate("short", move |c: &[u8]| {
+                counted.fetch_add(1, Ordering::SeqCst);
+                c.len() < 10
+            });
+            let knobs = Knobs {
+                jobs,
+                ..Knobs::default()
+            };
+            let control = Arc::new(Control::new(knobs));
+            let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+            tester.set_best(vec![b'a'; 2 * DIGEST_ALONGSIDE_BYTES]);
+            let large = vec![b'b'; DIGEST_ALONGSIDE_BYTES + 1];
+            let candidate = Candidate::single(CandidateKind::Sweep);
+            for _ in 0..2 {
+                let window = SingleCandidate {
+                    candidate,
+                    content: &large,
+                    removed: Vec::new(),
+                };
+                let found = tester
+                    .run_window(&window, WindowPolicy::FirstInOrder)
+                    .expect("no stop");
+                assert!(found.is_empty());
+            }
+            assert_eq!(runs.load(Ordering::SeqCst), 1, "{jobs} jobs");
+        }
+    }
 
     /// Finds interesting exactly the candidate `yes`; takes 20 ms on `quick`, else the time it
     /// holds.
