@@ -16,6 +16,8 @@
 #       reads a field that does not exist, so reporting any diagnostic dies with a TypeError;
 #       the test compiles a one-line file with a type error.
 set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/tasks.sh"
 out=${1:?usage: bench/installed-tasks.sh OUT-DIR}
 mkdir -p "$out"
 ruby_lib=${RUBY_LIB:-/usr/lib/ruby/3.1.0}
@@ -99,7 +101,7 @@ else
 fi
 
 for task in "$out"/*/; do
-    input=$(find "$task" -maxdepth 1 -type f ! -name oracle.sh | head -n 1)
+    input=$task/$(task_input "$task")
     if ! "$task/oracle.sh" "$input"; then
         echo "installed-tasks: $task: the oracle rejects the input (another version of the tool?)" >&2
     elif "$task/oracle.sh" /dev/null; then

@@ -249,7 +249,7 @@ impl OutcomeCache {
             Store::None => 0,
             Store::Config(_) => key.config_len() * TRIE_NODE_BYTES,
             Store::Content(_) => key.content.map_or(0, |c| c.len() + ENTRY_OVERHEAD),
-            Store::Hash(_) => std::mem::size_of::<([u8; 32], HashEntry)>() + 1,
+            Store::Hash(_) => std::mem::size_of::<(Digest, HashEntry)>() + 1,
         };
         // A huge entry is not worth the many small ones it would push out.
         if incoming > self.memory_limit / 4 {
@@ -452,11 +452,6 @@ impl SizeIndex {
         *self.0.entry(size).or_default() += 1;
     }
 
-    /// The entries larger than `size` went.
-    fn keep_at_most(&mut self, size: usize) {
-        self.0.retain(|&held, _| held <= size);
-    }
-
     /// The entries left are those of `sizes`.
     fn rebuild(&mut self, sizes: impl Iterator<Item = usize>) {
         self.0.clear();
@@ -496,8 +491,7 @@ impl ContentStore {
     fn evict_larger_than(&mut self, size: usize) -> usize {
         let before = self.map.len();
         self.map.retain(|key, _| key.len() <= size);
-        self.bytes = self.map.keys().map(|k| k.len() + ENTRY_OVERHEAD).sum();
-        self.sizes.keep_at_most(size);
+        self.refresh();
         before - self.map.len()
     }
 
@@ -528,7 +522,7 @@ impl ContentStore {
 /// Proposal 3: the SHA3-256 digest of the candidate as key, its size (and outcome) as value.
 #[derive(Debug, Default)]
 struct HashStore {
-    map: HashMap<[u8; 32], HashEntry>,
+    map: HashMap<Digest, HashEntry>,
     sizes: SizeIndex,
 }
 
@@ -563,7 +557,7 @@ impl HashStore {
     fn evict_larger_than(&mut self, size: usize) -> usize {
         let before = self.map.len();
         self.map.retain(|_, entry| entry.size <= size as u64);
-        self.sizes.keep_at_most(size);
+        self.refresh_sizes();
         before - self.map.len()
     }
 
@@ -573,17 +567,17 @@ impl HashStore {
     }
 
     fn bytes(&self) -> usize {
-        self.map.len() * (std::mem::size_of::<([u8; 32], HashEntry)>() + 1)
+        self.map.len() * (std::mem::size_of::<(Digest, HashEntry)>() + 1)
     }
 
     /// Evicts the entries of the largest candidates until the table takes at most `bytes`.
     fn shrink_to(&mut self, bytes: usize) -> usize {
-        let entry = std::mem::size_of::<([u8; 32], HashEntry)>() + 1;
+        let entry = std::mem::size_of::<(Digest, HashEntry)>() + 1;
         // A table's capacity may be about twice its entries.
         let keep = bytes / entry / 2;
         let before = self.map.len();
         if before > keep {
-            let mut entries: Vec<([u8; 32], HashEntry)> = self.map.drain().collect();
+            let mut entries: Vec<(Digest, HashEntry)> = self.map.drain().collect();
             entries.sort_unstable_by_key(|(_, entry)| entry.size);
             entries.truncate(keep);
             self.map = entries.into_iter().collect();

@@ -210,13 +210,6 @@ impl SyntaxGuard {
         Some(best.parsed.clone())
     }
 
-    /// The parse of `text` (from the current best's tree when there is one) and its syntax
-    /// errors.
-    fn parse(&self, text: &[u8]) -> (Option<tree_sitter::Tree>, usize) {
-        let best = self.settled_best();
-        self.parse_from(best.as_ref(), text)
-    }
-
     /// The parse of `text`, from the tree of `base` when it has one, and its syntax errors.
     fn parse_from(&self, base: Option<&Parsed>, text: &[u8]) -> (Option<tree_sitter::Tree>, usize) {
         let tree = match base {
@@ -244,8 +237,9 @@ impl SyntaxGuard {
     /// Whether `candidate` is worth testing: its parse has no more ERROR/MISSING nodes than the
     /// current best's. Only an admitted candidate is remembered (its text copied).
     pub fn admits(&self, candidate: &[u8]) -> bool {
-        let (tree, errors) = self.parse(candidate);
-        let admitted = errors <= self.best_errors();
+        let best = self.settled_best();
+        let (tree, errors) = self.parse_from(best.as_ref(), candidate);
+        let admitted = errors <= best.map_or(usize::MAX, |best| best.errors);
         if admitted && let Ok(mut remembered) = self.admitted.lock() {
             if remembered.len() == REMEMBERED_CANDIDATES {
                 remembered.pop_front();
@@ -347,7 +341,7 @@ mod tests {
             b"",
         ] {
             assert_eq!(
-                guard.parse(candidate).1,
+                guard.parse_from(guard.settled_best().as_ref(), candidate).1,
                 fresh.syntax_errors(candidate),
                 "{}",
                 String::from_utf8_lossy(candidate)
