@@ -1,6 +1,7 @@
 //! Nothing leaked: the scratch directory is private whatever the umask, what a test leaves in it
 //! is removed even when it made it unreadable, a test's output is kept only as a bounded tail,
-//! and processes a test leaves behind (daemons out of its process group) do not outlive it.
+//! processes a test leaves behind (daemons out of its process group) do not outlive it, and a
+//! test stopped early has time to remove what it made.
 //! Real processes, a real file system.
 
 mod common;
@@ -189,5 +190,47 @@ fn daemons_a_test_leaves_behind_are_killed() {
         most_alive as usize <= (started.len() / 2).max(4),
         "{most_alive} of {} daemons of earlier tests were alive at once",
         started.len()
+    );
+}
+
+// A test stopped before its end (its timeout, a test run ahead that is no longer needed) gets
+// SIGTERM and a grace: a bash script's `trap ... EXIT` removes its temporary directory.
+
+#[test]
+fn temporary_directories_of_tests_stopped_early_are_removed_by_their_traps() {
+    let work = Work::new();
+    let input = work.file("in.txt", lines(12));
+    let temporaries = work.path("temporaries");
+    std::fs::create_dir(&temporaries).unwrap();
+    let started = work.path("started");
+    // Candidates without line 5 hang until the timeout; at -j 2 tests run ahead are cancelled.
+    let test = work.script(
+        "cleaning.sh",
+        &format!(
+            "exec bash -c 'd=$(mktemp -d -p {t}) || exit 2\n\
+             trap \"rm -rf $d\" EXIT\n\
+             echo >> {s}\n\
+             cp \"$1\" $d/c\n\
+             grep -q \"line 5$\" $d/c || sleep 30\n\
+             grep -q \"line 5$\" $d/c' bash \"$1\"",
+            t = temporaries.display(),
+            s = started.display()
+        ),
+    );
+    let output = work.reduce_within(
+        &input,
+        &["-j", "2", "--atoms", "line", "--timeout", "0.5"],
+        &test,
+        MINUTE,
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(work.read_string("in.whittled.txt"), "line 5\n");
+    let runs = std::fs::read_to_string(&started).unwrap().lines().count();
+    assert!(runs > 5, "only {runs} tests ran");
+    let left: Vec<_> = std::fs::read_dir(&temporaries).unwrap().collect();
+    assert!(
+        left.is_empty(),
+        "{} of {runs} tests left their directory",
+        left.len()
     );
 }

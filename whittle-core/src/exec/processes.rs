@@ -11,7 +11,7 @@
 //! behind is re-parented to whittle when its parent dies, and is killed (and reaped) whenever no
 //! test is running, and once more at the end ([`kill_orphans`]).
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::io;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,15 +21,15 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 
-/// The process groups of the test commands running right now, with the signal that stops each.
+/// The process groups of the test commands running right now.
 struct Registry {
-    groups: BTreeMap<i32, Signal>,
+    groups: BTreeSet<i32>,
     /// When orphans were last looked for, and how long that took.
     last_sweep: Option<(Instant, Duration)>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    groups: BTreeMap::new(),
+    groups: BTreeSet::new(),
     last_sweep: None,
 });
 
@@ -53,20 +53,15 @@ pub fn kill_group(pgid: i32) {
     let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
 }
 
+/// Asks a process group to end with SIGTERM (a test's cleanup may run); a group that is
+/// already gone is no error.
+pub fn terminate_group(pgid: i32) {
+    signal_group(pgid, Signal::SIGTERM);
+}
+
 /// Sends `signal` to a process group; a group that is already gone is no error.
 fn signal_group(pgid: i32, signal: Signal) {
     let _ = killpg(Pid::from_raw(pgid), signal);
-}
-
-/// Stops the process groups of every test command that is running (each with its signal: a
-/// local test's group is killed, a launcher such as `srun` is asked to cancel what it
-/// launched). Returns how many there were.
-pub fn kill_all_running() -> usize {
-    let registry = registry();
-    for (&pgid, &signal) in &registry.groups {
-        signal_group(pgid, signal);
-    }
-    registry.groups.len()
 }
 
 /// Lets another thread stop running tests: a cancelled token kills the process groups started
@@ -136,15 +131,17 @@ impl CancelToken {
 
     /// Starts `command` (which must make its own process group) unless the token is cancelled
     /// (then `None`). The group is registered before any lock is released, so a cancellation
-    /// either prevents the start or finds the group.
+    /// either prevents the start or finds the group. A cancellation sends the group SIGTERM
+    /// (its cleanup may run); whoever waits for it sees the cancellation and kills the group
+    /// when it has not ended within a grace.
     pub fn spawn(&self, command: &mut Command) -> Option<io::Result<Child>> {
-        self.spawn_stopped_by(command, Signal::SIGKILL)
+        self.spawn_stopped_by(command, Signal::SIGTERM)
     }
 
-    /// Like [`CancelToken::spawn`], but a cancellation sends `signal` to the group instead of
-    /// killing it: for a launcher (`srun`) that must be asked to cancel what it launched
-    /// elsewhere, which a SIGKILL would leave running. Whoever waits for it sees the
-    /// cancellation and insists until it ends.
+    /// Like [`CancelToken::spawn`], but a cancellation sends `signal` to the group: for a
+    /// launcher (`srun`) that must be asked to cancel what it launched elsewhere, which a
+    /// SIGKILL would leave running. Whoever waits for it sees the cancellation and insists
+    /// until it ends.
     pub fn spawn_stopped_by(
         &self,
         command: &mut Command,
@@ -158,7 +155,7 @@ impl CancelToken {
         let child = command.spawn();
         if let Ok(child) = &child {
             let pgid = child.id() as i32;
-            registry().groups.insert(pgid, signal);
+            registry().groups.insert(pgid);
             inner.groups.push((pgid, signal));
         }
         Some(child)
@@ -253,7 +250,7 @@ fn sweep_orphans(registry: &Registry) -> Sweep {
         else {
             continue;
         };
-        if registry.groups.contains_key(&pid) {
+        if registry.groups.contains(&pid) {
             continue;
         }
         let Some(stat) = ProcStat::read(pid) else {

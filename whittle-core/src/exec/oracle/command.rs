@@ -513,6 +513,7 @@ impl Oracle for CommandOracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::oracle::STOP_GRACE;
     use std::sync::Arc;
 
     fn sh(script: &str, timeout: Option<Duration>) -> CommandOracle {
@@ -609,6 +610,70 @@ mod tests {
         token.cancel();
         let verdict = runner.join().unwrap();
         assert_eq!(verdict.status, TestStatus::Cancelled);
+    }
+
+    /// A bash test that makes a temporary directory and removes it on exit (`trap ... EXIT`),
+    /// which a SIGKILL would leave behind; `marker` names the directory.
+    fn cleaning_test(marker: &Path, timeout: Option<Duration>) -> CommandOracle {
+        let script = format!(
+            "mkdir {m} && trap 'rm -rf {m}' EXIT && sleep 30",
+            m = marker.display()
+        );
+        let command: Vec<OsString> = ["bash", "-c", &script, "bash"]
+            .iter()
+            .map(|s| s.into())
+            .collect();
+        CommandOracle::new(&command, Path::new("input.txt"), timeout).unwrap()
+    }
+
+    fn wait_for(path: &Path) {
+        let until = Instant::now() + Duration::from_secs(10);
+        while !path.exists() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(path.exists(), "the test never started");
+    }
+
+    #[test]
+    fn a_test_stopped_at_its_timeout_removes_what_it_made() {
+        let scratch = tempfile::tempdir().unwrap();
+        let marker = scratch.path().join("made");
+        let oracle = cleaning_test(&marker, Some(Duration::from_millis(300)));
+        let verdict = oracle.judge(b"", &CancelToken::new());
+        assert_eq!(verdict.status, TestStatus::TimedOut);
+        assert!(!marker.exists(), "the test's trap did not run");
+    }
+
+    #[test]
+    fn a_cancelled_test_removes_what_it_made() {
+        let scratch = tempfile::tempdir().unwrap();
+        let marker = scratch.path().join("made");
+        let oracle = Arc::new(cleaning_test(&marker, None));
+        let token = CancelToken::new();
+        let (o, t) = (oracle.clone(), token.clone());
+        let runner = std::thread::spawn(move || o.judge(b"", &t));
+        wait_for(&marker);
+        token.cancel();
+        let verdict = runner.join().unwrap();
+        assert_eq!(verdict.status, TestStatus::Cancelled);
+        assert!(!marker.exists(), "the test's trap did not run");
+    }
+
+    #[test]
+    fn a_test_that_ignores_sigterm_is_killed_after_the_grace() {
+        let oracle = sh(
+            "trap '' TERM; while :; do :; done",
+            Some(Duration::from_millis(200)),
+        );
+        let start = Instant::now();
+        let verdict = oracle.judge(b"", &CancelToken::new());
+        assert_eq!(verdict.status, TestStatus::TimedOut);
+        let took = start.elapsed();
+        assert!(took >= STOP_GRACE, "killed before the grace: {took:?}");
+        assert!(
+            took < STOP_GRACE * 5,
+            "not killed after the grace: {took:?}"
+        );
     }
 
     #[test]

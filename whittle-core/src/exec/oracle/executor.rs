@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 use crate::exec::processes::CancelToken;
-use crate::exec::processes::kill_group;
+use crate::exec::processes::{kill_group, terminate_group};
 
 use super::{OUTPUT_TAIL_BYTES, TestStatus};
 
@@ -66,8 +66,8 @@ pub struct Execution {
 }
 
 /// Runs tests on this machine: each in its own process group, its output read through a pipe
-/// into a bounded tail, the group killed when the test ends, at the timeout and on
-/// cancellation.
+/// into a bounded tail, the group killed when the test ends; at the timeout and on
+/// cancellation the group gets SIGTERM first and [`STOP_GRACE`] to end.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LocalExecutor;
 
@@ -112,19 +112,8 @@ impl Executor for LocalExecutor {
         let pgid = child.id() as i32;
         let deadline = run.timeout.and_then(|limit| start.checked_add(limit));
         let mut tail = OutputTail::default();
-        let waited = wait_reading(&mut child, &mut output, deadline, &mut tail);
-        let (status, timed_out) = match waited {
-            Ok(Some(status)) => (Ok(status), false),
-            Ok(None) => {
-                kill_group(pgid);
-                (child.wait(), true)
-            }
-            Err(error) => {
-                kill_group(pgid);
-                let _ = child.wait();
-                (Err(error), false)
-            }
-        };
+        let (status, timed_out) =
+            wait_or_stop(&mut child, &mut output, deadline, cancel, &mut tail);
         // Whatever the test left running in its group goes too.
         kill_group(pgid);
         tail.drain(&mut output);
@@ -148,6 +137,63 @@ impl Executor for LocalExecutor {
 
     fn describe(&self) -> String {
         "on this machine".into()
+    }
+}
+
+/// How long a test stopped before its end (its timeout, a cancellation) has, after SIGTERM, to
+/// remove what it made (a shell's `trap '...' EXIT`, a compiler's temporary files) before its
+/// group is killed.
+pub const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// How often the wait for a test looks whether its run was cancelled (the cancellation itself
+/// signals the group at once; this only bounds the grace).
+const CANCEL_CHECK: Duration = Duration::from_millis(100);
+
+/// Waits for the test while reading its output into `tail`; at its deadline or once `cancel`
+/// is cancelled, stops it ([`stop_gently`]). Returns its exit status and whether it timed out.
+fn wait_or_stop(
+    child: &mut std::process::Child,
+    output: &mut std::io::PipeReader,
+    deadline: Option<Instant>,
+    cancel: &CancelToken,
+    tail: &mut OutputTail,
+) -> (std::io::Result<std::process::ExitStatus>, bool) {
+    let pgid = child.id() as i32;
+    loop {
+        let check = Instant::now() + CANCEL_CHECK;
+        let until = deadline.map_or(check, |deadline| deadline.min(check));
+        match wait_reading(child, output, Some(until), tail) {
+            Ok(Some(status)) => return (Ok(status), false),
+            Ok(None) => {
+                let timed_out = deadline.is_some_and(|deadline| Instant::now() >= deadline);
+                if timed_out || cancel.is_cancelled() {
+                    return (stop_gently(child, pgid, output, tail), timed_out);
+                }
+            }
+            Err(error) => {
+                kill_group(pgid);
+                let _ = child.wait();
+                return (Err(error), false);
+            }
+        }
+    }
+}
+
+/// Stops a test that has to end now: SIGTERM to its group, then, when it has not ended within
+/// [`STOP_GRACE`], SIGKILL.
+fn stop_gently(
+    child: &mut std::process::Child,
+    pgid: i32,
+    output: &mut std::io::PipeReader,
+    tail: &mut OutputTail,
+) -> std::io::Result<std::process::ExitStatus> {
+    terminate_group(pgid);
+    match wait_reading(child, output, Some(Instant::now() + STOP_GRACE), tail) {
+        Ok(Some(status)) => Ok(status),
+        _ => {
+            kill_group(pgid);
+            child.wait()
+        }
     }
 }
 

@@ -10,7 +10,7 @@ mod program;
 mod timeout;
 
 pub use command::{CaseLayout, CommandOracle, InputType, remove_tree};
-pub use executor::{Execution, Executor, LocalExecutor, Run};
+pub use executor::{Execution, Executor, LocalExecutor, Run, STOP_GRACE};
 pub(crate) use executor::{OutputTail, wait_reading};
 pub use program::{check_program, explain_spawn_failure};
 pub use timeout::{DerivedTimeout, MUCH_SLOWER, RECENT_RUNS, TimeoutFit};
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::exec::processes::{CancelToken, kill_all_running};
+pub use crate::exec::processes::CancelToken;
 use crate::outcome::Outcome;
 
 /// How much of a test's output is kept (its tail).
