@@ -422,6 +422,34 @@ fn hdd_is_one_tree_minimal_and_hoist_one_maximal_on_random_json() {
     }
 }
 
+/// A long list: the `-sweep` variants hoist a node with many hoists at its own turn, after its
+/// children were pruned, instead of first trying each of its elements in its place (here
+/// 1,500 tests before the one that holds the needle).
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn a_long_list_is_pruned_before_its_elements_are_hoisted() {
+    let items: Vec<String> = (0..2000)
+        .map(|i| {
+            let inner = if i == 1500 { r#"{"bad": 42}"# } else { "2" };
+            format!(r#"{{"id": {i}, "b": [1, {inner}]}}"#)
+        })
+        .collect();
+    let document = format!(
+        "{{\"version\": 3, \"items\": [\n{}\n]}}\n",
+        items.join(",\n")
+    );
+    for pipeline in ["hddhr-sweep", "coarse-hddhr-sweep"] {
+        let oracle = Arc::new(predicate("bad", json_mentioning(r#""bad":42"#)));
+        let (result, stats) = reduce(document.as_bytes(), settings("json", pipeline), oracle);
+        let compact: String = text(&result).split_whitespace().collect();
+        assert_eq!(compact, r#"{"bad":42}"#, "{pipeline}");
+        assert!(stats.tests < 300, "{pipeline}: {} tests", stats.tests);
+    }
+}
+
 /// A pinned node survives pruning and hoisting.
 #[test]
 #[cfg_attr(

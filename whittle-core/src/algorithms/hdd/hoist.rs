@@ -90,56 +90,75 @@ pub(super) fn hoists_of(
 
 /// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`. `layout`
 /// tells where the nodes are in the best, when known already (for displays).
+/// Nodes with more than `most` hoists are left out (see [`hoist_round`]).
 pub(super) fn tmin(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     nodes: &[NodeId],
     pins: &PinnedNodes,
     layout: Option<&Layout>,
+    most: usize,
 ) -> Result<(), Stop> {
-    if nodes.is_empty() {
-        return Ok(());
-    }
     let mut known = layout.cloned();
     let mut start = 0;
-    loop {
-        let state: &TreeState = shared;
-        let mut hoists = Vec::new();
-        for k in 0..nodes.len() {
-            let slot = (start + k) % nodes.len();
+    while let Some(slot) = hoist_round(tester, shared, nodes, start, pins, known.take(), most)? {
+        start = slot;
+    }
+    Ok(())
+}
+
+/// One round of TMIN^χ over `nodes` from the one at `start` on, wrapping around: their hoists
+/// judged as one window, the first interesting one accepted and committed to `shared`; a node
+/// with more than `most` hoists is left out. Returns the index in `nodes` of the node hoisted,
+/// `None` when no hoist applies.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn hoist_round(
+    tester: &mut Tester,
+    shared: &mut Arc<TreeState>,
+    nodes: &[NodeId],
+    start: usize,
+    pins: &PinnedNodes,
+    layout: Option<Layout>,
+    most: usize,
+) -> Result<Option<usize>, Stop> {
+    let state: &TreeState = shared;
+    let mut hoists = Vec::new();
+    for k in 0..nodes.len() {
+        let slot = (start + k) % nodes.len();
+        let of_node = hoists_of(state, pins, nodes[slot]);
+        if of_node.len() <= most {
             hoists.extend(
-                hoists_of(state, pins, nodes[slot])
+                of_node
                     .into_iter()
                     .map(|(node, target)| (slot, node, target)),
             );
         }
-        if hoists.is_empty() {
-            return Ok(());
-        }
-        // Where the nodes are: known for the first round, rendered again after each hoist.
-        let layout = match known.take() {
-            Some(layout) => Some(layout),
-            None => tester
-                .wants_spans()
-                .then(|| state.layout(&TreeEdits::new())),
-        };
-        let window = HoistWindow {
-            state,
-            hoists,
-            layout,
-        };
-        let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
-        let Some(&i) = found.first() else {
-            return Ok(());
-        };
-        let (slot, node, target) = window.hoists[i];
-        let probe = window.candidate(i);
-        let mut content = Vec::new();
-        window.render(i, &mut content);
-        tester.accept(content, None, Branch::Hoist, probe);
-        drop(window);
-        Arc::make_mut(shared).commit(&TreeEdits::hoisting(node, target));
-        debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
-        start = slot;
     }
+    if hoists.is_empty() {
+        return Ok(None);
+    }
+    // Where the nodes are: as given, else rendered when a display wants them.
+    let layout = layout.or_else(|| {
+        tester
+            .wants_spans()
+            .then(|| state.layout(&TreeEdits::new()))
+    });
+    let window = HoistWindow {
+        state,
+        hoists,
+        layout,
+    };
+    let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
+    let Some(&i) = found.first() else {
+        return Ok(None);
+    };
+    let (slot, node, target) = window.hoists[i];
+    let probe = window.candidate(i);
+    let mut content = Vec::new();
+    window.render(i, &mut content);
+    tester.accept(content, None, Branch::Hoist, probe);
+    drop(window);
+    Arc::make_mut(shared).commit(&TreeEdits::hoisting(node, target));
+    debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
+    Ok(Some(slot))
 }

@@ -50,13 +50,18 @@ impl TreeLookahead {
         }
     }
 
-    /// The first round of TMIN^χ on `nodes`: each node's hoists, farthest first.
-    pub fn hoists(&mut self, nodes: &[NodeId], pins: &PinnedNodes) {
+    /// The first round of TMIN^χ on `nodes`: each node's hoists, farthest first (those of a
+    /// node with more than `most` are left to its own turn).
+    pub fn hoists(&mut self, nodes: &[NodeId], pins: &PinnedNodes, most: usize) {
         for &place in nodes {
             if self.is_full() {
                 return;
             }
-            for (node, target) in hoists_of(&self.state, pins, place) {
+            let hoists = hoists_of(&self.state, pins, place);
+            if hoists.len() > most {
+                continue;
+            }
+            for (node, target) in hoists {
                 self.push(TreeEdits::hoisting(node, target));
             }
         }

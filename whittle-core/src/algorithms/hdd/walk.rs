@@ -16,6 +16,10 @@ use super::lookahead::TreeLookahead;
 use super::pinned_nodes::PinnedNodes;
 use super::{hoist, prune};
 
+/// The most hoists a node may have to be hoisted with its siblings in the `-sweep` variants
+/// (see [`Walk::most_hoists_with_siblings`]).
+const MOST_HOISTS_WITH_SIBLINGS: usize = 32;
+
 pub(super) struct Walk<'a> {
     pub tester: &'a mut Tester,
     /// Shared with the lookahead while it lasts (a commit follows an acceptance, which ends
@@ -96,11 +100,59 @@ impl Walk<'_> {
             }
             self.look_ahead(&children, &queue);
             self.reduce_set(&children, Some(node), depth + 1)?;
+            if let Some(hoisted) = self.hoist_at_own_turn(node, depth)? {
+                // Its children have not been pruned yet: it takes a turn of its own.
+                queue.push(&self.state, hoisted, depth);
+                continue;
+            }
             for child in self.state.children(node) {
                 queue.push(&self.state, child, depth + 1);
             }
         }
         Ok(())
+    }
+
+    /// The most hoists a node may have to be hoisted with its siblings at its parent's turn, as
+    /// the papers do; one with more waits for its own turn, after its children were pruned
+    /// (the `-sweep` variants, beyond the papers; unbounded otherwise). Hoisting a JSON array
+    /// of 30,000 objects at its parent's turn tries each object in its place, 30,000 tests,
+    /// before the sweep over them would remove most in a few dozen.
+    fn most_hoists_with_siblings(&self) -> usize {
+        let own_turns = self.algorithm.pruner == Pruner::Sweep
+            && self.algorithm.traversal == Traversal::Recursive;
+        if own_turns {
+            MOST_HOISTS_WITH_SIBLINGS
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// Hoists `node` (at `depth`) at its own turn, its children pruned, when it has too many
+    /// hoists to be hoisted with its siblings: one round of TMIN^χ, the first of its hoists
+    /// that is interesting. Returns the descendant now in its place, if any; that one's
+    /// hoists wait for its own turn (the walk runs again while it removes something, so the
+    /// last walk tries every hoist on the final text).
+    fn hoist_at_own_turn(&mut self, node: NodeId, depth: usize) -> Result<Option<NodeId>, Stop> {
+        let most = self.most_hoists_with_siblings();
+        if !self.algorithm.hoist
+            || most == usize::MAX
+            || hoist::hoists_of(&self.state, &self.pins, node).len() <= most
+            || self.hoist_set(&[node]).is_empty()
+        {
+            return Ok(None);
+        }
+        self.report(TreePhase::Hoist, &[node], None, depth);
+        let layout = self.layout.as_ref().map(|(_, layout)| layout.clone());
+        let hoisted = hoist::hoist_round(
+            self.tester,
+            &mut self.state,
+            &[node],
+            0,
+            &self.pins,
+            layout,
+            usize::MAX,
+        )?;
+        Ok(hoisted.and_then(|_| self.state.visible(node)))
     }
 
     /// What a coarse variant keeps of a set: the Φ-empty nodes (all nodes otherwise); never a
@@ -140,8 +192,9 @@ impl Walk<'_> {
         }
         let nu = self.tester.control().split_factor();
         let mut lookahead = TreeLookahead::new(Arc::clone(&self.state));
+        let most = self.most_hoists_with_siblings();
         if self.algorithm.hoist {
-            lookahead.hoists(&self.hoist_set(current), &self.pins);
+            lookahead.hoists(&self.hoist_set(current), &self.pins, most);
         }
         for node in queue.upcoming().chain(current.iter().copied()) {
             if lookahead.is_full() {
@@ -163,7 +216,7 @@ impl Walk<'_> {
                 lookahead.keeping(&config, first);
             }
             if self.algorithm.hoist {
-                lookahead.hoists(&self.hoist_set(&children), &self.pins);
+                lookahead.hoists(&self.hoist_set(&children), &self.pins, most);
             }
         }
         self.tester.set_lookahead(Some(Box::new(lookahead)));
@@ -192,13 +245,21 @@ impl Walk<'_> {
         }
         if self.algorithm.hoist {
             let kept = self.hoist_set(nodes);
-            if kept
-                .iter()
-                .any(|&node| !hoist::hoists_of(&self.state, &self.pins, node).is_empty())
-            {
+            let most = self.most_hoists_with_siblings();
+            if kept.iter().any(|&node| {
+                let hoists = hoist::hoists_of(&self.state, &self.pins, node).len();
+                (1..=most).contains(&hoists)
+            }) {
                 self.report(TreePhase::Hoist, &kept, parent, depth);
                 let layout = self.layout.as_ref().map(|(_, layout)| layout);
-                hoist::tmin(self.tester, &mut self.state, &kept, &self.pins, layout)?;
+                hoist::tmin(
+                    self.tester,
+                    &mut self.state,
+                    &kept,
+                    &self.pins,
+                    layout,
+                    most,
+                )?;
             }
         }
         Ok(())
