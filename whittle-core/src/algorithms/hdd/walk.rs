@@ -136,8 +136,8 @@ impl Walk<'_> {
         let most = self.most_hoists_with_siblings();
         if !self.algorithm.hoist
             || most == usize::MAX
-            || hoist::hoists_of(&self.state, &self.pins, node).len() <= most
             || self.hoist_set(&[node]).is_empty()
+            || hoist::hoists_of(&self.state, &self.pins, node).len() <= most
         {
             return Ok(None);
         }
