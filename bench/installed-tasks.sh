@@ -15,6 +15,9 @@
 #   js-node-tsc-large            typescript's lib/_tsc.js, 6.2 MB: the compiler's message lookup
 #       reads a field that does not exist, so reporting any diagnostic dies with a TypeError;
 #       the test compiles a one-line file with a type error.
+#   json-python-large-list       made here (python3 only), 8.1 MB: a catalogue of 30,000 items,
+#       one of them holding {"bad": 42} deep inside; the test loads it with Python's json and
+#       looks for that object (a long list: each element may be hoisted into its place).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -99,6 +102,32 @@ EOF
 else
     echo "installed-tasks: no node or no $tsc_package/lib/_tsc.js: the large JavaScript task is skipped" >&2
 fi
+
+task=$out/json-python-large-list
+mkdir -p "$task"
+python3 - "$task/catalogue.json" <<'EOF'
+import json, random, sys
+random.seed(7)
+items = []
+for i in range(30000):
+    items.append({"id": i, "name": "item%d" % i,
+                  "tags": ["t%d" % random.randint(0, 99) for _ in range(3)],
+                  "price": round(random.random() * 100, 2),
+                  "meta": {"a": random.randint(0, 9), "b": [1, 2, 3], "c": None}})
+items[21017]["meta"]["b"] = [1, 2, {"bad": 42}]
+json.dump({"version": 3, "items": items}, open(sys.argv[1], "w"), indent=2)
+EOF
+cat >"$task/oracle.sh" <<'EOF'
+#!/bin/bash
+timeout 20 python3 -c '
+import json, sys
+def holds(x):
+    if isinstance(x, dict):
+        return x.get("bad") == 42 or any(holds(v) for v in x.values())
+    return isinstance(x, list) and any(holds(v) for v in x)
+sys.exit(0 if holds(json.load(open(sys.argv[1]))) else 1)' "$1" 2>/dev/null
+EOF
+chmod +x "$task/oracle.sh"
 
 for task in "$out"/*/; do
     input=$task/$(task_input "$task")
