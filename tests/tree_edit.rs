@@ -291,6 +291,34 @@ fn hoisting_an_argument_into_a_call() {
     );
 }
 
+/// A node hoisted into an indented place keeps the place's indentation on its first line; its
+/// other lines move left by the difference of the two lines' indentations (also after a
+/// removed sibling, whose whitespace the place's replaces).
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn a_hoisted_node_keeps_its_place_s_indentation() {
+    let text = "[\n  {\n    \"x\": 0\n  },\n  {\n    \"meta\": {\n      \"a\": 1\n    }\n  }\n]\n";
+    let tree = tree_of("json", text, Preprocess::default());
+    let state = TreeState::new(tree.clone());
+    let first = find(&tree, "object", "{\n    \"x\": 0\n  }");
+    let item = find(
+        &tree,
+        "object",
+        "{\n    \"meta\": {\n      \"a\": 1\n    }\n  }",
+    );
+    let meta = find(&tree, "object", "{\n      \"a\": 1\n    }");
+    assert_eq!(
+        render(&state, &TreeEdits::hoisting(item, meta)),
+        "[\n  {\n    \"x\": 0\n  },\n  {\n    \"a\": 1\n  }\n]\n"
+    );
+    let mut both = TreeEdits::removing([first]);
+    both.hoist(item, meta);
+    assert_eq!(render(&state, &both), "[\n  {\n    \"a\": 1\n  }\n]\n");
+}
+
 #[test]
 #[cfg_attr(
     not(feature = "lang-json"),
@@ -556,9 +584,10 @@ fn layouts_find_nodes_in_the_edited_text() {
     // The hoisted call stands where the if statement stood.
     let span = state.span_in(&layout, call).unwrap();
     assert_eq!(&text[span.clone()], b"printf(\"hi\");");
+    // At the if statement's indentation, after the removed declaration.
     assert_eq!(
         &text[..span.start],
-        b"int main() {\n" as &[u8],
+        b"int main() {\n    " as &[u8],
         "{}",
         String::from_utf8_lossy(&text)
     );

@@ -506,7 +506,7 @@ fn the_course_of_a_schedule() {
         if width >= 100 {
             // The size over running time, with the sizes at 10, 25 and 50 % of it.
             assert!(
-                screen.contains("Size/time 10% 41 B 25% 41 B 50% 41 B"),
+                screen.contains("Size/time 10% 45 B 25% 45 B 50% 45 B"),
                 "{screen}"
             );
         }
@@ -542,7 +542,7 @@ fn a_rename_shows_its_new_text() {
     assert!(h.struck_through().starts_with("printf"), "{screen}");
     assert_eq!(h.inserted(), "a", "{screen}");
     assert!(
-        screen.contains("│2 printfa(\"Hello world!\\n\");"),
+        screen.contains("│2     printfa(\"Hello world!\\n\");"),
         "{screen}"
     );
     insta::assert_snapshot!("rename_step_160x45", screen);

@@ -70,6 +70,9 @@ pub(crate) struct Renderer<'a> {
     pending: Option<PendingSeparator>,
     /// The whitespace of a hoisting's place, used before the first token of the hoisted node.
     place_trivia: Option<(u32, u32)>,
+    /// The dedent in force at that place (the hoisted node's own dedent applies only to the
+    /// line breaks inside it).
+    place_dedent: u32,
     /// Columns removed from the indentation of every line break written (inside hoisted nodes).
     dedent: u32,
     /// Source end of the last piece written (`u32::MAX` before the first).
@@ -159,6 +162,7 @@ impl<'a> Renderer<'a> {
             gap: None,
             pending: None,
             place_trivia: None,
+            place_dedent: 0,
             dedent: 0,
             last_end: u32::MAX,
             pieces: 0,
@@ -352,6 +356,7 @@ impl<'a> Renderer<'a> {
         if node != place && self.place_trivia.is_none() {
             let place_node = self.tree.node(place);
             self.place_trivia = Some((place_node.trivia_start, place_node.start));
+            self.place_dedent = self.dedent;
         }
         let data = self.tree.node(node);
         if data.flags & flags::TOKEN != 0 {
@@ -459,11 +464,13 @@ impl<'a> Renderer<'a> {
             self.flush_pending();
         }
         let data = self.tree.node(id);
-        let trivia = self
-            .place_trivia
-            .take()
-            .unwrap_or((data.trivia_start, data.start));
+        let (trivia, dedent) = match self.place_trivia.take() {
+            Some(trivia) => (trivia, self.place_dedent),
+            None => ((data.trivia_start, data.start), self.dedent),
+        };
+        let inner = std::mem::replace(&mut self.dedent, dedent);
         self.write_piece(trivia, start, end, replacement);
+        self.dedent = inner;
     }
 
     fn write_piece(
