@@ -30,7 +30,7 @@ use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 
 use crate::exec::oracle::{
-    CancelToken, Execution, Executor, LocalExecutor, OutputTail, Run, TestStatus, wait_reading,
+    CancelToken, Execution, Executor, LocalExecutor, OutputReader, OutputTail, Run, TestStatus,
 };
 use crate::exec::processes::kill_group;
 
@@ -298,14 +298,13 @@ impl SlurmExecutor {
             }
         };
         let pgid = child.id() as i32;
-        let mut tail = OutputTail::default();
+        let mut reader = OutputReader::new();
         let mut cancelling: Option<Instant> = None;
         let waited = loop {
-            match wait_reading(
+            match reader.wait(
                 &mut child,
                 &mut output,
                 Some(Instant::now() + CANCEL_REPEAT),
-                &mut tail,
             ) {
                 Ok(Some(status)) => break Ok(status),
                 Ok(None) => {}
@@ -329,7 +328,7 @@ impl SlurmExecutor {
                 }
             }
         };
-        tail.drain(&mut output);
+        let tail = reader.finish(&mut output);
         cancel.finished(pgid);
         let status = waited?;
         let exit = match (

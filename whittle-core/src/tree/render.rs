@@ -68,11 +68,10 @@ pub(crate) struct Renderer<'a> {
     out: &'a mut Vec<u8>,
     gap: Option<Gap>,
     pending: Option<PendingSeparator>,
-    /// The whitespace of a hoisting's place, used before the first token of the hoisted node.
-    place_trivia: Option<(u32, u32)>,
-    /// The dedent in force at that place (the hoisted node's own dedent applies only to the
-    /// line breaks inside it).
-    place_dedent: u32,
+    /// The whitespace of a hoisting's place, used before the first token of the hoisted node,
+    /// with the dedent in force at that place (the hoisted node's own dedent applies only to
+    /// the line breaks inside it).
+    place_trivia: Option<((u32, u32), u32)>,
     /// Columns removed from the indentation of every line break written (inside hoisted nodes).
     dedent: u32,
     /// Source end of the last piece written (`u32::MAX` before the first).
@@ -162,7 +161,6 @@ impl<'a> Renderer<'a> {
             gap: None,
             pending: None,
             place_trivia: None,
-            place_dedent: 0,
             dedent: 0,
             last_end: u32::MAX,
             pieces: 0,
@@ -355,8 +353,7 @@ impl<'a> Renderer<'a> {
         }
         if node != place && self.place_trivia.is_none() {
             let place_node = self.tree.node(place);
-            self.place_trivia = Some((place_node.trivia_start, place_node.start));
-            self.place_dedent = self.dedent;
+            self.place_trivia = Some(((place_node.trivia_start, place_node.start), self.dedent));
         }
         let data = self.tree.node(node);
         if data.flags & flags::TOKEN != 0 {
@@ -386,7 +383,7 @@ impl<'a> Renderer<'a> {
 
     /// After a hoisted node: the rest of its place is skipped.
     fn leave_hoisted(&mut self, place: NodeId, node: NodeId) {
-        if let Some(lead) = self.place_trivia.take() {
+        if let Some((lead, _)) = self.place_trivia.take() {
             // The hoisted node wrote nothing: the whole place is gone.
             let newline = self.tree.node(place).flags & flags::NEWLINE != 0;
             self.gap = Gap::merge(self.gap, Some(Gap { lead, newline }));
@@ -427,7 +424,7 @@ impl<'a> Renderer<'a> {
     }
 
     fn add_gap(&mut self, mut gap: Gap) {
-        if let Some(lead) = self.place_trivia.take() {
+        if let Some((lead, _)) = self.place_trivia.take() {
             gap.lead = lead;
         }
         self.gap = Gap::merge(self.gap, Some(gap));
@@ -464,10 +461,10 @@ impl<'a> Renderer<'a> {
             self.flush_pending();
         }
         let data = self.tree.node(id);
-        let (trivia, dedent) = match self.place_trivia.take() {
-            Some(trivia) => (trivia, self.place_dedent),
-            None => ((data.trivia_start, data.start), self.dedent),
-        };
+        let (trivia, dedent) = self
+            .place_trivia
+            .take()
+            .unwrap_or(((data.trivia_start, data.start), self.dedent));
         let inner = std::mem::replace(&mut self.dedent, dedent);
         self.write_piece(trivia, start, end, replacement);
         self.dedent = inner;

@@ -111,12 +111,12 @@ impl Executor for LocalExecutor {
         };
         let pgid = child.id() as i32;
         let deadline = run.timeout.and_then(|limit| start.checked_add(limit));
-        let mut tail = OutputTail::default();
+        let mut reader = OutputReader::new();
         let (status, timed_out) =
-            wait_or_stop(&mut child, &mut output, deadline, cancel, &mut tail);
+            wait_or_stop(&mut child, &mut output, deadline, cancel, &mut reader);
         // Whatever the test left running in its group goes too.
         kill_group(pgid);
-        tail.drain(&mut output);
+        let tail = reader.finish(&mut output);
         cancel.finished(pgid);
         let status = status?;
         let status = if cancel.is_cancelled() {
@@ -149,25 +149,25 @@ pub const STOP_GRACE: Duration = Duration::from_secs(1);
 /// signals the group at once; this only bounds the grace).
 const CANCEL_CHECK: Duration = Duration::from_millis(100);
 
-/// Waits for the test while reading its output into `tail`; at its deadline or once `cancel`
-/// is cancelled, stops it ([`stop_gently`]). Returns its exit status and whether it timed out.
+/// Waits for the test while `reader` reads its output; at its deadline or once `cancel` is
+/// cancelled, stops it ([`stop_gently`]). Returns its exit status and whether it timed out.
 fn wait_or_stop(
     child: &mut std::process::Child,
     output: &mut std::io::PipeReader,
     deadline: Option<Instant>,
     cancel: &CancelToken,
-    tail: &mut OutputTail,
+    reader: &mut OutputReader,
 ) -> (std::io::Result<std::process::ExitStatus>, bool) {
     let pgid = child.id() as i32;
     loop {
         let check = Instant::now() + CANCEL_CHECK;
         let until = deadline.map_or(check, |deadline| deadline.min(check));
-        match wait_reading(child, output, Some(until), tail) {
+        match reader.wait(child, output, Some(until)) {
             Ok(Some(status)) => return (Ok(status), false),
             Ok(None) => {
                 let timed_out = deadline.is_some_and(|deadline| Instant::now() >= deadline);
                 if timed_out || cancel.is_cancelled() {
-                    return (stop_gently(child, pgid, output, tail), timed_out);
+                    return (stop_gently(child, pgid, output, reader), timed_out);
                 }
             }
             Err(error) => {
@@ -185,10 +185,10 @@ fn stop_gently(
     child: &mut std::process::Child,
     pgid: i32,
     output: &mut std::io::PipeReader,
-    tail: &mut OutputTail,
+    reader: &mut OutputReader,
 ) -> std::io::Result<std::process::ExitStatus> {
     terminate_group(pgid);
-    match wait_reading(child, output, Some(Instant::now() + STOP_GRACE), tail) {
+    match reader.wait(child, output, Some(Instant::now() + STOP_GRACE)) {
         Ok(Some(status)) => Ok(status),
         _ => {
             kill_group(pgid);
@@ -274,51 +274,76 @@ pub(super) fn readable(pipe: &std::io::PipeReader, wait: Duration) -> bool {
     }
 }
 
-/// Waits for the child while reading its output into `tail`. Returns `None` at the deadline.
-///
-/// The pipe ends when every process holding it has ended; until then the child is looked at
-/// between reads, at most 50 ms apart (sooner at first), since a background process of the test
-/// may keep the pipe open after the test itself has ended.
-pub(crate) fn wait_reading(
-    child: &mut std::process::Child,
-    pipe: &mut std::io::PipeReader,
-    deadline: Option<Instant>,
-    tail: &mut OutputTail,
-) -> std::io::Result<Option<std::process::ExitStatus>> {
-    let mut buffer = vec![0; READ_CHUNK];
-    let mut pipe_open = true;
-    let mut pause = Duration::from_millis(1);
-    loop {
-        if let Some(status) = child.try_wait()? {
-            return Ok(Some(status));
+/// A test's output read while the test is waited for: the tail kept, and what the reading
+/// carries from one wait to the next (its buffer, whether the pipe is open, the pause between
+/// looks at the child), so that waiting in short turns (to look at a cancellation) costs what
+/// one long wait does.
+pub(crate) struct OutputReader {
+    tail: OutputTail,
+    buffer: Vec<u8>,
+    pipe_open: bool,
+    pause: Duration,
+}
+
+impl OutputReader {
+    pub(crate) fn new() -> Self {
+        OutputReader {
+            tail: OutputTail::default(),
+            buffer: vec![0; READ_CHUNK],
+            pipe_open: true,
+            pause: Duration::from_millis(1),
         }
-        let left = match deadline {
-            Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => Some(left),
-                _ => return Ok(None),
-            },
-            None => None,
-        };
-        if !pipe_open {
-            // Nothing can be printed any more: wait for the child alone.
-            return match left {
-                Some(left) => child.wait_timeout(left),
-                None => child.wait().map(Some),
-            };
-        }
-        let wait = left.map_or(pause, |left| left.min(pause));
-        if readable(pipe, wait) {
-            match pipe.read(&mut buffer) {
-                Ok(0) => pipe_open = false,
-                Ok(n) => {
-                    tail.push(&buffer[..n]);
-                    pause = Duration::from_millis(1);
-                }
-                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => pipe_open = false,
+    }
+
+    /// Waits for the child while reading its output. Returns `None` at the deadline.
+    ///
+    /// The pipe ends when every process holding it has ended; until then the child is looked
+    /// at between reads, at most 50 ms apart (sooner after output), since a background process
+    /// of the test may keep the pipe open after the test itself has ended.
+    pub(crate) fn wait(
+        &mut self,
+        child: &mut std::process::Child,
+        pipe: &mut std::io::PipeReader,
+        deadline: Option<Instant>,
+    ) -> std::io::Result<Option<std::process::ExitStatus>> {
+        loop {
+            if let Some(status) = child.try_wait()? {
+                return Ok(Some(status));
             }
-        } else {
-            pause = (pause * 2).min(Duration::from_millis(50));
+            let left = match deadline {
+                Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
+                    Some(left) if !left.is_zero() => Some(left),
+                    _ => return Ok(None),
+                },
+                None => None,
+            };
+            if !self.pipe_open {
+                // Nothing can be printed any more: wait for the child alone.
+                return match left {
+                    Some(left) => child.wait_timeout(left),
+                    None => child.wait().map(Some),
+                };
+            }
+            let wait = left.map_or(self.pause, |left| left.min(self.pause));
+            if readable(pipe, wait) {
+                match pipe.read(&mut self.buffer) {
+                    Ok(0) => self.pipe_open = false,
+                    Ok(n) => {
+                        self.tail.push(&self.buffer[..n]);
+                        self.pause = Duration::from_millis(1);
+                    }
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => self.pipe_open = false,
+                }
+            } else {
+                self.pause = (self.pause * 2).min(Duration::from_millis(50));
+            }
         }
+    }
+
+    /// The tail, with what is left in the pipe (the test has ended and its group was killed).
+    pub(crate) fn finish(mut self, pipe: &mut std::io::PipeReader) -> OutputTail {
+        self.tail.drain(pipe);
+        self.tail
     }
 }

@@ -11,7 +11,7 @@ mod timeout;
 
 pub use command::{CaseLayout, CommandOracle, InputType, remove_tree};
 pub use executor::{Execution, Executor, LocalExecutor, Run, STOP_GRACE};
-pub(crate) use executor::{OutputTail, wait_reading};
+pub(crate) use executor::{OutputReader, OutputTail};
 pub use program::{check_program, explain_spawn_failure};
 pub use timeout::{DerivedTimeout, MUCH_SLOWER, RECENT_RUNS, TimeoutFit};
 
