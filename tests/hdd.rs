@@ -450,6 +450,81 @@ fn a_long_list_is_pruned_before_its_elements_are_hoisted() {
     }
 }
 
+/// A chain of hoists (arrays nested 120 deep, as deep as the test's JSON parser goes): the
+/// `-sweep` variants gallop down it, a few dozen tests where one a level took over 120.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn a_chain_of_hoists_is_galloped_down() {
+    let depth = 120;
+    let document = format!(
+        "{{\"a\": {}{{\"bad\": 42}}{}}}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    for pipeline in ["hddhr-sweep", "coarse-hddhr-sweep"] {
+        let oracle = Arc::new(predicate("bad", json_mentioning(r#""bad":42"#)));
+        let (result, stats) = reduce(document.as_bytes(), settings("json", pipeline), oracle);
+        let compact: String = text(&result).split_whitespace().collect();
+        assert_eq!(compact, r#"{"bad":42}"#, "{pipeline}");
+        assert!(stats.tests < 40, "{pipeline}: {} tests", stats.tests);
+    }
+}
+
+/// Nested arrays and objects with words at random depths: galloping down the chains of hoists
+/// leaves HDDH^r's sweeps 1-tree-minimal and 1-maximal.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn galloping_down_chains_keeps_hddhr_one_minimal_and_one_maximal() {
+    let mut random = Random(0xc4a1);
+    let mut checked = 0;
+    while checked < 40 {
+        let depth = 20 + random.below(100) as usize;
+        let mut document = String::from("0");
+        for level in 0..depth {
+            document = match random.below(6) {
+                0 => format!("[\"w{level}\", {document}]"),
+                1 => format!("{{\"k{level}\": {document}}}"),
+                2 => format!("[{document}, {level}]"),
+                _ => format!("[{document}]"),
+            };
+        }
+        let Some(test) = RandomTest::new(&mut random, &document) else {
+            continue;
+        };
+        if !test.is_interesting(document.as_bytes()) {
+            continue;
+        }
+        checked += 1;
+        let oracle = {
+            let test = test.clone();
+            Arc::new(predicate("random", move |c: &[u8]| test.is_interesting(c)))
+        };
+        let mut settings = settings("json", "hddhr-sweep");
+        settings.jobs = 1 + (checked % 2);
+        let (result, _) = reduce(document.as_bytes(), settings, oracle);
+        assert!(
+            test.is_interesting(&result),
+            "{document}: {}",
+            text(&result)
+        );
+        let mut left = removable_nodes_that_could_go(&result, &test);
+        left.extend(hoists_that_apply(&result, &test));
+        assert!(
+            left.is_empty(),
+            "{document} (needles {:?}, all: {}): {} still reduces by {left:?}",
+            test.needles,
+            test.all,
+            text(&result)
+        );
+    }
+}
+
 /// A pinned node survives pruning and hoisting.
 #[test]
 #[cfg_attr(

@@ -238,13 +238,22 @@ impl TreeState {
     /// the first node that [`TreeState::can_hoist`] accepts), farthest first, each with its
     /// distance in levels.
     pub fn hoist_candidates(&self, id: NodeId) -> Vec<(NodeId, usize)> {
-        let Some(node) = self.visible(id) else {
-            return Vec::new();
-        };
+        match self.visible(id) {
+            Some(node) => self.hoistables_under(node, node),
+            None => Vec::new(),
+        }
+    }
+
+    /// The nodes below `under` (the visible node `node` or one of its descendants) that may
+    /// replace `node`: on each path down from `under`, the first that [`TreeState::can_hoist`]
+    /// accepts; farthest first, each with its distance in levels from `under`. Below `node`
+    /// itself this is χ(`node`); below one of χ(`node`), it is where a hoist down a chain of
+    /// hoists goes next.
+    pub fn hoistables_under(&self, node: NodeId, under: NodeId) -> Vec<(NodeId, usize)> {
         let mut found = Vec::new();
         let mut stack: Vec<(NodeId, usize)> = Vec::new();
         let mut children = Vec::new();
-        self.children_into(node, &mut children);
+        self.children_into(under, &mut children);
         stack.extend(children.iter().rev().map(|&child| (child, 1)));
         while let Some((current, distance)) = stack.pop() {
             if self.can_hoist(node, current) {

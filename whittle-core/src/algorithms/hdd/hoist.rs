@@ -88,45 +88,164 @@ pub(super) fn hoists_of(
         .collect()
 }
 
+/// How TMIN^χ runs in a walk: the papers' way (`most` unbounded, no galloping), or the `-sweep`
+/// variants' (beyond the papers).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HoistPolicy {
+    /// Nodes with more hoists than this are left out (see [`hoist_round`]).
+    pub most: usize,
+    /// After two hoists in a row at the same place, try a hoist down the chain of hoists
+    /// (see [`chain_hoist`]), twice as far at each success and half as far after a failure,
+    /// before the round's own hoists: a chain of a thousand `else if` arms, nested arrays or
+    /// terms of a sum then goes in a few dozen tests instead of one test a level. The result
+    /// is still 1-maximal: TMIN^χ ends only when a whole round of χ's hoists found nothing.
+    pub gallop: bool,
+}
+
+impl HoistPolicy {
+    /// The papers' TMIN^χ.
+    pub(super) const PAPERS: HoistPolicy = HoistPolicy {
+        most: usize::MAX,
+        gallop: false,
+    };
+}
+
 /// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`. `layout`
 /// tells where the nodes are in the best, when known already (for displays).
-/// Nodes with more than `most` hoists are left out (see [`hoist_round`]).
 pub(super) fn tmin(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     nodes: &[NodeId],
     pins: &PinnedNodes,
     layout: Option<&Layout>,
-    most: usize,
+    policy: HoistPolicy,
 ) -> Result<(), Stop> {
     let mut known = layout.cloned();
-    let mut start = 0;
-    while let Some(slot) = hoist_round(tester, shared, nodes, start, pins, known.take(), most)? {
-        start = slot;
+    let mut round = Round {
+        nodes,
+        start: 0,
+        most: policy.most,
+        jump: None,
+    };
+    let mut gallop = Gallop::default();
+    loop {
+        round.jump = if policy.gallop {
+            gallop
+                .levels(round.start)
+                .and_then(|levels| chain_hoist(shared, pins, nodes[round.start], levels))
+        } else {
+            None
+        };
+        let Some(hoisted) = hoist_round(tester, shared, &round, pins, known.take())? else {
+            return Ok(());
+        };
+        gallop.record(hoisted, round.jump.is_some());
+        round.start = hoisted.slot;
     }
-    Ok(())
 }
 
-/// One round of TMIN^χ over `nodes` from the one at `start` on, wrapping around: their hoists
-/// judged as one window, the first interesting one accepted and committed to `shared`; a node
-/// with more than `most` hoists is left out. Returns the index in `nodes` of the node hoisted,
+/// Where TMIN^χ gallops down a chain of hoists: the place hoisted last and how many levels
+/// down the next jump goes (none under two).
+#[derive(Default)]
+struct Gallop {
+    slot: Option<usize>,
+    levels: usize,
+}
+
+impl Gallop {
+    /// How far down to jump at the place `slot` in the next round, if at all.
+    fn levels(&self, slot: usize) -> Option<usize> {
+        (self.slot == Some(slot) && self.levels >= 2).then_some(self.levels)
+    }
+
+    /// A round hoisted at `hoisted.slot`; it had offered a jump when `offered`.
+    fn record(&mut self, hoisted: Hoisted, offered: bool) {
+        if self.slot != Some(hoisted.slot) {
+            *self = Gallop {
+                slot: Some(hoisted.slot),
+                levels: 1,
+            };
+            return;
+        }
+        self.levels = match (offered, hoisted.jumped) {
+            (_, true) => self.levels.saturating_mul(2),
+            (true, false) => (self.levels / 2).max(1),
+            (false, false) => self.levels + 1,
+        };
+    }
+}
+
+/// The hoist `levels` steps down the chain of hoists from the node at `place`: its first hoist
+/// (the farthest of χ), then, below that one, the first node that may take the place, and so
+/// on. `None` when the chain is shorter than two steps (the round's own first hoist is then
+/// as far).
+pub(super) fn chain_hoist(
+    state: &TreeState,
+    pins: &PinnedNodes,
+    place: NodeId,
+    levels: usize,
+) -> Option<(NodeId, NodeId)> {
+    let node = state.visible(place)?;
+    let range = state.tree().byte_range(node);
+    let mut target = node;
+    let mut steps = 0;
+    while steps < levels {
+        let next = state
+            .hoistables_under(node, target)
+            .into_iter()
+            .map(|(next, _)| next)
+            .find(|&next| state.tree().byte_range(next) != range && pins.allow_hoist(node, next));
+        match next {
+            Some(next) => target = next,
+            None => break,
+        }
+        steps += 1;
+    }
+    (steps >= 2).then_some((node, target))
+}
+
+/// One round of TMIN^χ: the nodes whose hoists it judges, from which one on, and what it
+/// tries before them.
+pub(super) struct Round<'a> {
+    /// Places in the current tree.
+    pub nodes: &'a [NodeId],
+    /// The index in `nodes` the round starts at, wrapping around.
+    pub start: usize,
+    /// A node with more hoists is left out.
+    pub most: usize,
+    /// A hoist down a chain at the place `nodes[start]`, tried first ([`HoistPolicy::gallop`]).
+    pub jump: Option<(NodeId, NodeId)>,
+}
+
+/// What a round hoisted: at which index of its nodes, and whether by its jump.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hoisted {
+    pub slot: usize,
+    pub jumped: bool,
+}
+
+/// One round of TMIN^χ over `round.nodes` from the one at `round.start` on, wrapping around:
+/// its jump and then the nodes' hoists judged as one window, the first interesting one
+/// accepted and committed to `shared`; a node with more than `round.most` hoists is left out.
 /// `None` when no hoist applies.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn hoist_round(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
-    nodes: &[NodeId],
-    start: usize,
+    round: &Round<'_>,
     pins: &PinnedNodes,
     layout: Option<Layout>,
-    most: usize,
-) -> Result<Option<usize>, Stop> {
+) -> Result<Option<Hoisted>, Stop> {
     let state: &TreeState = shared;
-    let mut hoists = Vec::new();
+    let nodes = round.nodes;
+    let mut hoists: Vec<(usize, NodeId, NodeId)> = round
+        .jump
+        .map(|(node, target)| (round.start, node, target))
+        .into_iter()
+        .collect();
     for k in 0..nodes.len() {
-        let slot = (start + k) % nodes.len();
+        let slot = (round.start + k) % nodes.len();
         let of_node = hoists_of(state, pins, nodes[slot]);
-        if of_node.len() <= most {
+        if of_node.len() <= round.most {
             hoists.extend(
                 of_node
                     .into_iter()
@@ -160,5 +279,8 @@ pub(super) fn hoist_round(
     drop(window);
     Arc::make_mut(shared).commit(&TreeEdits::hoisting(node, target));
     debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
-    Ok(Some(slot))
+    Ok(Some(Hoisted {
+        slot,
+        jumped: i == 0 && round.jump.is_some(),
+    }))
 }

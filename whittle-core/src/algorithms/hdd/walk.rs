@@ -12,12 +12,13 @@ use crate::testing::tester::Tester;
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
 use super::algorithm::{Algorithm, Pruner, Traversal};
+use super::hoist::HoistPolicy;
 use super::lookahead::TreeLookahead;
 use super::pinned_nodes::PinnedNodes;
 use super::{hoist, prune};
 
 /// The most hoists a node may have to be hoisted with its siblings in the `-sweep` variants
-/// (see [`Walk::most_hoists_with_siblings`]).
+/// (see [`Walk::hoist_policy`]).
 const MOST_HOISTS_WITH_SIBLINGS: usize = 32;
 
 pub(super) struct Walk<'a> {
@@ -112,18 +113,22 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// The most hoists a node may have to be hoisted with its siblings at its parent's turn, as
-    /// the papers do; one with more waits for its own turn, after its children were pruned
-    /// (the `-sweep` variants, beyond the papers; unbounded otherwise). Hoisting a JSON array
-    /// of 30,000 objects at its parent's turn tries each object in its place, 30,000 tests,
-    /// before the sweep over them would remove most in a few dozen.
-    fn most_hoists_with_siblings(&self) -> usize {
+    /// How TMIN^χ runs: the papers' way, or in the `-sweep` variants (beyond the papers) with
+    /// galloping down chains of hoists and at most [`MOST_HOISTS_WITH_SIBLINGS`] hoists for a
+    /// node hoisted with its siblings at its parent's turn; one with more waits for its own
+    /// turn, after its children were pruned. Hoisting a JSON array of 30,000 objects at its
+    /// parent's turn tries each object in its place, 30,000 tests, before the sweep over them
+    /// would remove most in a few dozen.
+    fn hoist_policy(&self) -> HoistPolicy {
         let own_turns = self.algorithm.pruner == Pruner::Sweep
             && self.algorithm.traversal == Traversal::Recursive;
         if own_turns {
-            MOST_HOISTS_WITH_SIBLINGS
+            HoistPolicy {
+                most: MOST_HOISTS_WITH_SIBLINGS,
+                gallop: true,
+            }
         } else {
-            usize::MAX
+            HoistPolicy::PAPERS
         }
     }
 
@@ -133,7 +138,7 @@ impl Walk<'_> {
     /// hoists wait for its own turn (the walk runs again while it removes something, so the
     /// last walk tries every hoist on the final text).
     fn hoist_at_own_turn(&mut self, node: NodeId, depth: usize) -> Result<Option<NodeId>, Stop> {
-        let most = self.most_hoists_with_siblings();
+        let most = self.hoist_policy().most;
         if !self.algorithm.hoist
             || most == usize::MAX
             || self.hoist_set(&[node]).is_empty()
@@ -143,15 +148,13 @@ impl Walk<'_> {
         }
         self.report(TreePhase::Hoist, &[node], None, depth);
         let layout = self.layout.as_ref().map(|(_, layout)| layout.clone());
-        let hoisted = hoist::hoist_round(
-            self.tester,
-            &mut self.state,
-            &[node],
-            0,
-            &self.pins,
-            layout,
-            usize::MAX,
-        )?;
+        let round = hoist::Round {
+            nodes: &[node],
+            start: 0,
+            most: usize::MAX,
+            jump: None,
+        };
+        let hoisted = hoist::hoist_round(self.tester, &mut self.state, &round, &self.pins, layout)?;
         Ok(hoisted.and_then(|_| self.state.visible(node)))
     }
 
@@ -192,7 +195,7 @@ impl Walk<'_> {
         }
         let nu = self.tester.control().split_factor();
         let mut lookahead = TreeLookahead::new(Arc::clone(&self.state));
-        let most = self.most_hoists_with_siblings();
+        let most = self.hoist_policy().most;
         if self.algorithm.hoist {
             lookahead.hoists(&self.hoist_set(current), &self.pins, most);
         }
@@ -245,10 +248,10 @@ impl Walk<'_> {
         }
         if self.algorithm.hoist {
             let kept = self.hoist_set(nodes);
-            let most = self.most_hoists_with_siblings();
+            let policy = self.hoist_policy();
             if kept.iter().any(|&node| {
                 let hoists = hoist::hoists_of(&self.state, &self.pins, node).len();
-                (1..=most).contains(&hoists)
+                (1..=policy.most).contains(&hoists)
             }) {
                 self.report(TreePhase::Hoist, &kept, parent, depth);
                 let layout = self.layout.as_ref().map(|(_, layout)| layout);
@@ -258,7 +261,7 @@ impl Walk<'_> {
                     &kept,
                     &self.pins,
                     layout,
-                    most,
+                    policy,
                 )?;
             }
         }
