@@ -256,6 +256,54 @@ fn brackets_hollow_and_lift_on_json() {
     );
 }
 
+/// Expressions nested 2,000 deep (an S-expression, a language without a grammar here): the
+/// top is replaced by a region down the chain, a few tests where lifting took one a level; and
+/// where the test needs the depth, the result keeps exactly the levels it needs.
+#[test]
+fn brackets_go_down_a_deep_chain() {
+    let depth = 2000;
+    let input: String = (0..depth).map(|i| format!("(f{i} ")).collect::<String>()
+        + "(bad 42)"
+        + &")".repeat(depth)
+        + "\n";
+    let stage = BalancedRegions {
+        syntax: Syntax::CLike,
+        language: None,
+    };
+    let needle: Predicate = Arc::new(|t: &str| balanced(t) && t.contains("(bad 42)"));
+    for jobs in [1, 2] {
+        let stats = assert_reduces_to(
+            input.as_str(),
+            "brackets",
+            None,
+            jobs,
+            &needle,
+            &stage,
+            "(bad 42)\n",
+        );
+        assert!(stats.tests < 20, "{jobs} jobs: {} tests", stats.tests);
+    }
+    let deep = |t: &str| {
+        let mut level = 0usize;
+        let mut deepest = 0;
+        for c in t.chars() {
+            match c {
+                '(' => level += 1,
+                ')' => level = level.saturating_sub(1),
+                _ => {}
+            }
+            deepest = deepest.max(level);
+        }
+        deepest
+    };
+    let input: String = "(f ".repeat(100) + "(bad 42)" + &")".repeat(100) + "\n";
+    let needs_depth: Predicate =
+        Arc::new(move |t: &str| balanced(t) && t.contains("(bad 42)") && deep(t) >= 30);
+    let (result, _) = reduce(&input, "brackets", None, 1, needs_depth.clone());
+    assert_eq!(deep(&result), 30, "{result}");
+    assert!(one_minimal(&stage, &result, &needs_depth), "{result}");
+}
+
 /// The comma-separated elements of the first `(...)` after `name(` in `text` (no nesting).
 fn first_list<'t>(text: &'t str, name: &str) -> Option<Vec<&'t str>> {
     let start = text.find(&format!("{name}("))? + name.len() + 1;

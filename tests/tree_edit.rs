@@ -628,3 +628,29 @@ fn loop_control_is_a_loops_condition_and_update_not_its_initializer_body_or_an_i
         assert_eq!(loop_controls("javascript", js), ["i < 3", ";", "i += 1"]);
     }
 }
+
+/// A hoisted block whose first statement is removed: the next statement takes the place's
+/// whitespace, at the place's indentation.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn a_hoisted_block_without_its_first_statement_keeps_the_place_s_indentation() {
+    let text = "def f():\n    x = 0\n    if x:\n        a = 1\n        b = 2\n    return x\n";
+    let tree = tree_of("python", text, Preprocess::default());
+    let state = TreeState::new(tree.clone());
+    let branch = find(&tree, "if_statement", "if x:\n        a = 1\n        b = 2");
+    let block = find(&tree, "block", "a = 1\n        b = 2");
+    let first = find(&tree, "expression_statement", "a = 1");
+    let mut edits = TreeEdits::hoisting(branch, block);
+    assert_eq!(
+        render(&state, &edits),
+        "def f():\n    x = 0\n    a = 1\n    b = 2\n    return x\n"
+    );
+    edits.remove_all([first]);
+    assert_eq!(
+        render(&state, &edits),
+        "def f():\n    x = 0\n    b = 2\n    return x\n"
+    );
+}

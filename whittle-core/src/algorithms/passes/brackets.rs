@@ -1,7 +1,11 @@
 //! Balanced regions: for every matched `(...)`, `[...]` and `{...}` (matched on tokens, so
 //! brackets in strings and comments do not count), delete the region with its brackets, hollow
 //! it (keep the brackets, drop what is inside) or lift its contents (drop the brackets alone).
-//! Regions are visited by their opening bracket, outer before inner. Where a name is followed
+//! Regions are visited by their opening bracket, outer before inner. A region at the top of a
+//! chain of at least [`DEEP_CHAIN`] regions each first inside the one before (`(a (b (c ...`,
+//! `[[[...]]]`) is also replaced by a region down the chain, the deepest first, then 2^k levels
+//! down, farther first: a chain of thousands goes in a few tests, where lifting takes one test
+//! a level. Where a name is followed
 //! by a parenthesised list in several places (a function's definition and its calls), the k-th
 //! comma-separated element of every such list is also deleted at once, counted from the start
 //! and, when the lists differ in length (a method's `self`), from the end: a parameter goes
@@ -32,10 +36,11 @@ impl EditStage for BalancedRegions<'_> {
         request.check_stop()?;
         let pairs = bracket_pairs(text, &tokens);
         let mut joint = JointDeletions::new(text, &tokens, &pairs, self.language);
+        let chains = chain_lengths(&pairs);
         let first =
             pairs.partition_point(|pair| position_order(tokens[pair.open].start, 3) < request.from);
         let mut edits = Vec::new();
-        for pair in &pairs[first..] {
+        for (index, pair) in pairs.iter().enumerate().skip(first) {
             request.work()?;
             if request.is_full(edits.len()) {
                 break;
@@ -52,6 +57,30 @@ impl EditStage for BalancedRegions<'_> {
                 .any(|b| !b.is_ascii_whitespace())
             {
                 edits.push(Edit::delete(inside, order(1)).with_resume(resume));
+            }
+            let jumps = chain_jumps(chains[index]);
+            if let Some(&deepest) = jumps.first() {
+                // A jump that failed from a region higher up the same chain is not tried again
+                // in the round: named by the chain's bottom and how far it goes (the deepest:
+                // by the bottom alone). Where the chain's depth is what the test needs, every
+                // jump of every region would fail.
+                let bottom = &pairs[index + deepest];
+                let bottom_text = &text[tokens[bottom.open].start..tokens[bottom.close].end];
+                for down in jumps {
+                    let inner = &pairs[index + down];
+                    let changes = vec![
+                        (open.start..tokens[inner.open].start, Vec::new()),
+                        (tokens[inner.close].end..close.end, Vec::new()),
+                    ];
+                    let levels = if down == deepest { 0 } else { down as u64 };
+                    let mut key = levels.to_le_bytes().to_vec();
+                    key.extend_from_slice(bottom_text);
+                    edits.push(
+                        Edit::replace(changes, order(2))
+                            .with_resume(resume)
+                            .with_identity(super::nodes::identity_of("brackets", &key)),
+                    );
+                }
             }
             let glue = |range: std::ops::Range<usize>| {
                 let glued = range.start > 0
@@ -70,6 +99,41 @@ impl EditStage for BalancedRegions<'_> {
         }
         Ok(edits)
     }
+}
+
+/// The shortest chain of regions, each first inside the one before, whose top is replaced by a
+/// region down the chain.
+const DEEP_CHAIN: usize = 8;
+
+/// For each region (in `pairs`' order), how many regions its chain has: itself, the first
+/// region inside it, the first inside that one, and so on. The first region inside a region is
+/// the next in `pairs`' order when it lies inside, so a chain is a run of consecutive indices.
+fn chain_lengths(pairs: &[BracketPair]) -> Vec<usize> {
+    let mut lengths = vec![1; pairs.len()];
+    for index in (0..pairs.len().saturating_sub(1)).rev() {
+        if pairs[index + 1].close < pairs[index].close {
+            lengths[index] = 1 + lengths[index + 1];
+        }
+    }
+    lengths
+}
+
+/// How many levels down a chain of `length` regions its top is replaced: to the deepest, then
+/// 2^k levels, farther first, down to 2 (none for a chain shorter than [`DEEP_CHAIN`]).
+fn chain_jumps(length: usize) -> Vec<usize> {
+    if length < DEEP_CHAIN {
+        return Vec::new();
+    }
+    let deepest = length - 1;
+    let mut jumps = vec![deepest];
+    let mut down = 1usize << (usize::BITS - 1 - deepest.leading_zeros());
+    while down >= 2 {
+        if down < deepest {
+            jumps.push(down);
+        }
+        down /= 2;
+    }
+    jumps
 }
 
 /// The elements of a parenthesised list: the token ranges between its top-level commas (none
@@ -233,6 +297,18 @@ impl<'t> JointDeletions<'t> {
                     })
                     .filter(|range| !range.is_empty())
                     .collect();
+                // A list nested in an element deleted here (`f(f(x))`) goes with that element.
+                let mut ranges = ranges;
+                ranges.sort_by_key(|range| range.start);
+                let mut end = 0;
+                let ranges: Vec<Range<usize>> = ranges
+                    .into_iter()
+                    .filter(|range| {
+                        let outside = range.start >= end;
+                        end = end.max(range.end);
+                        outside
+                    })
+                    .collect();
                 if ranges.len() < 2 || !seen.insert(ranges.clone()) {
                     continue;
                 }
@@ -276,6 +352,41 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_deep_chain_is_replaced_by_a_region_down_it() {
+        let stage = BalancedRegions {
+            syntax: Syntax::CLike,
+            language: None,
+        };
+        let text = "(a (b (c (d (e (f (g (h (x)))))))))";
+        let rendered: Vec<String> = rendered_edits(&stage, text.as_bytes());
+        // The top's edits: delete, hollow, then down the chain of 9: 8, 4 and 2 levels, then
+        // lift.
+        assert_eq!(
+            rendered[..6],
+            [
+                "",
+                "()",
+                "(x)",
+                "(e (f (g (h (x)))))",
+                "(c (d (e (f (g (h (x)))))))",
+                "a (b (c (d (e (f (g (h (x))))))))",
+            ]
+        );
+        // The second region heads a chain of 8: 7, 4, 2 levels down.
+        assert!(rendered.contains(&"(a (x))".to_owned()));
+        assert!(rendered.contains(&"(a (f (g (h (x)))))".to_owned()));
+        // A chain of 7 has no such edits.
+        assert!(!rendered.iter().any(|r| r == "(a (b (x)))"));
+        assert_eq!(chain_jumps(7), Vec::<usize>::new());
+        assert_eq!(chain_jumps(8), [7, 4, 2]);
+        assert_eq!(chain_jumps(9), [8, 4, 2]);
+        assert_eq!(
+            chain_jumps(3001),
+            [3000, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2]
+        );
+    }
+
     /// The joint deletions a stage proposes (variant 3 of the positional order), applied.
     fn joint(text: &str) -> Vec<String> {
         let stage = BalancedRegions {
@@ -308,6 +419,8 @@ mod tests {
             joint("def m(self, x): pass\no.m(1)\n"),
             ["def m(x): pass\no.m()\n", "def m(self): pass\no.m()\n"]
         );
+        // A list nested in an element deleted goes with it.
+        assert_eq!(joint("f(f(f(1, 2), 3), 4)\n"), ["f(f(f(1)))\n"]);
         // One list alone, or a name whose lists are all empty, gives nothing.
         assert!(joint("f(1, 2)\ng()\ng()\n").is_empty());
     }
