@@ -170,7 +170,8 @@ impl Gallop {
         self.levels = match (offered, hoisted.jumped) {
             (_, true) => self.levels.saturating_mul(2),
             (true, false) => (self.levels / 2).max(1),
-            (false, false) => self.levels + 1,
+            // A second hoist in a row: jump next. With no chain to jump down, stay.
+            (false, false) => self.levels.max(1) + usize::from(self.levels < 2),
         };
     }
 }
