@@ -422,6 +422,18 @@ fn hdd_is_one_tree_minimal_and_hoist_one_maximal_on_random_json() {
     }
 }
 
+/// Both HDDH^r sweeps reduce the JSON `document` to `{"bad":42}` (the test: it parses and
+/// mentions that pair) in fewer than `most` tests.
+fn sweeps_find_bad_in_fewer_tests_than(document: &str, most: u64) {
+    for pipeline in ["hddhr-sweep", "coarse-hddhr-sweep"] {
+        let oracle = Arc::new(predicate("bad", json_mentioning(r#""bad":42"#)));
+        let (result, stats) = reduce(document.as_bytes(), settings("json", pipeline), oracle);
+        let compact: String = text(&result).split_whitespace().collect();
+        assert_eq!(compact, r#"{"bad":42}"#, "{pipeline}");
+        assert!(stats.tests < most, "{pipeline}: {} tests", stats.tests);
+    }
+}
+
 /// A long list: the `-sweep` variants hoist a node with many hoists at its own turn, after its
 /// children were pruned, instead of first trying each of its elements in its place (here
 /// 1,500 tests before the one that holds the needle).
@@ -441,13 +453,7 @@ fn a_long_list_is_pruned_before_its_elements_are_hoisted() {
         "{{\"version\": 3, \"items\": [\n{}\n]}}\n",
         items.join(",\n")
     );
-    for pipeline in ["hddhr-sweep", "coarse-hddhr-sweep"] {
-        let oracle = Arc::new(predicate("bad", json_mentioning(r#""bad":42"#)));
-        let (result, stats) = reduce(document.as_bytes(), settings("json", pipeline), oracle);
-        let compact: String = text(&result).split_whitespace().collect();
-        assert_eq!(compact, r#"{"bad":42}"#, "{pipeline}");
-        assert!(stats.tests < 300, "{pipeline}: {} tests", stats.tests);
-    }
+    sweeps_find_bad_in_fewer_tests_than(&document, 300);
 }
 
 /// A chain of hoists (arrays nested 120 deep, as deep as the test's JSON parser goes): the
@@ -464,13 +470,7 @@ fn a_chain_of_hoists_is_galloped_down() {
         "[".repeat(depth),
         "]".repeat(depth)
     );
-    for pipeline in ["hddhr-sweep", "coarse-hddhr-sweep"] {
-        let oracle = Arc::new(predicate("bad", json_mentioning(r#""bad":42"#)));
-        let (result, stats) = reduce(document.as_bytes(), settings("json", pipeline), oracle);
-        let compact: String = text(&result).split_whitespace().collect();
-        assert_eq!(compact, r#"{"bad":42}"#, "{pipeline}");
-        assert!(stats.tests < 40, "{pipeline}: {} tests", stats.tests);
-    }
+    sweeps_find_bad_in_fewer_tests_than(&document, 40);
 }
 
 /// Nested arrays and objects with words at random depths: galloping down the chains of hoists

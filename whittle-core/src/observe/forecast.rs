@@ -294,22 +294,25 @@ impl Course {
             place.position + 1,
             place.of
         );
-        if let Some(eta) = self.eta(jobs).filter(Eta::mostly_guessed) {
-            line.push_str(&format!(" · ETA ? ({} not run yet)", eta.guessed));
-        } else if let Some(eta) = self.eta(jobs) {
-            let time = short_duration(eta.seconds);
-            let time = if eta.seconds < 1.0 {
-                "<1s".to_owned()
-            } else {
-                format!("~{time}")
-            };
-            line.push_str(&format!(" · ETA {time}"));
-            if eta.guessed > 0 {
-                line.push_str(&format!(" ({} guessed)", eta.guessed));
+        match self.eta(jobs) {
+            Some(eta) if eta.mostly_guessed() => {
+                line.push_str(&format!(" · ETA ? ({} not run yet)", eta.guessed));
             }
-            if eta.last_round {
-                line.push_str(" · last round");
+            Some(eta) => {
+                let time = if eta.seconds < 1.0 {
+                    "<1s".to_owned()
+                } else {
+                    format!("~{}", short_duration(eta.seconds))
+                };
+                line.push_str(&format!(" · ETA {time}"));
+                if eta.guessed > 0 {
+                    line.push_str(&format!(" ({} guessed)", eta.guessed));
+                }
+                if eta.last_round {
+                    line.push_str(" · last round");
+                }
             }
+            None => {}
         }
         Some(line)
     }
@@ -509,10 +512,31 @@ mod tests {
         assert!(eta.mostly_guessed());
     }
 
+    /// A course of a `size`-byte input in `plan`'s round, its first stage running.
+    fn course_at_first_stage(size: u64, plan: RoundPlan) -> Course {
+        let mut course = Course::new(size);
+        let first = plan.stages[0].clone();
+        let (round, of) = (plan.round, plan.stages.len());
+        course.apply(&Event::ScheduleRound(plan), Duration::ZERO);
+        course.apply(
+            &Event::StageStarted {
+                stage: first.name,
+                index: 0,
+                scheduled: Some(SchedulePlace {
+                    stage: first.stage,
+                    of,
+                    round,
+                    position: 0,
+                }),
+            },
+            Duration::ZERO,
+        );
+        course
+    }
+
     #[test]
     fn the_course_follows_the_events() {
         use crate::observe::events::{Branch, Candidate, CandidateKind};
-        let mut course = Course::new(1000);
         let plan = RoundPlan {
             round: 2,
             last_round: true,
@@ -524,20 +548,7 @@ mod tests {
                 stage(0, Placement::Known, Some((10, 0, 500))),
             ],
         };
-        course.apply(&Event::ScheduleRound(plan), Duration::ZERO);
-        course.apply(
-            &Event::StageStarted {
-                stage: "s1".into(),
-                index: 0,
-                scheduled: Some(SchedulePlace {
-                    stage: 1,
-                    of: 2,
-                    round: 2,
-                    position: 0,
-                }),
-            },
-            Duration::ZERO,
-        );
+        let mut course = course_at_first_stage(1000, plan);
         let candidate = Candidate::single(CandidateKind::Manual);
         for _ in 0..4 {
             course.apply(
@@ -581,7 +592,6 @@ mod tests {
     /// Before the first stages end, every stage is guessed at a line of the input: no time.
     #[test]
     fn a_run_whose_stages_never_ran_shows_no_time() {
-        let mut course = Course::new(1000);
         let plan = RoundPlan {
             round: 1,
             last_round: false,
@@ -593,20 +603,7 @@ mod tests {
                 stage(1, Placement::Written, None),
             ],
         };
-        course.apply(&Event::ScheduleRound(plan), Duration::ZERO);
-        course.apply(
-            &Event::StageStarted {
-                stage: "s0".into(),
-                index: 0,
-                scheduled: Some(SchedulePlace {
-                    stage: 0,
-                    of: 2,
-                    round: 1,
-                    position: 0,
-                }),
-            },
-            Duration::ZERO,
-        );
+        let course = course_at_first_stage(1000, plan);
         assert_eq!(
             course.summary(1).as_deref(),
             Some("round 1 · stage 1 of 2 · ETA ? (2 not run yet)")

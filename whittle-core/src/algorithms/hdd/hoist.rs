@@ -78,14 +78,19 @@ pub(super) fn hoists_of(
     let Some(node) = state.visible(place) else {
         return Vec::new();
     };
-    let tree = state.tree();
-    let range = tree.byte_range(node);
     state
         .hoist_candidates(node)
         .into_iter()
-        .filter(|&(target, _)| tree.byte_range(target) != range && pins.allow_hoist(node, target))
+        .filter(|&(target, _)| worth_trying(state, pins, node, target))
         .map(|(target, _)| (node, target))
         .collect()
+}
+
+/// Whether hoisting `target` into the visible node `node`'s place is worth a test: it changes
+/// the text and drops no pinned node.
+fn worth_trying(state: &TreeState, pins: &PinnedNodes, node: NodeId, target: NodeId) -> bool {
+    let tree = state.tree();
+    tree.byte_range(target) != tree.byte_range(node) && pins.allow_hoist(node, target)
 }
 
 /// How TMIN^χ runs in a walk: the papers' way (`most` unbounded, no galloping), or the `-sweep`
@@ -170,8 +175,8 @@ impl Gallop {
         self.levels = match (offered, hoisted.jumped) {
             (_, true) => self.levels.saturating_mul(2),
             (true, false) => (self.levels / 2).max(1),
-            // A second hoist in a row: jump next. With no chain to jump down, stay.
-            (false, false) => self.levels.max(1) + usize::from(self.levels < 2),
+            // A second hoist in a row: jump next (with no chain to jump down, stay).
+            (false, false) => self.levels.max(2),
         };
     }
 }
@@ -187,7 +192,6 @@ pub(super) fn chain_hoist(
     levels: usize,
 ) -> Option<(NodeId, NodeId)> {
     let node = state.visible(place)?;
-    let range = state.tree().byte_range(node);
     let mut target = node;
     let mut steps = 0;
     while steps < levels {
@@ -195,7 +199,7 @@ pub(super) fn chain_hoist(
             .hoistables_under(node, target)
             .into_iter()
             .map(|(next, _)| next)
-            .find(|&next| state.tree().byte_range(next) != range && pins.allow_hoist(node, next));
+            .find(|&next| worth_trying(state, pins, node, next));
         match next {
             Some(next) => target = next,
             None => break,

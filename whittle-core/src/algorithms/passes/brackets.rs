@@ -37,6 +37,8 @@ impl EditStage for BalancedRegions<'_> {
         let pairs = bracket_pairs(text, &tokens);
         let mut joint = JointDeletions::new(text, &tokens, &pairs, self.language);
         let chains = chain_lengths(&pairs);
+        // The bottom of the chain the last jumps went down: its index and its text's hash.
+        let mut bottom: Option<(usize, u64)> = None;
         let first =
             pairs.partition_point(|pair| position_order(tokens[pair.open].start, 3) < request.from);
         let mut edits = Vec::new();
@@ -63,9 +65,19 @@ impl EditStage for BalancedRegions<'_> {
                 // A jump that failed from a region higher up the same chain is not tried again
                 // in the round: named by the chain's bottom and how far it goes (the deepest:
                 // by the bottom alone). Where the chain's depth is what the test needs, every
-                // jump of every region would fail.
-                let bottom = &pairs[index + deepest];
-                let bottom_text = &text[tokens[bottom.open].start..tokens[bottom.close].end];
+                // jump of every region would fail. The regions of a chain share its bottom:
+                // its text is read once.
+                let bottom_index = index + deepest;
+                let bottom_hash = match bottom {
+                    Some((at, hash)) if at == bottom_index => hash,
+                    _ => {
+                        let region = &pairs[bottom_index];
+                        let region = &text[tokens[region.open].start..tokens[region.close].end];
+                        let hash = super::nodes::identity_of("brackets", region);
+                        bottom = Some((bottom_index, hash));
+                        hash
+                    }
+                };
                 for down in jumps {
                     let inner = &pairs[index + down];
                     let changes = vec![
@@ -74,7 +86,7 @@ impl EditStage for BalancedRegions<'_> {
                     ];
                     let levels = if down == deepest { 0 } else { down as u64 };
                     let mut key = levels.to_le_bytes().to_vec();
-                    key.extend_from_slice(bottom_text);
+                    key.extend_from_slice(&bottom_hash.to_le_bytes());
                     edits.push(
                         Edit::replace(changes, order(2))
                             .with_resume(resume)
