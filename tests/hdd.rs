@@ -456,6 +456,36 @@ fn a_long_list_is_pruned_before_its_elements_are_hoisted() {
     sweeps_find_bad_in_fewer_tests_than(&document, 300);
 }
 
+/// The hoists of a node that takes its own turn (a list of 40 needed words, each tried in the
+/// list's place) wait for a walk that removes nothing else: they are tried once, on the final
+/// text, not also in the walk that pruned the small list.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn own_turn_hoists_wait_for_a_walk_that_removes_nothing_else() {
+    let words: Vec<String> = (0..40).map(|i| format!("\"k{i}\"")).collect();
+    let document = format!(
+        "{{\"keep\": [{}], \"small\": [1, 2, 3, \"x\"]}}\n",
+        words.join(", ")
+    );
+    let needed: Vec<String> = words.iter().cloned().chain(["\"x\"".to_owned()]).collect();
+    let oracle = Arc::new(predicate("all words", move |c: &[u8]| {
+        let candidate = String::from_utf8_lossy(c);
+        serde_json::from_slice::<serde_json::Value>(c).is_ok()
+            && needed.iter().all(|word| candidate.contains(word.as_str()))
+    }));
+    let (result, stats) = reduce(document.as_bytes(), settings("json", "hddhr-sweep"), oracle);
+    let compact: String = text(&result).split_whitespace().collect();
+    assert_eq!(
+        compact,
+        format!("{{\"\":[{}],\"\":\"x\"}}", words.join(","))
+    );
+    // 181 tests; 221 when each walk gives the list its own turn.
+    assert!(stats.tests < 200, "{} tests", stats.tests);
+}
+
 /// A chain of hoists (arrays nested 120 deep, as deep as the test's JSON parser goes): the
 /// `-sweep` variants gallop down it, a few dozen tests where one a level took over 120.
 #[test]

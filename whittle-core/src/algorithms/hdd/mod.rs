@@ -60,13 +60,17 @@ pub fn run(
     })
 }
 
-/// The walks of [`run`], each on a fresh parse, until one removes nothing.
+/// The walks of [`run`], each on a fresh parse, until one removes nothing. The hoists of nodes
+/// that take their own turn (a class body in place of one of its hundred methods: each a test,
+/// rarely interesting while the class is large) wait for a walk that removed nothing without
+/// them: the walks before it prune first; the last walk tries them all.
 fn run_to_fixpoint(
     tester: &mut Tester,
     algorithm: Algorithm,
     context: &TreeContext<'_>,
     stage: &str,
 ) -> Result<(), Stop> {
+    let mut own_turns = !context.fixpoint;
     for iteration in 1.. {
         tester.begin_fixpoint_iteration(stage, iteration);
         let before = tester.best().len();
@@ -87,9 +91,19 @@ fn run_to_fixpoint(
             stage,
             layout: None,
             levels: None,
+            own_turns,
+            deferred_own_turns: false,
         };
         walk.run()?;
-        if !context.fixpoint || tester.best().len() >= before {
+        let deferred = walk.deferred_own_turns;
+        if !context.fixpoint {
+            break;
+        }
+        if tester.best().len() < before {
+            own_turns = false;
+        } else if deferred {
+            own_turns = true;
+        } else {
             break;
         }
     }

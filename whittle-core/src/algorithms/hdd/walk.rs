@@ -40,6 +40,11 @@ pub(super) struct Walk<'a> {
     pub layout: Option<(u64, Layout)>,
     /// How many levels the tree has now, while the level walk reduces one (for displays).
     pub levels: Option<usize>,
+    /// Whether the nodes with too many hoists to be hoisted with their siblings take their own
+    /// turn in this walk (see [`Walk::hoist_at_own_turn`]); when not, `deferred_own_turns`
+    /// tells whether one was passed over.
+    pub own_turns: bool,
+    pub deferred_own_turns: bool,
 }
 
 impl Walk<'_> {
@@ -136,7 +141,8 @@ impl Walk<'_> {
     /// hoists to be hoisted with its siblings: one round of TMIN^χ, the first of its hoists
     /// that is interesting. Returns the descendant now in its place, if any; that one's
     /// hoists wait for its own turn (the walk runs again while it removes something, so the
-    /// last walk tries every hoist on the final text).
+    /// last walk tries every hoist on the final text). In a walk without own turns the node
+    /// is only noted as passed over.
     fn hoist_at_own_turn(&mut self, node: NodeId, depth: usize) -> Result<Option<NodeId>, Stop> {
         let most = self.hoist_policy().most;
         if !self.algorithm.hoist
@@ -144,6 +150,10 @@ impl Walk<'_> {
             || self.hoist_set(&[node]).is_empty()
             || hoist::hoists_of(&self.state, &self.pins, node).len() <= most
         {
+            return Ok(None);
+        }
+        if !self.own_turns {
+            self.deferred_own_turns = true;
             return Ok(None);
         }
         self.report(TreePhase::Hoist, &[node], None, depth);
