@@ -196,3 +196,37 @@ fn a_file_the_test_names_relative_to_here_is_pointed_out() {
     );
     assert!(output.status.success(), "{}", text(&output.stderr));
 }
+
+/// A test that reads a file beside the input (here a module the input imports) fails in the
+/// fresh directory it runs in: the note names that file, and not the test's own script.
+#[test]
+fn files_beside_the_input_that_the_test_may_need_are_pointed_out() {
+    let work = Work::new();
+    work.file("main.py", "import util\nutil.f()\n");
+    work.file("util.py", "def f():\n    raise TypeError\n");
+    work.file(".hidden", "");
+    work.script("t.sh", "python3 main.py 2>&1 | grep -q TypeError");
+    let output = run_within(
+        &mut work.whittle(&["reduce", "main.py", "--no-tui", "--", "./t.sh"]),
+        MINUTE,
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the test runs in a fresh directory holding only `main.py`; the files beside the \
+             input (util.py) are not there"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`whittle reduce main.py util.py -- ...`"),
+        "{stderr}"
+    );
+    // Given with the input, the module is there.
+    let output = run_within(
+        &mut work.whittle(&["reduce", "main.py", "util.py", "--no-tui", "--", "./t.sh"]),
+        MINUTE,
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+}

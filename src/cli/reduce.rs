@@ -430,6 +430,61 @@ pub(super) fn hint_at_relative_files(
     }
 }
 
+/// When files lie beside the input (other than the test's own files and whittle's): the test
+/// runs in a fresh directory that holds only the input's file, so a test that reads a
+/// neighbour (a module the input imports, a header it includes) fails there.
+fn hint_at_neighbours(input: &Path, command: &[std::ffi::OsString], output: &Path) {
+    /// Neighbours named, at most; the directory is read only this far.
+    const NAMED: usize = 4;
+    const READ: usize = 1000;
+    let directory = match input.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let in_command = |path: &Path| command.iter().any(|word| same(Path::new(word), path));
+    let mut neighbours: Vec<String> = entries
+        .take(READ)
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .map(|entry| entry.path())
+        .filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let theirs = name.starts_with('.')
+                || name.contains(".whittled")
+                || same(&path, input)
+                || same(&path, output)
+                || in_command(&path);
+            (!theirs).then_some(name)
+        })
+        .collect();
+    if neighbours.is_empty() {
+        return;
+    }
+    neighbours.sort();
+    let more = neighbours.len().saturating_sub(NAMED);
+    neighbours.truncate(NAMED);
+    let listed = if more > 0 {
+        format!("{}, and {more} more", neighbours.join(", "))
+    } else {
+        neighbours.join(", ")
+    };
+    let name = input.file_name().unwrap_or_default().to_string_lossy();
+    errln!(
+        "whittle: note: the test runs in a fresh directory holding only `{name}`; the files \
+         beside the input ({listed}) are not there: if the test needs them, name them by \
+         absolute path in the test, or reduce them with the input (`whittle reduce {name} \
+         {} -- ...`)",
+        neighbours[0]
+    );
+}
+
 /// Tells why nothing was reduced (the input is not interesting, the test cannot start, a
 /// stop before the input was checked) and returns the exit code.
 fn start_failure(args: &ReduceArgs, outcome: &EndOfRun<'_>, failure: StartError) -> i32 {
@@ -465,6 +520,7 @@ fn start_failure(args: &ReduceArgs, outcome: &EndOfRun<'_>, failure: StartError)
             hint_at_relative_files(&args.command, &|path| {
                 path.as_os_str() == args.input.file_name().unwrap_or_default()
             });
+            hint_at_neighbours(&args.input, &args.command, outcome.output.path());
             if outcome.resumed {
                 errln!(
                     "whittle: {}; give --force to start over from the input.",
