@@ -479,9 +479,10 @@ fn hint_at_neighbours(input: &Path, command: &[std::ffi::OsString], output: &Pat
     errln!(
         "whittle: note: the test runs in a fresh directory holding only `{name}`; the files \
          beside the input ({listed}) are not there: if the test needs them, name them by \
-         absolute path in the test, or reduce them with the input (`whittle reduce {name} \
-         {} -- ...`)",
-        neighbours[0]
+         absolute path in the test, or reduce them with the input (`whittle reduce {} {} -- \
+         ...`)",
+        input.display(),
+        input.with_file_name(&neighbours[0]).display()
     );
 }
 
