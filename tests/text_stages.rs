@@ -165,6 +165,33 @@ fn tokens_keep_strings_and_comments_whole() {
     );
 }
 
+/// A comment the test needs (a doc comment, a pragma) stays, and loses the words it does not
+/// need, one window of words at a time.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn tokens_delete_the_words_of_a_comment_the_test_needs() {
+    let input = "int x; /* Establish a new connection, or fail */ int y;\n";
+    let interesting: Predicate = Arc::new(|t: &str| {
+        t.find("/*")
+            .zip(t.find("*/"))
+            .is_some_and(|(open, close)| open < close && t[open..close].contains("Establish"))
+    });
+    for jobs in [1, 2] {
+        assert_reduces_to(
+            input,
+            "tokens",
+            Some("c"),
+            jobs,
+            &interesting,
+            &TokenWindows::new(Syntax::CLike),
+            "/* Establish, */\n",
+        );
+    }
+}
+
 #[test]
 fn tokens_on_plain_text() {
     let input = "the quick brown fox jumps over the lazy dog\n";

@@ -139,7 +139,8 @@ impl TextStage {
     pub fn description(self) -> &'static str {
         match self {
             TextStage::Tokens => {
-                "delete 1-3 adjacent tokens (strings and comments are one token), widest first"
+                "delete 1-3 adjacent tokens (strings and comments are one token), widest first; \
+                 then 1-3 words inside a string or comment"
             }
             TextStage::Brackets => {
                 "delete a (...), [...] or {...} region, hollow it, or drop its brackets; \

@@ -5,11 +5,15 @@
 //! tried (the `brackets` stage removes pairs); a text with a lone bracket gets every window.
 //! A long run of one punctuation byte repeated (a file of NUL bytes, a line of `=`) is first cut
 //! by halves from its start, and inside it only the windows whose result differs are proposed.
+//! A string or comment is one token, but the words inside one that stays (the test reads it: a
+//! message, a doc comment, a pragma) are deleted by windows of 1 to 3 as well, after the
+//! literal's own windows; never a word after a backslash (an escape) or one touching the
+//! literal's ends (its quotes, its prefix).
 
 use std::ops::Range;
 
 use super::edit::{Edit, EditRequest, EditStage, deletion, position_order};
-use super::lexer::{Syntax, Token, TokenKind, bracket_pairs, lex};
+use super::lexer::{Syntax, Token, TokenKind, bracket_pairs, is_word_byte, lex};
 use crate::testing::control::Stop;
 
 /// Runs of at least this many adjacent identical punctuation tokens are long: ordinary code
@@ -53,8 +57,17 @@ impl EditStage for TokenWindows {
         // The first token with an edit at `request.from` or later (its last is the narrowest
         // window's).
         let last_variant = (widest - 1) as u64;
-        let first = tokens
-            .partition_point(|token| position_order(token.start, last_variant) < request.from);
+        let inner: Vec<Vec<Range<usize>>> = tokens
+            .iter()
+            .map(|token| inner_words(text, token))
+            .collect();
+        let last_edit_at = |i: usize| {
+            let token: &Token = &tokens[i];
+            inner[i].last().map_or(token.start, |word| word.start)
+        };
+        let first = (0..tokens.len())
+            .collect::<Vec<_>>()
+            .partition_point(|&i| position_order(last_edit_at(i), last_variant) < request.from);
         let mut edits = Vec::new();
         for (i, token) in tokens.iter().enumerate().skip(first) {
             request.work()?;
@@ -95,9 +108,49 @@ impl EditStage for TokenWindows {
                 let (range, new) = deletion(text, token.start..last.end);
                 edits.push(Edit::replace(vec![(range, new)], order).with_resume(resume));
             }
+            let words = &inner[i];
+            for (w, word) in words.iter().enumerate() {
+                for width in (1..=widest).rev() {
+                    let Some(last) = words.get(w + width - 1) else {
+                        continue;
+                    };
+                    let order = position_order(word.start, (widest - width) as u64);
+                    let (range, new) = deletion(text, word.start..last.end);
+                    edits.push(
+                        Edit::replace(vec![(range, new)], order)
+                            .with_resume(position_order(word.start, 0)),
+                    );
+                }
+            }
         }
         Ok(edits)
     }
+}
+
+/// The words inside a string or comment token that its windows may delete: runs of word bytes
+/// that do not follow a backslash and touch neither the token's start nor (but in a comment,
+/// which ends in a word only when it runs to the end of its line) its end.
+fn inner_words(text: &[u8], token: &Token) -> Vec<Range<usize>> {
+    if !matches!(token.kind, TokenKind::Str | TokenKind::Comment) || token.end - token.start < 3 {
+        return Vec::new();
+    }
+    let ends_inside = |end: usize| end < token.end || token.kind == TokenKind::Comment;
+    let mut words = Vec::new();
+    let mut i = token.start + 1;
+    while i < token.end {
+        if !is_word_byte(text[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < token.end && is_word_byte(text[i]) {
+            i += 1;
+        }
+        if text[start - 1] != b'\\' && !is_word_byte(text[start - 1]) && ends_inside(i) {
+            words.push(start..i);
+        }
+    }
+    words
 }
 
 /// The long runs of `tokens` (see [`LONG_RUN`]): the index ranges of adjacent punctuation
@@ -155,6 +208,41 @@ mod tests {
         assert_eq!(
             rendered,
             [";", "b;", "= b;", "a", "a;", "a b;", "a =", "a =;", "a = b"]
+        );
+    }
+
+    /// After a literal's own windows come those of the words inside it: not a word after a
+    /// backslash, nor one touching a string's quotes; a line comment's last word is its own.
+    #[test]
+    fn words_inside_strings_and_comments_are_deleted_too() {
+        let stage = TokenWindows::new(Syntax::CLike);
+        let inside = |text: &str| -> Vec<String> {
+            let all = rendered_edits(&stage, text.as_bytes());
+            let literal = text.find(['"', '/']).unwrap_or(0);
+            // The windows over the whole tokens delete the literal's first byte; these keep it.
+            all.into_iter()
+                .filter(|out| {
+                    out.len() > literal && out[literal..].starts_with(&text[literal..literal + 1])
+                })
+                .filter(|out| out.starts_with(&text[..literal]))
+                .collect()
+        };
+        assert_eq!(
+            inside("f(\"a b c\")"),
+            [
+                "f(\"\")",
+                "f(\"c\")",
+                "f(\"b c\")",
+                "f(\"a\")",
+                "f(\"a c\")",
+                "f(\"a b\")"
+            ]
+        );
+        assert_eq!(inside("f(\"a\\nb\")"), ["f(\"\\nb\")"]);
+        assert_eq!(inside("x // keep me"), ["x //", "x // me", "x // keep"]);
+        assert_eq!(
+            inside("x /* keep me */"),
+            ["x /* */", "x /* me */", "x /* keep */"]
         );
     }
 
