@@ -57,17 +57,15 @@ impl EditStage for TokenWindows {
         // The first token with an edit at `request.from` or later (its last is the narrowest
         // window's).
         let last_variant = (widest - 1) as u64;
-        let inner: Vec<Vec<Range<usize>>> = tokens
-            .iter()
-            .map(|token| inner_words(text, token))
-            .collect();
-        let last_edit_at = |i: usize| {
-            let token: &Token = &tokens[i];
-            inner[i].last().map_or(token.start, |word| word.start)
+        // Where a token's last edit is: at its start, or at the last word inside it.
+        let last_edit_at = |token: &Token| {
+            inner_words(text, token)
+                .last()
+                .map_or(token.start, |word| word.start)
         };
-        let first = (0..tokens.len())
-            .collect::<Vec<_>>()
-            .partition_point(|&i| position_order(last_edit_at(i), last_variant) < request.from);
+        let first = tokens.partition_point(|token| {
+            position_order(last_edit_at(token), last_variant) < request.from
+        });
         let mut edits = Vec::new();
         for (i, token) in tokens.iter().enumerate().skip(first) {
             request.work()?;
@@ -108,23 +106,29 @@ impl EditStage for TokenWindows {
                 let (range, new) = deletion(text, token.start..last.end);
                 edits.push(Edit::replace(vec![(range, new)], order).with_resume(resume));
             }
-            let words = &inner[i];
-            for (w, word) in words.iter().enumerate() {
-                for width in (1..=widest).rev() {
-                    let Some(last) = words.get(w + width - 1) else {
-                        continue;
-                    };
-                    let order = position_order(word.start, (widest - width) as u64);
-                    let (range, new) = deletion(text, word.start..last.end);
-                    edits.push(
-                        Edit::replace(vec![(range, new)], order)
-                            .with_resume(position_order(word.start, 0)),
-                    );
-                }
-            }
+            edits.extend(word_windows(text, &inner_words(text, token), widest));
         }
         Ok(edits)
     }
+}
+
+/// The deletions of 1 to `widest` adjacent `words` (inside one literal), from the widest at
+/// each word.
+fn word_windows(text: &[u8], words: &[Range<usize>], widest: usize) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    for (w, word) in words.iter().enumerate() {
+        for width in (1..=widest).rev() {
+            let Some(last) = words.get(w + width - 1) else {
+                continue;
+            };
+            let order = position_order(word.start, (widest - width) as u64);
+            let (range, new) = deletion(text, word.start..last.end);
+            edits.push(
+                Edit::replace(vec![(range, new)], order).with_resume(position_order(word.start, 0)),
+            );
+        }
+    }
+    edits
 }
 
 /// The words inside a string or comment token that its windows may delete: runs of word bytes
@@ -323,6 +327,37 @@ mod tests {
             .unwrap();
         let all = stage.edits(text, 0);
         assert_eq!([first, rest].concat(), all);
+        // Batches that end among the words inside a comment resume there.
+        let text = b"x /* a b c d */ y";
+        let all = stage.edits(text, 0);
+        for batch in 1..=all.len() {
+            // As the driver asks: from past the last edit of the batch before, keeping the
+            // edits at `from` or later.
+            let mut from = 0;
+            let mut batches = Vec::new();
+            loop {
+                let edits: Vec<Edit> = stage
+                    .edits_for(text, &EditRequest::new(from, batch, &never))
+                    .unwrap()
+                    .into_iter()
+                    .filter(|edit| edit.order >= from)
+                    .collect();
+                let Some(last) = edits.last() else { break };
+                from = last.order + 1;
+                batches.extend(edits);
+            }
+            assert_eq!(batches, all, "batches of {batch}");
+        }
+        // After a word's deletion the scan resumes at that word, inside the comment.
+        let from = position_order(text.iter().position(|&b| b == b'c').unwrap(), 0);
+        let resumed: Vec<Edit> = stage
+            .edits(text, from)
+            .into_iter()
+            .filter(|edit| edit.order >= from)
+            .collect();
+        let expected: Vec<Edit> = all.into_iter().filter(|edit| edit.order >= from).collect();
+        assert_eq!(resumed.len(), 3 + 1, "`c d`, `c`, `d`, and `y`");
+        assert_eq!(resumed, expected);
     }
 
     #[test]
