@@ -147,7 +147,8 @@ fn tokens_on_c() {
     ignore = "needs the C grammar (cargo feature lang-c)"
 )]
 fn tokens_keep_strings_and_comments_whole() {
-    // A comment and a string literal are single tokens: deleting a window never splits one.
+    // A comment and a string literal are single tokens: deleting a window never splits one
+    // (the windows of words inside one keep its delimiters).
     let input = "x = \"a b c\"; /* keep me */ y = 1;\n";
     let interesting: Predicate = Arc::new(|t: &str| {
         t.matches('"').count().is_multiple_of(2)
