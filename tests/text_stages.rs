@@ -100,6 +100,25 @@ fn assert_reduces_to(
     stats
 }
 
+/// [`assert_reduces_to`] for the `tokens` stage alone on C.
+fn assert_tokens_on_c_reduce_to(
+    input: &str,
+    jobs: usize,
+    interesting: &Predicate,
+    expected: &str,
+) -> Stats {
+    let stage = TokenWindows::new(Syntax::CLike);
+    assert_reduces_to(
+        input,
+        "tokens",
+        Some("c"),
+        jobs,
+        interesting,
+        &stage,
+        expected,
+    )
+}
+
 fn language(name: &str) -> Option<&'static Language> {
     Language::by_name(name).ok().filter(|l| l.is_available())
 }
@@ -123,15 +142,7 @@ fn tokens_on_c() {
     // The braces go only together (the `brackets` stage), never one alone.
     let result = "{\n    return +\n}\n";
     for jobs in [1, 2] {
-        let stats = assert_reduces_to(
-            input,
-            "tokens",
-            Some("c"),
-            jobs,
-            &interesting,
-            &TokenWindows::new(Syntax::CLike),
-            result,
-        );
+        let stats = assert_tokens_on_c_reduce_to(input, jobs, &interesting, result);
         assert_eq!(stats.stages.len(), 1);
         assert_eq!(stats.stages[0].name, "tokens");
         assert_eq!(
@@ -155,15 +166,7 @@ fn tokens_keep_strings_and_comments_whole() {
             && t.contains("/*") == t.contains("*/")
             && t.contains('y')
     });
-    assert_reduces_to(
-        input,
-        "tokens",
-        Some("c"),
-        1,
-        &interesting,
-        &TokenWindows::new(Syntax::CLike),
-        "y\n",
-    );
+    assert_tokens_on_c_reduce_to(input, 1, &interesting, "y\n");
 }
 
 /// A comment the test needs (a doc comment, a pragma) stays, and loses the words it does not
@@ -181,15 +184,7 @@ fn tokens_delete_the_words_of_a_comment_the_test_needs() {
             .is_some_and(|(open, close)| open < close && t[open..close].contains("Establish"))
     });
     for jobs in [1, 2] {
-        assert_reduces_to(
-            input,
-            "tokens",
-            Some("c"),
-            jobs,
-            &interesting,
-            &TokenWindows::new(Syntax::CLike),
-            "/* Establish, */\n",
-        );
+        assert_tokens_on_c_reduce_to(input, jobs, &interesting, "/* Establish, */\n");
     }
 }
 

@@ -444,11 +444,12 @@ fn hint_at_neighbours(input: &Path, command: &[std::ffi::OsString], output: &Pat
     let Ok(entries) = std::fs::read_dir(directory) else {
         return;
     };
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    let in_command = |path: &Path| command.iter().any(|word| same(Path::new(word), path));
+    // The input, the output and the test's own files, each found once.
+    let theirs: Vec<std::path::PathBuf> = [input, output]
+        .into_iter()
+        .chain(command.iter().map(Path::new))
+        .filter_map(|path| path.canonicalize().ok())
+        .collect();
     let mut neighbours: Vec<String> = entries
         .take(READ)
         .filter_map(Result::ok)
@@ -456,12 +457,12 @@ fn hint_at_neighbours(input: &Path, command: &[std::ffi::OsString], output: &Pat
         .map(|entry| entry.path())
         .filter_map(|path| {
             let name = path.file_name()?.to_string_lossy().into_owned();
-            let theirs = name.starts_with('.')
-                || name.contains(".whittled")
-                || same(&path, input)
-                || same(&path, output)
-                || in_command(&path);
-            (!theirs).then_some(name)
+            let neighbour = !name.starts_with('.')
+                && !name.contains(".whittled")
+                && path
+                    .canonicalize()
+                    .is_ok_and(|path| !theirs.contains(&path));
+            neighbour.then_some(name)
         })
         .collect();
     if neighbours.is_empty() {

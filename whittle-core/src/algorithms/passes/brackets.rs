@@ -310,17 +310,7 @@ impl<'t> JointDeletions<'t> {
                     .filter(|range| !range.is_empty())
                     .collect();
                 // A list nested in an element deleted here (`f(f(x))`) goes with that element.
-                let mut ranges = ranges;
-                ranges.sort_by_key(|range| range.start);
-                let mut end = 0;
-                let ranges: Vec<Range<usize>> = ranges
-                    .into_iter()
-                    .filter(|range| {
-                        let outside = range.start >= end;
-                        end = end.max(range.end);
-                        outside
-                    })
-                    .collect();
+                let ranges = super::edit::outermost(ranges);
                 if ranges.len() < 2 || !seen.insert(ranges.clone()) {
                     continue;
                 }

@@ -114,6 +114,19 @@ pub fn position_order(position: usize, variant: u64) -> u64 {
     ((position as u64) << 2) | (variant & 3)
 }
 
+/// `ranges` in order, those that start inside an earlier one left out (they go with it): the
+/// ranges left do not overlap.
+pub fn outermost(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
+    let mut outer: Vec<Range<usize>> = Vec::new();
+    for range in ranges {
+        if outer.last().is_none_or(|last| range.start >= last.end) {
+            outer.push(range);
+        }
+    }
+    outer
+}
+
 /// How to delete `range`: grown over the spaces and tabs after it (or, when there are none,
 /// before it), so that no stray blank stays; over its whole line (terminator included) when
 /// nothing else is on that line; and replaced by a single space when the deletion would glue

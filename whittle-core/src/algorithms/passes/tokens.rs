@@ -74,7 +74,6 @@ impl EditStage for TokenWindows {
             }
             while runs.next_if(|run| run.end <= i).is_some() {}
             let run = runs.peek().filter(|run| run.contains(&i));
-            let resume = position_order(token.start, 0);
             if let Some(run) = run
                 && run.start == i
             {
@@ -83,8 +82,7 @@ impl EditStage for TokenWindows {
                 let mut size = run.len();
                 while size > widest {
                     if !leaves_lone_bracket(i..i + size) {
-                        let (range, new) = deletion(text, token.start..tokens[i + size - 1].end);
-                        edits.push(Edit::replace(vec![(range, new)], resume).with_resume(resume));
+                        edits.push(window(text, token.start..tokens[i + size - 1].end, 0));
                     }
                     size /= 2;
                 }
@@ -102,33 +100,32 @@ impl EditStage for TokenWindows {
                 if leaves_lone_bracket(i..i + width) {
                     continue;
                 }
-                let order = position_order(token.start, (widest - width) as u64);
-                let (range, new) = deletion(text, token.start..last.end);
-                edits.push(Edit::replace(vec![(range, new)], order).with_resume(resume));
+                edits.push(window(text, token.start..last.end, (widest - width) as u64));
             }
-            edits.extend(word_windows(text, &inner_words(text, token), widest));
+            word_windows(text, &inner_words(text, token), widest, &mut edits);
         }
         Ok(edits)
     }
 }
 
-/// The deletions of 1 to `widest` adjacent `words` (inside one literal), from the widest at
-/// each word.
-fn word_windows(text: &[u8], words: &[Range<usize>], widest: usize) -> Vec<Edit> {
-    let mut edits = Vec::new();
+/// The deletion of `range` (a window starting at its start), ordered at that position with
+/// `variant`; after it is accepted the scan resumes there.
+fn window(text: &[u8], range: Range<usize>, variant: u64) -> Edit {
+    let start = range.start;
+    Edit::replace(vec![deletion(text, range)], position_order(start, variant))
+        .with_resume(position_order(start, 0))
+}
+
+/// Adds the deletions of 1 to `widest` adjacent `words` (inside one literal) to `edits`, from
+/// the widest at each word.
+fn word_windows(text: &[u8], words: &[Range<usize>], widest: usize, edits: &mut Vec<Edit>) {
     for (w, word) in words.iter().enumerate() {
         for width in (1..=widest).rev() {
-            let Some(last) = words.get(w + width - 1) else {
-                continue;
-            };
-            let order = position_order(word.start, (widest - width) as u64);
-            let (range, new) = deletion(text, word.start..last.end);
-            edits.push(
-                Edit::replace(vec![(range, new)], order).with_resume(position_order(word.start, 0)),
-            );
+            if let Some(last) = words.get(w + width - 1) {
+                edits.push(window(text, word.start..last.end, (widest - width) as u64));
+            }
         }
     }
-    edits
 }
 
 /// The words inside a string or comment token that its windows may delete: runs of word bytes

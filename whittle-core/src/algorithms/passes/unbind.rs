@@ -106,15 +106,7 @@ impl EditStage for RemoveBindings<'_> {
 
 /// The byte ranges of `units`, those inside another left out (they go with it), in order.
 fn outermost(units: &[Node<'_>]) -> Vec<std::ops::Range<usize>> {
-    let mut ranges: Vec<_> = units.iter().map(|unit| unit.byte_range()).collect();
-    ranges.sort_by_key(|range| (range.start, std::cmp::Reverse(range.end)));
-    let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
-    for range in ranges {
-        if outer.last().is_none_or(|last| range.end > last.end) {
-            outer.push(range);
-        }
-    }
-    outer
+    super::edit::outermost(units.iter().map(|unit| unit.byte_range()).collect())
 }
 
 /// The root's child that holds `node`.
