@@ -3,7 +3,7 @@
 //! pipeline of Table 7.1 on a C and a JSON input.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use whittle_core::algorithms::hdd::PinSource;
 use whittle_core::engine::job::Job;
@@ -687,4 +687,68 @@ fn coarse_hdd_removes_a_struct_with_its_semicolon() {
     ));
     let (result, _) = reduce(input.as_bytes(), settings("c", "coarse-hdd"), oracle);
     assert_eq!(text(&result), "int main(void) { }\n");
+}
+
+/// The C input of the comment tests: five comments around three declarations, two needed.
+const COMMENTED_C: &str = "/* header one */\n/* header two */\nint keep1; // note a\n\
+// note b KEEP\nint drop1;\n/* note c */\nint keep2; /* note d */\n";
+
+/// Every text the test is asked about, in order, while it wants `needed` in the candidate.
+fn recording_oracle(needed: &'static [&'static str]) -> (Arc<dyn Oracle>, Arc<Mutex<Vec<String>>>) {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&asked);
+    let oracle = predicate("needed words", move |c: &[u8]| {
+        let candidate = text(c);
+        log.lock().unwrap().push(candidate.clone());
+        needed.iter().all(|word| candidate.contains(word))
+    });
+    (Arc::new(oracle), asked)
+}
+
+/// The `-sweep` variants try the tree without its comments first, in one test; the papers'
+/// HDD^r does not.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn sweeps_remove_every_comment_in_their_first_test() {
+    let (oracle, asked) = recording_oracle(&["keep1", "keep2"]);
+    let (result, _) = reduce(COMMENTED_C.as_bytes(), settings("c", "hddhr-sweep"), oracle);
+    assert_eq!(
+        text(&result).split_whitespace().collect::<String>(),
+        "intkeep1;intkeep2;"
+    );
+    let asked = asked.lock().unwrap();
+    // The input, the empty file, then the input without its comments.
+    let words = |text: &str| {
+        text.split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let without_comments = words("int keep1; int drop1; int keep2;");
+    assert_eq!(words(&asked[2]), without_comments);
+    let (oracle, asked) = recording_oracle(&["keep1", "keep2"]);
+    reduce(COMMENTED_C.as_bytes(), settings("c", "hddhr"), oracle);
+    assert_ne!(
+        words(&asked.lock().unwrap()[2]),
+        without_comments,
+        "HDD^r as the papers give it has no such step"
+    );
+}
+
+/// A comment the test needs stays (the one test fails, the walk removes the others in its
+/// sweeps): the result is 1-minimal all the same.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn a_comment_the_test_needs_stays_and_the_others_go() {
+    let (oracle, _) = recording_oracle(&["keep1", "KEEP"]);
+    let (result, _) = reduce(COMMENTED_C.as_bytes(), settings("c", "hddhr-sweep"), oracle);
+    assert_eq!(
+        text(&result).split_whitespace().collect::<Vec<_>>(),
+        ["int", "keep1;", "//", "note", "b", "KEEP"]
+    );
 }

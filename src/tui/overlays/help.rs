@@ -112,6 +112,10 @@ pub const NOTATION: &[(&str, &str)] = &[
         "several files: remove the 3 files no file in use names now",
     ),
     (
+        "−12 //",
+        "tree sweeps: remove all 12 comments at once (one test, first)",
+    ),
+    (
         "χ7:12",
         "hoist: the node at line 7, column 12 becomes a descendant",
     ),

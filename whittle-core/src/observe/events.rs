@@ -56,6 +56,8 @@ pub enum CandidateKind {
     /// Several files: remove the `n` files that no file in use names any more (see
     /// [`FILES_STAGE`]).
     Unused,
+    /// The `-sweep` tree variants: remove the tree's `n` comments at once.
+    Comments,
 }
 
 /// One candidate under consideration.
@@ -101,6 +103,7 @@ impl Candidate {
             CandidateKind::Sweep => format!("−{}@{}", self.n, self.index + 1),
             CandidateKind::LeastLikely => format!("−{} least likely", self.n),
             CandidateKind::Unused => format!("−{} unused", self.n),
+            CandidateKind::Comments => format!("−{} comments", self.n),
         }
     }
 }
@@ -162,6 +165,8 @@ pub enum Branch {
     Sweep,
     /// ProbDD or CDD removed the least likely units.
     LeastLikely,
+    /// The tree's comments were removed at once.
+    Comments,
 }
 
 impl Branch {
@@ -183,6 +188,7 @@ impl Branch {
             Branch::Edit => "text edit",
             Branch::Sweep => "remove a run",
             Branch::LeastLikely => "remove the least likely",
+            Branch::Comments => "remove the comments",
         }
     }
 }

@@ -8,6 +8,7 @@
 //! current text. Within an iteration the edits are committed to one [`TreeState`].
 
 mod algorithm;
+mod comments;
 mod hoist;
 mod lookahead;
 mod pinned_nodes;
@@ -93,6 +94,7 @@ fn run_to_fixpoint(
             levels: None,
             own_turns,
             deferred_own_turns: false,
+            comments_first: iteration == 1 && algorithm.pruner == algorithm::Pruner::Sweep,
         };
         walk.run()?;
         let deferred = walk.deferred_own_turns;

@@ -15,7 +15,7 @@ use super::algorithm::{Algorithm, Pruner, Traversal};
 use super::hoist::HoistPolicy;
 use super::lookahead::TreeLookahead;
 use super::pinned_nodes::PinnedNodes;
-use super::{hoist, prune};
+use super::{comments, hoist, prune};
 
 /// The most hoists a node may have to be hoisted with its siblings in the `-sweep` variants
 /// (see [`Walk::hoist_policy`]).
@@ -45,10 +45,16 @@ pub(super) struct Walk<'a> {
     /// tells whether one was passed over.
     pub own_turns: bool,
     pub deferred_own_turns: bool,
+    /// Whether the walk begins with one test of the tree without its comments (the `-sweep`
+    /// variants, in a stage's first walk: see [`comments`]).
+    pub comments_first: bool,
 }
 
 impl Walk<'_> {
     pub fn run(&mut self) -> Result<(), Stop> {
+        if self.comments_first {
+            comments::remove_comments(self.tester, &mut self.state, &self.pins)?;
+        }
         let walked = match self.algorithm.traversal {
             Traversal::Levels => self.levels(),
             Traversal::Recursive => self.recursive(),
