@@ -752,3 +752,26 @@ fn a_comment_the_test_needs_stays_and_the_others_go() {
         ["int", "keep1;", "//", "note", "b", "KEEP"]
     );
 }
+
+/// A script's `#!` line is not among the comments removed at once (a test that runs the script
+/// by its name needs it); the other comments go in that one test.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn the_comments_removed_at_once_leave_a_scripts_first_line() {
+    let input = "#!/usr/bin/env python3\n# one\nx = 1  # two\ny = 2\n";
+    let (oracle, asked) = recording_oracle(&["#!", "x"]);
+    let (result, _) = reduce(input.as_bytes(), settings("python", "hddhr-sweep"), oracle);
+    assert_eq!(
+        text(&result).split_whitespace().collect::<String>(),
+        "#!/usr/bin/envpython3x=1"
+    );
+    assert_eq!(
+        asked.lock().unwrap()[2]
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["#!/usr/bin/env", "python3", "x", "=", "1", "y", "=", "2"]
+    );
+}

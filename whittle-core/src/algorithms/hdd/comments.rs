@@ -52,13 +52,16 @@ impl CandidateSource for CommentsWindow<'_> {
     }
 }
 
-/// The comments of the current tree that may go: visible, removable, no pinned node among them.
+/// The comments of the current tree that may go: visible, removable, no pinned node among them,
+/// and not a `#!` line at the very start (a script the test runs by its name needs it; the
+/// sweeps remove it when it is not needed).
 pub(super) fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
     let tree = state.tree();
     tree.ids()
         .filter(|&id| tree.is_extra(id) && tree.kind(id).contains("comment"))
         .filter(|&id| state.visible(id) == Some(id) && state.is_removable(id))
         .filter(|&id| !pins.protects(id))
+        .filter(|&id| !(tree.byte_range(id).start == 0 && tree.text(id).starts_with(b"#!")))
         .collect()
 }
 
