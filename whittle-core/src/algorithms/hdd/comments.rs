@@ -55,7 +55,7 @@ impl CandidateSource for CommentsWindow<'_> {
 /// The comments of the current tree that may go: visible, removable, no pinned node among them,
 /// and not a `#!` line at the very start (a script the test runs by its name needs it; the
 /// sweeps remove it when it is not needed).
-pub(super) fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
+fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
     let tree = state.tree();
     tree.ids()
         .filter(|&id| tree.is_extra(id) && tree.kind(id).contains("comment"))
@@ -66,16 +66,16 @@ pub(super) fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
 }
 
 /// Tries the current tree without its comments (when it has at least [`FEWEST_COMMENTS`]) in
-/// one test; accepted, the removal is committed to `shared`. Whether it was accepted.
+/// one test; accepted, the removal is committed to `shared`.
 pub(super) fn remove_comments(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     pins: &PinnedNodes,
-) -> Result<bool, Stop> {
+) -> Result<(), Stop> {
     let state: &TreeState = shared;
     let removed = comments(state, pins);
     if removed.len() < FEWEST_COMMENTS {
-        return Ok(false);
+        return Ok(());
     }
     let spans = if tester.wants_spans() {
         let layout = state.layout(&TreeEdits::new());
@@ -94,7 +94,7 @@ pub(super) fn remove_comments(
         .run_window(&window, WindowPolicy::FirstInOrder)?
         .is_empty()
     {
-        return Ok(false);
+        return Ok(());
     }
     let mut content = Vec::new();
     window.render(0, &mut content);
@@ -102,5 +102,5 @@ pub(super) fn remove_comments(
     let edits = window.edits;
     Arc::make_mut(shared).commit(&edits);
     debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
-    Ok(true)
+    Ok(())
 }
