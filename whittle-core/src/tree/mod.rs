@@ -55,6 +55,12 @@ pub use render::Layout;
 pub(crate) use render::{line_indentation, write_indented};
 pub use state::{NodeState, TreeEdits, TreeState};
 
+/// Whether nodes of `kind` are comments (`comment`, `line_comment`, `block_comment`, ...: the
+/// grammars name them so).
+pub fn is_comment_kind(kind: &str) -> bool {
+    kind.contains("comment")
+}
+
 /// Parses `source` in `language` into a tree, with the given preprocessing.
 pub fn parse(
     language: &'static Language,

@@ -11,7 +11,7 @@ use crate::exec::cache::UnitId;
 use crate::observe::events::{Branch, Candidate, CandidateKind};
 use crate::testing::control::Stop;
 use crate::testing::tester::{CandidateSource, Tester, WindowPolicy};
-use crate::tree::{NodeId, TreeEdits, TreeState};
+use crate::tree::{NodeId, TreeEdits, TreeState, is_comment_kind};
 
 use super::pinned_nodes::PinnedNodes;
 
@@ -58,7 +58,7 @@ impl CandidateSource for CommentsWindow<'_> {
 fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
     let tree = state.tree();
     tree.ids()
-        .filter(|&id| tree.is_extra(id) && tree.kind(id).contains("comment"))
+        .filter(|&id| tree.is_extra(id) && is_comment_kind(tree.kind(id)))
         .filter(|&id| state.visible(id) == Some(id) && state.is_removable(id))
         .filter(|&id| !pins.protects(id))
         .filter(|&id| !(tree.byte_range(id).start == 0 && tree.text(id).starts_with(b"#!")))
@@ -96,9 +96,7 @@ pub(super) fn remove_comments(
     {
         return Ok(());
     }
-    let mut content = Vec::new();
-    window.render(0, &mut content);
-    tester.accept(content, None, Branch::Comments, window.candidate(0));
+    tester.accept_from(&window, 0, Branch::Comments);
     let edits = window.edits;
     Arc::make_mut(shared).commit(&edits);
     debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::edit::{Changes, Edit, EditRequest, EditStage, deletion, position_order};
+use super::nodes::elements;
 use crate::testing::control::Stop;
 use crate::tree::Language;
 use crate::tree::syntax::{Node, parse_syntax, preorder};
@@ -115,14 +116,6 @@ fn is_identifier(node: Node<'_>) -> bool {
     node.kind() == "identifier" && node.child_count() == 0
 }
 
-/// The named children of `node` that are not comments.
-fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|child| !child.kind().contains("comment"))
-        .collect()
-}
-
 /// The identifier a declarator names (through `declarator` fields: C's function, pointer and
 /// parenthesized declarators).
 fn declared_name(mut node: Node<'_>) -> Option<Node<'_>> {
@@ -165,7 +158,7 @@ fn inlinable<'t>(node: Node<'t>, text: &[u8]) -> Option<Inlinable<'t>> {
         }
     };
     let mut names = Vec::new();
-    for parameter in named_children(parameters) {
+    for parameter in elements(parameters) {
         match first_identifier(parameter) {
             Some(identifier) => names.push(text_of(identifier, text).to_vec()),
             // C's `(void)`: no parameter at all.
@@ -174,14 +167,14 @@ fn inlinable<'t>(node: Node<'t>, text: &[u8]) -> Option<Inlinable<'t>> {
             None => return None,
         }
     }
-    let statements = named_children(body);
+    let statements = elements(body);
     let [only] = statements.as_slice() else {
         return None;
     };
     if !only.kind().contains("return") {
         return None;
     }
-    let returned = named_children(*only);
+    let returned = elements(*only);
     let [expression] = returned.as_slice() else {
         return None;
     };
@@ -205,7 +198,7 @@ fn inline_everywhere(
     let mentions = name.identifiers;
     let mut calls = Vec::new();
     for &node in &name.calls {
-        let arguments = named_children(node.child_by_field_name("arguments")?);
+        let arguments = elements(node.child_by_field_name("arguments")?);
         if arguments.len() != function.parameters.len()
             || node.start_byte() < definition.end && definition.start < node.end_byte()
         {

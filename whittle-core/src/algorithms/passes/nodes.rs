@@ -74,11 +74,12 @@ pub fn uses_semicolons(root: Node<'_>) -> bool {
     found
 }
 
-/// The elements of a list node (arguments, parameters): its named children but comments.
+/// The elements of a node that holds a list (arguments, parameters, a block's statements): its
+/// named children but comments.
 pub fn elements(list: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = list.walk();
     list.named_children(&mut cursor)
-        .filter(|child| !child.kind().contains("comment"))
+        .filter(|child| !crate::tree::is_comment_kind(child.kind()))
         .collect()
 }
 
