@@ -775,3 +775,93 @@ fn the_comments_removed_at_once_leave_a_scripts_first_line() {
         ["#!/usr/bin/env", "python3", "x", "=", "1", "y", "=", "2"]
     );
 }
+
+/// Python with docstrings: the module's, a function's and a class's, a string written as a
+/// comment, a function whose body is only its docstring, and an f-string statement (it runs
+/// code).
+const DOCUMENTED_PYTHON: &str = r#""""Module doc."""
+import os
+
+def f(x):
+    """Doc of f."""
+    return x + 1
+
+def g():
+    """Only a docstring: the body needs it."""
+
+class C:
+    """Doc of C."""
+    y = 2
+    "A string as a comment."
+    f"{print('runs')}"
+"#;
+
+/// The `-sweep` variants try the tree with its docstrings emptied in one test (after the
+/// comments'): every statement that is only a string keeps its quotes (a body that is only its
+/// docstring stays valid) and loses its text, but the f-string, which runs code.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn sweeps_empty_every_docstring_in_one_test() {
+    let (oracle, asked) = recording_oracle(&["x + 1", "y = 2"]);
+    let (result, _) = reduce(
+        DOCUMENTED_PYTHON.as_bytes(),
+        settings("python", "hddhr-sweep"),
+        oracle,
+    );
+    assert_eq!(
+        text(&result).split_whitespace().collect::<String>(),
+        "deff():returnx+1classC:y=2"
+    );
+    let emptied = [
+        "\"\"\"\"\"\"",
+        "import",
+        "os",
+        "def",
+        "f(x):",
+        "\"\"\"\"\"\"",
+        "return",
+        "x",
+        "+",
+        "1",
+        "def",
+        "g():",
+        "\"\"\"\"\"\"",
+        "class",
+        "C:",
+        "\"\"\"\"\"\"",
+        "y",
+        "=",
+        "2",
+        "\"\"",
+        "f\"{print('runs')}\"",
+    ];
+    assert_eq!(
+        asked.lock().unwrap()[2]
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        emptied
+    );
+}
+
+/// A docstring the test needs keeps its text (the one test that empties them all fails; the
+/// sweeps then empty or remove the others one at a time).
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn a_docstring_the_test_needs_keeps_its_text() {
+    let (oracle, _) = recording_oracle(&["x + 1", "Doc of f."]);
+    let (result, _) = reduce(
+        DOCUMENTED_PYTHON.as_bytes(),
+        settings("python", "hddhr-sweep"),
+        oracle,
+    );
+    assert_eq!(
+        text(&result).split_whitespace().collect::<String>(),
+        "deff():\"\"\"Docoff.\"\"\"returnx+1"
+    );
+}

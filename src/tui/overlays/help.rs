@@ -116,6 +116,10 @@ pub const NOTATION: &[(&str, &str)] = &[
         "tree sweeps: remove all 12 comments at once (one test, first)",
     ),
     (
+        "−5 \"\"\"",
+        "tree sweeps: empty all 5 docstrings at once (one test, next)",
+    ),
+    (
         "χ7:12",
         "hoist: the node at line 7, column 12 becomes a descendant",
     ),

@@ -58,6 +58,8 @@ pub enum CandidateKind {
     Unused,
     /// The `-sweep` tree variants: remove the tree's `n` comments at once.
     Comments,
+    /// The `-sweep` tree variants: remove the tree's `n` docstrings at once.
+    Docstrings,
 }
 
 /// One candidate under consideration.
@@ -104,6 +106,7 @@ impl Candidate {
             CandidateKind::LeastLikely => format!("−{} least likely", self.n),
             CandidateKind::Unused => format!("−{} unused", self.n),
             CandidateKind::Comments => format!("−{} comments", self.n),
+            CandidateKind::Docstrings => format!("−{} docstrings", self.n),
         }
     }
 }
@@ -167,6 +170,8 @@ pub enum Branch {
     LeastLikely,
     /// The tree's comments were removed at once.
     Comments,
+    /// The tree's docstrings were removed at once.
+    Docstrings,
 }
 
 impl Branch {
@@ -189,6 +194,7 @@ impl Branch {
             Branch::Sweep => "remove a run",
             Branch::LeastLikely => "remove the least likely",
             Branch::Comments => "remove the comments",
+            Branch::Docstrings => "remove the docstrings",
         }
     }
 }

@@ -59,6 +59,24 @@ pub struct Profile {
     /// test accepts many of them.
     #[serde(default = "yes")]
     pub guard_text_edits: bool,
+    /// Statements that are nothing but a string (Python's docstrings): the tree sweeps empty
+    /// them all in one test, as they remove the comments in one.
+    #[serde(default)]
+    pub docstrings: Option<Docstrings>,
+}
+
+/// The shape of a statement that is only a string, written for readers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Docstrings {
+    /// The statement's kind.
+    pub statement: String,
+    /// The kinds of its one named child that make it a docstring.
+    pub strings: Vec<String>,
+    /// Kinds that, inside the string, run code (an f-string's interpolations): a string holding
+    /// one is no docstring.
+    #[serde(default)]
+    pub except_holding: Vec<String>,
 }
 
 fn yes() -> bool {

@@ -80,6 +80,13 @@ pub(super) fn change_in_words(view: &View, current: &CandidateView) -> (String, 
             ),
             true,
         ),
+        CandidateKind::Docstrings => (
+            format!(
+                "removing all {} at once",
+                count_of(candidate.n as usize, "docstrings")
+            ),
+            true,
+        ),
         CandidateKind::EmptyConfig => (format!("removing every remaining node{at}"), true),
         CandidateKind::Hoist => (hoist_in_words(view, current), false),
         CandidateKind::Replace | CandidateKind::Reshape => {

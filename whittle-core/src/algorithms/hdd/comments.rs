@@ -1,8 +1,9 @@
 //! Beyond the papers, in the `-sweep` variants: every comment of the tree removed in one test
-//! before a stage's first walk. Real code is often half comments and a test rarely needs one;
-//! the sweeps remove them too, but those beside needed nodes one at a time, late, and a run
-//! whose tests take seconds holds them for minutes. When the test needs a comment, the one
-//! test fails and the walk goes on as before.
+//! before a stage's first walk, then every docstring emptied in another. Real code is often
+//! half comments and docstrings and a test rarely needs one; the sweeps remove them too, but
+//! those beside needed nodes one at a time, late, and a run whose tests take seconds holds them
+//! for minutes. When the test needs one of them, its one test fails and the walk goes on as
+//! before.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -15,27 +16,30 @@ use crate::tree::{NodeId, TreeEdits, TreeState, is_comment_kind};
 
 use super::pinned_nodes::PinnedNodes;
 
-/// Fewer comments than this are left to the sweeps (one comment is one unit of a sweep).
-const FEWEST_COMMENTS: usize = 2;
+/// Fewer comments (or docstrings) than this are left to the sweeps (one is one unit of a sweep).
+const FEWEST: usize = 2;
 
-/// The one candidate: the tree without its comments.
-struct CommentsWindow<'a> {
+/// The one candidate: the tree without its comments, or with its docstrings emptied.
+struct AllAtOnce<'a> {
+    kind: CandidateKind,
+    /// How many comments or docstrings.
+    count: usize,
     state: &'a TreeState,
     edits: TreeEdits,
     /// Where the comments are in the current best, when a display wants to know.
     spans: Vec<Range<usize>>,
 }
 
-impl CandidateSource for CommentsWindow<'_> {
+impl CandidateSource for AllAtOnce<'_> {
     fn len(&self) -> usize {
         1
     }
 
     fn candidate(&self, _: usize) -> Candidate {
         Candidate {
-            kind: CandidateKind::Comments,
+            kind: self.kind,
             index: 0,
-            n: self.edits.removed().len() as u32,
+            n: self.count as u32,
         }
     }
 
@@ -65,18 +69,93 @@ fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
         .collect()
 }
 
-/// Tries the current tree without its comments (when it has at least [`FEWEST_COMMENTS`]) in
-/// one test; accepted, the removal is committed to `shared`.
+/// The docstrings of the current tree (see [`crate::tree::profile::Docstrings`]): statements
+/// that hold one string and no code inside it. Each is emptied, not removed: its quotes stay,
+/// and a statement that does nothing is what keeps a block valid until the sweeps remove its
+/// other statements (an empty block is no valid text).
+fn docstrings(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
+    let tree = state.tree();
+    let Some(shape) = tree.language().profile().docstrings.as_ref() else {
+        return Vec::new();
+    };
+    let lone_string = |statement: NodeId| {
+        let mut inside = (tree.children(statement))
+            .filter(|&child| tree.is_named(child) && !is_comment_kind(tree.kind(child)));
+        match (inside.next(), inside.next()) {
+            (Some(string), None) if shape.strings.iter().any(|kind| kind == tree.kind(string)) => {
+                Some(string)
+            }
+            _ => None,
+        }
+    };
+    let runs_code = |string: NodeId| {
+        (string.index()..tree.subtree_end(string).index()).any(|index| {
+            let kind = tree.kind(NodeId::from_index(index));
+            shape.except_holding.iter().any(|held| held == kind)
+        })
+    };
+    (tree.ids())
+        .filter(|&id| tree.kind(id) == shape.statement && state.visible(id) == Some(id))
+        .filter_map(lone_string)
+        .filter(|&string| state.visible(string) == Some(string) && !runs_code(string))
+        .filter(|&string| !pins.protects(string))
+        .collect()
+}
+
+/// The text inside the docstrings: what emptying them removes.
+fn docstring_texts(state: &TreeState, docstrings: &[NodeId]) -> Vec<NodeId> {
+    let tree = state.tree();
+    (docstrings.iter())
+        .flat_map(|&string| tree.children(string))
+        .filter(|&child| state.visible(child) == Some(child) && state.is_removable(child))
+        .filter(|&child| !tree.byte_range(child).is_empty())
+        .collect()
+}
+
+/// Tries the current tree without its comments, then with its docstrings emptied, each in one
+/// test (when there are at least [`FEWEST`]); accepted, a removal is committed to `shared`.
 pub(super) fn remove_comments(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     pins: &PinnedNodes,
 ) -> Result<(), Stop> {
-    let state: &TreeState = shared;
-    let removed = comments(state, pins);
-    if removed.len() < FEWEST_COMMENTS {
+    let removed = comments(shared, pins);
+    let count = removed.len();
+    remove_all(
+        tester,
+        shared,
+        removed,
+        count,
+        CandidateKind::Comments,
+        Branch::Comments,
+    )?;
+    let docstrings = docstrings(shared, pins);
+    let removed = docstring_texts(shared, &docstrings);
+    let count = docstrings.len();
+    remove_all(
+        tester,
+        shared,
+        removed,
+        count,
+        CandidateKind::Docstrings,
+        Branch::Docstrings,
+    )
+}
+
+/// Tries the current tree without `removed` in one test (when they are parts of at least
+/// [`FEWEST`] comments or docstrings, `count`); accepted, the removal is committed to `shared`.
+fn remove_all(
+    tester: &mut Tester,
+    shared: &mut Arc<TreeState>,
+    removed: Vec<NodeId>,
+    count: usize,
+    kind: CandidateKind,
+    branch: Branch,
+) -> Result<(), Stop> {
+    if count < FEWEST || removed.is_empty() {
         return Ok(());
     }
+    let state: &TreeState = shared;
     let spans = if tester.wants_spans() {
         let layout = state.layout(&TreeEdits::new());
         (removed.iter())
@@ -85,7 +164,9 @@ pub(super) fn remove_comments(
     } else {
         Vec::new()
     };
-    let window = CommentsWindow {
+    let window = AllAtOnce {
+        kind,
+        count,
         state,
         edits: TreeEdits::removing(removed),
         spans,
@@ -96,7 +177,7 @@ pub(super) fn remove_comments(
     {
         return Ok(());
     }
-    tester.accept_from(&window, 0, Branch::Comments);
+    tester.accept_from(&window, 0, branch);
     let edits = window.edits;
     Arc::make_mut(shared).commit(&edits);
     debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
