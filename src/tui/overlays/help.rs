@@ -116,7 +116,7 @@ pub const NOTATION: &[(&str, &str)] = &[
         "tree sweeps: remove all 12 comments at once (one test, first)",
     ),
     (
-        "−5 \"\"\"",
+        "−5 \"\"",
         "tree sweeps: empty all 5 docstrings at once (one test, next)",
     ),
     (

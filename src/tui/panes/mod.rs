@@ -345,7 +345,7 @@ pub fn short_candidate(candidate: &Candidate, at: Option<(usize, usize)>) -> Str
         CandidateKind::Combination => format!("∇∪/{}", candidate.n),
         CandidateKind::Unused => format!("−{} f", candidate.n),
         CandidateKind::Comments => format!("−{} //", candidate.n),
-        CandidateKind::Docstrings => format!("−{} \"\"\"", candidate.n),
+        CandidateKind::Docstrings => format!("−{} \"\"", candidate.n),
         _ => candidate.describe(),
     };
     whittle_core::text::describe::ellipsize(&text, 7)
