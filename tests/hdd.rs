@@ -865,3 +865,24 @@ fn a_docstring_the_test_needs_keeps_its_text() {
         "deff():\"\"\"Docoff.\"\"\"returnx+1"
     );
 }
+
+/// Haskell's documentation comments (`-- |`, kind `haddock`) are comments too: the one test
+/// removes them with the others.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-haskell"),
+    ignore = "needs the Haskell grammar (cargo feature lang-haskell)"
+)]
+fn the_comments_removed_at_once_include_haskells_documentation() {
+    let input = "-- | The answer.\nanswer :: Int\nanswer = 42 -- why\n\n-- | Unused.\nother = 1\n";
+    let (oracle, asked) = recording_oracle(&["answer = 42"]);
+    reduce(input.as_bytes(), settings("haskell", "hddhr-sweep"), oracle);
+    assert_eq!(
+        asked.lock().unwrap()[2]
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        [
+            "answer", "::", "Int", "answer", "=", "42", "other", "=", "1"
+        ]
+    );
+}

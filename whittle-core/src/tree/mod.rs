@@ -56,9 +56,9 @@ pub(crate) use render::{line_indentation, write_indented};
 pub use state::{NodeState, TreeEdits, TreeState};
 
 /// Whether nodes of `kind` are comments (`comment`, `line_comment`, `block_comment`, ...: the
-/// grammars name them so).
+/// grammars name them so, but Haskell's documentation comments, `haddock`).
 pub fn is_comment_kind(kind: &str) -> bool {
-    kind.contains("comment")
+    kind.contains("comment") || kind == "haddock"
 }
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.
