@@ -69,10 +69,11 @@ fn comments(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
         .collect()
 }
 
-/// The docstrings of the current tree (see [`crate::tree::profile::Docstrings`]): statements
-/// that hold one string and no code inside it. Each is emptied, not removed: its quotes stay,
-/// and a statement that does nothing is what keeps a block valid until the sweeps remove its
-/// other statements (an empty block is no valid text).
+/// The strings of the current tree's docstrings that hold text (see
+/// [`crate::tree::profile::Docstrings`]): statements that hold one string and no code inside it.
+/// Each is emptied, not removed: its quotes stay, and a statement that does nothing is what
+/// keeps a block valid until the sweeps remove its other statements (an empty block is no valid
+/// text).
 fn docstrings(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
     let tree = state.tree();
     let Some(shape) = tree.language().profile().docstrings.as_ref() else {
@@ -99,22 +100,21 @@ fn docstrings(state: &TreeState, pins: &PinnedNodes) -> Vec<NodeId> {
         .filter_map(lone_string)
         .filter(|&string| state.visible(string) == Some(string) && !runs_code(string))
         .filter(|&string| !pins.protects(string))
+        .filter(|&string| text_of(state, string).next().is_some())
         .collect()
 }
 
-/// The text inside the docstrings: what emptying them removes.
-fn docstring_texts(state: &TreeState, docstrings: &[NodeId]) -> Vec<NodeId> {
+/// The text inside a string (what emptying it removes): its children but the quotes.
+fn text_of(state: &TreeState, string: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     let tree = state.tree();
-    (docstrings.iter())
-        .flat_map(|&string| tree.children(string))
+    (tree.children(string))
         .filter(|&child| state.visible(child) == Some(child) && state.is_removable(child))
         .filter(|&child| !tree.byte_range(child).is_empty())
-        .collect()
 }
 
 /// Tries the current tree without its comments, then with its docstrings emptied, each in one
 /// test (when there are at least [`FEWEST`]); accepted, a removal is committed to `shared`.
-pub(super) fn remove_comments(
+pub(super) fn remove_comments_and_empty_docstrings(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
     pins: &PinnedNodes,
@@ -130,7 +130,9 @@ pub(super) fn remove_comments(
         Branch::Comments,
     )?;
     let docstrings = docstrings(shared, pins);
-    let removed = docstring_texts(shared, &docstrings);
+    let removed = (docstrings.iter())
+        .flat_map(|&string| text_of(shared, string))
+        .collect();
     let count = docstrings.len();
     remove_all(
         tester,
@@ -152,7 +154,7 @@ fn remove_all(
     kind: CandidateKind,
     branch: Branch,
 ) -> Result<(), Stop> {
-    if count < FEWEST || removed.is_empty() {
+    if count < FEWEST {
         return Ok(());
     }
     let state: &TreeState = shared;

@@ -45,15 +45,19 @@ pub(super) struct Walk<'a> {
     /// tells whether one was passed over.
     pub own_turns: bool,
     pub deferred_own_turns: bool,
-    /// Whether the walk begins with one test of the tree without its comments (the `-sweep`
-    /// variants, in a stage's first walk: see [`comments`]).
+    /// Whether the walk begins with one test of the tree without its comments and one with its
+    /// docstrings emptied (the `-sweep` variants, in a stage's first walk: see [`comments`]).
     pub comments_first: bool,
 }
 
 impl Walk<'_> {
     pub fn run(&mut self) -> Result<(), Stop> {
         if self.comments_first {
-            comments::remove_comments(self.tester, &mut self.state, &self.pins)?;
+            comments::remove_comments_and_empty_docstrings(
+                self.tester,
+                &mut self.state,
+                &self.pins,
+            )?;
         }
         let walked = match self.algorithm.traversal {
             Traversal::Levels => self.levels(),
