@@ -1,16 +1,19 @@
 //! Hierarchical reduction: the papers' hoisting examples, the JSON examples of the reference
 //! tool, 1-tree-minimality and 1-maximality of hoisting on random JSON documents, pins, and every
-//! pipeline of Table 7.1 on a C and a JSON input.
+//! pipeline of Table 7.1 on a C and a JSON input (the sweeps' comment and docstring steps:
+//! `comments_first.rs`).
+
+mod common;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use common::job::{reduce, settings, text};
 use whittle_core::algorithms::hdd::PinSource;
 use whittle_core::engine::job::Job;
 use whittle_core::engine::pipeline::Settings;
 use whittle_core::engine::pipeline::{Pipeline, run_pipeline, table_7_1};
 use whittle_core::exec::oracle::{CommandOracle, Oracle, predicate};
-use whittle_core::observe::stats::Stats;
 use whittle_core::text::atoms::non_whitespace_chars;
 use whittle_core::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
 
@@ -21,24 +24,6 @@ fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn settings(language: &str, pipeline: &str) -> Settings {
-    Settings {
-        algorithm: Some(pipeline.parse().expect("a valid pipeline")),
-        language: Some(language.to_owned()),
-        jobs: 1,
-        ..Settings::default()
-    }
-}
-
-/// Reduces `input` with `settings` and `oracle`; returns the result and the statistics.
-fn reduce(input: &[u8], settings: Settings, oracle: Arc<dyn Oracle>) -> (Vec<u8>, Stats) {
-    let job = Job::new(input.to_vec(), settings);
-    let mut tester = job.tester(oracle).unwrap();
-    let finished = job.run(&mut tester).expect("the input is interesting");
-    assert!(finished.stopped.is_none(), "{:?}", finished.stopped);
-    (finished.result, finished.stats)
-}
-
 fn command_oracle(example_dir: &Path, input_name: &str) -> Arc<dyn Oracle> {
     let command = vec![example_dir.join("oracle.sh").into_os_string()];
     Arc::new(CommandOracle::new(&command, &example_dir.join(input_name), None).unwrap())
@@ -46,10 +31,6 @@ fn command_oracle(example_dir: &Path, input_name: &str) -> Arc<dyn Oracle> {
 
 fn nonws(text: &[u8]) -> usize {
     non_whitespace_chars(text)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 const HOISTING_PIPELINES: [&str; 14] = [
@@ -687,202 +668,4 @@ fn coarse_hdd_removes_a_struct_with_its_semicolon() {
     ));
     let (result, _) = reduce(input.as_bytes(), settings("c", "coarse-hdd"), oracle);
     assert_eq!(text(&result), "int main(void) { }\n");
-}
-
-/// The C input of the comment tests: five comments around three declarations, two needed.
-const COMMENTED_C: &str = "/* header one */\n/* header two */\nint keep1; // note a\n\
-// note b KEEP\nint drop1;\n/* note c */\nint keep2; /* note d */\n";
-
-/// Every text the test is asked about, in order, while it wants `needed` in the candidate.
-fn recording_oracle(needed: &'static [&'static str]) -> (Arc<dyn Oracle>, Arc<Mutex<Vec<String>>>) {
-    let asked = Arc::new(Mutex::new(Vec::new()));
-    let log = Arc::clone(&asked);
-    let oracle = predicate("needed words", move |c: &[u8]| {
-        let candidate = text(c);
-        log.lock().unwrap().push(candidate.clone());
-        needed.iter().all(|word| candidate.contains(word))
-    });
-    (Arc::new(oracle), asked)
-}
-
-/// The `-sweep` variants try the tree without its comments first, in one test; the papers'
-/// HDD^r does not.
-#[test]
-#[cfg_attr(
-    not(feature = "lang-c"),
-    ignore = "needs the C grammar (cargo feature lang-c)"
-)]
-fn sweeps_remove_every_comment_in_their_first_test() {
-    let (oracle, asked) = recording_oracle(&["keep1", "keep2"]);
-    let (result, _) = reduce(COMMENTED_C.as_bytes(), settings("c", "hddhr-sweep"), oracle);
-    assert_eq!(
-        text(&result).split_whitespace().collect::<String>(),
-        "intkeep1;intkeep2;"
-    );
-    let asked = asked.lock().unwrap();
-    // The input, the empty file, then the input without its comments.
-    let words = |text: &str| {
-        text.split_whitespace()
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-    };
-    let without_comments = words("int keep1; int drop1; int keep2;");
-    assert_eq!(words(&asked[2]), without_comments);
-    let (oracle, asked) = recording_oracle(&["keep1", "keep2"]);
-    reduce(COMMENTED_C.as_bytes(), settings("c", "hddhr"), oracle);
-    assert_ne!(
-        words(&asked.lock().unwrap()[2]),
-        without_comments,
-        "HDD^r as the papers give it has no such step"
-    );
-}
-
-/// A comment the test needs stays (the one test fails, the walk removes the others in its
-/// sweeps): the result is 1-minimal all the same.
-#[test]
-#[cfg_attr(
-    not(feature = "lang-c"),
-    ignore = "needs the C grammar (cargo feature lang-c)"
-)]
-fn a_comment_the_test_needs_stays_and_the_others_go() {
-    let (oracle, _) = recording_oracle(&["keep1", "KEEP"]);
-    let (result, _) = reduce(COMMENTED_C.as_bytes(), settings("c", "hddhr-sweep"), oracle);
-    assert_eq!(
-        text(&result).split_whitespace().collect::<Vec<_>>(),
-        ["int", "keep1;", "//", "note", "b", "KEEP"]
-    );
-}
-
-/// A script's `#!` line is not among the comments removed at once (a test that runs the script
-/// by its name needs it); the other comments go in that one test.
-#[test]
-#[cfg_attr(
-    not(feature = "lang-python"),
-    ignore = "needs the Python grammar (cargo feature lang-python)"
-)]
-fn the_comments_removed_at_once_leave_a_scripts_first_line() {
-    let input = "#!/usr/bin/env python3\n# one\nx = 1  # two\ny = 2\n";
-    let (oracle, asked) = recording_oracle(&["#!", "x"]);
-    let (result, _) = reduce(input.as_bytes(), settings("python", "hddhr-sweep"), oracle);
-    assert_eq!(
-        text(&result).split_whitespace().collect::<String>(),
-        "#!/usr/bin/envpython3x=1"
-    );
-    assert_eq!(
-        asked.lock().unwrap()[2]
-            .split_whitespace()
-            .collect::<Vec<_>>(),
-        ["#!/usr/bin/env", "python3", "x", "=", "1", "y", "=", "2"]
-    );
-}
-
-/// Python with docstrings: the module's, a function's and a class's, a string written as a
-/// comment, a function whose body is only its docstring, and an f-string statement (it runs
-/// code).
-const DOCUMENTED_PYTHON: &str = r#""""Module doc."""
-import os
-
-def f(x):
-    """Doc of f."""
-    return x + 1
-
-def g():
-    """Only a docstring: the body needs it."""
-
-class C:
-    """Doc of C."""
-    y = 2
-    "A string as a comment."
-    f"{print('runs')}"
-"#;
-
-/// The `-sweep` variants try the tree with its docstrings emptied in one test (after the
-/// comments'): every statement that is only a string keeps its quotes (a body that is only its
-/// docstring stays valid) and loses its text, but the f-string, which runs code.
-#[test]
-#[cfg_attr(
-    not(feature = "lang-python"),
-    ignore = "needs the Python grammar (cargo feature lang-python)"
-)]
-fn sweeps_empty_every_docstring_in_one_test() {
-    let (oracle, asked) = recording_oracle(&["x + 1", "y = 2"]);
-    let (result, _) = reduce(
-        DOCUMENTED_PYTHON.as_bytes(),
-        settings("python", "hddhr-sweep"),
-        oracle,
-    );
-    assert_eq!(
-        text(&result).split_whitespace().collect::<String>(),
-        "deff():returnx+1classC:y=2"
-    );
-    let emptied = [
-        "\"\"\"\"\"\"",
-        "import",
-        "os",
-        "def",
-        "f(x):",
-        "\"\"\"\"\"\"",
-        "return",
-        "x",
-        "+",
-        "1",
-        "def",
-        "g():",
-        "\"\"\"\"\"\"",
-        "class",
-        "C:",
-        "\"\"\"\"\"\"",
-        "y",
-        "=",
-        "2",
-        "\"\"",
-        "f\"{print('runs')}\"",
-    ];
-    assert_eq!(
-        asked.lock().unwrap()[2]
-            .split_whitespace()
-            .collect::<Vec<_>>(),
-        emptied
-    );
-}
-
-/// A docstring the test needs keeps its text (the one test that empties them all fails; the
-/// sweeps then empty or remove the others one at a time).
-#[test]
-#[cfg_attr(
-    not(feature = "lang-python"),
-    ignore = "needs the Python grammar (cargo feature lang-python)"
-)]
-fn a_docstring_the_test_needs_keeps_its_text() {
-    let (oracle, _) = recording_oracle(&["x + 1", "Doc of f."]);
-    let (result, _) = reduce(
-        DOCUMENTED_PYTHON.as_bytes(),
-        settings("python", "hddhr-sweep"),
-        oracle,
-    );
-    assert_eq!(
-        text(&result).split_whitespace().collect::<String>(),
-        "deff():\"\"\"Docoff.\"\"\"returnx+1"
-    );
-}
-
-/// Haskell's documentation comments (`-- |`, kind `haddock`) are comments too: the one test
-/// removes them with the others.
-#[test]
-#[cfg_attr(
-    not(feature = "lang-haskell"),
-    ignore = "needs the Haskell grammar (cargo feature lang-haskell)"
-)]
-fn the_comments_removed_at_once_include_haskells_documentation() {
-    let input = "-- | The answer.\nanswer :: Int\nanswer = 42 -- why\n\n-- | Unused.\nother = 1\n";
-    let (oracle, asked) = recording_oracle(&["answer = 42"]);
-    reduce(input.as_bytes(), settings("haskell", "hddhr-sweep"), oracle);
-    assert_eq!(
-        asked.lock().unwrap()[2]
-            .split_whitespace()
-            .collect::<Vec<_>>(),
-        [
-            "answer", "::", "Int", "answer", "=", "42", "other", "=", "1"
-        ]
-    );
 }

@@ -1,12 +1,13 @@
 //! Helpers shared by the integration tests: in-process reductions of integer configurations
 //! and the built-in examples as sessions (here), a private work directory with its scripts and
 //! processes (`safety`), campaigns of `whittle batch` (`batch`) and the inputs of the tree tests
-//! (`tree`), the binary run in a plain directory (`cli`), the terminal UI drawn on a test terminal (`tui`), a case of several files with the UI over it (`case`). Every test binary declares `mod common;` and uses what it needs of it.
+//! (`tree`), in-process reductions of a text (`job`), the binary run in a plain directory (`cli`), the terminal UI drawn on a test terminal (`tui`), a case of several files with the UI over it (`case`). Every test binary declares `mod common;` and uses what it needs of it.
 #![allow(dead_code)]
 
 pub mod batch;
 pub mod case;
 pub mod cli;
+pub mod job;
 pub mod safety;
 pub mod tree;
 pub mod tui;
