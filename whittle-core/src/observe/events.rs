@@ -58,7 +58,7 @@ pub enum CandidateKind {
     Unused,
     /// The `-sweep` tree variants: remove the tree's `n` comments at once.
     Comments,
-    /// The `-sweep` tree variants: remove the tree's `n` docstrings at once.
+    /// The `-sweep` tree variants: empty the tree's `n` docstrings at once.
     Docstrings,
 }
 
@@ -170,7 +170,7 @@ pub enum Branch {
     LeastLikely,
     /// The tree's comments were removed at once.
     Comments,
-    /// The tree's docstrings were removed at once.
+    /// The tree's docstrings were emptied at once.
     Docstrings,
 }
 
@@ -194,7 +194,7 @@ impl Branch {
             Branch::Sweep => "remove a run",
             Branch::LeastLikely => "remove the least likely",
             Branch::Comments => "remove the comments",
-            Branch::Docstrings => "remove the docstrings",
+            Branch::Docstrings => "empty the docstrings",
         }
     }
 }
