@@ -82,7 +82,7 @@ pub(super) fn change_in_words(view: &View, current: &CandidateView) -> (String, 
         ),
         CandidateKind::Docstrings => (
             format!(
-                "removing all {} at once",
+                "emptying all {} at once",
                 count_of(candidate.n as usize, "docstrings")
             ),
             true,

@@ -26,7 +26,7 @@ struct AllAtOnce<'a> {
     count: usize,
     state: &'a TreeState,
     edits: TreeEdits,
-    /// Where the comments are in the current best, when a display wants to know.
+    /// Where the text it removes is in the current best, when a display wants to know.
     spans: Vec<Range<usize>>,
 }
 
