@@ -654,3 +654,31 @@ fn a_hoisted_block_without_its_first_statement_keeps_the_place_s_indentation() {
         "def f():\n    x = 0\n    b = 2\n    return x\n"
     );
 }
+
+/// A node is in the current text unless a node on its way up is removed or hoisted to a node
+/// that does not hold it.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-c"),
+    ignore = "needs the C grammar (cargo feature lang-c)"
+)]
+fn a_node_is_shown_while_no_edit_above_it_drops_it() {
+    let text = "int main() {\n    if (1) {\n        f(a);\n    }\n    g(b);\n}\n";
+    let tree = tree_of("c", text, Preprocess::default());
+    let body = find(&tree, "compound_statement", &text[11..text.len() - 1]);
+    let block = find(&tree, "compound_statement", "{\n        f(a);\n    }");
+    let a = find(&tree, "identifier", "a");
+    let b = find(&tree, "identifier", "b");
+    let mut state = TreeState::new(tree.clone());
+    assert!(state.is_shown(a) && state.is_shown(b));
+    state.commit(&TreeEdits::hoisting(body, block));
+    assert_eq!(state.text(), b"int main() {\n    f(a);\n}\n");
+    assert!(state.is_shown(a), "inside the hoisted block");
+    assert!(!state.is_shown(b), "beside the hoisted block");
+    state.commit(&TreeEdits::removing([find(
+        &tree,
+        "expression_statement",
+        "f(a);",
+    )]));
+    assert!(!state.is_shown(a), "its statement is removed");
+}

@@ -146,6 +146,25 @@ impl TreeState {
         }
     }
 
+    /// Whether the node's text is part of the current text: no node on its way up is removed,
+    /// and each hoisted one is hoisted to the node or one of its ancestors.
+    pub fn is_shown(&self, id: NodeId) -> bool {
+        let mut current = Some(id);
+        while let Some(node) = current {
+            match self.state[node.index()] {
+                KEPT => {}
+                REMOVED => return false,
+                target => {
+                    if !self.tree.is_descendant(NodeId(target), id) {
+                        return false;
+                    }
+                }
+            }
+            current = self.tree.parent(node);
+        }
+        true
+    }
+
     /// The place a visible node occupies: itself, or the node it was hoisted into.
     pub fn place_of(&self, id: NodeId) -> NodeId {
         let mut current = id;

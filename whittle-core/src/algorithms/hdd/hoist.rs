@@ -18,6 +18,7 @@ use crate::testing::tester::{CandidateSource, Tester, WindowPolicy};
 use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
 
 use super::pinned_nodes::PinnedNodes;
+use super::undeclaring::SoleDeclarations;
 
 /// One round of hoisting candidates: (index in the node set, node, descendant).
 struct HoistWindow<'a> {
@@ -95,8 +96,8 @@ fn worth_trying(state: &TreeState, pins: &PinnedNodes, node: NodeId, target: Nod
 
 /// How TMIN^χ runs in a walk: the papers' way (`most` unbounded, no galloping), or the `-sweep`
 /// variants' (beyond the papers).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct HoistPolicy {
+#[derive(Clone, Copy)]
+pub(super) struct HoistPolicy<'a> {
     /// Nodes with more hoists than this are left out (see [`hoist_round`]).
     pub most: usize,
     /// After two hoists in a row at the same place, try a hoist down the chain of hoists
@@ -105,14 +106,24 @@ pub(super) struct HoistPolicy {
     /// terms of a sum then goes in a few dozen tests instead of one test a level. The result
     /// is still 1-maximal: TMIN^χ ends only when a whole round of χ's hoists found nothing.
     pub gallop: bool,
+    /// When given, hoists that would leave a name undeclared are passed over (a later walk
+    /// tries them: see [`SoleDeclarations`]).
+    pub undeclaring: Option<&'a SoleDeclarations>,
 }
 
-impl HoistPolicy {
+impl HoistPolicy<'_> {
     /// The papers' TMIN^χ.
-    pub(super) const PAPERS: HoistPolicy = HoistPolicy {
+    pub(super) const PAPERS: HoistPolicy<'static> = HoistPolicy {
         most: usize::MAX,
         gallop: false,
+        undeclaring: None,
     };
+
+    /// Whether the policy passes over hoisting `target` into `node`'s place.
+    pub(super) fn passes_over(&self, state: &TreeState, node: NodeId, target: NodeId) -> bool {
+        self.undeclaring
+            .is_some_and(|names| names.undeclares(state, node, target))
+    }
 }
 
 /// TMIN^χ over `nodes` (places in the current tree). Commits each hoist to `state`. `layout`
@@ -123,14 +134,14 @@ pub(super) fn tmin(
     nodes: &[NodeId],
     pins: &PinnedNodes,
     layout: Option<&Layout>,
-    policy: HoistPolicy,
+    policy: HoistPolicy<'_>,
 ) -> Result<(), Stop> {
     let mut known = layout.cloned();
     let mut round = Round {
         nodes,
         start: 0,
-        most: policy.most,
         jump: None,
+        policy,
     };
     let mut gallop = Gallop::default();
     loop {
@@ -138,6 +149,7 @@ pub(super) fn tmin(
             gallop
                 .levels(round.start)
                 .and_then(|levels| chain_hoist(shared, pins, nodes[round.start], levels))
+                .filter(|&(node, target)| !policy.passes_over(shared, node, target))
         } else {
             None
         };
@@ -216,10 +228,11 @@ pub(super) struct Round<'a> {
     pub nodes: &'a [NodeId],
     /// The index in `nodes` the round starts at, wrapping around.
     pub start: usize,
-    /// A node with more hoists is left out.
-    pub most: usize,
     /// A hoist down a chain at the place `nodes[start]`, tried first ([`HoistPolicy::gallop`]).
     pub jump: Option<(NodeId, NodeId)>,
+    /// Which nodes it leaves out ([`HoistPolicy::most`]) and which hoists it passes over
+    /// ([`HoistPolicy::undeclaring`]).
+    pub policy: HoistPolicy<'a>,
 }
 
 /// What a round hoisted: at which index of its nodes, and whether by its jump.
@@ -231,8 +244,8 @@ pub(super) struct Hoisted {
 
 /// One round of TMIN^χ over `round.nodes` from the one at `round.start` on, wrapping around:
 /// its jump and then the nodes' hoists judged as one window, the first interesting one
-/// accepted and committed to `shared`; a node with more than `round.most` hoists is left out.
-/// `None` when no hoist applies.
+/// accepted and committed to `shared`; a node with more than `round.policy.most` hoists is
+/// left out, and so are the hoists the policy passes over. `None` when no hoist applies.
 pub(super) fn hoist_round(
     tester: &mut Tester,
     shared: &mut Arc<TreeState>,
@@ -250,10 +263,11 @@ pub(super) fn hoist_round(
     for k in 0..nodes.len() {
         let slot = (round.start + k) % nodes.len();
         let of_node = hoists_of(state, pins, nodes[slot]);
-        if of_node.len() <= round.most {
+        if of_node.len() <= round.policy.most {
             hoists.extend(
                 of_node
                     .into_iter()
+                    .filter(|&(node, target)| !round.policy.passes_over(state, node, target))
                     .map(|(node, target)| (slot, node, target)),
             );
         }

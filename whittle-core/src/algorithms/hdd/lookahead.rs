@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::testing::ahead::Lookahead;
 use crate::tree::{NodeId, TreeEdits, TreeState};
 
-use super::hoist::hoists_of;
+use super::hoist::{HoistPolicy, hoists_of};
 use super::pinned_nodes::PinnedNodes;
 
 /// At most this many candidates are looked ahead at a time (a few windows' idle workers).
@@ -51,17 +51,21 @@ impl TreeLookahead {
     }
 
     /// The first round of TMIN^χ on `nodes`: each node's hoists, farthest first (those of a
-    /// node with more than `most` are left to its own turn).
-    pub fn hoists(&mut self, nodes: &[NodeId], pins: &PinnedNodes, most: usize) {
+    /// node with more than `policy.most` are left to its own turn, and those the policy passes
+    /// over left out).
+    pub fn hoists(&mut self, nodes: &[NodeId], pins: &PinnedNodes, policy: HoistPolicy<'_>) {
         for &place in nodes {
             if self.is_full() {
                 return;
             }
             let hoists = hoists_of(&self.state, pins, place);
-            if hoists.len() > most {
+            if hoists.len() > policy.most {
                 continue;
             }
             for (node, target) in hoists {
+                if policy.passes_over(&self.state, node, target) {
+                    continue;
+                }
                 self.push(TreeEdits::hoisting(node, target));
             }
         }

@@ -13,6 +13,7 @@ mod hoist;
 mod lookahead;
 mod pinned_nodes;
 mod prune;
+mod undeclaring;
 mod walk;
 
 use std::sync::Arc;
@@ -71,7 +72,7 @@ fn run_to_fixpoint(
     context: &TreeContext<'_>,
     stage: &str,
 ) -> Result<(), Stop> {
-    let mut own_turns = !context.fixpoint;
+    let mut every_hoist = !context.fixpoint;
     for iteration in 1.. {
         tester.begin_fixpoint_iteration(stage, iteration);
         let before = tester.best().len();
@@ -92,19 +93,21 @@ fn run_to_fixpoint(
             stage,
             layout: None,
             levels: None,
-            own_turns,
-            deferred_own_turns: false,
+            every_hoist,
+            passed_over_own_turn: false,
+            undeclaring_waits: iteration == 1 && !every_hoist,
+            undeclaring: None,
             comments_first: iteration == 1 && algorithm.pruner == algorithm::Pruner::Sweep,
         };
         walk.run()?;
-        let deferred = walk.deferred_own_turns;
+        let passed_over = walk.passed_over();
         if !context.fixpoint {
             break;
         }
         if tester.best().len() < before {
-            own_turns = false;
-        } else if deferred {
-            own_turns = true;
+            every_hoist = false;
+        } else if passed_over {
+            every_hoist = true;
         } else {
             break;
         }

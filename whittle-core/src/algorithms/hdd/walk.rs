@@ -15,6 +15,7 @@ use super::algorithm::{Algorithm, Pruner, Traversal};
 use super::hoist::HoistPolicy;
 use super::lookahead::TreeLookahead;
 use super::pinned_nodes::PinnedNodes;
+use super::undeclaring::SoleDeclarations;
 use super::{comments, hoist, prune};
 
 /// The most hoists a node may have to be hoisted with its siblings in the `-sweep` variants
@@ -40,11 +41,21 @@ pub(super) struct Walk<'a> {
     pub layout: Option<(u64, Layout)>,
     /// How many levels the tree has now, while the level walk reduces one (for displays).
     pub levels: Option<usize>,
-    /// Whether the nodes with too many hoists to be hoisted with their siblings take their own
-    /// turn in this walk (see [`Walk::hoist_at_own_turn`]); when not, `deferred_own_turns`
-    /// tells whether one was passed over.
-    pub own_turns: bool,
-    pub deferred_own_turns: bool,
+    /// Whether this walk tries every hoist. When not (the `-sweep` variants of HDD^r, while
+    /// the walk before removed something), the nodes with too many hoists to be hoisted with
+    /// their siblings get no turn of their own (see [`Walk::hoist_at_own_turn`]) and, in the
+    /// stage run's first walk, hoists that would leave a name undeclared are passed over
+    /// (see [`SoleDeclarations`]); [`Walk::passed_over`] tells whether one was.
+    pub every_hoist: bool,
+    /// Whether a node was denied its own turn.
+    pub passed_over_own_turn: bool,
+    /// Whether hoists that would leave a name undeclared wait for a later walk (a stage run's
+    /// first walk that does not try every hoist): most fail while the text is large, but on
+    /// a small one, in a language that looks names up only when it runs the code, a name's
+    /// last uses are often in code that never runs.
+    pub undeclaring_waits: bool,
+    /// The names declared once in the walk's tree, while hoists that undeclare them wait.
+    pub undeclaring: Option<SoleDeclarations>,
     /// Whether the walk begins with one test of the tree without its comments and one with its
     /// docstrings emptied (the `-sweep` variants, in a stage's first walk: see [`comments`]).
     pub comments_first: bool,
@@ -52,6 +63,9 @@ pub(super) struct Walk<'a> {
 
 impl Walk<'_> {
     pub fn run(&mut self) -> Result<(), Stop> {
+        if self.undeclaring_waits && self.algorithm.hoist && sweeps_with_own_turns(self.algorithm) {
+            self.undeclaring = Some(SoleDeclarations::new(self.state.tree()));
+        }
         if self.comments_first {
             comments::remove_comments_and_empty_docstrings(
                 self.tester,
@@ -65,6 +79,16 @@ impl Walk<'_> {
         };
         self.tester.set_lookahead(None);
         walked
+    }
+
+    /// Whether the walk passed over a hoist (see [`Walk::every_hoist`]): a walk that tries
+    /// every hoist must follow it.
+    pub fn passed_over(&self) -> bool {
+        self.passed_over_own_turn
+            || self
+                .undeclaring
+                .as_ref()
+                .is_some_and(SoleDeclarations::passed_over)
     }
 
     /// Fig. 2.2a, 2.3a, 7.7a, 7.7c, 7.8: each level of the current tree in turn, from the root.
@@ -134,17 +158,8 @@ impl Walk<'_> {
     /// turn, after its children were pruned. Hoisting a JSON array of 30,000 objects at its
     /// parent's turn tries each object in its place, 30,000 tests, before the sweep over them
     /// would remove most in a few dozen.
-    fn hoist_policy(&self) -> HoistPolicy {
-        let own_turns = self.algorithm.pruner == Pruner::Sweep
-            && self.algorithm.traversal == Traversal::Recursive;
-        if own_turns {
-            HoistPolicy {
-                most: MOST_HOISTS_WITH_SIBLINGS,
-                gallop: true,
-            }
-        } else {
-            HoistPolicy::PAPERS
-        }
+    fn hoist_policy(&self) -> HoistPolicy<'_> {
+        hoist_policy(self.algorithm, self.undeclaring.as_ref())
     }
 
     /// Hoists `node` (at `depth`) at its own turn, its children pruned, when it has too many
@@ -162,8 +177,8 @@ impl Walk<'_> {
         {
             return Ok(None);
         }
-        if !self.own_turns {
-            self.deferred_own_turns = true;
+        if !self.every_hoist {
+            self.passed_over_own_turn = true;
             return Ok(None);
         }
         self.report(TreePhase::Hoist, &[node], None, depth);
@@ -171,8 +186,11 @@ impl Walk<'_> {
         let round = hoist::Round {
             nodes: &[node],
             start: 0,
-            most: usize::MAX,
             jump: None,
+            policy: HoistPolicy {
+                most: usize::MAX,
+                ..hoist_policy(self.algorithm, self.undeclaring.as_ref())
+            },
         };
         let hoisted = hoist::hoist_round(self.tester, &mut self.state, &round, &self.pins, layout)?;
         Ok(hoisted.and_then(|_| self.state.visible(node)))
@@ -215,9 +233,9 @@ impl Walk<'_> {
         }
         let nu = self.tester.control().split_factor();
         let mut lookahead = TreeLookahead::new(Arc::clone(&self.state));
-        let most = self.hoist_policy().most;
+        let policy = self.hoist_policy();
         if self.algorithm.hoist {
-            lookahead.hoists(&self.hoist_set(current), &self.pins, most);
+            lookahead.hoists(&self.hoist_set(current), &self.pins, policy);
         }
         for node in queue.upcoming().chain(current.iter().copied()) {
             if lookahead.is_full() {
@@ -239,7 +257,7 @@ impl Walk<'_> {
                 lookahead.keeping(&config, first);
             }
             if self.algorithm.hoist {
-                lookahead.hoists(&self.hoist_set(&children), &self.pins, most);
+                lookahead.hoists(&self.hoist_set(&children), &self.pins, policy);
             }
         }
         self.tester.set_lookahead(Some(Box::new(lookahead)));
@@ -268,13 +286,14 @@ impl Walk<'_> {
         }
         if self.algorithm.hoist {
             let kept = self.hoist_set(nodes);
-            let policy = self.hoist_policy();
+            let most = self.hoist_policy().most;
             if kept.iter().any(|&node| {
                 let hoists = hoist::hoists_of(&self.state, &self.pins, node).len();
-                (1..=policy.most).contains(&hoists)
+                (1..=most).contains(&hoists)
             }) {
                 self.report(TreePhase::Hoist, &kept, parent, depth);
                 let layout = self.layout.as_ref().map(|(_, layout)| layout);
+                let policy = hoist_policy(self.algorithm, self.undeclaring.as_ref());
                 hoist::tmin(
                     self.tester,
                     &mut self.state,
@@ -318,6 +337,25 @@ impl Walk<'_> {
             levels: self.levels,
         });
     }
+}
+
+/// How an algorithm's walks hoist (see [`Walk::hoist_policy`]), passing over the hoists that
+/// undeclare one of `undeclaring`'s names when given.
+fn hoist_policy(algorithm: Algorithm, undeclaring: Option<&SoleDeclarations>) -> HoistPolicy<'_> {
+    if sweeps_with_own_turns(algorithm) {
+        HoistPolicy {
+            most: MOST_HOISTS_WITH_SIBLINGS,
+            gallop: true,
+            undeclaring,
+        }
+    } else {
+        HoistPolicy::PAPERS
+    }
+}
+
+/// Whether the algorithm is a `-sweep` variant of HDD^r: large nodes take their own turn.
+fn sweeps_with_own_turns(algorithm: Algorithm) -> bool {
+    algorithm.pruner == Pruner::Sweep && algorithm.traversal == Traversal::Recursive
 }
 
 /// The nodes of HDD^r's walk whose children are still to be reduced, with their depths: first in,
