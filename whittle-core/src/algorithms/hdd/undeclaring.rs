@@ -65,8 +65,7 @@ impl SoleDeclarations {
         let undeclares = self.declarations[from..]
             .iter()
             .take_while(|&&(id, _)| inside(node, id))
-            // The name alone in the node's place declares nothing either.
-            .filter(|&&(id, _)| (id == target || !inside(target, id)) && state.is_shown(id))
+            .filter(|&&(id, _)| !inside(target, id) && state.is_shown(id))
             .any(|&(_, name)| {
                 self.occurrences[name]
                     .iter()
@@ -143,10 +142,6 @@ mod tests {
         let fresh = SoleDeclarations::new(&tree);
         assert!(!fresh.undeclares(&state, call, arrow));
         assert!(!fresh.passed_over());
-        // Nor does the name alone, in place of its declarator.
-        let declarator = node(&tree, "variable_declarator", "a = f(() => { g(); })");
-        let name = node(&tree, "identifier", "a");
-        assert!(fresh.undeclares(&state, declarator, name));
     }
 
     #[test]
