@@ -119,10 +119,23 @@ impl HoistPolicy<'_> {
         undeclaring: None,
     };
 
-    /// Whether the policy passes over hoisting `target` into `node`'s place.
-    pub(super) fn passes_over(&self, state: &TreeState, node: NodeId, target: NodeId) -> bool {
+    /// Whether hoisting `target` into `node`'s place waits for a later walk.
+    pub(super) fn waits(&self, state: &TreeState, node: NodeId, target: NodeId) -> bool {
         self.undeclaring
             .is_some_and(|names| names.undeclares(state, node, target))
+    }
+
+    /// Whether the walk passes over hoisting `target` into `node`'s place now (it
+    /// [`HoistPolicy::waits`]); notes it when so, for a later walk to try it.
+    pub(super) fn passes_over(&self, state: &TreeState, node: NodeId, target: NodeId) -> bool {
+        let Some(names) = self.undeclaring else {
+            return false;
+        };
+        let waits = names.undeclares(state, node, target);
+        if waits {
+            names.pass_over();
+        }
+        waits
     }
 }
 

@@ -63,7 +63,7 @@ impl TreeLookahead {
                 continue;
             }
             for (node, target) in hoists {
-                if policy.passes_over(&self.state, node, target) {
+                if policy.waits(&self.state, node, target) {
                     continue;
                 }
                 self.push(TreeEdits::hoisting(node, target));
