@@ -61,6 +61,12 @@ pub fn is_comment_kind(kind: &str) -> bool {
     kind.contains("comment") || kind == "haddock"
 }
 
+/// Whether named leaves of `kind` are names: identifiers of any sort (`identifier`,
+/// `type_identifier`, `field_identifier`, `package_identifier`, ...).
+pub fn is_name_kind(kind: &str) -> bool {
+    kind.ends_with("identifier")
+}
+
 /// Parses `source` in `language` into a tree, with the given preprocessing.
 pub fn parse(
     language: &'static Language,

@@ -128,11 +128,8 @@ impl HoistPolicy<'_> {
     /// Whether the walk passes over hoisting `target` into `node`'s place now (it
     /// [`HoistPolicy::waits`]); notes it when so, for a later walk to try it.
     pub(super) fn passes_over(&self, state: &TreeState, node: NodeId, target: NodeId) -> bool {
-        let Some(names) = self.undeclaring else {
-            return false;
-        };
-        let waits = names.undeclares(state, node, target);
-        if waits {
+        let waits = self.waits(state, node, target);
+        if let Some(names) = self.undeclaring.filter(|_| waits) {
             names.pass_over();
         }
         waits

@@ -95,8 +95,7 @@ fn run_to_fixpoint(
             levels: None,
             every_hoist,
             passed_over_own_turn: false,
-            undeclaring_waits: iteration == 1 && !every_hoist,
-            undeclaring: None,
+            undeclaring: walk::undeclaring(algorithm, &tree, iteration == 1 && !every_hoist),
             comments_first: iteration == 1 && algorithm.pruner == algorithm::Pruner::Sweep,
         };
         walk.run()?;

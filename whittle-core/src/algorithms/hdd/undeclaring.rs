@@ -2,17 +2,17 @@
 //! only declaration of a name the rest of the text still uses (`var a = f(…)` replaced by a
 //! statement from inside `f`'s argument) nearly always fails while the text is large, so the
 //! `-sweep` variants leave such hoists to the walks after a stage run's first (see
-//! `Walk::undeclaring_waits`).
+//! `walk::undeclaring`).
 //!
-//! A declaration is an identifier that fills its parent's `name` or `declarator` field, or the
-//! `left` or `pattern` field of an assignment or declaration (`x = 1`, `let x = 1`); names are
-//! compared by their text, whatever their scope, so a name declared in two places is never
-//! counted (the other may be the one in use).
+//! A declaration is a name (a named leaf whose kind is an identifier of any sort) that fills
+//! its parent's `name` or `declarator` field, or the `left` or `pattern` field of an assignment
+//! or declaration (`x = 1`, `let x = 1`); names are compared by their text, whatever their
+//! scope, so a name declared in two places is never counted (the other may be the one in use).
 
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use crate::tree::{NodeId, Tree, TreeState};
+use crate::tree::{NodeId, Tree, TreeState, is_name_kind};
 
 /// The names of one parse declared exactly once and used elsewhere, with where they occur.
 pub(super) struct SoleDeclarations {
@@ -30,7 +30,7 @@ impl SoleDeclarations {
     pub fn new(tree: &Tree) -> Self {
         let mut names: HashMap<&[u8], (Vec<NodeId>, Vec<NodeId>)> = HashMap::new();
         for id in tree.ids() {
-            if !is_identifier(tree, id) {
+            if !(tree.is_named(id) && tree.is_token(id) && is_name_kind(tree.kind(id))) {
                 continue;
             }
             let (declaring, occurring) = names.entry(tree.text(id)).or_default();
@@ -80,15 +80,6 @@ impl SoleDeclarations {
     /// Whether a hoist was passed over ([`SoleDeclarations::pass_over`]) since these were made.
     pub fn passed_over(&self) -> bool {
         self.passed_over.get()
-    }
-}
-
-/// Whether the node is a name: a named leaf whose kind is an identifier of some sort (or
-/// PHP's `name`).
-fn is_identifier(tree: &Tree, id: NodeId) -> bool {
-    tree.is_named(id) && tree.is_token(id) && {
-        let kind = tree.kind(id);
-        kind.ends_with("identifier") || kind == "name"
     }
 }
 

@@ -9,7 +9,7 @@ use crate::observe::events::{Event, TreePhase};
 use crate::params::{BeliefOptions, DdOptions};
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
-use crate::tree::{Layout, NodeId, TreeEdits, TreeState};
+use crate::tree::{Layout, NodeId, Tree, TreeEdits, TreeState};
 
 use super::algorithm::{Algorithm, Pruner, Traversal};
 use super::hoist::HoistPolicy;
@@ -45,16 +45,12 @@ pub(super) struct Walk<'a> {
     /// the walk before removed something), the nodes with too many hoists to be hoisted with
     /// their siblings get no turn of their own (see [`Walk::hoist_at_own_turn`]) and, in the
     /// stage run's first walk, hoists that would leave a name undeclared are passed over
-    /// (see [`SoleDeclarations`]); [`Walk::passed_over`] tells whether one was.
+    /// (`undeclaring`); [`Walk::passed_over`] tells whether one was.
     pub every_hoist: bool,
     /// Whether a node was denied its own turn.
     pub passed_over_own_turn: bool,
-    /// Whether hoists that would leave a name undeclared wait for a later walk (a stage run's
-    /// first walk that does not try every hoist): most fail while the text is large, but on
-    /// a small one, in a language that looks names up only when it runs the code, a name's
-    /// last uses are often in code that never runs.
-    pub undeclaring_waits: bool,
-    /// The names declared once in the walk's tree, while hoists that undeclare them wait.
+    /// The names declared once in the walk's tree, while hoists that undeclare them wait for a
+    /// later walk (see [`undeclaring`]).
     pub undeclaring: Option<SoleDeclarations>,
     /// Whether the walk begins with one test of the tree without its comments and one with its
     /// docstrings emptied (the `-sweep` variants, in a stage's first walk: see [`comments`]).
@@ -63,9 +59,6 @@ pub(super) struct Walk<'a> {
 
 impl Walk<'_> {
     pub fn run(&mut self) -> Result<(), Stop> {
-        if self.undeclaring_waits && self.algorithm.hoist && sweeps_with_own_turns(self.algorithm) {
-            self.undeclaring = Some(SoleDeclarations::new(self.state.tree()));
-        }
         if self.comments_first {
             comments::remove_comments_and_empty_docstrings(
                 self.tester,
@@ -351,6 +344,20 @@ fn hoist_policy(algorithm: Algorithm, undeclaring: Option<&SoleDeclarations>) ->
     } else {
         HoistPolicy::PAPERS
     }
+}
+
+/// The names whose undeclaring hoists wait in a walk over `tree` (see [`SoleDeclarations`]):
+/// in a stage run's first walk that does not try every hoist (`first_walk`), of a `-sweep`
+/// variant of HDD^r that hoists. Most such hoists fail while the text is large, but on a small
+/// one, in a language that looks names up only when it runs the code, a name's last uses are
+/// often in code that never runs: the later walks try them.
+pub(super) fn undeclaring(
+    algorithm: Algorithm,
+    tree: &Tree,
+    first_walk: bool,
+) -> Option<SoleDeclarations> {
+    (first_walk && algorithm.hoist && sweeps_with_own_turns(algorithm))
+        .then(|| SoleDeclarations::new(tree))
 }
 
 /// Whether the algorithm is a `-sweep` variant of HDD^r: large nodes take their own turn.

@@ -14,9 +14,9 @@ pub fn text_of<'a>(node: Node<'_>, text: &'a [u8]) -> &'a [u8] {
 }
 
 /// Whether `node` is a name: a named leaf whose kind is an identifier of any sort
-/// (`identifier`, `type_identifier`, `field_identifier`, `package_identifier`).
+/// ([`crate::tree::is_name_kind`]).
 pub fn is_name(node: Node<'_>) -> bool {
-    node.is_named() && node.child_count() == 0 && node.kind().ends_with("identifier")
+    node.is_named() && node.child_count() == 0 && crate::tree::is_name_kind(node.kind())
 }
 
 /// Kinds that stand alone in a list of their siblings: statements, declarations, definitions,
