@@ -147,34 +147,51 @@ impl Control {
     }
 
     /// The choke point: returns when the engine may consider one more candidate, or why it must
-    /// stop. Blocks while paused, and in step mode until a step is granted.
-    pub fn checkpoint(&self) -> Result<(), Stop> {
-        self.park_until(|state| {
+    /// stop. Blocks while paused, and in step mode until a step is granted; `before_parking`
+    /// runs (outside the lock) once before it blocks, so that what the engine did so far can be
+    /// shown before the display learns that it waits.
+    pub fn checkpoint(&self, before_parking: impl FnMut()) -> Result<(), Stop> {
+        let may_pass = |state: &mut State| {
             if !state.step_mode {
                 return !state.paused;
             }
             let granted = state.steps_granted > 0;
             state.steps_granted = state.steps_granted.saturating_sub(1);
             granted
-        })
+        };
+        self.park_until(may_pass, before_parking)
     }
 
     /// The choke point for work that is no step of the algorithm (the checks of the input): it
     /// blocks while paused, but in step mode it passes without taking a granted step, so that
     /// the first step is the algorithm's first.
-    pub fn checkpoint_outside_steps(&self) -> Result<(), Stop> {
-        self.park_until(|state| state.step_mode || !state.paused)
+    pub fn checkpoint_outside_steps(&self, before_parking: impl FnMut()) -> Result<(), Stop> {
+        self.park_until(|state| state.step_mode || !state.paused, before_parking)
     }
 
-    /// Waits (parked) until `may_pass` says so or a stop is requested.
-    fn park_until(&self, mut may_pass: impl FnMut(&mut State) -> bool) -> Result<(), Stop> {
+    /// Waits (parked) until `may_pass` says so or a stop is requested; runs `before_parking`
+    /// once before it first blocks.
+    fn park_until(
+        &self,
+        mut may_pass: impl FnMut(&mut State) -> bool,
+        mut before_parking: impl FnMut(),
+    ) -> Result<(), Stop> {
         let mut state = self.lock();
+        let mut prepared = false;
         loop {
             if let Some(stop) = &state.stop {
                 return Err(stop.clone());
             }
             if may_pass(&mut state) {
                 return Ok(());
+            }
+            if !prepared {
+                // Outside the lock, then judged again: a command may have come meanwhile.
+                prepared = true;
+                drop(state);
+                before_parking();
+                state = self.lock();
+                continue;
             }
             state.parked = true;
             state.parked_since = Some(std::time::Instant::now());
@@ -361,11 +378,11 @@ mod tests {
         control.set_step_mode(true);
         control.step();
         control.step();
-        assert!(control.checkpoint().is_ok());
-        assert!(control.checkpoint().is_ok());
+        assert!(control.checkpoint(|| {}).is_ok());
+        assert!(control.checkpoint(|| {}).is_ok());
         let waiting = {
             let control = control.clone();
-            std::thread::spawn(move || control.checkpoint())
+            std::thread::spawn(move || control.checkpoint(|| {}))
         };
         std::thread::sleep(Duration::from_millis(50));
         assert!(!waiting.is_finished(), "a third candidate waits for a step");
@@ -377,10 +394,10 @@ mod tests {
     fn checks_outside_steps_pass_in_step_mode_but_wait_while_paused() {
         let control = Arc::new(Control::new(Knobs::default()));
         control.set_step_mode(true);
-        assert!(control.checkpoint_outside_steps().is_ok());
+        assert!(control.checkpoint_outside_steps(|| {}).is_ok());
         control.step();
         assert!(
-            control.checkpoint().is_ok(),
+            control.checkpoint(|| {}).is_ok(),
             "the granted step is still there"
         );
 
@@ -388,13 +405,42 @@ mod tests {
         control.pause();
         let waiting = {
             let control = control.clone();
-            std::thread::spawn(move || control.checkpoint_outside_steps())
+            std::thread::spawn(move || control.checkpoint_outside_steps(|| {}))
         };
         std::thread::sleep(Duration::from_millis(50));
         assert!(!waiting.is_finished(), "a pause holds the checks too");
         assert!(control.is_parked());
         control.resume();
         assert_eq!(waiting.join().unwrap(), Ok(()));
+    }
+
+    #[test]
+    fn what_runs_before_parking_runs_once_and_before_the_engine_is_seen_parked() {
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut calls = 0;
+        assert!(control.checkpoint(|| calls += 1).is_ok());
+        assert_eq!(calls, 0, "nothing runs when the candidate may pass");
+
+        control.pause();
+        let seen_parked = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let waiting = {
+            let control = control.clone();
+            let seen_parked = seen_parked.clone();
+            std::thread::spawn(move || {
+                control.checkpoint(|| seen_parked.lock().unwrap().push(control.is_parked()))
+            })
+        };
+        while !control.is_parked() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(30));
+        // Woken without leave to pass (step mode, no step granted): it parks again.
+        control.set_step_mode(true);
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(control.is_parked());
+        control.resume();
+        assert_eq!(waiting.join().unwrap(), Ok(()));
+        assert_eq!(*seen_parked.lock().unwrap(), vec![false]);
     }
 
     #[test]

@@ -312,11 +312,13 @@ impl CommandSender {
     pub fn snapshot(&self) -> Snapshot {
         let shared = &self.shared;
         let mut snapshot = lock(&shared.snapshot).clone();
-        snapshot.stats = lock(&shared.stats).clone();
         snapshot.paused = shared.control.is_paused();
         snapshot.step_mode = shared.control.is_step_mode();
         snapshot.parked = shared.control.is_parked();
         snapshot.parked_time = shared.control.parked_time();
+        // Read after `parked`: an engine publishes its statistics before it parks, so a
+        // snapshot that says it waits holds every test it ran.
+        snapshot.stats = lock(&shared.stats).clone();
         let knobs = shared.control.knobs();
         snapshot.split_factor = knobs.split_factor;
         snapshot.jobs = knobs.jobs;

@@ -562,14 +562,15 @@ impl Tester {
                 _ => Ok(()),
             };
         }
-        if self.control.is_paused() {
-            // About to wait: whoever displays the run sees the statistics of every step so far.
-            self.publish_stats(true);
-        }
-        let passed = if self.preflight {
-            self.control.checkpoint_outside_steps()
+        // About to wait: whoever displays the run sees the statistics of every step so far
+        // before it sees the engine wait.
+        let control = Arc::clone(&self.control);
+        let preflight = self.preflight;
+        let publish = || self.publish_stats(true);
+        let passed = if preflight {
+            control.checkpoint_outside_steps(publish)
         } else {
-            self.control.checkpoint()
+            control.checkpoint(publish)
         };
         // What was switched while it waited holds from this candidate on.
         self.report_plan_changes();
