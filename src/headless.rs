@@ -100,7 +100,7 @@ impl Progress {
                     Action::Test if candidate.is_check() => {}
                     Action::Test => self.tests += 1,
                     Action::Cache => self.cached += 1,
-                    Action::Guard | Action::Recall => {}
+                    Action::Guard | Action::Recall | Action::Names => {}
                 }
                 false
             }
@@ -241,10 +241,28 @@ pub fn report(stats: &Stats) -> String {
             ));
         }
     }
-    if stats.guard_skips > 0 || stats.recall_skips > 0 || stats.cancelled > 0 || stats.ahead > 0 {
+    lines.extend(skipped_lines(stats));
+    lines.join("\n")
+}
+
+/// The report's lines on the candidates judged without a test and the tests run beside the
+/// algorithm's (cancelled, ahead, wasted), once there are any.
+fn skipped_lines(stats: &Stats) -> Vec<String> {
+    let mut lines = Vec::new();
+    if stats.guard_skips > 0
+        || stats.recall_skips > 0
+        || stats.names_skips > 0
+        || stats.cancelled > 0
+        || stats.ahead > 0
+    {
         lines.push(format!(
-            "guard skips: {}, recalled: {}, cancelled: {}, run ahead: {}, wasted: {}",
-            stats.guard_skips, stats.recall_skips, stats.cancelled, stats.ahead, stats.wasted
+            "guard skips: {}, recalled: {}, names left undeclared: {}, cancelled: {}, run ahead: {}, wasted: {}",
+            stats.guard_skips,
+            stats.recall_skips,
+            stats.names_skips,
+            stats.cancelled,
+            stats.ahead,
+            stats.wasted
         ));
     }
     if stats.guard_passed_over > 0 {
@@ -254,5 +272,5 @@ pub fn report(stats: &Stats) -> String {
             stats.guard_passed_over
         ));
     }
-    lines.join("\n")
+    lines
 }

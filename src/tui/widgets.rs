@@ -156,6 +156,7 @@ fn outcome_cell(
                 Action::Cache => format!("{}c", outcome.symbol()),
                 Action::Guard => format!("{}g", outcome.symbol()),
                 Action::Recall => format!("{}r", outcome.symbol()),
+                Action::Names => format!("{}n", outcome.symbol()),
             };
             let mut style = theme.outcome(outcome);
             if testing {

@@ -599,6 +599,7 @@ impl RunModel {
             },
             Action::Guard => counters.guard_skips += 1,
             Action::Recall => counters.recalled += 1,
+            Action::Names => counters.names_skips += 1,
         }
         if action == Action::Test {
             counters.test_seconds += duration.as_secs_f64();

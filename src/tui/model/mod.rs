@@ -193,6 +193,7 @@ pub struct Counters {
     pub cache_unresolved: u64,
     pub guard_skips: u64,
     pub recalled: u64,
+    pub names_skips: u64,
     pub timeouts: u64,
     pub rounds: u64,
     pub test_seconds: f64,
@@ -404,6 +405,7 @@ impl RunModel {
             timeouts: counters.timeouts,
             guard_skips: counters.guard_skips,
             recall_skips: counters.recalled,
+            names_skips: counters.names_skips,
             test_seconds: counters.test_seconds,
             accepted: self.accepted,
             ..Stats::default()
@@ -421,7 +423,7 @@ mod tests {
     use whittle_core::observe::events::{CandidateKind, Event};
 
     /// A replay's statistics count the candidates judged without a test apart from the tests:
-    /// those the syntax guard rejected and those the recall skipped.
+    /// those the syntax guard rejected, those the recall skipped and those the name check did.
     #[test]
     fn candidates_judged_without_a_test_are_counted_by_who_judged_them() {
         let mut model = RunModel::new(10);
@@ -442,14 +444,25 @@ mod tests {
             node: None,
             timeout_reruns: 0,
         };
-        let actions = [Action::Test, Action::Recall, Action::Guard, Action::Recall];
+        let actions = [
+            Action::Test,
+            Action::Recall,
+            Action::Guard,
+            Action::Names,
+            Action::Recall,
+        ];
         for (step, action) in (1..).zip(actions) {
             model.apply(judged(step, action), Instant::now(), Duration::ZERO);
         }
         let stats = model.derived_stats();
         assert_eq!(
-            (stats.tests, stats.guard_skips, stats.recall_skips),
-            (1, 1, 2)
+            (
+                stats.tests,
+                stats.guard_skips,
+                stats.recall_skips,
+                stats.names_skips
+            ),
+            (1, 1, 2, 1)
         );
     }
 }

@@ -149,14 +149,18 @@ fn counter_lines(view: &View) -> [Line<'static>; 8] {
     ]
 }
 
-/// The candidates judged without a test: rejected by the syntax guard, or recalled as failed
-/// before in a neighbourhood of the same shape; and, once there are any, those tested without
-/// asking the guard (its parses of a large text cost more than the tests it saved).
+/// The candidates judged without a test: rejected by the syntax guard, recalled as failed
+/// before in a neighbourhood of the same shape, or leaving a used name undeclared (once there
+/// are any); and, once there are any, those tested without asking the guard (its parses of a
+/// large text cost more than the tests it saved).
 fn skipped(stats: &whittle_core::observe::stats::Stats) -> String {
-    let judged = format!(
+    let mut judged = format!(
         "guard {} · recall {}",
         stats.guard_skips, stats.recall_skips
     );
+    if stats.names_skips > 0 {
+        judged.push_str(&format!(" · names {}", stats.names_skips));
+    }
     match stats.guard_passed_over {
         0 => judged,
         unasked => format!("{judged} · guard not asked {unasked}"),
@@ -370,7 +374,8 @@ mod tests {
     use super::skipped;
 
     #[test]
-    fn the_candidates_tested_without_asking_the_guard_show_once_there_are_any() {
+    fn the_name_checks_and_the_candidates_tested_without_asking_the_guard_show_once_there_are_any()
+    {
         let mut stats = Stats {
             guard_skips: 68,
             recall_skips: 3,
@@ -379,5 +384,10 @@ mod tests {
         assert_eq!(skipped(&stats), "guard 68 · recall 3");
         stats.guard_passed_over = 273;
         assert_eq!(skipped(&stats), "guard 68 · recall 3 · guard not asked 273");
+        stats.names_skips = 12;
+        assert_eq!(
+            skipped(&stats),
+            "guard 68 · recall 3 · names 12 · guard not asked 273"
+        );
     }
 }

@@ -124,16 +124,20 @@ pub enum Action {
     /// An edit of the same shape in the same neighbourhood failed earlier in the stage's run
     /// (or an earlier run): skipped without a test until the schedule settles.
     Recall,
+    /// The candidate leaves a name it uses undeclared, and such candidates failed in this run:
+    /// skipped without a test until the schedule settles.
+    Names,
 }
 
 impl Action {
-    /// The word that names it in listings (`test`, `cache`, `guard`, `recall`).
+    /// The word that names it in listings (`test`, `cache`, `guard`, `recall`, `names`).
     pub fn word(self) -> &'static str {
         match self {
             Action::Test => "test",
             Action::Cache => "cache",
             Action::Guard => "guard",
             Action::Recall => "recall",
+            Action::Names => "names",
         }
     }
 }

@@ -43,6 +43,9 @@ pub struct Stats {
     /// Tree candidates skipped without a test because one of the same shape in the same
     /// neighbourhood had failed (see [`crate::testing::recall`]).
     pub recall_skips: u64,
+    /// Candidates that leave a used name undeclared, judged not interesting without a test
+    /// (see [`crate::tree::NameIndex`]).
+    pub names_skips: u64,
     /// Tests killed before they finished because another candidate won the window (or, for a
     /// speculative test, because the candidate it was made for failed).
     pub cancelled: u64,

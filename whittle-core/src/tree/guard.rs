@@ -3,11 +3,13 @@
 //! run on text that cannot be what the user wants.
 
 use std::collections::VecDeque;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
 use super::language::Language;
+use super::names::NameIndex;
 
 /// Counts ERROR and MISSING nodes of a parse, visiting only subtrees that contain errors.
 pub fn count_syntax_errors(tree: &tree_sitter::Tree) -> usize {
@@ -113,6 +115,8 @@ struct Parsed {
 struct Best {
     parsed: Parsed,
     pending: Option<Arc<[u8]>>,
+    /// The declared names of `parsed`, once asked for.
+    names: Option<Arc<NameIndex>>,
 }
 
 /// The one edit that turns `old` into `new`: the bytes between their common prefix and their
@@ -129,6 +133,29 @@ pub(super) fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
         old_end_position: point_at(old, old_end_byte),
         new_end_position: point_at(new, new_end_byte),
     }
+}
+
+/// The bytes of `best` and of `candidate` (parsed as `tree`) that differ in text or in the
+/// syntax around them: the one edit between the texts, widened to the ranges whose parse
+/// changed (`method A` of `func (A A) A()` is a function's name once the receiver goes).
+fn changed_between(
+    best: &Parsed,
+    tree: &tree_sitter::Tree,
+    candidate: &[u8],
+) -> (Range<usize>, Range<usize>) {
+    let edit = edit_between(&best.text, candidate);
+    let mut new = edit.start_byte..edit.new_end_byte;
+    if let Some(best_tree) = &best.tree {
+        let mut edited = best_tree.clone();
+        edited.edit(&edit);
+        for changed in edited.changed_ranges(tree) {
+            new.start = new.start.min(changed.start_byte);
+            new.end = new.end.max(changed.end_byte).min(candidate.len());
+        }
+    }
+    // Before the edit both texts are the same; after it, the best's bytes are shifted.
+    let old = new.start..new.end - edit.new_end_byte + edit.old_end_byte;
+    (old, new)
 }
 
 /// Row and byte column of byte `at` of `text`, as tree-sitter counts them.
@@ -148,6 +175,8 @@ fn point_at(text: &[u8], at: usize) -> tree_sitter::Point {
 /// tree a parse from scratch gives, at a fraction of its cost.
 pub struct SyntaxGuard {
     parsers: ParserPool,
+    /// Whether every use of a name needs a declaration (see [`NameIndex::new`]).
+    every_use: bool,
     best: Mutex<Best>,
     /// The latest admitted candidates and their parses, newest last.
     admitted: Mutex<VecDeque<Parsed>>,
@@ -165,9 +194,11 @@ impl SyntaxGuard {
         };
         Ok(SyntaxGuard {
             parsers,
+            every_use: language.resolves_names_before_running(),
             best: Mutex::new(Best {
                 parsed,
                 pending: None,
+                names: None,
             }),
             admitted: Mutex::new(VecDeque::with_capacity(REMEMBERED_CANDIDATES)),
         })
@@ -185,6 +216,7 @@ impl SyntaxGuard {
                 .cloned()
         });
         if let Ok(mut current) = self.best.lock() {
+            current.names = None;
             match known {
                 Some(parsed) => {
                     current.parsed = parsed;
@@ -203,11 +235,17 @@ impl SyntaxGuard {
     /// The current best with its parse (parsed now if it was not yet).
     fn settled_best(&self) -> Option<Parsed> {
         let mut best = self.best.lock().ok()?;
+        self.settle(&mut best);
+        Some(best.parsed.clone())
+    }
+
+    /// Parses the best made since it was last parsed, if any.
+    fn settle(&self, best: &mut Best) {
         if let Some(text) = best.pending.take() {
             let (tree, errors) = self.parse_from(Some(&best.parsed), &text);
             best.parsed = Parsed { text, tree, errors };
+            best.names = None;
         }
-        Some(best.parsed.clone())
     }
 
     /// The parse of `text`, from the tree of `base` when it has one, and its syntax errors.
@@ -251,6 +289,37 @@ impl SyntaxGuard {
             });
         }
         admitted
+    }
+
+    /// Whether `candidate` declares no longer a name that it still uses where the current best
+    /// declares it (see [`NameIndex`]); false when either does not parse.
+    pub fn undeclares(&self, candidate: &[u8]) -> bool {
+        let Some((best, names)) = self.best_names() else {
+            return false;
+        };
+        let remembered = self.admitted.lock().ok().and_then(|admitted| {
+            admitted
+                .iter()
+                .rev()
+                .find(|parsed| &*parsed.text == candidate)
+                .and_then(|parsed| parsed.tree.clone())
+        });
+        let Some(tree) = remembered.or_else(|| self.parse_from(Some(&best), candidate).0) else {
+            return false;
+        };
+        let (old, new) = changed_between(&best, &tree, candidate);
+        names.undeclares(old, &tree, candidate, new)
+    }
+
+    /// The current best with its declared names (listed now if they were not yet).
+    fn best_names(&self) -> Option<(Parsed, Arc<NameIndex>)> {
+        let mut best = self.best.lock().ok()?;
+        self.settle(&mut best);
+        let Best { parsed, names, .. } = &mut *best;
+        let tree = parsed.tree.as_ref()?;
+        let names = names
+            .get_or_insert_with(|| Arc::new(NameIndex::new(tree, &parsed.text, self.every_use)));
+        Some((parsed.clone(), Arc::clone(names)))
     }
 
     /// ERROR and MISSING nodes in the parse of `text`.

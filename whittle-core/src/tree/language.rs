@@ -224,6 +224,12 @@ impl Language {
         self.profile.guard_text_edits
     }
 
+    /// Whether every use of a name needs a declaration, run or not (see
+    /// [`Profile::names_resolved_before_running`]).
+    pub fn resolves_names_before_running(&self) -> bool {
+        self.profile.names_resolved_before_running
+    }
+
     pub fn extensions(&self) -> &[String] {
         &self.profile.extensions
     }

@@ -38,6 +38,7 @@ pub mod check;
 mod companions;
 mod guard;
 mod language;
+mod names;
 pub mod profile;
 mod render;
 mod state;
@@ -51,6 +52,7 @@ pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use companions::Companions;
 pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
+pub use names::NameIndex;
 pub use render::Layout;
 pub(crate) use render::{line_indentation, write_indented};
 pub use state::{NodeState, TreeEdits, TreeState};
@@ -65,6 +67,18 @@ pub fn is_comment_kind(kind: &str) -> bool {
 /// `type_identifier`, `field_identifier`, `package_identifier`, ...).
 pub fn is_name_kind(kind: &str) -> bool {
     kind.ends_with("identifier")
+}
+
+/// Whether a name declares itself where it stands: it fills its parent's `name` or
+/// `declarator` field, or the `left` or `pattern` field of an assignment or declaration
+/// (`x = 1`, `let x = 1`).
+pub fn declares(field: Option<&str>, parent_kind: Option<&str>) -> bool {
+    match field {
+        Some("name" | "declarator") => true,
+        Some("left" | "pattern") => parent_kind
+            .is_some_and(|kind| kind.contains("assignment") || kind.contains("declaration")),
+        _ => false,
+    }
 }
 
 /// Parses `source` in `language` into a tree, with the given preprocessing.

@@ -59,6 +59,12 @@ pub struct Profile {
     /// test accepts many of them.
     #[serde(default = "yes")]
     pub guard_text_edits: bool,
+    /// Whether the language's compilers reject a use of an undeclared name wherever it stands
+    /// (C, Go, Java, Rust, TypeScript's checker, ...): then every use counts for the name check
+    /// (`names.rs`). Elsewhere (JavaScript, Python, ...) an undeclared name fails only when its
+    /// code runs, so only uses outside functions count.
+    #[serde(default)]
+    pub names_resolved_before_running: bool,
     /// Statements that are nothing but a string (Python's docstrings): the tree sweeps empty
     /// them all in one test, as they remove the comments in one.
     #[serde(default)]

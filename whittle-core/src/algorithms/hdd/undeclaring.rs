@@ -4,15 +4,14 @@
 //! `-sweep` variants leave such hoists to the walks after a stage run's first (see
 //! `walk::undeclaring`).
 //!
-//! A declaration is a name (a named leaf whose kind is an identifier of any sort) that fills
-//! its parent's `name` or `declarator` field, or the `left` or `pattern` field of an assignment
-//! or declaration (`x = 1`, `let x = 1`); names are compared by their text, whatever their
+//! A declaration is a name (a named leaf whose kind is an identifier of any sort) where
+//! [`tree::declares`] says it declares itself; names are compared by their text, whatever their
 //! scope, so a name declared in two places is never counted (the other may be the one in use).
 
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use crate::tree::{NodeId, Tree, TreeState, is_name_kind};
+use crate::tree::{self, NodeId, Tree, TreeState, is_name_kind};
 
 /// The names of one parse declared exactly once and used elsewhere, with where they occur.
 pub(super) struct SoleDeclarations {
@@ -83,16 +82,10 @@ impl SoleDeclarations {
     }
 }
 
-/// Whether the identifier declares its name (see the module's documentation).
+/// Whether the identifier declares its name (see [`tree::declares`]).
 fn declares(tree: &Tree, id: NodeId) -> bool {
-    match tree.field_name(id) {
-        Some("name" | "declarator") => true,
-        Some("left" | "pattern") => tree.parent(id).is_some_and(|parent| {
-            let kind = tree.kind(parent);
-            kind.contains("assignment") || kind.contains("declaration")
-        }),
-        _ => false,
-    }
+    let parent = tree.parent(id).map(|parent| tree.kind(parent));
+    tree::declares(tree.field_name(id), parent)
 }
 
 #[cfg(test)]

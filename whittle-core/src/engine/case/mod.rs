@@ -762,6 +762,7 @@ fn add_stats(total: &mut Stats, part: &Stats) {
     total.guard_skips += part.guard_skips;
     total.guard_passed_over += part.guard_passed_over;
     total.recall_skips += part.recall_skips;
+    total.names_skips += part.names_skips;
     total.cancelled += part.cancelled;
     total.wasted += part.wasted;
     total.ahead += part.ahead;

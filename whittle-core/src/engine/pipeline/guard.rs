@@ -24,6 +24,10 @@ impl CandidateGuard for TreeGuard {
     fn rebase(&self, best: &[u8]) {
         self.0.rebase(best);
     }
+
+    fn undeclares(&self, candidate: &[u8]) -> bool {
+        self.0.undeclares(candidate)
+    }
 }
 
 /// What a pipeline's settling runs found of its guard. A case of several files shares one

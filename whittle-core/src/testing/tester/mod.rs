@@ -10,6 +10,7 @@
 mod guard_worth;
 mod improvement;
 mod statistics;
+mod undeclared;
 mod verdicts;
 mod window;
 
@@ -37,6 +38,12 @@ pub trait CandidateGuard: Send + Sync {
     fn admits(&self, candidate: &[u8]) -> bool;
     /// The current best changed to `best`.
     fn rebase(&self, best: &[u8]);
+    /// Whether an admitted candidate leaves a name it uses undeclared (see
+    /// [`crate::tree::NameIndex`]); such candidates may be judged without a test while the
+    /// recall skips.
+    fn undeclares(&self, _candidate: &[u8]) -> bool {
+        false
+    }
 }
 
 /// A list of candidates an algorithm wants judged, produced lazily in iteration order.
@@ -170,6 +177,8 @@ pub struct Tester {
     recheck_when_flaky: bool,
     /// Whether the guard is worth asking (see [`guard_worth`]).
     guard_worth: guard_worth::GuardWorth,
+    /// How candidates that leave a used name undeclared fared (see [`undeclared`]).
+    undeclared: undeclared::UndeclaredRecord,
 }
 
 /// Sends an event to whoever listens (nobody: it is dropped).
@@ -240,6 +249,7 @@ impl Tester {
             window_recall: None,
             recheck_when_flaky: false,
             guard_worth: Default::default(),
+            undeclared: Default::default(),
         }
     }
 

@@ -157,7 +157,11 @@ impl Tester {
         };
         let candidate = source.candidate(i);
         let mut content = Vec::new();
-        if let Some(outcome) = self.known_without_test(source, i, step, candidate, &mut content) {
+        let mut undeclares = false;
+        let judged = (step, candidate);
+        if let Some(outcome) =
+            self.known_without_test(source, i, judged, &mut content, &mut undeclares)
+        {
             return Ok(Prepared::Known(outcome));
         }
         let removed = self.spans_of(source, i);
@@ -178,6 +182,7 @@ impl Tester {
             candidate,
             content,
             digest: None,
+            undeclares,
         };
         if self.ahead.is_in_flight(&judging.content) {
             return Ok(Prepared::InFlight(judging));
@@ -190,16 +195,18 @@ impl Tester {
         Ok(Prepared::Test(judging))
     }
 
-    /// The outcome of candidate `i` when it is known without a test (the verdict cache, by
-    /// configuration before rendering or by content after, or the syntax guard), recorded as
-    /// such; else `None`, with the candidate rendered into `content`.
+    /// The outcome of candidate `i` (`judged`: its step and what it is) when it is known
+    /// without a test (the verdict cache, by configuration before rendering or by content
+    /// after, the syntax guard or the name check), recorded as such; else `None`, with the
+    /// candidate rendered into `content` and whether it leaves a used name undeclared in
+    /// `undeclares`.
     fn known_without_test(
         &mut self,
         source: &dyn CandidateSource,
         i: usize,
-        step: u64,
-        candidate: Candidate,
+        judged: (u64, Candidate),
         content: &mut Vec<u8>,
+        undeclares: &mut bool,
     ) -> Option<Outcome> {
         let config = source.config(i);
         let config_parts: &[&[UnitId]] = config.as_deref().unwrap_or(&[]);
@@ -212,14 +219,7 @@ impl Tester {
                 if self.trace.is_some() || self.events.is_some() {
                     source.render(i, content);
                 }
-                return Some(self.record_known(
-                    source,
-                    i,
-                    content,
-                    (step, candidate),
-                    Action::Cache,
-                    outcome,
-                ));
+                return Some(self.record_known(source, i, content, judged, Action::Cache, outcome));
             }
         }
         source.render(i, content);
@@ -229,14 +229,7 @@ impl Tester {
                 content: Some(content),
             };
             if let Some(outcome) = self.cache.lookup(key) {
-                return Some(self.record_known(
-                    source,
-                    i,
-                    content,
-                    (step, candidate),
-                    Action::Cache,
-                    outcome,
-                ));
+                return Some(self.record_known(source, i, content, judged, Action::Cache, outcome));
             }
         }
         // Judged by the reduction order (it is not below the best), by the recall (it failed
@@ -251,18 +244,23 @@ impl Tester {
         {
             self.stats.recall_skips += 1;
             (Action::Recall, Outcome::NotInteresting)
-        } else if !self.guard_admits(content) {
+        } else if !self.guard_admits(content, undeclares) {
             self.stats.guard_skips += 1;
             (Action::Guard, Outcome::Unresolved)
+        } else if *undeclares && self.undeclared.judges_next() {
+            self.stats.names_skips += 1;
+            (Action::Names, Outcome::NotInteresting)
         } else {
             return None;
         };
-        Some(self.record_known(source, i, content, (step, candidate), action, outcome))
+        Some(self.record_known(source, i, content, judged, action, outcome))
     }
 
     /// Whether the syntax guard, if there is one, admits `content`; it is asked only while it
-    /// is worth it ([`super::guard_worth`]), and what it is not asked about is admitted.
-    fn guard_admits(&mut self, content: &[u8]) -> bool {
+    /// is worth it ([`super::guard_worth`]), and what it is not asked about is admitted. When
+    /// it admits a candidate of the algorithm while the recall skips, `undeclares` says whether
+    /// the candidate leaves a used name undeclared.
+    fn guard_admits(&mut self, content: &[u8], undeclares: &mut bool) -> bool {
         let Some(guard) = &self.guard else {
             return true;
         };
@@ -272,6 +270,8 @@ impl Tester {
         }
         let started = Instant::now();
         let admitted = guard.admits(content);
+        *undeclares =
+            admitted && !self.preflight && self.recall.skipping() && guard.undeclares(content);
         self.guard_worth.answered(started.elapsed(), admitted);
         admitted
     }
@@ -382,6 +382,7 @@ impl Tester {
             candidate,
             ref content,
             digest,
+            undeclares,
         } = *judging;
         match verdict.outcome {
             Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
@@ -391,6 +392,9 @@ impl Tester {
         // A lost run says nothing of the candidate: it is tested again when it comes up again,
         // and it is no failure of the stage.
         if !matches!(verdict.status, TestStatus::Lost(_)) {
+            if undeclares {
+                self.undeclared.tested(verdict.outcome.is_interesting());
+            }
             if verdict.outcome.is_interesting() {
                 self.failures_in_a_row = 0;
             } else {
@@ -618,6 +622,9 @@ pub(super) struct Judging {
     pub(super) content: Vec<u8>,
     /// The content's digest for the cache, when it was worked out alongside the test.
     pub(super) digest: Option<Digest>,
+    /// The candidate leaves a used name undeclared (its outcome is noted for
+    /// [`super::undeclared`]).
+    pub(super) undeclares: bool,
 }
 
 /// From this size on, a candidate's digest for a cache keyed by digests is worked out on a
