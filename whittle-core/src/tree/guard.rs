@@ -135,27 +135,41 @@ pub(super) fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
     }
 }
 
-/// The bytes of `best` and of `candidate` (parsed as `tree`) that differ in text or in the
-/// syntax around them: the one edit between the texts, widened to the ranges whose parse
-/// changed (`method A` of `func (A A) A()` is a function's name once the receiver goes).
-fn changed_between(
-    best: &Parsed,
-    tree: &tree_sitter::Tree,
-    candidate: &[u8],
-) -> (Range<usize>, Range<usize>) {
-    let edit = edit_between(&best.text, candidate);
-    let mut new = edit.start_byte..edit.new_end_byte;
-    if let Some(best_tree) = &best.tree {
-        let mut edited = best_tree.clone();
-        edited.edit(&edit);
-        for changed in edited.changed_ranges(tree) {
+/// What the syntax guard found of a candidate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Admission {
+    /// It has no more syntax errors than the best: worth a test.
+    pub admitted: bool,
+    /// It leaves a name it uses undeclared (asked for, and admitted).
+    pub undeclares: bool,
+}
+
+/// The edit from a base text to a candidate, and the base's tree so edited.
+struct Edited {
+    edit: tree_sitter::InputEdit,
+    old: tree_sitter::Tree,
+}
+
+impl Edited {
+    /// The bytes of the base and of the candidate (`new_len` bytes, parsed as `tree`) that
+    /// differ in text or in the syntax around them: the one edit, widened to the ranges whose
+    /// parse changed (`method A` of `func (A A) A()` is a function's name once the receiver
+    /// goes).
+    fn changed_ranges(
+        &self,
+        tree: &tree_sitter::Tree,
+        new_len: usize,
+    ) -> (Range<usize>, Range<usize>) {
+        let edit = &self.edit;
+        let mut new = edit.start_byte..edit.new_end_byte;
+        for changed in self.old.changed_ranges(tree) {
             new.start = new.start.min(changed.start_byte);
-            new.end = new.end.max(changed.end_byte).min(candidate.len());
+            new.end = new.end.max(changed.end_byte).min(new_len);
         }
+        // Before the edit both texts are the same; after it, the base's bytes are shifted.
+        let old = new.start..new.end - edit.new_end_byte + edit.old_end_byte;
+        (old, new)
     }
-    // Before the edit both texts are the same; after it, the best's bytes are shifted.
-    let old = new.start..new.end - edit.new_end_byte + edit.old_end_byte;
-    (old, new)
 }
 
 /// Row and byte column of byte `at` of `text`, as tree-sitter counts them.
@@ -250,17 +264,30 @@ impl SyntaxGuard {
 
     /// The parse of `text`, from the tree of `base` when it has one, and its syntax errors.
     fn parse_from(&self, base: Option<&Parsed>, text: &[u8]) -> (Option<tree_sitter::Tree>, usize) {
-        let tree = match base {
+        let (tree, errors, _) = self.parse_edited(base, text);
+        (tree, errors)
+    }
+
+    /// Like [`SyntaxGuard::parse_from`], also giving the edit from `base`'s text to `text` and
+    /// `base`'s tree so edited (when `base` has a tree).
+    fn parse_edited(
+        &self,
+        base: Option<&Parsed>,
+        text: &[u8],
+    ) -> (Option<tree_sitter::Tree>, usize, Option<Edited>) {
+        let (tree, edited) = match base {
             Some(Parsed {
                 text: base_text,
                 tree: Some(tree),
                 ..
             }) => {
-                let mut tree = tree.clone();
-                tree.edit(&edit_between(base_text, text));
-                self.parsers.parse_reusing(text, Some(&tree))
+                let edit = edit_between(base_text, text);
+                let mut old = tree.clone();
+                old.edit(&edit);
+                let tree = self.parsers.parse_reusing(text, Some(&old));
+                (tree, Some(Edited { edit, old }))
             }
-            _ => self.parsers.parse(text),
+            _ => (self.parsers.parse(text), None),
         };
         let errors = tree.as_ref().map_or(usize::MAX, count_syntax_errors);
         debug_assert_eq!(
@@ -269,15 +296,36 @@ impl SyntaxGuard {
             "the incremental parse counts other syntax errors than a parse from scratch: {:?}",
             String::from_utf8_lossy(text)
         );
-        (tree, errors)
+        (tree, errors, edited)
     }
 
     /// Whether `candidate` is worth testing: its parse has no more ERROR/MISSING nodes than the
     /// current best's. Only an admitted candidate is remembered (its text copied).
     pub fn admits(&self, candidate: &[u8]) -> bool {
-        let best = self.settled_best();
-        let (tree, errors) = self.parse_from(best.as_ref(), candidate);
-        let admitted = errors <= best.map_or(usize::MAX, |best| best.errors);
+        self.judge(candidate, false).admitted
+    }
+
+    /// Whether `candidate` is admitted ([`SyntaxGuard::admits`]) and, with `check_names`, whether
+    /// an admitted candidate declares no longer a name that it still uses where the current
+    /// best declares it (see [`NameIndex`]; false when either does not parse). One parse serves
+    /// both.
+    pub fn judge(&self, candidate: &[u8], check_names: bool) -> Admission {
+        let (best, names) = if check_names {
+            self.best_names()
+                .map_or((None, None), |(best, names)| (Some(best), Some(names)))
+        } else {
+            (self.settled_best(), None)
+        };
+        let (tree, errors, edited) = self.parse_edited(best.as_ref(), candidate);
+        let admitted = errors <= best.as_ref().map_or(usize::MAX, |best| best.errors);
+        let undeclares = admitted
+            && match (&names, &tree, &edited) {
+                (Some(names), Some(tree), Some(edited)) => {
+                    let (old, new) = edited.changed_ranges(tree, candidate.len());
+                    names.undeclares(old, tree, candidate, new)
+                }
+                _ => false,
+            };
         if admitted && let Ok(mut remembered) = self.admitted.lock() {
             if remembered.len() == REMEMBERED_CANDIDATES {
                 remembered.pop_front();
@@ -288,27 +336,10 @@ impl SyntaxGuard {
                 errors,
             });
         }
-        admitted
-    }
-
-    /// Whether `candidate` declares no longer a name that it still uses where the current best
-    /// declares it (see [`NameIndex`]); false when either does not parse.
-    pub fn undeclares(&self, candidate: &[u8]) -> bool {
-        let Some((best, names)) = self.best_names() else {
-            return false;
-        };
-        let remembered = self.admitted.lock().ok().and_then(|admitted| {
-            admitted
-                .iter()
-                .rev()
-                .find(|parsed| &*parsed.text == candidate)
-                .and_then(|parsed| parsed.tree.clone())
-        });
-        let Some(tree) = remembered.or_else(|| self.parse_from(Some(&best), candidate).0) else {
-            return false;
-        };
-        let (old, new) = changed_between(&best, &tree, candidate);
-        names.undeclares(old, &tree, candidate, new)
+        Admission {
+            admitted,
+            undeclares,
+        }
     }
 
     /// The current best with its declared names (listed now if they were not yet).

@@ -50,7 +50,7 @@ use std::sync::Arc;
 
 pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use companions::Companions;
-pub use guard::{ParserPool, SyntaxGuard, count_syntax_errors};
+pub use guard::{Admission, ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
 pub use names::NameIndex;
 pub use render::Layout;

@@ -215,8 +215,9 @@ mod tests {
     fn undeclares(language: &str, best: &str, candidate: &str) -> bool {
         let language = Language::by_name(language).expect("the grammar is compiled in");
         let guard = SyntaxGuard::new(language, best.as_bytes()).expect("guard");
-        assert!(guard.admits(candidate.as_bytes()), "{candidate}");
-        guard.undeclares(candidate.as_bytes())
+        let admission = guard.judge(candidate.as_bytes(), true);
+        assert!(admission.admitted, "{candidate}");
+        admission.undeclares
     }
 
     const PROGRAM: &str = "var a = f();\nfunction f() { return 1; }\nvar o = {};\nuse(a, o.f);\n";

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::testing::tester::CandidateGuard;
-use crate::tree::SyntaxGuard;
+use crate::tree::{Admission, SyntaxGuard};
 
 /// Edits the guard rejects that must fail at the test, none accepted, before the guard judges
 /// them in the round that settles.
@@ -25,8 +25,8 @@ impl CandidateGuard for TreeGuard {
         self.0.rebase(best);
     }
 
-    fn undeclares(&self, candidate: &[u8]) -> bool {
-        self.0.undeclares(candidate)
+    fn judge(&self, candidate: &[u8], check_names: bool) -> Admission {
+        self.0.judge(candidate, check_names)
     }
 }
 

@@ -28,6 +28,7 @@ use crate::params::PlanChange;
 use crate::testing::ahead::{Lookahead, RunAhead};
 use crate::testing::control::{Control, Stop};
 use crate::testing::recall::Recall;
+use crate::tree::Admission;
 
 pub use improvement::{Improvement, ImprovementSink};
 use statistics::MeanTime;
@@ -38,11 +39,14 @@ pub trait CandidateGuard: Send + Sync {
     fn admits(&self, candidate: &[u8]) -> bool;
     /// The current best changed to `best`.
     fn rebase(&self, best: &[u8]);
-    /// Whether an admitted candidate leaves a name it uses undeclared (see
-    /// [`crate::tree::NameIndex`]); such candidates may be judged without a test while the
-    /// recall skips.
-    fn undeclares(&self, _candidate: &[u8]) -> bool {
-        false
+    /// Whether the candidate is admitted and, with `check_names`, whether an admitted one
+    /// leaves a name it uses undeclared (see [`crate::tree::NameIndex`]); such candidates may
+    /// be judged without a test while the recall skips. By default no name is checked.
+    fn judge(&self, candidate: &[u8], _check_names: bool) -> Admission {
+        Admission {
+            admitted: self.admits(candidate),
+            undeclares: false,
+        }
     }
 }
 

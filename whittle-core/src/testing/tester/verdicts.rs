@@ -269,11 +269,12 @@ impl Tester {
             return true;
         }
         let started = Instant::now();
-        let admitted = guard.admits(content);
-        *undeclares =
-            admitted && !self.preflight && self.recall.skipping() && guard.undeclares(content);
-        self.guard_worth.answered(started.elapsed(), admitted);
-        admitted
+        let check_names = !self.preflight && self.recall.skipping();
+        let admission = guard.judge(content, check_names);
+        *undeclares = admission.undeclares;
+        self.guard_worth
+            .answered(started.elapsed(), admission.admitted);
+        admission.admitted
     }
 
     /// The guard for the candidates tested ahead: none while it is not worth asking.
