@@ -199,10 +199,13 @@ pub const NEIGHBOURHOOD: usize = 6;
 
 /// The signature of an edit of `text` by a stage that tells its edits by `key` (its name, and
 /// what else sets its edits apart), by which the recall knows edits that failed before: each
-/// change's new bytes and the shape of its replaced bytes and of [`NEIGHBOURHOOD`] tokens on each
-/// side. In a shape, blanks do not count and a word is only a name or a number (so a new layout,
+/// change's new bytes and the shape of its replaced bytes and of up to [`NEIGHBOURHOOD`] tokens
+/// on each side, on the lines the change touches (a neighbourhood ends at a line's end). In a
+/// shape, blanks do not count and a word is only a name or a number (so a new indentation,
 /// renames and merged names keep the signature, and edits of the same shape elsewhere share it);
-/// where the change is does not count either (text before it may have gone).
+/// where the change is does not count either (text before it may have gone), nor do the lines
+/// around it: an edit is known again after the lines before and after it changed (on a list of
+/// one record a line, the lines of a log, statements one a line, those are other records).
 pub fn signature<'a>(
     key: impl Hash,
     text: &[u8],
@@ -229,14 +232,14 @@ fn token_end(text: &[u8], at: usize) -> usize {
     at + word.max(1)
 }
 
-/// Where the [`NEIGHBOURHOOD`] tokens before `start` begin.
+/// Where the [`NEIGHBOURHOOD`] tokens before `start` begin (at most at the start of its line).
 fn tokens_before(text: &[u8], start: usize) -> usize {
     let mut at = start;
     for _ in 0..NEIGHBOURHOOD {
-        while at > 0 && text[at - 1].is_ascii_whitespace() {
+        while at > 0 && text[at - 1].is_ascii_whitespace() && text[at - 1] != b'\n' {
             at -= 1;
         }
-        if at == 0 {
+        if at == 0 || text[at - 1] == b'\n' {
             break;
         }
         let word = text[..at]
@@ -249,14 +252,14 @@ fn tokens_before(text: &[u8], start: usize) -> usize {
     at
 }
 
-/// Where the [`NEIGHBOURHOOD`] tokens after `end` end.
+/// Where the [`NEIGHBOURHOOD`] tokens after `end` end (at most at the end of its line).
 fn tokens_after(text: &[u8], end: usize) -> usize {
     let mut at = end;
     for _ in 0..NEIGHBOURHOOD {
-        while at < text.len() && text[at].is_ascii_whitespace() {
+        while at < text.len() && text[at].is_ascii_whitespace() && text[at] != b'\n' {
             at += 1;
         }
-        if at == text.len() {
+        if at == text.len() || text[at] == b'\n' {
             break;
         }
         at = token_end(text, at);
@@ -406,9 +409,9 @@ mod tests {
             let at = text.find(word).unwrap();
             signature("tokens", text.as_bytes(), [(at..at + word.len(), &b""[..])])
         };
-        // Far from the edit, names renamed or merged, a new layout: the same signature.
+        // Far from the edit, names renamed or merged, a new indentation: the same signature.
         let far = "u = 1; v = 2; w = 3; f(x, y);";
-        let renamed = "q=9;\n  a_long_name = 1;\n    g(a, a);";
+        let renamed = "q=9;  a_long_name = 1;\t    g(a, a);";
         assert_eq!(delete(far, ", y"), delete(renamed, ", a"));
         // Other tokens, other stages and other new texts differ.
         assert_ne!(
@@ -419,6 +422,11 @@ mod tests {
             delete(far, ", y"),
             delete("u = 1; v = 2; w = 3; f(x, y, z);", ", y")
         );
+        // Only the change's lines count: the lines around it may change.
+        let list = "tests/a-8.mjs\ntests/a-10.mjs\nz";
+        let shorter = "t\ntests/a-10.mjs\n";
+        assert_eq!(delete(list, "-10"), delete(shorter, "-10"));
+        assert_ne!(delete(list, "-10"), delete("tests/a-10.mjs-", "-10"));
         let edit = |stage: &str, new: &[u8]| signature(stage, b"f(x)", [(2..3, new)]);
         assert_ne!(edit("tokens", b""), edit("rename", b""));
         assert_ne!(edit("tokens", b""), edit("tokens", b"0"));
