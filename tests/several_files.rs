@@ -198,10 +198,29 @@ fn a_stopped_run_resumes_from_its_result_directory() {
     c_task(dir.path());
     let args = ["reduce", "bug.c", "bug.h", "--no-tui", "-j", "1"];
     let first = whittle(
-        &[&args[..], &["--limit-tests", "12", "--", "./test.sh"]].concat(),
+        &[
+            &args[..],
+            &["--limit-tests", "12", "--stats-json", "stats.json"],
+            &["--", "./test.sh"],
+        ]
+        .concat(),
         dir.path(),
     );
     assert!(first.status.success(), "{first:?}");
+    // The stop names the limit as given, not what was left of it for the last file's session.
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&first.stdout),
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(said.contains("the limit of 12 tests was reached"), "{said}");
+    let stats: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("stats.json"))).unwrap();
+    assert!(stats["tests"].as_u64().unwrap() <= 12, "{stats}");
+    assert!(
+        stats["effective_parallelism"].as_f64().unwrap() > 0.0,
+        "{stats}"
+    );
     let result = dir.path().join("bug.whittled");
     let partial = read(&result.join("bug.c")).len() + read(&result.join("bug.h")).len();
     assert!(partial < SOURCE.len() + HEADER.len());

@@ -393,6 +393,7 @@ impl ReduceArgs {
             limits: Limits {
                 tests: self.limits.limit_tests,
                 time: seconds(self.limits.limit_time, "--limit-time")?,
+                ..Limits::default()
             },
             // `--atoms` without `-a` asks for ddmin over those atoms.
             algorithm: self.algorithm.clone().or_else(|| {

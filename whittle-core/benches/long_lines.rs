@@ -82,7 +82,7 @@ fn time_to_first_test(stage: TextStage, text: &[u8], language: &str) -> Duration
     tester.set_best(text.to_vec());
     tester.set_limits(Limits {
         tests: Some(1),
-        time: None,
+        ..Limits::default()
     });
     let language = whittle_core::tree::Language::by_name(language).ok();
     let start = Instant::now();

@@ -204,6 +204,14 @@ pub struct StageStats {
 }
 
 impl Stats {
+    /// Sets the run's wall time so far, and the effective parallelism it gives.
+    pub fn set_wall_seconds(&mut self, seconds: f64) {
+        self.wall_seconds = seconds;
+        if seconds > 0.0 {
+            self.effective_parallelism = self.test_seconds / seconds;
+        }
+    }
+
     /// Adds one run of stage `name` to its statistics.
     pub fn record_stage(&mut self, name: &str, run: StageStats) {
         let index = match self.stages.iter().position(|stage| stage.name == name) {

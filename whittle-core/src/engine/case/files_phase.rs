@@ -206,7 +206,7 @@ impl CaseRun<'_> {
             memo_hits: Default::default(),
         });
         let memo: Arc<dyn Oracle> = in_case.clone();
-        let limits = self.job.remaining_limits(&self.total, self.started);
+        let limits = self.job.session_limits(&self.total, self.started);
         let mut tester = self
             .job
             .tester(memo, &self.job.settings.resolve(), limits, self.stop)

@@ -43,7 +43,7 @@ use crate::observe::trace::{TraceHeader, TraceWriter};
 use crate::outcome::Outcome;
 use crate::testing::control::{Control, Stop};
 use crate::testing::recall::Recall;
-use crate::testing::tester::{Improvement, Limits, Tester};
+use crate::testing::tester::{Improvement, Limits, Spent, Tester};
 use crate::text::atoms::AtomKind;
 
 mod files_phase;
@@ -236,7 +236,7 @@ impl CaseJob {
                 stop,
             )
             .map_err(|error| StartError::Stopped(Stop::Failed(error.to_string())))?;
-        tester.set_limits(self.remaining_limits(total, started));
+        tester.set_limits(self.session_limits(total, started));
         let start = bundle::encode(self.start_files());
         crate::engine::job::check_start(&mut tester, &start)?;
         let checked = tester.stats();
@@ -265,7 +265,7 @@ impl CaseJob {
         started: Instant,
         stop: &CaseStop,
     ) -> Result<Option<Flaky>, Stop> {
-        let limits = self.remaining_limits(total, started);
+        let limits = self.session_limits(total, started);
         let mut tester = self
             .tester(oracle.clone(), &self.settings.resolve(), limits, stop)
             .map_err(|error| Stop::Failed(error.to_string()))?;
@@ -428,7 +428,7 @@ impl CaseJob {
         let mut tester = self.tester(
             in_case.clone(),
             plan,
-            self.remaining_limits(total, started),
+            self.session_limits(total, started),
             stop,
         )?;
         tester.arm_flaky_recheck();
@@ -659,12 +659,14 @@ impl CaseJob {
         Ok(tester)
     }
 
-    /// The limits left for a session after what the run has used.
-    fn remaining_limits(&self, total: &Stats, started: Instant) -> Limits {
-        let limits = self.settings.limits;
+    /// The run's limits for a session, with what the run spent before it.
+    fn session_limits(&self, total: &Stats, started: Instant) -> Limits {
         Limits {
-            tests: limits.tests.map(|n| n.saturating_sub(total.tests)),
-            time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+            spent: Spent {
+                tests: total.tests,
+                time: started.elapsed(),
+            },
+            ..self.settings.limits
         }
     }
 

@@ -268,7 +268,7 @@ impl<'a> CaseRun<'a> {
             memo: self.memo.clone(),
             memo_hits: Default::default(),
         });
-        let limits = job.remaining_limits(&self.total, self.started);
+        let limits = job.session_limits(&self.total, self.started);
         let mut tester = job.tester(in_case.clone(), &plan, limits, self.stop)?;
         job.write_improvements(&mut tester, &self.current, index, &pins);
         tester.set_best(self.current[index].content.clone());
@@ -585,7 +585,7 @@ impl<'a> CaseRun<'a> {
             .collect();
         let mut total = self.total.clone();
         crate::engine::job::fill_sizes(&mut total, &input_text, &output_text);
-        total.wall_seconds = self.started.elapsed().as_secs_f64();
+        total.set_wall_seconds(self.started.elapsed().as_secs_f64());
         total.course.push(CoursePoint {
             seconds: total.wall_seconds,
             tests: total.tests,

@@ -9,6 +9,7 @@
 
 mod guard_worth;
 mod improvement;
+mod limits;
 mod statistics;
 mod undeclared;
 mod verdicts;
@@ -31,6 +32,7 @@ use crate::testing::recall::Recall;
 use crate::tree::Admission;
 
 pub use improvement::{Improvement, ImprovementSink};
+pub use limits::{Limits, Spent};
 use statistics::MeanTime;
 
 /// Rejects candidates that cannot be worth a test (the syntax guard of tree reductions).
@@ -118,13 +120,6 @@ pub enum WindowPolicy {
     AllInWindow,
 }
 
-/// Stop conditions of a run.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
-    pub tests: Option<u64>,
-    pub time: Option<Duration>,
-}
-
 /// Judges candidates for the algorithms.
 pub struct Tester {
     oracle: Arc<dyn Oracle>,
@@ -190,27 +185,6 @@ fn send(events: &Option<Sender<Event>>, event: Event) {
     if let Some(events) = events {
         let _ = events.send(event);
     }
-}
-
-fn time_limit_reached(limit: Duration) -> Stop {
-    Stop::Limit(format!(
-        "the time limit of {}s was reached",
-        limit.as_secs_f64()
-    ))
-}
-
-/// Starts a thread that stops the run after `left` unless the returned sender is dropped first.
-fn arm_time_limit(control: Arc<Control>, limit: Duration, left: Duration) -> Option<Sender<()>> {
-    let (disarm, disarmed) = crossbeam_channel::bounded::<()>(0);
-    std::thread::Builder::new()
-        .name("whittle-time-limit".into())
-        .spawn(move || {
-            if let Err(crossbeam_channel::RecvTimeoutError::Timeout) = disarmed.recv_timeout(left) {
-                control.request_stop(time_limit_reached(limit));
-            }
-        })
-        .ok()?;
-    Some(disarm)
 }
 
 impl Tester {
@@ -374,19 +348,6 @@ impl Tester {
         self.jobs
     }
 
-    /// Sets the limits. A time limit also arms a timer that stops the run at the limit,
-    /// killing the tests that run then (the checkpoint alone would wait for them).
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-        self.time_limit_timer = limits.time.and_then(|limit| {
-            arm_time_limit(
-                self.control.clone(),
-                limit,
-                limit.saturating_sub(self.started.elapsed()),
-            )
-        });
-    }
-
     pub fn set_guard(&mut self, guard: Option<Arc<dyn CandidateGuard>>) {
         self.guard = guard;
     }
@@ -528,19 +489,6 @@ impl Tester {
         self.emit(Event::BranchTaken { branch, n });
     }
 
-    /// The limit of tests or time, when one is reached.
-    fn limit_reached(&self) -> Option<Stop> {
-        if let Some(stop) = self.test_limit_reached() {
-            return Some(stop);
-        }
-        if let Some(max) = self.limits.time
-            && self.started.elapsed() >= max
-        {
-            return Some(time_limit_reached(max));
-        }
-        None
-    }
-
     /// Why the run must stop now, if it must: a stop asked for (a signal, the time limit's
     /// timer, a switch) or a limit reached. Unlike the checkpoint it never waits (a pause holds
     /// the next candidate, not the work before it): long work between two candidates (a text
@@ -602,13 +550,6 @@ impl Tester {
             });
             self.stats.plan_changes.push(PlanChange { version, change });
         }
-    }
-
-    /// The stop of `--limit-tests` once as many tests as it allows have started.
-    fn test_limit_reached(&self) -> Option<Stop> {
-        let max = self.limits.tests?;
-        (self.tests_started.max(self.stats.tests) >= max)
-            .then(|| Stop::Limit(format!("the limit of {max} tests was reached")))
     }
 
     /// Judges the candidates of `source` in order and returns the indices of the interesting

@@ -43,10 +43,7 @@ impl Tester {
         if stats.timeout_derived {
             stats.timeout_seconds = self.oracle.timeout().map(|t| t.as_secs_f64());
         }
-        stats.wall_seconds = self.started.elapsed().as_secs_f64();
-        if stats.wall_seconds > 0.0 {
-            stats.effective_parallelism = stats.test_seconds / stats.wall_seconds;
-        }
+        stats.set_wall_seconds(self.started.elapsed().as_secs_f64());
         stats.course.push(self.course_point(self.course_time()));
         stats
     }

@@ -378,7 +378,7 @@ impl Tester {
     fn near_test_limit(&self) -> bool {
         self.limits
             .tests
-            .is_some_and(|max| self.tests_started.max(self.stats.tests) + self.jobs as u64 >= max)
+            .is_some_and(|max| self.tests_toward_limit() + self.jobs as u64 >= max)
     }
 }
 
