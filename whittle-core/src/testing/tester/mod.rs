@@ -160,6 +160,8 @@ pub struct Tester {
     /// Tests that may fail in a row before the checkpoint stops with [`Stop::Budget`].
     failure_budget: Option<u64>,
     failures_in_a_row: u64,
+    /// How often the recent tests passed (see [`Tester::note_recent_outcome`]).
+    recent_interesting: f64,
     /// Dropping it disarms the timer of the time limit.
     time_limit_timer: Option<Sender<()>>,
     /// Whether idle workers test ahead what an algorithm expects next.
@@ -219,6 +221,7 @@ impl Tester {
             last_published: Instant::now(),
             failure_budget: None,
             failures_in_a_row: 0,
+            recent_interesting: 0.0,
             time_limit_timer: None,
             lookahead_enabled: true,
             ahead: RunAhead::default(),

@@ -10,14 +10,32 @@ use crate::observe::stats::{CourseFrame, CoursePoint, Stats, course_moment_after
 
 use super::Tester;
 
+/// While at least this share of the recent tests passed, no lookahead is used: a test run
+/// ahead assumes that the candidates before it fail, and is wasted when one passes.
+const MOSTLY_INTERESTING: f64 = 0.5;
+
+/// The weight of a test's outcome in the recent share of tests that passed.
+const RECENT_WEIGHT: f64 = 0.25;
+
 impl Tester {
-    /// Whether a lookahead would be used now: tests ahead are on, several run at once, and
-    /// the tests take long enough that the engine keeps up with the workers (preparing a
-    /// candidate for each worker, render, cache and guard, takes under a quarter of a test's
-    /// time; otherwise a test ahead only adds to the engine's work). Algorithms need not
-    /// compute one otherwise.
+    /// Notes the outcome of a test of the algorithm's in the recent share of tests that passed
+    /// (an exponential mean).
+    pub(super) fn note_recent_outcome(&mut self, interesting: bool) {
+        let outcome = if interesting { 1.0 } else { 0.0 };
+        self.recent_interesting += RECENT_WEIGHT * (outcome - self.recent_interesting);
+    }
+
+    /// Whether a lookahead would be used now: tests ahead are on, several run at once, most
+    /// recent tests failed (see [`MOSTLY_INTERESTING`]), and the tests take long enough that
+    /// the engine keeps up with the workers (preparing a candidate for each worker, render,
+    /// cache and guard, takes under a quarter of a test's time; otherwise a test ahead only
+    /// adds to the engine's work). Algorithms need not compute one otherwise.
     pub fn wants_lookahead(&self) -> bool {
-        if !self.lookahead_enabled || self.control.jobs() < 2 || self.tests_are_trivial() {
+        if !self.lookahead_enabled
+            || self.control.jobs() < 2
+            || self.tests_are_trivial()
+            || self.recent_interesting >= MOSTLY_INTERESTING
+        {
             return false;
         }
         let (Some(preparing), true) = (self.preparing.mean(), self.stats.oracle_runs > 0) else {
@@ -222,6 +240,44 @@ impl MeanTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::cache::CachePolicy;
+    use crate::exec::oracle::predicate;
+    use crate::observe::events::{Candidate, CandidateKind};
+    use crate::params::Knobs;
+    use crate::testing::control::Control;
+
+    /// A lookahead assumes the candidates before it fail: while most recent tests pass, none
+    /// is asked for, and once they mostly fail again it is.
+    #[test]
+    fn no_lookahead_while_most_recent_tests_pass() {
+        let oracle = predicate("starts with y", |candidate: &[u8]| {
+            std::thread::sleep(Duration::from_millis(2));
+            candidate.starts_with(b"y")
+        });
+        let knobs = Knobs {
+            jobs: 2,
+            ..Knobs::default()
+        };
+        let control = Arc::new(Control::new(knobs));
+        let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+        tester.set_best(vec![b'a'; 100]);
+        let judge = |tester: &mut Tester, first: u8, i: u8| {
+            let candidate = Candidate::single(CandidateKind::Complement);
+            tester.judge_single(candidate, &[first, i]).unwrap();
+        };
+        for i in 0..4 {
+            judge(&mut tester, b'n', i);
+        }
+        assert!(tester.wants_lookahead(), "the tests fail");
+        for i in 0..3 {
+            judge(&mut tester, b'y', i);
+        }
+        assert!(!tester.wants_lookahead(), "three passed in a row");
+        for i in 4..6 {
+            judge(&mut tester, b'n', i);
+        }
+        assert!(tester.wants_lookahead(), "they fail again");
+    }
 
     #[test]
     fn tests_run_ahead_only_while_the_engine_keeps_up() {

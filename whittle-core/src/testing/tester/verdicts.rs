@@ -396,6 +396,7 @@ impl Tester {
             if undeclares {
                 self.undeclared.tested(verdict.outcome.is_interesting());
             }
+            self.note_recent_outcome(verdict.outcome.is_interesting());
             if verdict.outcome.is_interesting() {
                 self.failures_in_a_row = 0;
             } else {
