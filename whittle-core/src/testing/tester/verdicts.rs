@@ -382,8 +382,7 @@ impl Tester {
             step,
             candidate,
             ref content,
-            digest,
-            undeclares,
+            ..
         } = *judging;
         match verdict.outcome {
             Outcome::Interesting if !self.preflight => self.stats.interesting_tests += 1,
@@ -393,30 +392,7 @@ impl Tester {
         // A lost run says nothing of the candidate: it is tested again when it comes up again,
         // and it is no failure of the stage.
         if !matches!(verdict.status, TestStatus::Lost(_)) {
-            if undeclares {
-                self.undeclared.tested(verdict.outcome.is_interesting());
-            }
-            self.note_recent_outcome(verdict.outcome.is_interesting());
-            if verdict.outcome.is_interesting() {
-                self.failures_in_a_row = 0;
-            } else {
-                self.failures_in_a_row += 1;
-                let signature = source
-                    .recall_signature(i)
-                    .or_else(|| self.window_signature(source, i, content));
-                if let Some(signature) = signature {
-                    self.recall.note_failed(signature);
-                }
-            }
-            let config = source.config(i);
-            self.cache.store_digested(
-                CacheKey {
-                    config: config.as_deref().unwrap_or(&[]),
-                    content: Some(content),
-                },
-                digest,
-                verdict.outcome,
-            );
+            self.learn(source, i, judging, verdict);
         }
         if let Some(tail) = &verdict.output_tail {
             self.emit(Event::TestOutput {
@@ -450,6 +426,39 @@ impl Tester {
                     verdict.timeout_reruns
                 },
             },
+        );
+    }
+
+    /// Learns from an ended run of candidate `i`: the name check, the recall, the cache.
+    fn learn(
+        &mut self,
+        source: &dyn CandidateSource,
+        i: usize,
+        judging: &Judging,
+        verdict: &Verdict,
+    ) {
+        if judging.undeclares {
+            self.undeclared.tested(verdict.outcome.is_interesting());
+        }
+        self.note_recent_outcome(verdict.outcome.is_interesting());
+        if verdict.outcome.is_interesting() {
+            self.failures_in_a_row = 0;
+        } else {
+            self.failures_in_a_row += 1;
+            let signature = source
+                .recall_signature(i)
+                .or_else(|| self.window_signature(source, i, &judging.content));
+            if let Some(signature) = signature {
+                self.recall.note_failed(signature);
+            }
+        }
+        self.cache.store_digested(
+            CacheKey {
+                config: source.config(i).as_deref().unwrap_or(&[]),
+                content: Some(&judging.content),
+            },
+            judging.digest,
+            verdict.outcome,
         );
     }
 
