@@ -243,23 +243,27 @@ impl SyntaxGuard {
 
     /// Syntax errors of the current best.
     pub fn best_errors(&self) -> usize {
-        self.settled_best().map_or(usize::MAX, |best| best.errors)
+        self.settled_best(false)
+            .map_or(usize::MAX, |(best, _)| best.errors)
     }
 
-    /// The current best with its parse (parsed now if it was not yet).
-    fn settled_best(&self) -> Option<Parsed> {
+    /// The current best with its parse (parsed now if it was not yet) and, `with_names` when it
+    /// parses, its declared names (listed now if they were not yet).
+    fn settled_best(&self, with_names: bool) -> Option<(Parsed, Option<Arc<NameIndex>>)> {
         let mut best = self.best.lock().ok()?;
-        self.settle(&mut best);
-        Some(best.parsed.clone())
-    }
-
-    /// Parses the best made since it was last parsed, if any.
-    fn settle(&self, best: &mut Best) {
         if let Some(text) = best.pending.take() {
             let (tree, errors) = self.parse_from(Some(&best.parsed), &text);
             best.parsed = Parsed { text, tree, errors };
             best.names = None;
         }
+        let Best { parsed, names, .. } = &mut *best;
+        let names = match &parsed.tree {
+            Some(tree) if with_names => Some(Arc::clone(names.get_or_insert_with(|| {
+                Arc::new(NameIndex::new(tree, &parsed.text, self.every_use))
+            }))),
+            _ => None,
+        };
+        Some((parsed.clone(), names))
     }
 
     /// The parse of `text`, from the tree of `base` when it has one, and its syntax errors.
@@ -310,12 +314,8 @@ impl SyntaxGuard {
     /// best declares it (see [`NameIndex`]; false when either does not parse). One parse serves
     /// both.
     pub fn judge(&self, candidate: &[u8], check_names: bool) -> Admission {
-        let (best, names) = if check_names {
-            self.best_names()
-                .map_or((None, None), |(best, names)| (Some(best), Some(names)))
-        } else {
-            (self.settled_best(), None)
-        };
+        let (best, names) = self.settled_best(check_names).unzip();
+        let names = names.flatten();
         let (tree, errors, edited) = self.parse_edited(best.as_ref(), candidate);
         let admitted = errors <= best.as_ref().map_or(usize::MAX, |best| best.errors);
         let undeclares = admitted
@@ -340,17 +340,6 @@ impl SyntaxGuard {
             admitted,
             undeclares,
         }
-    }
-
-    /// The current best with its declared names (listed now if they were not yet).
-    fn best_names(&self) -> Option<(Parsed, Arc<NameIndex>)> {
-        let mut best = self.best.lock().ok()?;
-        self.settle(&mut best);
-        let Best { parsed, names, .. } = &mut *best;
-        let tree = parsed.tree.as_ref()?;
-        let names = names
-            .get_or_insert_with(|| Arc::new(NameIndex::new(tree, &parsed.text, self.every_use)));
-        Some((parsed.clone(), Arc::clone(names)))
     }
 
     /// ERROR and MISSING nodes in the parse of `text`.
@@ -441,7 +430,12 @@ mod tests {
             b"",
         ] {
             assert_eq!(
-                guard.parse_from(guard.settled_best().as_ref(), candidate).1,
+                guard
+                    .parse_from(
+                        guard.settled_best(false).map(|(best, _)| best).as_ref(),
+                        candidate
+                    )
+                    .1,
                 fresh.syntax_errors(candidate),
                 "{}",
                 String::from_utf8_lossy(candidate)

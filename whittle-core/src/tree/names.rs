@@ -27,6 +27,14 @@ struct Occurrence {
     may_not_run: bool,
 }
 
+impl Occurrence {
+    /// Whether it counts for the name check: a declaration always; a use when every use
+    /// counts (`every_use`) or it surely runs.
+    fn counts(&self, every_use: bool) -> bool {
+        self.declares || every_use || !self.may_not_run
+    }
+}
+
 /// Whether a node of `kind` in `field` of its parent holds code that may never be evaluated:
 /// a function, method or lambda runs only when called; a type annotation, only in some
 /// languages and versions (Python's postponed annotations never).
@@ -110,7 +118,7 @@ impl NameIndex {
     pub fn new(tree: &tree_sitter::Tree, text: &[u8], every_use: bool) -> NameIndex {
         let mut occurrences: HashMap<(u16, &[u8]), Vec<Occurrence>> = HashMap::new();
         visit_names(tree, text, 0..text.len(), |kind, name, occurrence| {
-            if occurrence.declares || every_use || !occurrence.may_not_run {
+            if occurrence.counts(every_use) {
                 occurrences
                     .entry((kind, name))
                     .or_default()
@@ -193,11 +201,11 @@ impl NameIndex {
             return found;
         }
         visit_names(tree, text, bytes, |kind, name, occurrence| {
+            if !occurrence.counts(self.every_use) {
+                return;
+            }
             let kinds = self.names.get(name).map_or(&[][..], Vec::as_slice);
-            let counts = occurrence.declares || self.every_use || !occurrence.may_not_run;
-            if let Some(&(_, id)) = kinds.iter().find(|(known, _)| *known == kind)
-                && counts
-            {
+            if let Some(&(_, id)) = kinds.iter().find(|(known, _)| *known == kind) {
                 let (declared, used) = found.entry(id).or_default();
                 *declared |= occurrence.declares;
                 *used |= !occurrence.declares;
