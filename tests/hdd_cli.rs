@@ -270,6 +270,47 @@ fn reductions(trace: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// `whittle reduce in.json --no-tui -a ALGORITHM -j JOBS -- ./t.sh` in `dir`, which must
+/// succeed: its statistics, its result and its reductions.
+fn reduce_json_with(
+    dir: &Path,
+    algorithm: &str,
+    jobs: &str,
+) -> (serde_json::Value, String, Vec<serde_json::Value>) {
+    let name = format!("{algorithm}.{jobs}");
+    let (output, stats, trace) = (
+        format!("{name}.out"),
+        format!("{name}.stats.json"),
+        format!("{name}.trace"),
+    );
+    let run = whittle(
+        &[
+            "reduce",
+            "in.json",
+            "--no-tui",
+            "-a",
+            algorithm,
+            "-j",
+            jobs,
+            "-o",
+            &output,
+            "--trace",
+            &trace,
+            "--stats-json",
+            &stats,
+            "--",
+            "./t.sh",
+        ],
+        dir,
+    );
+    assert!(run.status.success(), "{run:?}");
+    (
+        self::stats(&dir.join(&stats)),
+        std::fs::read_to_string(dir.join(&output)).unwrap(),
+        reductions(&dir.join(&trace)),
+    )
+}
+
 /// Idle workers test ahead what the walk judges next: with two workers and tests ahead, the
 /// run makes the reductions the sequential run makes, in the same order, to the same result.
 #[test]
@@ -287,51 +328,56 @@ fn tests_run_ahead_change_no_reduction() {
         "t.sh",
         "sleep 0.02; grep -q Turing \"$1\" && grep -q matrix \"$1\"",
     );
-    let run = |algorithm: &str, name: &str, jobs: &str| {
-        let name = format!("{algorithm}.{name}");
-        let (output, stats, trace) = (
-            format!("{name}.out"),
-            format!("{name}.stats.json"),
-            format!("{name}.trace"),
-        );
-        let run = whittle(
-            &[
-                "reduce",
-                "in.json",
-                "--no-tui",
-                "-a",
-                algorithm,
-                "-j",
-                jobs,
-                "-o",
-                &output,
-                "--trace",
-                &trace,
-                "--stats-json",
-                &stats,
-                "--",
-                "./t.sh",
-            ],
-            dir.path(),
-        );
-        assert!(run.status.success(), "{run:?}");
-        (
-            self::stats(&dir.path().join(&stats)),
-            std::fs::read_to_string(dir.path().join(&output)).unwrap(),
-            reductions(&dir.path().join(&trace)),
-        )
-    };
     // ddmin's windows, and a chunk sweep's.
     for algorithm in ["hddhr", "hddhr-sweep"] {
         let (sequential, sequential_result, sequential_reductions) =
-            run(algorithm, "sequential", "1");
-        let (ahead, ahead_result, ahead_reductions) = run(algorithm, "ahead", "2");
+            reduce_json_with(dir.path(), algorithm, "1");
+        let (ahead, ahead_result, ahead_reductions) = reduce_json_with(dir.path(), algorithm, "2");
         assert_eq!(sequential["ahead"], 0, "{algorithm}: {sequential}");
         assert!(ahead["ahead"].as_u64().unwrap() > 0, "{algorithm}: {ahead}");
         assert!(sequential_reductions.len() > 3, "{sequential_reductions:?}");
         assert_eq!(ahead_reductions, sequential_reductions, "{algorithm}");
         assert_eq!(ahead_result, sequential_result, "{algorithm}");
     }
+}
+
+/// While most tests pass, the free worker tests what the walk judges should the set under test
+/// go: the next set's first candidate with this set removed. In the coarse walk each key's
+/// array is a set of one node (its one element) that goes, the eight sets one after another:
+/// once most recent tests passed, each is tested beside the one before it. The run makes the
+/// sequential run's reductions, to the same result.
+#[test]
+#[cfg_attr(
+    not(feature = "lang-json"),
+    ignore = "needs the JSON grammar (cargo feature lang-json)"
+)]
+fn while_sets_of_one_node_go_the_next_is_tested_beside_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys: Vec<String> = (1..=8).map(|k| format!("\"key{k}\": [[{k}]]")).collect();
+    std::fs::write(
+        dir.path().join("in.json"),
+        format!("{{{}}}\n", keys.join(", ")),
+    )
+    .unwrap();
+    // A test slow enough that a window of one candidate leaves the other worker idle.
+    let needs: Vec<String> = (1..=8).map(|k| format!("grep -q key{k} \"$1\"")).collect();
+    write_script(
+        dir.path(),
+        "t.sh",
+        &format!("sleep 0.05; {}", needs.join(" && ")),
+    );
+    let algorithm = "coarse-hddhr-sweep";
+    let (sequential, sequential_result, sequential_reductions) =
+        reduce_json_with(dir.path(), algorithm, "1");
+    let (ahead, ahead_result, ahead_reductions) = reduce_json_with(dir.path(), algorithm, "2");
+    assert_eq!(ahead_reductions, sequential_reductions);
+    assert_eq!(ahead_result, sequential_result);
+    assert!(
+        sequential_result.contains("\"key8\": []"),
+        "{sequential_result}"
+    );
+    assert_eq!(sequential["speculated"], 0, "{sequential}");
+    assert!(ahead["speculated"].as_u64().unwrap() >= 2, "{ahead}");
 }
 
 #[test]

@@ -25,6 +25,15 @@ pub trait Domain: Sync {
         let _ = config;
         None
     }
+
+    /// Writes into `out` (which is empty) the candidate the caller judges first once its
+    /// reduction of this configuration ends keeping the units of `kept` (consecutive slices,
+    /// in order): the first candidate of the next configuration, for a test run ahead on the
+    /// prediction that the reduction ends so. False when the domain does not know it.
+    fn render_after(&self, kept: &[&[UnitId]], out: &mut Vec<u8>) -> bool {
+        let _ = (kept, out);
+        false
+    }
 }
 
 /// Chunk boundaries of a configuration of `len` units cut into `n` chunks (n + 1 offsets).

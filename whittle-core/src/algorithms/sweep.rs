@@ -61,6 +61,11 @@ struct SweepWindow<'a> {
     /// The last window accepted its first removal (the run doubles): its first is likely
     /// interesting too.
     doubling: bool,
+    /// Most recent tests passed (see [`Tester::expects_interesting`]): a first removal that
+    /// reaches the start of the configuration is likely interesting too.
+    expecting: bool,
+    /// The sweeps go on until one removes nothing (else the caller judges what comes next).
+    repeats: bool,
 }
 
 impl SweepWindow<'_> {
@@ -99,11 +104,19 @@ impl CandidateSource for SweepWindow<'_> {
     }
 
     fn predicted_interesting(&self) -> Option<usize> {
-        self.doubling.then_some(0)
+        let ends_sweep = self.removals.first().is_some_and(|first| first.start == 0);
+        (self.doubling || (self.expecting && ends_sweep)).then_some(0)
     }
 
     fn render_after_accepting(&self, i: usize, out: &mut Vec<u8>) -> bool {
-        match kept_after(self.config.len(), &self.removals[i]) {
+        let accepted = &self.removals[i];
+        if accepted.start == 0 && !self.repeats {
+            // The sweep ends: the caller judges next.
+            return self
+                .domain
+                .render_after(&[&self.config[accepted.end..]], out);
+        }
+        match kept_after(self.config.len(), accepted) {
             Some([before, after]) => {
                 let parts = [&self.config[before], &self.config[after]];
                 self.domain.render(&parts, out);
@@ -118,7 +131,8 @@ impl CandidateSource for SweepWindow<'_> {
 /// after accepting the removal of `accepted` keeps (as two ranges, in order): without
 /// `accepted` and without the next window's first removal (the run doubled, ending where
 /// `accepted` started), or, when `accepted` reached the start, without the last unit (the next
-/// sweep's first removal). `None` when nothing is judged next (nothing is left).
+/// sweep's first removal, when sweeps repeat). `None` when nothing is judged next (nothing is
+/// left).
 fn kept_after(len: usize, accepted: &Range<usize>) -> Option<[Range<usize>; 2]> {
     if accepted.start > 0 {
         let next_run = (2 * accepted.len()).min(accepted.start);
@@ -158,7 +172,7 @@ fn sweeps(
     let mut config = units;
     loop {
         let before = config.len();
-        sweep_once(domain, &mut config, tester)?;
+        sweep_once(domain, &mut config, tester, until_none_removes)?;
         if !until_none_removes || config.len() == before || config.is_empty() {
             tester.note_branch(Branch::Done, config.len());
             return Ok(config);
@@ -174,6 +188,7 @@ fn sweep_once(
     domain: &dyn Domain,
     config: &mut Vec<UnitId>,
     tester: &mut Tester,
+    repeats: bool,
 ) -> Result<(), Stop> {
     let mut end = config.len();
     let mut run = 1;
@@ -189,6 +204,8 @@ fn sweep_once(
             removals: window_removals(end, run),
             spans: spans.as_deref(),
             doubling,
+            expecting: tester.expects_interesting(),
+            repeats,
         };
         let found = tester.run_window(&window, WindowPolicy::FirstInOrder)?;
         let Some(&first) = found.first() else {

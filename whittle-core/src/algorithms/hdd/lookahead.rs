@@ -5,30 +5,38 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::testing::ahead::Lookahead;
-use crate::tree::{NodeId, TreeEdits, TreeState};
+use crate::tree::{Companions, NodeId, TreeEdits, TreeState};
 
 use super::hoist::{HoistPolicy, hoists_of};
 use super::pinned_nodes::PinnedNodes;
 
 /// At most this many candidates are looked ahead at a time (a few windows' idle workers).
-const LOOKAHEAD_LIMIT: usize = 8;
+pub(super) const LOOKAHEAD_LIMIT: usize = 8;
 
 /// Edits of the current tree, in the order the walk would judge them.
 pub(super) struct TreeLookahead {
     state: Arc<TreeState>,
     edits: Vec<TreeEdits>,
+    /// At most this many edits are kept.
+    limit: usize,
 }
 
 impl TreeLookahead {
-    pub fn new(state: Arc<TreeState>) -> Self {
+    pub fn new(state: Arc<TreeState>, limit: usize) -> Self {
         TreeLookahead {
             state,
             edits: Vec::new(),
+            limit,
         }
     }
 
     pub fn is_full(&self) -> bool {
-        self.edits.len() >= LOOKAHEAD_LIMIT
+        self.edits.len() >= self.limit
+    }
+
+    /// The edit the walk would judge first.
+    pub fn into_first(self) -> Option<TreeEdits> {
+        self.edits.into_iter().next()
     }
 
     fn push(&mut self, edit: TreeEdits) {
@@ -38,14 +46,21 @@ impl TreeLookahead {
     }
 
     /// Removals of nodes of `config`: each candidate keeps the nodes at the positions its
-    /// ranges hold (see [`super::prune::first_candidates`]).
+    /// ranges hold (see [`super::prune::first_candidates`]), and removes the companions of
+    /// those it removes, as pruning does.
     pub fn keeping(&mut self, config: &[NodeId], candidates: Vec<Vec<Range<usize>>>) {
+        if candidates.is_empty() || self.is_full() {
+            return;
+        }
+        let companions = Companions::among(&self.state, config);
         for kept in candidates {
-            let removed = config
+            let mut removed: Vec<NodeId> = config
                 .iter()
                 .enumerate()
                 .filter(|(unit, _)| !kept.iter().any(|range| range.contains(unit)))
-                .map(|(_, &node)| node);
+                .map(|(_, &node)| node)
+                .collect();
+            companions.complete(&mut removed);
             self.push(TreeEdits::removing(removed));
         }
     }

@@ -31,6 +31,9 @@ pub(super) struct NodesDomain<'a> {
     /// length tells it), for displays: ddmin asks each round, but its configuration changes
     /// only when a reduction is accepted.
     pub spans: Mutex<Option<(usize, Vec<Range<usize>>)>>,
+    /// What the walk judges first once every node of the configuration is gone (see
+    /// [`Pruning::after_emptied`]).
+    pub after_emptied: Option<&'a TreeEdits>,
 }
 
 impl NodesDomain<'_> {
@@ -55,6 +58,21 @@ impl NodesDomain<'_> {
 impl Domain for NodesDomain<'_> {
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
         self.state.render_into(&self.candidate(parts), out);
+    }
+
+    /// The walk's next candidate with every node of the configuration removed, when none is
+    /// kept.
+    fn render_after(&self, kept: &[&[UnitId]], out: &mut Vec<u8>) -> bool {
+        let Some(next) = self.after_emptied else {
+            return false;
+        };
+        if kept.iter().any(|part| !part.is_empty()) {
+            return false;
+        }
+        let mut edits = next.clone();
+        edits.remove_all(self.nodes.iter().copied());
+        self.state.render_into(&edits, out);
+        true
     }
 
     /// Where each node of `config` is in the rendering of `config` (found by rendering it once
@@ -100,6 +118,10 @@ pub(super) struct Pruning<'a> {
     /// each configuration (a unit that a later removal made removable is found by the next
     /// walk), since the walk that removes nothing is 1-minimal for every configuration anyway.
     pub walk_repeats: bool,
+    /// The candidate the walk judges first after this configuration, on the current tree,
+    /// should pruning remove every node of it: tested ahead while the one removing the last
+    /// nodes is (when most tests pass, see [`Tester::expects_interesting`]).
+    pub after_emptied: Option<&'a TreeEdits>,
 }
 
 /// ddmin (or ProbDD, CDD) over `config` (nodes of the current tree whose text is the tester's
@@ -124,6 +146,7 @@ pub(super) fn prune(
         companions: Companions::among(state, config),
         layout,
         spans: Mutex::new(None),
+        after_emptied: pruning.after_emptied,
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
     let removal = match pruning.pruner {

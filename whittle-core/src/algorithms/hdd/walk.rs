@@ -13,7 +13,7 @@ use crate::tree::{Layout, NodeId, Tree, TreeEdits, TreeState};
 
 use super::algorithm::{Algorithm, Pruner, Traversal};
 use super::hoist::HoistPolicy;
-use super::lookahead::TreeLookahead;
+use super::lookahead::{LOOKAHEAD_LIMIT, TreeLookahead};
 use super::pinned_nodes::PinnedNodes;
 use super::undeclaring::SoleDeclarations;
 use super::{comments, hoist, prune};
@@ -92,7 +92,7 @@ impl Walk<'_> {
             if self.tester.wants_spans() {
                 self.levels = Some(depth + self.levels_from(&level));
             }
-            self.reduce_set(&level, None, depth)?;
+            self.reduce_set(&level, None, depth, None)?;
             level = self.state.next_level(&level);
             depth += 1;
         }
@@ -120,7 +120,7 @@ impl Walk<'_> {
         let Some(root) = self.state.root() else {
             return Ok(());
         };
-        self.reduce_set(&[root], None, 0)?;
+        self.reduce_set(&[root], None, 0, None)?;
         let mut queue = NodeQueue::new(self.algorithm.pruner == Pruner::Sweep);
         queue.push(&self.state, root, 0);
         while let Some((node, depth)) = queue.pop() {
@@ -131,8 +131,8 @@ impl Walk<'_> {
             if children.is_empty() {
                 continue;
             }
-            self.look_ahead(&children, &queue);
-            self.reduce_set(&children, Some(node), depth + 1)?;
+            let after_emptied = self.look_ahead(&children, &queue);
+            self.reduce_set(&children, Some(node), depth + 1, after_emptied.as_ref())?;
             if let Some(hoisted) = self.hoist_at_own_turn(node, depth)? {
                 // Its children have not been pruned yet: it takes a turn of its own.
                 queue.push(&self.state, hoisted, depth);
@@ -217,20 +217,45 @@ impl Walk<'_> {
             .collect()
     }
 
-    /// Tells the tester what the walk judges after the pruning of `current` (the children of
-    /// the node just taken from `queue`) should nothing go: the hoists of `current`, then the
-    /// first candidates of the sets the queue holds and of `current`'s own children.
-    fn look_ahead(&mut self, current: &[NodeId], queue: &NodeQueue) {
-        if !self.tester.wants_lookahead() {
-            return;
+    /// Prepares the tests run ahead of the pruning of `current` (the children of the node just
+    /// taken from `queue`). While most tests fail, tells the tester what the walk judges
+    /// should nothing of `current` go: its hoists, then the first candidates of the sets the
+    /// queue holds and of `current`'s own children. While most pass, returns what the walk
+    /// judges first should every node of `current` go (the next set's first candidate, on the
+    /// current tree), for the pruning to test ahead while it removes the last of them.
+    fn look_ahead(&mut self, current: &[NodeId], queue: &NodeQueue) -> Option<TreeEdits> {
+        if self.tester.wants_lookahead() {
+            let lookahead = self.upcoming_candidates(Some(current), queue, LOOKAHEAD_LIMIT);
+            self.tester.set_lookahead(Some(Box::new(lookahead)));
+            None
+        } else if self.tester.expects_interesting() && self.algorithm.prune {
+            self.upcoming_candidates(None, queue, 1).into_first()
+        } else {
+            None
         }
+    }
+
+    /// At most `limit` candidates the walk judges next, in order, should none before them be
+    /// interesting: the hoists of `current` (when given), then for the sets the queue holds
+    /// (and `current`'s children) the first candidates of their pruning and their hoists.
+    fn upcoming_candidates(
+        &self,
+        current: Option<&[NodeId]>,
+        queue: &NodeQueue,
+        limit: usize,
+    ) -> TreeLookahead {
         let nu = self.tester.control().split_factor();
-        let mut lookahead = TreeLookahead::new(Arc::clone(&self.state));
+        let mut lookahead = TreeLookahead::new(Arc::clone(&self.state), limit);
         let policy = self.hoist_policy();
-        if self.algorithm.hoist {
+        if self.algorithm.hoist
+            && let Some(current) = current
+        {
             lookahead.hoists(&self.hoist_set(current), &self.pins, policy);
         }
-        for node in queue.upcoming().chain(current.iter().copied()) {
+        for node in queue
+            .upcoming()
+            .chain(current.into_iter().flatten().copied())
+        {
             if lookahead.is_full() {
                 break;
             }
@@ -253,15 +278,17 @@ impl Walk<'_> {
                 lookahead.hoists(&self.hoist_set(&children), &self.pins, policy);
             }
         }
-        self.tester.set_lookahead(Some(Box::new(lookahead)));
+        lookahead
     }
 
-    /// Prunes and/or hoists one set of sibling or same-level nodes.
+    /// Prunes and/or hoists one set of sibling or same-level nodes; `after_emptied` is what
+    /// the walk judges next should every node of the set go (see [`Walk::look_ahead`]).
     fn reduce_set(
         &mut self,
         nodes: &[NodeId],
         parent: Option<NodeId>,
         depth: usize,
+        after_emptied: Option<&TreeEdits>,
     ) -> Result<(), Stop> {
         if self.algorithm.prune {
             let config = self.prune_config(nodes);
@@ -273,6 +300,7 @@ impl Walk<'_> {
                     dd: self.dd,
                     belief: self.belief,
                     walk_repeats: self.repeats,
+                    after_emptied,
                 };
                 prune::prune(self.tester, &mut self.state, &config, &pruning, layout)?;
             }

@@ -45,6 +45,18 @@ impl Tester {
         engine_keeps_up(preparing.as_secs_f64(), test, self.control.jobs())
     }
 
+    /// Whether the candidate under test is likely interesting (most recent tests passed) and a
+    /// free worker may test what the algorithm judges after accepting it (a window's branch
+    /// prediction, see [`super::CandidateSource::predicted_interesting`]): tests ahead are
+    /// on, several run at once, and the tests are not trivial. The counterpart of
+    /// [`Tester::wants_lookahead`].
+    pub fn expects_interesting(&self) -> bool {
+        self.lookahead_enabled
+            && self.control.jobs() >= 2
+            && !self.tests_are_trivial()
+            && self.recent_interesting >= MOSTLY_INTERESTING
+    }
+
     /// The statistics so far (cache figures included).
     pub fn stats(&self) -> Stats {
         let mut stats = self.stats.clone();
