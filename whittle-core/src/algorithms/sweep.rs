@@ -61,8 +61,8 @@ struct SweepWindow<'a> {
     /// The last window accepted its first removal (the run doubles): its first is likely
     /// interesting too.
     doubling: bool,
-    /// Most recent tests passed (see [`Tester::expects_interesting`]): a first removal that
-    /// reaches the start of the configuration is likely interesting too.
+    /// Most recent tests passed (see [`Tester::expects_interesting`]): the first removal is
+    /// likely interesting too.
     expecting: bool,
     /// The sweeps go on until one removes nothing (else the caller judges what comes next).
     repeats: bool,
@@ -104,8 +104,7 @@ impl CandidateSource for SweepWindow<'_> {
     }
 
     fn predicted_interesting(&self) -> Option<usize> {
-        let ends_sweep = self.removals.first().is_some_and(|first| first.start == 0);
-        (self.doubling || (self.expecting && ends_sweep)).then_some(0)
+        (self.doubling || self.expecting).then_some(0)
     }
 
     fn render_after_accepting(&self, i: usize, out: &mut Vec<u8>) -> bool {
