@@ -22,6 +22,10 @@ use super::{comments, hoist, prune};
 /// (see [`Walk::hoist_policy`]).
 const MOST_HOISTS_WITH_SIBLINGS: usize = 32;
 
+/// At most this many nodes of the queue are looked at for the candidates the walk judges next
+/// (most have none where no child is removable: the look stays short on a large tree).
+const UPCOMING_NODES: usize = 32;
+
 pub(super) struct Walk<'a> {
     pub tester: &'a mut Tester,
     /// Shared with the lookahead while it lasts (a commit follows an acceptance, which ends
@@ -252,10 +256,8 @@ impl Walk<'_> {
         {
             lookahead.hoists(&self.hoist_set(current), &self.pins, policy);
         }
-        for node in queue
-            .upcoming()
-            .chain(current.into_iter().flatten().copied())
-        {
+        let upcoming = queue.upcoming().take(UPCOMING_NODES);
+        for node in upcoming.chain(current.into_iter().flatten().copied()) {
             if lookahead.is_full() {
                 break;
             }
