@@ -10,8 +10,9 @@ use crate::observe::stats::{CourseFrame, CoursePoint, Stats, course_moment_after
 
 use super::Tester;
 
-/// While at least this share of the recent tests passed, no lookahead is used: a test run
-/// ahead assumes that the candidates before it fail, and is wasted when one passes.
+/// While at least this share of the recent tests passed, no lookahead is used (a test run
+/// ahead assumes that the candidates before it fail, and is wasted when one passes) and a free
+/// worker tests what follows the acceptance of the candidate under test instead.
 const MOSTLY_INTERESTING: f64 = 0.5;
 
 /// The weight of a test's outcome in the recent share of tests that passed.
