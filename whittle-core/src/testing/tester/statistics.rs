@@ -26,17 +26,13 @@ impl Tester {
         self.recent_interesting += RECENT_WEIGHT * (outcome - self.recent_interesting);
     }
 
-    /// Whether a lookahead would be used now: tests ahead are on, several run at once, most
-    /// recent tests failed (see [`MOSTLY_INTERESTING`]), and the tests take long enough that
-    /// the engine keeps up with the workers (preparing a candidate for each worker, render,
-    /// cache and guard, takes under a quarter of a test's time; otherwise a test ahead only
-    /// adds to the engine's work). Algorithms need not compute one otherwise.
+    /// Whether a lookahead would be used now: tests may run ahead ([`Tester::may_test_ahead`]),
+    /// most recent tests failed (see [`MOSTLY_INTERESTING`]), and the engine keeps up with the
+    /// workers (preparing a candidate for each worker, render, cache and guard, takes under a
+    /// quarter of a test's time; otherwise a test ahead only adds to the engine's work).
+    /// Algorithms need not compute one otherwise.
     pub fn wants_lookahead(&self) -> bool {
-        if !self.lookahead_enabled
-            || self.control.jobs() < 2
-            || self.tests_are_trivial()
-            || self.recent_interesting >= MOSTLY_INTERESTING
-        {
+        if !self.may_test_ahead() || self.mostly_interesting() {
             return false;
         }
         let (Some(preparing), true) = (self.preparing.mean(), self.stats.oracle_runs > 0) else {
@@ -48,14 +44,21 @@ impl Tester {
 
     /// Whether the candidate under test is likely interesting (most recent tests passed) and a
     /// free worker may test what the algorithm judges after accepting it (a window's branch
-    /// prediction, see [`super::CandidateSource::predicted_interesting`]): tests ahead are
-    /// on, several run at once, and the tests are not trivial. The counterpart of
+    /// prediction, see [`super::CandidateSource::predicted_interesting`]). The counterpart of
     /// [`Tester::wants_lookahead`].
     pub fn expects_interesting(&self) -> bool {
-        self.lookahead_enabled
-            && self.control.jobs() >= 2
-            && !self.tests_are_trivial()
-            && self.recent_interesting >= MOSTLY_INTERESTING
+        self.may_test_ahead() && self.mostly_interesting()
+    }
+
+    /// Whether tests may run ahead at all: they are on, several run at once, and the tests are
+    /// not trivial.
+    fn may_test_ahead(&self) -> bool {
+        self.lookahead_enabled && self.control.jobs() >= 2 && !self.tests_are_trivial()
+    }
+
+    /// Whether most recent tests passed (see [`MOSTLY_INTERESTING`]).
+    fn mostly_interesting(&self) -> bool {
+        self.recent_interesting >= MOSTLY_INTERESTING
     }
 
     /// The statistics so far (cache figures included).

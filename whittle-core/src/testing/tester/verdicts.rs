@@ -429,7 +429,7 @@ impl Tester {
         );
     }
 
-    /// Learns from an ended run of candidate `i`: the name check, the recall, the cache.
+    /// Learns from an ended run of candidate `i`: name check, passing share, recall, cache.
     fn learn(
         &mut self,
         source: &dyn CandidateSource,
