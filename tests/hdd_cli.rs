@@ -176,6 +176,7 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "coarse-hddhr-sweep",
             "hddhr-sweep",
             "unbind",
+            "variables",
             "typedefs",
             "declarations",
             "declarators",

@@ -709,6 +709,34 @@ fn inline_leaves_pinned_calls_alone() {
     assert_eq!(run(pins), input, "a pinned call keeps its function");
 }
 
+#[test]
+#[cfg_attr(
+    not(feature = "lang-python"),
+    ignore = "needs the Python grammar (cargo feature lang-python)"
+)]
+fn variables_on_python() {
+    // `total` and `label` are bound once and read after: each goes into its read; `count` is
+    // bound twice and stays; the test needs the sum, the label's text and a print.
+    let input = "items = [3, 1, 2]\ncount = 0\ncount = len(items)\ntotal = sum(items)\n\
+                 label = 'sum:'\nprint(label, total, count)\n";
+    let interesting: Predicate = Arc::new(|t: &str| {
+        ["print(", "sum(items)", "'sum:'", "count"]
+            .iter()
+            .all(|w| t.contains(w))
+    });
+    let (result, stats) = reduce(input, "variables", Some("python"), 1, interesting.clone());
+    assert_eq!(
+        result,
+        "items = [3, 1, 2]\ncount = 0\ncount = len(items)\nprint('sum:', sum(items), count)\n"
+    );
+    assert_eq!(stats.stages[0].name, "variables");
+    let Some(python) = language("python") else {
+        return;
+    };
+    let stage = whittle_core::algorithms::passes::variables::InlineVariables { language: python };
+    assert!(one_minimal(&stage, &result, &interesting));
+}
+
 /// A file of 4096 NUL bytes (one run of one punctuation byte) loses what it can by halves: a few
 /// dozen tests, not one per three bytes.
 #[test]

@@ -20,6 +20,7 @@ pub mod templates;
 pub mod tokens;
 pub mod typedefs;
 pub mod unbind;
+pub mod variables;
 pub mod zeros;
 
 use std::collections::HashSet;
@@ -54,6 +55,8 @@ pub enum TextStage {
     Unbind,
     /// Inline a type alias at its uses and delete it (needs the grammar).
     Typedefs,
+    /// Inline a variable bound once at its reads and delete its binding (needs the grammar).
+    Variables,
     /// A statement with a condition becomes the condition as a statement (needs the grammar).
     Conditions,
     /// A function definition becomes its declaration (needs the grammar).
@@ -73,7 +76,7 @@ pub enum TextStage {
 }
 
 impl TextStage {
-    pub const ALL: [TextStage; 16] = [
+    pub const ALL: [TextStage; 17] = [
         TextStage::Tokens,
         TextStage::Brackets,
         TextStage::Rename,
@@ -82,6 +85,7 @@ impl TextStage {
         TextStage::Spans,
         TextStage::Unbind,
         TextStage::Typedefs,
+        TextStage::Variables,
         TextStage::Conditions,
         TextStage::Declarations,
         TextStage::Declarators,
@@ -102,6 +106,7 @@ impl TextStage {
             TextStage::Spans => "spans",
             TextStage::Unbind => "unbind",
             TextStage::Typedefs => "typedefs",
+            TextStage::Variables => "variables",
             TextStage::Conditions => "conditions",
             TextStage::Declarations => "declarations",
             TextStage::Declarators => "declarators",
@@ -169,6 +174,10 @@ impl TextStage {
                 "a typedef or type alias goes into every use of its name, and its declaration \
                  away (needs the language's grammar)"
             }
+            TextStage::Variables => {
+                "a variable bound once and only read after goes into every read of it, and its \
+                 binding away, when that is shorter (needs the language's grammar)"
+            }
             TextStage::Conditions => {
                 "an if, while or for statement becomes its condition as an expression statement \
                  (needs the language's grammar)"
@@ -230,6 +239,9 @@ impl TextStage {
             (TextStage::Unbind, Some(language)) => Box::new(unbind::RemoveBindings { language }),
             (TextStage::Typedefs, Some(language)) => {
                 Box::new(typedefs::InlineTypedefs { language })
+            }
+            (TextStage::Variables, Some(language)) => {
+                Box::new(variables::InlineVariables { language })
             }
             (TextStage::Conditions, Some(language)) => {
                 Box::new(conditions::HoistConditions { language })
