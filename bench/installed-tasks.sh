@@ -15,6 +15,9 @@
 #   js-node-tsc-large            typescript's lib/_tsc.js, 6.2 MB: the compiler's message lookup
 #       reads a field that does not exist, so reporting any diagnostic dies with a TypeError;
 #       the test compiles a one-line file with a type error.
+#   php-glob-typeerror           Glob.php of the Google Cloud SDK's App Engine PHP runtime
+#       (PHP_GLOB), 9.5 KB: brace expansion merges a string instead of an array, so a
+#       pattern with braces dies with array_merge's TypeError (needs `php`).
 #   json-python-large-list       made here (python3 only), 8.1 MB: a catalogue of 30,000 items,
 #       one of them holding {"bad": 42} deep inside; the test loads it with Python's json and
 #       looks for that object (a long list: each element may be hoisted into its place).
@@ -25,6 +28,7 @@ out=${1:?usage: bench/installed-tasks.sh OUT-DIR}
 mkdir -p "$out"
 ruby_lib=${RUBY_LIB:-/usr/lib/ruby/3.1.0}
 tsc_package=${TSC_PACKAGE:-/opt/tsc/node_modules/typescript}
+php_glob=${PHP_GLOB:-/usr/lib/google-cloud-sdk/platform/google_appengine/php/sdk/google/appengine/runtime/Glob.php}
 
 # plant FILE OLD NEW: replaces the one occurrence of OLD in FILE by NEW, or fails.
 plant() {
@@ -82,6 +86,21 @@ EOF
     oracle "$task" ruby 'key not found: "perl" (KeyError)'
 else
     echo "installed-tasks: no Ruby 3.1 standard library at $ruby_lib: the Ruby tasks are skipped" >&2
+fi
+
+if command -v php >/dev/null && [ -f "$php_glob" ]; then
+    task=$out/php-glob-typeerror
+    mkdir -p "$task"
+    cp "$php_glob" "$task/glob.php"
+    plant "$task/glob.php" '$result = array_merge($result, $exp);' \
+        '$result = array_merge($result, $exp[0]);'
+    cat >>"$task/glob.php" <<'EOF'
+
+var_dump(Glob::doGlob('/nonexistent/{a,b}*.txt', GLOB_BRACE));
+EOF
+    oracle "$task" php 'array_merge(): Argument #2 must be of type array, string given'
+else
+    echo "installed-tasks: no php or no $php_glob: the PHP task is skipped" >&2
 fi
 
 if command -v node >/dev/null && [ -f "$tsc_package/lib/_tsc.js" ]; then
