@@ -48,7 +48,7 @@ fn may_not_run(kind: &str, field: Option<&str>) -> bool {
 
 /// Whether a name in this field of its parent is a member looked up in a value (`o.x`, `s->f`):
 /// such names need no declaration in scope (an object may get the member at run time).
-fn is_member(field: Option<&str>) -> bool {
+pub fn is_member(field: Option<&str>) -> bool {
     matches!(field, Some("field" | "property" | "attribute"))
 }
 

@@ -11,6 +11,8 @@
 //! mention of the variable (same kind and spelling) comes after that statement and only reads
 //! it: no second binding, no `x += 1`, `x++`, parameter or keyword of that name.
 
+use std::collections::HashMap;
+
 use super::edit::{Edit, EditRequest, EditStage, deletion};
 use super::nodes::{
     edits_by_node, enclosing_unit, identity_of, is_name, text_of, with_parsed_nodes,
@@ -23,6 +25,9 @@ use crate::tree::syntax::Node;
 pub struct InlineVariables<'a> {
     pub language: &'a Language,
 }
+
+/// The mentions of each variable, by its node's kind and its spelling, in document order.
+type Mentions<'n, 't> = HashMap<(&'n str, &'t [u8]), Vec<Node<'n>>>;
 
 /// A variable bound once: the statement that binds it, its name and its value.
 struct Binding<'t> {
@@ -38,8 +43,12 @@ impl EditStage for InlineVariables<'_> {
 
     fn edits_for(&self, text: &[u8], request: &EditRequest<'_>) -> Result<Vec<Edit>, Stop> {
         with_parsed_nodes(self.language, text, request, |nodes| {
-            let mentions: Vec<Node<'_>> =
-                nodes.iter().copied().filter(|&n| is_variable(n)).collect();
+            // Each variable's mentions by kind and spelling, read once for every binding.
+            let mut mentions: Mentions<'_, '_> = HashMap::new();
+            for &node in nodes.iter().filter(|&&node| is_variable(node)) {
+                let key = (node.kind(), text_of(node, text));
+                mentions.entry(key).or_default().push(node);
+            }
             edits_by_node(nodes, request, |node, at| {
                 let binding = binding(node)?;
                 let changes = inline_everywhere(&binding, &mentions, text)?;
@@ -79,8 +88,12 @@ fn sole(node: Node<'_>) -> Option<Node<'_>> {
 
 /// `node` as the binding of one variable to a value, if it is one that can be inlined.
 fn binding(node: Node<'_>) -> Option<Binding<'_>> {
-    if !node.is_named() || node.child_by_field_name("operator").is_some() {
-        // `x += 1` binds nothing new.
+    let kind = node.kind();
+    let binds = ["assign", "declarat", "var_spec", "binding", "definition"]
+        .iter()
+        .any(|part| kind.contains(part));
+    // `x += 1` binds nothing new; `for (x in o)` has a `left` and a `right` too.
+    if !node.is_named() || !binds || node.child_by_field_name("operator").is_some() {
         return None;
     }
     let value = node
@@ -198,18 +211,18 @@ fn primary(value: Node<'_>) -> bool {
 /// its statement, when every other mention reads it after the statement and the text shrinks.
 fn inline_everywhere(
     binding: &Binding<'_>,
-    mentions: &[Node<'_>],
+    mentions: &Mentions<'_, '_>,
     text: &[u8],
 ) -> Option<super::edit::Changes> {
-    let (kind, name) = (binding.variable.kind(), text_of(binding.variable, text));
+    let name = text_of(binding.variable, text);
     let statement = binding.statement.byte_range();
     let mut reads = Vec::new();
-    for &mention in mentions {
-        if mention == binding.variable || mention.kind() != kind || text_of(mention, text) != name {
+    for &mention in mentions.get(&(binding.variable.kind(), name))? {
+        if mention == binding.variable {
             continue;
         }
         // A member's or attribute's name (`o.x`) is no mention of the variable.
-        if matches!(field_of(mention), Some("attribute" | "field" | "property")) {
+        if crate::tree::is_member(field_of(mention)) {
             continue;
         }
         if mention.start_byte() < statement.end || !only_reads(mention) {
@@ -283,6 +296,8 @@ mod tests {
                 "const handler = {};\nf((new Proxy(handler, handler)).handler);\n",
             ]
         );
+        // A loop's `left` and `right` bind nothing to inline.
+        assert!(inlined("javascript", "for (x in o) g();\nf(x);\n").is_empty());
     }
 
     #[test]
