@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use super::edit::{Edit, EditRequest, EditStage, deletion};
 use super::nodes::{
-    edits_by_node, enclosing_unit, identity_of, is_name, text_of, with_parsed_nodes,
+    edits_by_node, elements, enclosing_unit, identity_of, is_name, text_of, with_parsed_nodes,
 };
 use crate::testing::control::Stop;
 use crate::tree::Language;
@@ -73,17 +73,15 @@ fn is_variable(node: Node<'_>) -> bool {
     is_name(node) || node.is_named() && node.kind() == "variable_name"
 }
 
-/// The one named element of a list node (Go's `x := f()` binds lists), or the node itself.
+/// The one element of a list node (Go's `x := f()` binds lists), or the node itself.
 fn sole(node: Node<'_>) -> Option<Node<'_>> {
     if !node.kind().ends_with("_list") {
         return Some(node);
     }
-    let mut cursor = node.walk();
-    let mut named = node
-        .named_children(&mut cursor)
-        .filter(|child| !crate::tree::is_comment_kind(child.kind()));
-    let only = named.next()?;
-    named.next().is_none().then_some(only)
+    match elements(node)[..] {
+        [only] => Some(only),
+        _ => None,
+    }
 }
 
 /// `node` as the binding of one variable to a value, if it is one that can be inlined.
@@ -144,16 +142,14 @@ fn holds_only(statement: Node<'_>, binding: Node<'_>) -> bool {
     true
 }
 
-/// Whether a mention of a variable only reads it (else the variable may change after its
-/// binding, or the name means something else there).
-fn only_reads(mention: Node<'_>) -> bool {
+/// Whether a mention of a variable, in `field` of its parent, only reads it (else the variable
+/// may change after its binding, or the name means something else there).
+fn only_reads(mention: Node<'_>, field: Option<&str>) -> bool {
     let Some(parent) = mention.parent() else {
         return true;
     };
     let kind = parent.kind();
-    let field = field_of(mention);
     !(crate::tree::declares(field, Some(kind))
-        || matches!(field, Some("left" | "argument")) && kind.contains("update")
         || [
             "augmented",
             "compound",
@@ -222,10 +218,11 @@ fn inline_everywhere(
             continue;
         }
         // A member's or attribute's name (`o.x`) is no mention of the variable.
-        if crate::tree::is_member(field_of(mention)) {
+        let field = field_of(mention);
+        if crate::tree::is_member(field) {
             continue;
         }
-        if mention.start_byte() < statement.end || !only_reads(mention) {
+        if mention.start_byte() < statement.end || !only_reads(mention, field) {
             return None;
         }
         reads.push(mention.byte_range());
