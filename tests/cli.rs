@@ -517,12 +517,13 @@ fn statistics_tell_why_each_scheduled_stage_ran_when_it_did() {
     assert_eq!(
         first,
         [
-            ("ddmin line", 1, "as written"),
-            ("brackets", 2, "as written"),
+            ("ddmin block", 1, "as written"),
+            ("ddmin line", 2, "as written"),
+            ("brackets", 3, "as written"),
             // The stages with an edit at every token start on probation.
-            ("tokens", 3, "probation"),
-            ("rename", 4, "probation"),
-            ("indent", 5, "as written"),
+            ("tokens", 4, "probation"),
+            ("rename", 5, "probation"),
+            ("indent", 6, "as written"),
         ],
         "{stats}"
     );

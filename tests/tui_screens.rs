@@ -111,8 +111,8 @@ fn algorithm_picker() {
     // The text default's name is longer than the name column: cut there, whole when highlighted.
     let long = whittle_core::engine::pipeline::DEFAULT_TEXT_PIPELINE;
     assert!(!screen.contains(long), "{screen}");
-    // Past ddmin:char, ddmin:token and the three ProbDD and CDD passes.
-    for _ in 0..6 {
+    // Past ddmin:char, ddmin:token, ddmin:block and the three ProbDD and CDD passes.
+    for _ in 0..7 {
         h.key(KeyCode::Down);
     }
     let screen = h.screen();

@@ -2,6 +2,7 @@
 //! the rewrites over parse trees, the text stages over tokens, schedules of stages, and the pins
 //! every candidate keeps.
 
+pub mod blocks;
 pub mod dd;
 pub mod hdd;
 pub mod passes;

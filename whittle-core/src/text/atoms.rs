@@ -15,6 +15,9 @@ pub enum AtomKind {
     Char,
     /// A run of word characters, or a single other character, each with the whitespace before it.
     Token,
+    /// Blocks of lines nested by brackets and indentation, level by level
+    /// (`crate::algorithms::blocks`); cut alone, a text's lines.
+    Block,
 }
 
 impl AtomKind {
@@ -23,6 +26,7 @@ impl AtomKind {
             AtomKind::Line => "line",
             AtomKind::Char => "char",
             AtomKind::Token => "token",
+            AtomKind::Block => "block",
         }
     }
 
@@ -53,8 +57,9 @@ impl FromStr for AtomKind {
             "line" | "lines" => Ok(AtomKind::Line),
             "char" | "chars" | "character" | "characters" => Ok(AtomKind::Char),
             "token" | "tokens" => Ok(AtomKind::Token),
+            "block" | "blocks" => Ok(AtomKind::Block),
             other => Err(format!(
-                "unknown atom kind `{other}` (expected line, char or token)"
+                "unknown atom kind `{other}` (expected line, char, token or block)"
             )),
         }
     }
@@ -84,7 +89,7 @@ impl Span {
 /// Cuts `text` into units of the given kind. The spans cover the text exactly, in order.
 pub fn split(text: &[u8], kind: AtomKind) -> Vec<Span> {
     match kind {
-        AtomKind::Line => split_lines(text),
+        AtomKind::Line | AtomKind::Block => split_lines(text),
         AtomKind::Char => split_chars(text),
         AtomKind::Token => split_tokens(text),
     }

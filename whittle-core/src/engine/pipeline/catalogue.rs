@@ -62,6 +62,7 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
         ("ddmin:line", "ddmin over lines, to its fixed point (DDMIN*)"),
         ("ddmin:char", "ddmin over characters, to its fixed point"),
         ("ddmin:token", "ddmin over tokens (words and punctuation), to its fixed point"),
+        ("ddmin:block", "ddmin over blocks of lines (nested by brackets and indentation), level by level"),
         ("probdd:line", "ProbDD over lines (a probability per line; Wang et al. 2021)"),
         ("cdd:line", "CDD over lines (a counter per line; Zhang et al. 2025)"),
         ("cdd:token", "CDD over tokens"),
@@ -74,7 +75,7 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
     .collect();
     let text_default = PipelineInfo {
         name: DEFAULT_TEXT_PIPELINE.into(),
-        description: "the default for other inputs: lines and the text stages to a fixed point"
+        description: "the default for other inputs: blocks of lines, lines and the text stages to a fixed point"
             .into(),
     };
     entries.push(text_default);

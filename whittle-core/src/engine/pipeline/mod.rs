@@ -266,7 +266,8 @@ pub const DEFAULT_TREE_PIPELINE: &str = "(coarse-hddhr-sweep+hddhr-sweep+unbind+
      inline+ddmin:line+brackets+tokens+spans+rename+indent+runs)*";
 
 /// The default for other inputs.
-pub const DEFAULT_TEXT_PIPELINE: &str = "(ddmin:line+brackets+tokens+rename+indent)*+polish";
+pub const DEFAULT_TEXT_PIPELINE: &str =
+    "(ddmin:block+ddmin:line+brackets+tokens+rename+indent)*+polish";
 
 /// `--fast` for inputs in a known language: the tree pruned by chunk sweeps and hoisted, then
 /// lines, rerun while either removes something (a schedule, so with its ddmin: complements

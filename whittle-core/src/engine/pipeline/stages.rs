@@ -4,10 +4,12 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::algorithms::dd::{self, TextDomain};
+use crate::algorithms::blocks::{self, Level};
+use crate::algorithms::dd::{self, Domain, TextDomain};
 use crate::algorithms::hdd::PinSource;
+use crate::algorithms::passes::lexer::Syntax;
 use crate::exec::cache::UnitId;
-use crate::observe::events::Event;
+use crate::observe::events::{Branch, Candidate, CandidateKind, Event};
 use crate::params::DdOptions;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
@@ -109,7 +111,8 @@ pub fn run_list_pass(
 
 /// One pass of a list minimizer (`minimize`) over `atom` units of the tester's current best,
 /// rerun while it removes something unless `fixpoint` is off; each run is a fixed-point
-/// iteration of `stage`. Units overlapping a pin stay in every candidate.
+/// iteration of `stage`. Units overlapping a pin stay in every candidate. Blocks go level by
+/// level, each level's units cut from the text the level before left.
 pub(super) fn run_unit_pass(
     tester: &mut Tester,
     stage: &str,
@@ -118,13 +121,73 @@ pub(super) fn run_unit_pass(
     pins: &Pins,
     mut minimize: impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
 ) -> Result<(), Stop> {
-    let text = tester.best().to_vec();
-    let spans = atoms::split(&text, atom);
-    let pinned = pins.pinned_units(&spans);
-    let mut config: Vec<UnitId> = (0..spans.len() as UnitId)
+    if atom != AtomKind::Block {
+        let text = tester.best().to_vec();
+        let spans = atoms::split(&text, atom);
+        let level = Level {
+            spans,
+            fixed: Vec::new(),
+        };
+        return run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize);
+    }
+    for depth in 0.. {
+        let text = tester.best().to_vec();
+        let Some(level) = blocks::level(&text, Syntax::Plain, depth) else {
+            break;
+        };
+        run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize)?;
+    }
+    Ok(())
+}
+
+/// Where a level's minimizer left one block, the level without it (ddmin never tests the empty
+/// configuration: a block alone inside another would stay), taken when interesting.
+fn without_the_last(
+    tester: &mut Tester,
+    domain: &TextDomain<'_>,
+    config: &[UnitId],
+) -> Result<(), Stop> {
+    let [only] = config[..] else {
+        return Ok(());
+    };
+    let mut content = Vec::new();
+    domain.render(&[], &mut content);
+    let probe = Candidate {
+        kind: CandidateKind::EmptyConfig,
+        index: only,
+        n: 1,
+    };
+    let removed = if tester.wants_spans() {
+        domain.unit_spans(&[only]).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    if tester.judge_in_window(probe, &content, removed)? {
+        tester.accept(content, None, Branch::EmptyConfig, probe);
+    }
+    Ok(())
+}
+
+/// [`run_unit_pass`] over the units of `level` that are not fixed.
+fn run_units(
+    tester: &mut Tester,
+    stage: &str,
+    fixpoint: bool,
+    text: &[u8],
+    level: Level,
+    pins: &Pins,
+    minimize: &mut impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
+) -> Result<(), Stop> {
+    // Blocks inside others: without them all is a candidate the run has not tested.
+    let framed = !level.fixed.is_empty();
+    let mut pinned = pins.pinned_units(&level.spans);
+    pinned.extend(level.fixed);
+    pinned.sort_unstable();
+    pinned.dedup();
+    let mut config: Vec<UnitId> = (0..level.spans.len() as UnitId)
         .filter(|unit| pinned.binary_search(unit).is_err())
         .collect();
-    let domain = TextDomain::new(&text, spans).with_pinned(pinned);
+    let domain = TextDomain::new(text, level.spans).with_pinned(pinned);
     tester.begin_universe();
     // Its candidates are known to the recall by the units they remove (in a schedule).
     tester.with_window_recall(stage, |tester| {
@@ -135,6 +198,9 @@ pub(super) fn run_unit_pass(
             if config.len() == before || !fixpoint {
                 break;
             }
+        }
+        if framed {
+            without_the_last(tester, &domain, &config)?;
         }
         Ok(())
     })

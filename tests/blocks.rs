@@ -1,0 +1,207 @@
+//! ddmin over blocks of lines (`ddmin:block`), the structure of texts without a grammar: a
+//! module of functions goes to what one of them needs in a few tests where lines alone cannot
+//! go anywhere, the default pipeline for such texts does the same, and on random nested texts
+//! the result keeps what the test needs and no block of any level that it does not.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::sync::Arc;
+
+use common::job::{reduce, text};
+use proptest::prelude::*;
+use whittle_core::algorithms::blocks;
+use whittle_core::algorithms::passes::Syntax;
+use whittle_core::engine::pipeline::Settings;
+use whittle_core::exec::oracle::predicate;
+
+/// Settings of a reduction of a text without a language with `pipeline` (the default if none).
+fn settings(pipeline: Option<&str>) -> Settings {
+    Settings {
+        algorithm: pipeline.map(|name| name.parse().expect("a valid pipeline")),
+        jobs: 1,
+        ..Settings::default()
+    }
+}
+
+/// A module in the manner of LLVM's: functions `0..functions`, each calling the one before it
+/// and reading its own metadata line, and the metadata lines `metadata`; function 7 holds the
+/// bug.
+fn module(functions: usize, metadata: Range<usize>) -> String {
+    let mut out = String::from("target triple = \"x86_64\"\n\n");
+    for k in 0..functions {
+        out.push_str(&format!("define i32 @f{k}() {{\n"));
+        if k > 0 {
+            out.push_str(&format!("  %1 = call i32 @f{}(), !m !{k}\n", k - 1));
+        }
+        if k == 7 {
+            out.push_str("  bug\n");
+        }
+        let value = if k > 0 { "%1" } else { "0" };
+        out.push_str(&format!("  ret i32 {value}\n}}\n\n"));
+    }
+    for k in metadata {
+        out.push_str(&format!("!{k} = !{{}}\n"));
+    }
+    out
+}
+
+/// The module's test, a small verifier: functions (a header, calls, the bug, a return, `}`)
+/// and metadata lines; every function called and every metadata line read is defined; a
+/// function returns `%1` only after a call defines it (as in LLVM's numbered values, a line
+/// that defines one cannot go while another reads it); the bug is inside a function.
+fn well_formed_with_bug(text: &str) -> bool {
+    let (mut inside, mut value, mut returned, mut bug) = (false, false, false, false);
+    let mut needs = Vec::new();
+    for line in text.lines() {
+        if !inside {
+            let item = line.is_empty()
+                || line == "target triple = \"x86_64\""
+                || (line.starts_with('!') && line.ends_with(" = !{}"));
+            inside = line.starts_with("define i32 @f") && line.ends_with("() {");
+            (value, returned) = (false, false);
+            if !(item || inside) {
+                return false;
+            }
+        } else if line == "}" {
+            inside = false;
+            if !returned {
+                return false;
+            }
+        } else if let Some(call) = line.strip_prefix("  %1 = call i32 @") {
+            let (callee, metadata) = call.split_once("(), !m !").unwrap_or(("?", "?"));
+            needs.push(format!("define i32 @{callee}() {{"));
+            needs.push(format!("!{metadata} = !{{}}"));
+            value = true;
+        } else if line == "  bug" {
+            bug = true;
+        } else if line == "  ret i32 0" || (line == "  ret i32 %1" && value) {
+            returned = true;
+        } else {
+            return false;
+        }
+    }
+    bug && !inside
+        && needs
+            .iter()
+            .all(|need| text.lines().any(|line| line == need))
+}
+
+/// What the bug needs: functions 0 to 7 and the metadata they read (the target line goes).
+fn needed() -> String {
+    module(8, 1..8).replacen("target triple = \"x86_64\"\n\n", "", 1)
+}
+
+#[test]
+fn a_module_goes_to_the_functions_the_bug_needs_by_blocks_and_not_by_lines() {
+    let input = module(60, 0..60);
+    let oracle = || {
+        Arc::new(predicate("module", |c: &[u8]| {
+            well_formed_with_bug(&text(c))
+        }))
+    };
+    assert!(well_formed_with_bug(&input) && well_formed_with_bug(&needed()));
+    let (by_blocks, stats) = reduce(input.as_bytes(), settings(Some("ddmin:block")), oracle());
+    assert_eq!(text(&by_blocks), needed());
+    // Lines alone find no smaller result, in more than twice the tests: most chunks of lines
+    // cut a function or leave a name undefined.
+    let (by_lines, line_stats) = reduce(input.as_bytes(), settings(Some("ddmin:line")), oracle());
+    assert!(by_lines.len() >= by_blocks.len() && line_stats.oracle_runs > 2 * stats.oracle_runs);
+    let (by_default, _) = reduce(input.as_bytes(), settings(None), oracle());
+    // The default goes on from there: the rest of the text stages make the function call itself.
+    assert_eq!(
+        text(&by_default),
+        "define i32 @f6() {\n  %1 = call i32 @f6(), !m !0\n  bug\n  ret i32 %1\n}\n!0 = !{}"
+    );
+}
+
+/// A random nested text: blocks in braces, blocks by indentation and lines, each line named
+/// uniquely (`n0`, `n1`, ...).
+fn nested(depth: u32) -> impl Strategy<Value = Vec<Node>> {
+    let leaf = Just(Node::Line).boxed();
+    let node = leaf.prop_recursive(depth, 24, 4, |inner| {
+        prop_oneof![
+            Just(Node::Line),
+            prop::collection::vec(inner.clone(), 1..4).prop_map(Node::Braces),
+            prop::collection::vec(inner, 1..4).prop_map(Node::Indented),
+        ]
+    });
+    prop::collection::vec(node, 1..6)
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    Line,
+    Braces(Vec<Node>),
+    Indented(Vec<Node>),
+}
+
+/// Writes `nodes` at `indent` columns, naming each line by a counter.
+fn write(nodes: &[Node], indent: usize, count: &mut usize, out: &mut String) {
+    for node in nodes {
+        let name = format!("n{count}");
+        *count += 1;
+        let pad = " ".repeat(indent);
+        match node {
+            Node::Line => out.push_str(&format!("{pad}{name}\n")),
+            Node::Braces(children) => {
+                out.push_str(&format!("{pad}{name} {{\n"));
+                write(children, indent + 2, count, out);
+                out.push_str(&format!("{pad}}}\n"));
+            }
+            Node::Indented(children) => {
+                out.push_str(&format!("{pad}{name}:\n"));
+                write(children, indent + 2, count, out);
+            }
+        }
+    }
+}
+
+/// The names of the lines of `text` (its words `nK`).
+fn names(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| word.starts_with('n') && word.len() > 1)
+        .map(str::to_owned)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn blocks_keep_the_needed_lines_and_no_block_without_one(
+        tree in nested(3),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+    ) {
+        let mut input = String::new();
+        write(&tree, 0, &mut 0, &mut input);
+        let all: Vec<String> = names(&input).into_iter().collect();
+        let needed: BTreeSet<String> = picks.iter().map(|pick| pick.get(&all).clone()).collect();
+        let wanted = needed.clone();
+        let oracle = Arc::new(predicate("names", move |c: &[u8]| {
+            let have = names(&text(c));
+            wanted.iter().all(|name| have.contains(name))
+        }));
+        let (result, _) = reduce(input.as_bytes(), settings(Some("ddmin:block")), oracle);
+        let result = text(&result);
+        let have = names(&result);
+        prop_assert!(needed.iter().all(|name| have.contains(name)), "{result}");
+        // Every block of every level of the result holds a needed line.
+        for depth in 0.. {
+            let Some(level) = blocks::level(result.as_bytes(), Syntax::Plain, depth) else {
+                break;
+            };
+            for (unit, span) in level.spans.iter().enumerate() {
+                if level.fixed.contains(&(unit as u32)) {
+                    continue;
+                }
+                let piece = &result[span.range()];
+                prop_assert!(
+                    names(piece).iter().any(|name| needed.contains(name)),
+                    "level {depth}: `{piece}` could go from\n{result}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Blocks: a text read as a tree of lines without a grammar, for ddmin level by level (as HDD
+//! does on a parse tree). A line that opens brackets closed on a later line heads a block of
+//! the lines up to the closing one (`define ... {` to `}`; a line that closes one block and
+//! opens the next, `} else {`, joins them); a line heads the lines indented deeper right after
+//! it (a label and its instructions, a YAML key and its values). Level 0 is the blocks at the
+//! top, level k those inside the ones of level k - 1; a unit is a block with everything in it
+//! and the blank lines after it, and what the level does not remove (the lines that head and
+//! close the blocks around it) stays in every candidate.
+
+use crate::exec::cache::UnitId;
+use crate::text::atoms::{self, AtomKind, Span};
+
+use super::passes::lexer::{Syntax, bracket_pairs, lex};
+
+/// One level of a text's blocks: spans covering the whole text, in order, and those among them
+/// that stay in every candidate (the rest are the level's blocks).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Level {
+    pub spans: Vec<Span>,
+    pub fixed: Vec<UnitId>,
+}
+
+/// A block: its first and last line (blank lines after it aside) and its depth (0 at the top).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    first: usize,
+    last: usize,
+    depth: usize,
+}
+
+/// What a block still open while the lines are read waits for to end.
+#[derive(Clone, Copy, Debug)]
+enum Until {
+    /// The closing line of its brackets.
+    Line(usize),
+    /// A line indented no deeper than its own (this many columns).
+    Dedent(usize),
+}
+
+/// The blocks of depth `depth` in `text` (strings and comments read with `syntax`), or `None`
+/// when there are none.
+pub fn level(text: &[u8], syntax: Syntax, depth: usize) -> Option<Level> {
+    let lines = atoms::split(text, AtomKind::Line);
+    let blocks = blocks(text, &lines, syntax);
+    // Each span with whether it stays.
+    let mut parts: Vec<(Span, bool)> = Vec::new();
+    let mut at = 0usize;
+    for block in blocks.iter().filter(|block| block.depth == depth) {
+        let start = lines[block.first].start as usize;
+        let mut end_line = block.last + 1;
+        while end_line < lines.len() && is_blank(&text[lines[end_line].range()]) {
+            end_line += 1;
+        }
+        let end = lines
+            .get(end_line)
+            .map_or(text.len(), |line| line.start as usize);
+        if start > at {
+            parts.push((span(at, start), true));
+        }
+        parts.push((span(start, end), false));
+        at = end;
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    if at < text.len() {
+        parts.push((span(at, text.len()), true));
+    }
+    let fixed = (0..parts.len() as UnitId)
+        .filter(|&unit| parts[unit as usize].1)
+        .collect();
+    let spans = parts.into_iter().map(|(span, _)| span).collect();
+    Some(Level { spans, fixed })
+}
+
+fn span(start: usize, end: usize) -> Span {
+    // Inputs larger than 4 GiB are rejected when they are read.
+    Span {
+        start: start as u32,
+        end: end as u32,
+    }
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// The columns of a line's indentation (a tab to the next multiple of 8).
+fn indentation(line: &[u8]) -> usize {
+    let mut columns = 0;
+    for &byte in line {
+        match byte {
+            b' ' => columns += 1,
+            b'\t' => columns = (columns / 8 + 1) * 8,
+            _ => break,
+        }
+    }
+    columns
+}
+
+/// For each line, the last line a bracket opened on it closes on (the line itself if none).
+fn bracket_reach(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<usize> {
+    let tokens = lex(text, syntax);
+    let starts: Vec<u32> = lines.iter().map(|line| line.start).collect();
+    let line_of = |byte: usize| starts.partition_point(|&start| start as usize <= byte) - 1;
+    let mut reach: Vec<usize> = (0..lines.len()).collect();
+    for pair in bracket_pairs(text, &tokens) {
+        let open = line_of(tokens[pair.open].start);
+        let close = line_of(tokens[pair.close].start);
+        reach[open] = reach[open].max(close);
+    }
+    reach
+}
+
+/// The blocks of a text in document order (a block before the blocks inside it).
+fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
+    let reach = bracket_reach(text, lines, syntax);
+    let mut blocks: Vec<Block> = Vec::new();
+    // The open blocks, outermost first: an index into `blocks` and what ends it.
+    let mut open: Vec<(usize, Until)> = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        let line_text = &text[line.range()];
+        if is_blank(line_text) {
+            continue;
+        }
+        let columns = indentation(line_text);
+        // The brackets around this line end after it, or before it (unmatched text aside).
+        let closing = open
+            .iter()
+            .position(|&(_, until)| matches!(until, Until::Line(end) if end <= index));
+        if let Some(closing) = closing {
+            open.truncate(closing + 1);
+            if matches!(open[closing].1, Until::Line(end) if end < index) {
+                open.pop();
+            }
+        }
+        while let Some(&(_, Until::Dedent(own))) = open.last() {
+            if columns > own {
+                break;
+            }
+            open.pop();
+        }
+        for &(block, _) in &open {
+            blocks[block].last = index;
+        }
+        if let Some(&mut (block, Until::Line(ref mut end))) = open.last_mut()
+            && *end == index
+        {
+            // The line that closes the block's brackets; it may open the next part (`} else {`).
+            if reach[index] > index {
+                *end = reach[index];
+            } else {
+                open.pop();
+            }
+            blocks[block].last = index;
+            continue;
+        }
+        let until = if reach[index] > index {
+            Until::Line(reach[index])
+        } else {
+            Until::Dedent(columns)
+        };
+        open.push((blocks.len(), until));
+        blocks.push(Block {
+            first: index,
+            last: index,
+            depth: open.len() - 1,
+        });
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The units of a level as text, `|`-joined, fixed spans in brackets.
+    fn show(text: &str, depth: usize) -> Option<String> {
+        let level = level(text.as_bytes(), Syntax::Plain, depth)?;
+        let parts: Vec<String> = level
+            .spans
+            .iter()
+            .enumerate()
+            .map(|(unit, span)| {
+                let piece = &text[span.range()];
+                if level.fixed.contains(&(unit as UnitId)) {
+                    format!("[{piece}]")
+                } else {
+                    piece.to_owned()
+                }
+            })
+            .collect();
+        Some(parts.join("|"))
+    }
+
+    const IR: &str = "@g = global i32 0\n\ndefine i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  br label %3\n\n3:\n  ret i32 %2\n}\n\ndeclare void @h()\n";
+
+    #[test]
+    fn functions_are_blocks_at_the_top_and_labels_head_their_instructions() {
+        assert_eq!(
+            show(IR, 0).as_deref(),
+            Some(
+                "@g = global i32 0\n\n|define i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  br label %3\n\n3:\n  ret i32 %2\n}\n\n|declare void @h()\n"
+            )
+        );
+        assert_eq!(
+            show(IR, 1).as_deref(),
+            Some(
+                "[@g = global i32 0\n\ndefine i32 @f(i32 %0) {\n]|  %2 = add i32 %0, 1\n|  br label %3\n\n|3:\n  ret i32 %2\n|[}\n\ndeclare void @h()\n]"
+            )
+        );
+        assert_eq!(
+            show(IR, 2).as_deref(),
+            Some(
+                "[@g = global i32 0\n\ndefine i32 @f(i32 %0) {\n  %2 = add i32 %0, 1\n  br label %3\n\n3:\n]|  ret i32 %2\n|[}\n\ndeclare void @h()\n]"
+            )
+        );
+        assert_eq!(show(IR, 3), None);
+    }
+
+    #[test]
+    fn a_line_that_closes_and_opens_joins_the_parts() {
+        let text = "if (a) {\n  x;\n} else {\n  y;\n}\nz;\n";
+        assert_eq!(
+            show(text, 0).as_deref(),
+            Some("if (a) {\n  x;\n} else {\n  y;\n}\n|z;\n")
+        );
+        assert_eq!(
+            show(text, 1).as_deref(),
+            Some("[if (a) {\n]|  x;\n|[} else {\n]|  y;\n|[}\nz;\n]")
+        );
+    }
+
+    #[test]
+    fn indentation_nests_without_brackets() {
+        let text = "a:\n  b: 1\n  c:\n    d: 2\ne: 3\n";
+        assert_eq!(
+            show(text, 0).as_deref(),
+            Some("a:\n  b: 1\n  c:\n    d: 2\n|e: 3\n")
+        );
+        assert_eq!(
+            show(text, 1).as_deref(),
+            Some("[a:\n]|  b: 1\n|  c:\n    d: 2\n|[e: 3\n]")
+        );
+        assert_eq!(
+            show(text, 2).as_deref(),
+            Some("[a:\n  b: 1\n  c:\n]|    d: 2\n|[e: 3\n]")
+        );
+    }
+
+    #[test]
+    fn a_closing_bracket_ends_the_indented_blocks_inside() {
+        // The label's block ends at the function's `}` although `}` is not indented less.
+        let text = "f {\nL:\n  x\n}\ng\n";
+        assert_eq!(show(text, 0).as_deref(), Some("f {\nL:\n  x\n}\n|g\n"));
+        assert_eq!(show(text, 1).as_deref(), Some("[f {\n]|L:\n  x\n|[}\ng\n]"));
+    }
+
+    #[test]
+    fn flat_text_is_its_lines_and_the_levels_cover_the_text() {
+        let text = "a\nb\n\nc";
+        assert_eq!(show(text, 0).as_deref(), Some("a\n|b\n\n|c"));
+        assert_eq!(show(text, 1), None);
+        assert_eq!(show("", 0), None);
+        assert_eq!(show("\n\n", 0), None);
+    }
+}
