@@ -18,6 +18,10 @@
 #   php-glob-typeerror           Glob.php of the Google Cloud SDK's App Engine PHP runtime
 #       (PHP_GLOB), 9.5 KB: brace expansion merges a string instead of an array, so a
 #       pattern with braces dies with array_merge's TypeError (needs `php`).
+#   llvm-verify-dominance        tree-sitter's lib.c (the crate in ~/.cargo, TREE_SITTER_SRC)
+#       compiled to LLVM IR by clang 14 at -O1, 3.1 MB: in ts_node_child_count a comparison
+#       reads a value defined in a later block, which LLVM 14's verifier (opt-14) reports;
+#       a text without a grammar here (needs clang-14 and opt-14).
 #   json-python-large-list       made here (python3 only), 8.1 MB: a catalogue of 30,000 items,
 #       one of them holding {"bad": 42} deep inside; the test loads it with Python's json and
 #       looks for that object (a long list: each element may be hoisted into its place).
@@ -28,6 +32,7 @@ out=${1:?usage: bench/installed-tasks.sh OUT-DIR}
 mkdir -p "$out"
 ruby_lib=${RUBY_LIB:-/usr/lib/ruby/3.1.0}
 tsc_package=${TSC_PACKAGE:-/opt/tsc/node_modules/typescript}
+tree_sitter_src=${TREE_SITTER_SRC:-$(ls -d "$HOME"/.cargo/registry/src/*/tree-sitter-0.2* 2>/dev/null | tail -1)}
 php_glob=${PHP_GLOB:-/usr/lib/google-cloud-sdk/platform/google_appengine/php/sdk/google/appengine/runtime/Glob.php}
 
 # plant FILE OLD NEW: replaces the one occurrence of OLD in FILE by NEW, or fails.
@@ -120,6 +125,36 @@ EOF
     chmod +x "$task/oracle.sh"
 else
     echo "installed-tasks: no node or no $tsc_package/lib/_tsc.js: the large JavaScript task is skipped" >&2
+fi
+
+if command -v clang-14 >/dev/null && command -v opt-14 >/dev/null && [ -f "$tree_sitter_src/src/lib.c" ]; then
+    task=$out/llvm-verify-dominance
+    mkdir -p "$task"
+    clang-14 -S -emit-llvm -O1 -I"$tree_sitter_src/include" -I"$tree_sitter_src/src" \
+        "$tree_sitter_src/src/lib.c" -o "$task/lib.ll"
+    python3 - "$task/lib.ll" <<'EOF'
+import re, sys
+path = sys.argv[1]
+text = open(path).read()
+start = text.index("@ts_node_child_count(")
+end = text.index("\n}\n", start)
+body = text[start:end]
+# The first comparison of a loaded i32 with 0 reads the value loaded last instead.
+compare = re.search(r"(%\d+) = icmp eq i32 (%\d+), 0", body)
+loads = re.findall(r"(%\d+) = load i32, ", body)
+if not compare or not loads:
+    sys.exit(f"{path}: ts_node_child_count is not shaped as expected")
+planted = body.replace(compare.group(0), f"{compare.group(1)} = icmp eq i32 {loads[-1]}, 0", 1)
+open(path, "w").write(text[:start] + planted + text[end:])
+EOF
+    cat >"$task/oracle.sh" <<'EOF'
+#!/bin/bash
+out=$(timeout 20 opt-14 -passes=verify -disable-output "$1" 2>&1)
+grep -qF "Instruction does not dominate all uses!" <<<"$out"
+EOF
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no clang-14, opt-14 or tree-sitter source: the LLVM task is skipped" >&2
 fi
 
 task=$out/json-python-large-list

@@ -2,7 +2,8 @@
 //! does on a parse tree). A line that opens brackets closed on a later line heads a block of
 //! the lines up to the closing one (`define ... {` to `}`; a line that closes one block and
 //! opens the next, `} else {`, joins them); a line heads the lines indented deeper right after
-//! it (a label and its instructions, a YAML key and its values). Level 0 is the blocks at the
+//! it (a label and its instructions, a YAML key and its values) and the line after them at its
+//! own indentation that ends the block with a word (`end`, `fi`). Level 0 is the blocks at the
 //! top, level k those inside the ones of level k - 1; a unit is a block with everything in it
 //! and the blank lines after it, and what the level does not remove (the lines that head and
 //! close the blocks around it) stays in every candidate.
@@ -85,6 +86,28 @@ fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
+/// Whether a line starts with a word that ends a block in the languages that close blocks with
+/// words (`end`, `END IF`, `endmodule`, `fi`, `done`, `esac`).
+fn is_end_line(line: &[u8]) -> bool {
+    let text = line.trim_ascii_start();
+    let word_length = text
+        .iter()
+        .take_while(|byte| byte.is_ascii_alphanumeric() || **byte == b'_')
+        .count();
+    let word = text[..word_length].to_ascii_lowercase();
+    match &word[..] {
+        b"end" | b"fi" | b"done" | b"esac" => true,
+        // `endmodule`, `endif`, `end_function`: nothing but punctuation or a comment after.
+        _ => {
+            word.starts_with(b"end")
+                && text[word_length..]
+                    .trim_ascii()
+                    .first()
+                    .is_none_or(|byte| matches!(byte, b';' | b':' | b'/' | b'#' | b'!' | b'-'))
+        }
+    }
+}
+
 /// The columns of a line's indentation (a tab to the next multiple of 8).
 fn indentation(line: &[u8]) -> usize {
     let mut columns = 0;
@@ -134,14 +157,25 @@ fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
                 open.pop();
             }
         }
-        while let Some(&(_, Until::Dedent(own))) = open.last() {
+        let mut ended = None;
+        while let Some(&(block, Until::Dedent(own))) = open.last() {
             if columns > own {
                 break;
             }
             open.pop();
+            let head = blocks[block];
+            if columns == own && head.last > head.first && is_end_line(line_text) {
+                ended = Some(block);
+                break;
+            }
         }
         for &(block, _) in &open {
             blocks[block].last = index;
+        }
+        if let Some(block) = ended {
+            // The line that ends an indented block (`end`, `fi`, `endmodule`) goes with it.
+            blocks[block].last = index;
+            continue;
         }
         if let Some(&mut (block, Until::Line(ref mut end))) = open.last_mut()
             && *end == index
@@ -254,6 +288,34 @@ mod tests {
         let text = "f {\nL:\n  x\n}\ng\n";
         assert_eq!(show(text, 0).as_deref(), Some("f {\nL:\n  x\n}\n|g\n"));
         assert_eq!(show(text, 1).as_deref(), Some("[f {\n]|L:\n  x\n|[}\ng\n]"));
+    }
+
+    #[test]
+    fn a_word_that_ends_an_indented_block_goes_with_it() {
+        let verilog = "module m(input a);\n  always @(a) begin\n    x <= 1;\n  end\nendmodule\nmodule n;\nendmodule\n";
+        assert_eq!(
+            show(verilog, 0).as_deref(),
+            Some(
+                "module m(input a);\n  always @(a) begin\n    x <= 1;\n  end\nendmodule\n|module n;\n|endmodule\n"
+            )
+        );
+        assert_eq!(
+            show(verilog, 1).as_deref(),
+            Some(
+                "[module m(input a);\n]|  always @(a) begin\n    x <= 1;\n  end\n|[endmodule\nmodule n;\nendmodule\n]"
+            )
+        );
+        // A word that only starts with `end` is a line of its own.
+        let python = "if x:\n    y\nendpoint = 3\n";
+        assert_eq!(
+            show(python, 0).as_deref(),
+            Some("if x:\n    y\n|endpoint = 3\n")
+        );
+        let shell = "if true; then\n  echo\nfi\n";
+        assert_eq!(
+            show(shell, 0).as_deref(),
+            Some("if true; then\n  echo\nfi\n")
+        );
     }
 
     #[test]
