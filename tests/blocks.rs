@@ -95,7 +95,7 @@ fn needed() -> String {
 
 #[test]
 fn a_module_goes_to_the_functions_the_bug_needs_by_blocks_and_not_by_lines() {
-    let input = module(60, 0..60);
+    let input = module(30, 0..30);
     let oracle = || {
         Arc::new(predicate("module", |c: &[u8]| {
             well_formed_with_bug(&text(c))
@@ -189,7 +189,7 @@ proptest! {
         prop_assert!(needed.iter().all(|name| have.contains(name)), "{result}");
         // Every block of every level of the result holds a needed line.
         for depth in 0.. {
-            let Some(level) = blocks::level(result.as_bytes(), Syntax::Plain, depth) else {
+            let Some(level) = blocks::level(result.as_bytes(), Syntax::Json, depth) else {
                 break;
             };
             for (unit, span) in level.spans.iter().enumerate() {

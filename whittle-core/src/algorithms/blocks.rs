@@ -210,7 +210,7 @@ mod tests {
 
     /// The units of a level as text, `|`-joined, fixed spans in brackets.
     fn show(text: &str, depth: usize) -> Option<String> {
-        let level = level(text.as_bytes(), Syntax::Plain, depth)?;
+        let level = level(text.as_bytes(), Syntax::Json, depth)?;
         let parts: Vec<String> = level
             .spans
             .iter()
@@ -262,6 +262,15 @@ mod tests {
         assert_eq!(
             show(text, 1).as_deref(),
             Some("[if (a) {\n]|  x;\n|[} else {\n]|  y;\n|[}\nz;\n]")
+        );
+    }
+
+    #[test]
+    fn brackets_in_strings_do_not_count() {
+        let text = "f {\n  print(\"}\")\n}\ng\n";
+        assert_eq!(
+            show(text, 0).as_deref(),
+            Some("f {\n  print(\"}\")\n}\n|g\n")
         );
     }
 

@@ -132,7 +132,8 @@ pub(super) fn run_unit_pass(
     }
     for depth in 0.. {
         let text = tester.best().to_vec();
-        let Some(level) = blocks::level(&text, Syntax::Plain, depth) else {
+        // Brackets inside double-quoted strings (most formats' strings) do not count.
+        let Some(level) = blocks::level(&text, Syntax::Json, depth) else {
             break;
         };
         run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize)?;
