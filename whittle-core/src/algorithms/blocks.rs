@@ -39,10 +39,14 @@ enum Until {
 }
 
 /// The blocks of depth `depth` in `text` (strings and comments read with `syntax`), or `None`
-/// when there are none.
+/// when there are none, or when no block holds more than its line (a flat text: its lines are
+/// its blocks, which `ddmin:line` reduces as well).
 pub fn level(text: &[u8], syntax: Syntax, depth: usize) -> Option<Level> {
     let lines = atoms::split(text, AtomKind::Line);
     let blocks = blocks(text, &lines, syntax);
+    if blocks.iter().all(|block| block.last == block.first) {
+        return None;
+    }
     // Each span with whether it stays.
     let mut parts: Vec<(Span, bool)> = Vec::new();
     let mut at = 0usize;
@@ -328,10 +332,12 @@ mod tests {
     }
 
     #[test]
-    fn flat_text_is_its_lines_and_the_levels_cover_the_text() {
-        let text = "a\nb\n\nc";
-        assert_eq!(show(text, 0).as_deref(), Some("a\n|b\n\n|c"));
-        assert_eq!(show(text, 1), None);
+    fn a_flat_text_has_no_blocks_and_the_levels_cover_the_text() {
+        assert_eq!(show("a\nb\n\nc", 0), None);
+        assert_eq!(
+            show("a\nb\n\nc {\n}\n", 0).as_deref(),
+            Some("a\n|b\n\n|c {\n}\n")
+        );
         assert_eq!(show("", 0), None);
         assert_eq!(show("\n\n", 0), None);
     }
