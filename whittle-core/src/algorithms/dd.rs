@@ -350,6 +350,34 @@ impl Partition {
 /// 1-minimal configuration, or why it stopped early. ν and the parallel mode are read from the
 /// tester's control (at each granularity step and round). The tester's current best follows every
 /// accepted reduction, so an early stop loses nothing.
+/// Where ddmin left the one unit `only` of `domain`, the configuration without it (ddmin never
+/// tests the empty one), judged as the candidate `index` names and taken when interesting.
+pub fn without_the_last(
+    tester: &mut Tester,
+    domain: &dyn Domain,
+    only: UnitId,
+    index: u32,
+) -> Result<bool, Stop> {
+    let mut content = Vec::new();
+    domain.render(&[], &mut content);
+    let probe = Candidate {
+        kind: CandidateKind::EmptyConfig,
+        index,
+        n: 1,
+    };
+    // What goes: the last unit, where it is in the current best.
+    let removed = if tester.wants_spans() {
+        domain.unit_spans(&[only]).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    if tester.judge_in_window(probe, &content, removed)? {
+        tester.accept(content, None, Branch::EmptyConfig, probe);
+        return Ok(true);
+    }
+    Ok(false)
+}
+
 pub fn ddmin(
     domain: &dyn Domain,
     units: Vec<UnitId>,

@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex};
 use crate::algorithms::dd::{self, Domain};
 use crate::algorithms::probdd;
 use crate::exec::cache::UnitId;
-use crate::observe::events::{Branch, Candidate, CandidateKind};
 use crate::params::{BeliefOptions, DdOptions, SplitFactor};
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
@@ -186,23 +185,8 @@ fn empty_configuration(
         return Ok(removal);
     };
     let node = domain.nodes[only as usize];
-    let all = domain.candidate(&[]);
-    let mut content = Vec::new();
-    domain.state.render_into(&all, &mut content);
-    let probe = Candidate {
-        kind: CandidateKind::EmptyConfig,
-        index: node.index() as u32,
-        n: 1,
-    };
-    // What goes: the last node, where it is in the current best.
-    let removed = if tester.wants_spans() {
-        domain.unit_spans(&[only]).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    if tester.judge_in_window(probe, &content, removed)? {
-        tester.accept(content, None, Branch::EmptyConfig, probe);
-        return Ok(all);
+    if dd::without_the_last(tester, domain, only, node.index() as u32)? {
+        return Ok(domain.candidate(&[]));
     }
     Ok(removal)
 }

@@ -5,11 +5,11 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::algorithms::blocks::{self, Level};
-use crate::algorithms::dd::{self, Domain, TextDomain};
+use crate::algorithms::dd::{self, TextDomain};
 use crate::algorithms::hdd::PinSource;
 use crate::algorithms::passes::lexer::Syntax;
 use crate::exec::cache::UnitId;
-use crate::observe::events::{Branch, Candidate, CandidateKind, Event};
+use crate::observe::events::Event;
 use crate::params::DdOptions;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
@@ -141,34 +141,6 @@ pub(super) fn run_unit_pass(
     Ok(())
 }
 
-/// Where a level's minimizer left one block, the level without it (ddmin never tests the empty
-/// configuration: a block alone inside another would stay), taken when interesting.
-fn without_the_last(
-    tester: &mut Tester,
-    domain: &TextDomain<'_>,
-    config: &[UnitId],
-) -> Result<(), Stop> {
-    let [only] = config[..] else {
-        return Ok(());
-    };
-    let mut content = Vec::new();
-    domain.render(&[], &mut content);
-    let probe = Candidate {
-        kind: CandidateKind::EmptyConfig,
-        index: only,
-        n: 1,
-    };
-    let removed = if tester.wants_spans() {
-        domain.unit_spans(&[only]).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    if tester.judge_in_window(probe, &content, removed)? {
-        tester.accept(content, None, Branch::EmptyConfig, probe);
-    }
-    Ok(())
-}
-
 /// [`run_unit_pass`] over the units of `level` that are not fixed.
 fn run_units(
     tester: &mut Tester,
@@ -179,7 +151,8 @@ fn run_units(
     pins: &Pins,
     minimize: &mut impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
 ) -> Result<(), Stop> {
-    // Blocks inside others: without them all is a candidate the run has not tested.
+    // Blocks inside others: the level without them all is a candidate the run has not tested,
+    // and ddmin never tests it.
     let framed = !level.fixed.is_empty();
     let mut pinned = pins.pinned_units(&level.spans);
     pinned.extend(level.fixed);
@@ -200,8 +173,8 @@ fn run_units(
                 break;
             }
         }
-        if framed {
-            without_the_last(tester, &domain, &config)?;
+        if framed && let [only] = config[..] {
+            dd::without_the_last(tester, &domain, only, only)?;
         }
         Ok(())
     })
