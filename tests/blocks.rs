@@ -205,3 +205,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn deep_nesting_costs_a_test_a_level_up_to_the_last_level_read() {
+    let depth = 3000;
+    let mut input = String::new();
+    for i in 0..depth {
+        input.push_str(&format!("a{i}{{\n"));
+    }
+    input.push_str(&"}\n".repeat(depth));
+    let interesting = |needed: &'static str| {
+        Arc::new(predicate("line", move |c: &[u8]| {
+            text(c).lines().any(|line| line == needed)
+        }))
+    };
+    // What is under the line needed goes at the level below it, in one test.
+    let (result, stats) = reduce(
+        input.as_bytes(),
+        settings(Some("ddmin:block")),
+        interesting("a3{"),
+    );
+    assert_eq!(text(&result), "a0{\na1{\na2{\na3{\n}\n}\n}\n}\n");
+    assert!(stats.oracle_runs <= 8, "{}", stats.oracle_runs);
+    // A line deeper than the levels read stays for the passes after, at a test a level.
+    let (result, stats) = reduce(
+        input.as_bytes(),
+        settings(Some("ddmin:block")),
+        interesting("a2999{"),
+    );
+    assert_eq!(result.len(), input.len());
+    assert!(
+        stats.oracle_runs <= blocks::MAX_DEPTH as u64 + 2,
+        "{}",
+        stats.oracle_runs
+    );
+}

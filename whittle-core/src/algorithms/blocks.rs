@@ -13,6 +13,10 @@ use crate::text::atoms::{self, AtomKind, Span};
 
 use super::passes::lexer::{Syntax, bracket_pairs, lex};
 
+/// Levels past this are left to the passes after `ddmin:block` (each level costs a pass over
+/// the text and at least one test; blocks nested this deep are rare outside generated text).
+pub const MAX_DEPTH: usize = 64;
+
 /// One level of a text's blocks: spans covering the whole text, in order, and those among them
 /// that stay in every candidate (the rest are the level's blocks).
 #[derive(Debug, PartialEq, Eq)]
@@ -139,46 +143,58 @@ fn bracket_reach(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<usize> {
     reach
 }
 
-/// The blocks of a text in document order (a block before the blocks inside it).
+/// The blocks of a text in document order (a block before the blocks inside it). Linear in
+/// the lines however deep the nesting: each block is opened and closed once.
 fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
     let reach = bracket_reach(text, lines, syntax);
     let mut blocks: Vec<Block> = Vec::new();
-    // The open blocks, outermost first: an index into `blocks` and what ends it.
+    // The open blocks, outermost first: an index into `blocks` and what ends it; where in it
+    // the blocks that end with a bracket are (their ends never grow inwards).
     let mut open: Vec<(usize, Until)> = Vec::new();
+    let mut bracketed: Vec<usize> = Vec::new();
+    // The last line that is not blank before this one: where a block closed here ends.
+    let mut previous = 0;
     for (index, line) in lines.iter().enumerate() {
         let line_text = &text[line.range()];
         if is_blank(line_text) {
             continue;
         }
         let columns = indentation(line_text);
-        // The brackets around this line end after it, or before it (unmatched text aside).
-        let closing = open
-            .iter()
-            .position(|&(_, until)| matches!(until, Until::Line(end) if end <= index));
-        if let Some(closing) = closing {
-            open.truncate(closing + 1);
-            if matches!(open[closing].1, Until::Line(end) if end < index) {
-                open.pop();
+        // The brackets around this line end on it, or before it (unmatched text aside).
+        let mut closing = None;
+        for &at in bracketed.iter().rev() {
+            match open[at].1 {
+                Until::Line(end) if end <= index => closing = Some(at),
+                _ => break,
             }
         }
-        let mut ended = None;
+        if let Some(closing) = closing {
+            let keep = match open[closing].1 {
+                Until::Line(end) if end < index => closing,
+                _ => closing + 1,
+            };
+            for (block, _) in open.drain(keep..) {
+                blocks[block].last = previous;
+            }
+        }
+        while bracketed.last().is_some_and(|&at| at >= open.len()) {
+            bracketed.pop();
+        }
+        let mut ended = false;
         while let Some(&(block, Until::Dedent(own))) = open.last() {
             if columns > own {
                 break;
             }
             open.pop();
-            let head = blocks[block];
-            if columns == own && head.last > head.first && is_end_line(line_text) {
-                ended = Some(block);
+            // The line that ends an indented block (`end`, `fi`, `endmodule`) goes with it.
+            ended = columns == own && previous > blocks[block].first && is_end_line(line_text);
+            blocks[block].last = if ended { index } else { previous };
+            if ended {
                 break;
             }
         }
-        for &(block, _) in &open {
-            blocks[block].last = index;
-        }
-        if let Some(block) = ended {
-            // The line that ends an indented block (`end`, `fi`, `endmodule`) goes with it.
-            blocks[block].last = index;
+        previous = index;
+        if ended {
             continue;
         }
         if let Some(&mut (block, Until::Line(ref mut end))) = open.last_mut()
@@ -189,11 +205,13 @@ fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
                 *end = reach[index];
             } else {
                 open.pop();
+                bracketed.pop();
+                blocks[block].last = index;
             }
-            blocks[block].last = index;
             continue;
         }
         let until = if reach[index] > index {
+            bracketed.push(open.len());
             Until::Line(reach[index])
         } else {
             Until::Dedent(columns)
@@ -204,6 +222,9 @@ fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
             last: index,
             depth: open.len() - 1,
         });
+    }
+    for (block, _) in open {
+        blocks[block].last = previous;
     }
     blocks
 }

@@ -130,7 +130,7 @@ pub(super) fn run_unit_pass(
         };
         return run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize);
     }
-    for depth in 0.. {
+    for depth in 0..blocks::MAX_DEPTH {
         let text = tester.best().to_vec();
         // Brackets inside double-quoted strings (most formats' strings) do not count.
         let Some(level) = blocks::level(&text, Syntax::Json, depth) else {
