@@ -143,6 +143,37 @@ fn bracket_reach(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<usize> {
     reach
 }
 
+/// Closes the open blocks whose brackets end before line `index` (at `previous`, the line
+/// before it that is not blank) and the blocks inside the one they end on, which stays open
+/// for its closing line.
+fn close_brackets(
+    index: usize,
+    previous: usize,
+    open: &mut Vec<(usize, Until)>,
+    bracketed: &mut Vec<usize>,
+    blocks: &mut [Block],
+) {
+    let mut closing = None;
+    for &at in bracketed.iter().rev() {
+        match open[at].1 {
+            Until::Line(end) if end <= index => closing = Some(at),
+            _ => break,
+        }
+    }
+    if let Some(closing) = closing {
+        let keep = match open[closing].1 {
+            Until::Line(end) if end < index => closing,
+            _ => closing + 1,
+        };
+        for (block, _) in open.drain(keep..) {
+            blocks[block].last = previous;
+        }
+    }
+    while bracketed.last().is_some_and(|&at| at >= open.len()) {
+        bracketed.pop();
+    }
+}
+
 /// The blocks of a text in document order (a block before the blocks inside it). Linear in
 /// the lines however deep the nesting: each block is opened and closed once.
 fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
@@ -160,26 +191,7 @@ fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
             continue;
         }
         let columns = indentation(line_text);
-        // The brackets around this line end on it, or before it (unmatched text aside).
-        let mut closing = None;
-        for &at in bracketed.iter().rev() {
-            match open[at].1 {
-                Until::Line(end) if end <= index => closing = Some(at),
-                _ => break,
-            }
-        }
-        if let Some(closing) = closing {
-            let keep = match open[closing].1 {
-                Until::Line(end) if end < index => closing,
-                _ => closing + 1,
-            };
-            for (block, _) in open.drain(keep..) {
-                blocks[block].last = previous;
-            }
-        }
-        while bracketed.last().is_some_and(|&at| at >= open.len()) {
-            bracketed.pop();
-        }
+        close_brackets(index, previous, &mut open, &mut bracketed, &mut blocks);
         let mut ended = false;
         while let Some(&(block, Until::Dedent(own))) = open.last() {
             if columns > own {
