@@ -12,7 +12,6 @@ use std::sync::Arc;
 use common::job::{reduce, text};
 use proptest::prelude::*;
 use whittle_core::algorithms::blocks;
-use whittle_core::algorithms::passes::Syntax;
 use whittle_core::engine::pipeline::Settings;
 use whittle_core::exec::oracle::predicate;
 
@@ -189,7 +188,7 @@ proptest! {
         prop_assert!(needed.iter().all(|name| have.contains(name)), "{result}");
         // Every block of every level of the result holds a needed line.
         for depth in 0.. {
-            let Some(level) = blocks::level(result.as_bytes(), Syntax::Json, depth) else {
+            let Some(level) = blocks::level(result.as_bytes(), depth) else {
                 break;
             };
             for (unit, span) in level.spans.iter().enumerate() {

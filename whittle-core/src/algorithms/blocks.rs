@@ -9,7 +9,7 @@
 //! close the blocks around it) stays in every candidate.
 
 use crate::exec::cache::UnitId;
-use crate::text::atoms::{self, AtomKind, Span};
+use crate::text::atoms::{self, AtomKind, Span, span};
 
 use super::passes::lexer::{Syntax, bracket_pairs, lex};
 
@@ -42,12 +42,12 @@ enum Until {
     Dedent(usize),
 }
 
-/// The blocks of depth `depth` in `text` (strings and comments read with `syntax`), or `None`
-/// when there are none, or when no block holds more than its line (a flat text: its lines are
-/// its blocks, which `ddmin:line` reduces as well).
-pub fn level(text: &[u8], syntax: Syntax, depth: usize) -> Option<Level> {
+/// The blocks of depth `depth` in `text`, or `None` when there are none, or when no block holds
+/// more than its line (a flat text: its lines are its blocks, which `ddmin:line` reduces as
+/// well).
+pub fn level(text: &[u8], depth: usize) -> Option<Level> {
     let lines = atoms::split(text, AtomKind::Line);
-    let blocks = blocks(text, &lines, syntax);
+    let blocks = blocks(text, &lines);
     if blocks.iter().all(|block| block.last == block.first) {
         return None;
     }
@@ -80,14 +80,6 @@ pub fn level(text: &[u8], syntax: Syntax, depth: usize) -> Option<Level> {
         .collect();
     let spans = parts.into_iter().map(|(span, _)| span).collect();
     Some(Level { spans, fixed })
-}
-
-fn span(start: usize, end: usize) -> Span {
-    // Inputs larger than 4 GiB are rejected when they are read.
-    Span {
-        start: start as u32,
-        end: end as u32,
-    }
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -130,10 +122,10 @@ fn indentation(line: &[u8]) -> usize {
 }
 
 /// For each line, the last line a bracket opened on it closes on (the line itself if none).
-fn bracket_reach(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<usize> {
-    let tokens = lex(text, syntax);
-    let starts: Vec<u32> = lines.iter().map(|line| line.start).collect();
-    let line_of = |byte: usize| starts.partition_point(|&start| start as usize <= byte) - 1;
+/// Brackets inside double-quoted strings (most formats' strings) do not count.
+fn bracket_reach(text: &[u8], lines: &[Span]) -> Vec<usize> {
+    let tokens = lex(text, Syntax::Json);
+    let line_of = |byte: usize| lines.partition_point(|line| line.start as usize <= byte) - 1;
     let mut reach: Vec<usize> = (0..lines.len()).collect();
     for pair in bracket_pairs(text, &tokens) {
         let open = line_of(tokens[pair.open].start);
@@ -176,8 +168,8 @@ fn close_brackets(
 
 /// The blocks of a text in document order (a block before the blocks inside it). Linear in
 /// the lines however deep the nesting: each block is opened and closed once.
-fn blocks(text: &[u8], lines: &[Span], syntax: Syntax) -> Vec<Block> {
-    let reach = bracket_reach(text, lines, syntax);
+fn blocks(text: &[u8], lines: &[Span]) -> Vec<Block> {
+    let reach = bracket_reach(text, lines);
     let mut blocks: Vec<Block> = Vec::new();
     // The open blocks, outermost first: an index into `blocks` and what ends it; where in it
     // the blocks that end with a bracket are (their ends never grow inwards).
@@ -247,7 +239,7 @@ mod tests {
 
     /// The units of a level as text, `|`-joined, fixed spans in brackets.
     fn show(text: &str, depth: usize) -> Option<String> {
-        let level = level(text.as_bytes(), Syntax::Json, depth)?;
+        let level = level(text.as_bytes(), depth)?;
         let parts: Vec<String> = level
             .spans
             .iter()

@@ -346,10 +346,6 @@ impl Partition {
     }
 }
 
-/// Runs ddmin^ν on `units` (whose rendering the caller knows to be interesting) and returns a
-/// 1-minimal configuration, or why it stopped early. ν and the parallel mode are read from the
-/// tester's control (at each granularity step and round). The tester's current best follows every
-/// accepted reduction, so an early stop loses nothing.
 /// Where ddmin left the one unit `only` of `domain`, the configuration without it (ddmin never
 /// tests the empty one), judged as the candidate `index` names and taken when interesting.
 pub fn without_the_last(
@@ -378,6 +374,10 @@ pub fn without_the_last(
     Ok(false)
 }
 
+/// Runs ddmin^ν on `units` (whose rendering the caller knows to be interesting) and returns a
+/// 1-minimal configuration, or why it stopped early. ν and the parallel mode are read from the
+/// tester's control (at each granularity step and round). The tester's current best follows every
+/// accepted reduction, so an early stop loses nothing.
 pub fn ddmin(
     domain: &dyn Domain,
     units: Vec<UnitId>,

@@ -95,7 +95,8 @@ pub fn split(text: &[u8], kind: AtomKind) -> Vec<Span> {
     }
 }
 
-fn span(start: usize, end: usize) -> Span {
+/// The span `start..end`.
+pub fn span(start: usize, end: usize) -> Span {
     // Inputs larger than 4 GiB are rejected when they are read.
     Span {
         start: start as u32,

@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::algorithms::blocks::{self, Level};
 use crate::algorithms::dd::{self, TextDomain};
 use crate::algorithms::hdd::PinSource;
-use crate::algorithms::passes::lexer::Syntax;
 use crate::exec::cache::UnitId;
 use crate::observe::events::Event;
 use crate::params::DdOptions;
@@ -132,8 +131,7 @@ pub(super) fn run_unit_pass(
     }
     for depth in 0..blocks::MAX_DEPTH {
         let text = tester.best().to_vec();
-        // Brackets inside double-quoted strings (most formats' strings) do not count.
-        let Some(level) = blocks::level(&text, Syntax::Json, depth) else {
+        let Some(level) = blocks::level(&text, depth) else {
             break;
         };
         run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize)?;
