@@ -34,6 +34,13 @@ pub trait Domain: Sync {
         let _ = (kept, out);
         false
     }
+
+    /// The units of `config` its rendering holds, when that is not all of them (a unit goes
+    /// with a unit it uses that `config` lacks); `None` when it holds them all.
+    fn held(&self, config: &[UnitId]) -> Option<Vec<UnitId>> {
+        let _ = config;
+        None
+    }
 }
 
 /// Chunk boundaries of a configuration of `len` units cut into `n` chunks (n + 1 offsets).
@@ -344,6 +351,31 @@ impl Partition {
         self.bounds = bounds;
         self.offset = Offset::at(resume_after - before);
     }
+
+    /// Keeps only the units of `held` (a subsequence of the configuration), dropping the chunks
+    /// left empty.
+    fn retain(&mut self, held: &[UnitId]) {
+        let n = self.n();
+        let mut config = Vec::with_capacity(held.len());
+        let mut bounds = vec![0];
+        let mut next = held.iter().peekable();
+        for k in 0..n {
+            for &unit in &self.config[self.bounds[k]..self.bounds[k + 1]] {
+                if next.next_if_eq(&&unit).is_some() {
+                    config.push(unit);
+                }
+            }
+            if config.len() > *bounds.last().unwrap_or(&0) {
+                bounds.push(config.len());
+            }
+        }
+        if bounds.len() == 1 {
+            bounds.push(0);
+        }
+        self.config = config;
+        self.offset = self.offset.rescale(n, bounds.len() - 1);
+        self.bounds = bounds;
+    }
 }
 
 /// Where ddmin left the one unit `only` of `domain`, the configuration without it (ddmin never
@@ -412,6 +444,9 @@ pub fn ddmin(
 
         let parallel = tester.control().parallel_mode();
         if reduce_round(domain, &mut state, tester, options, parallel)? {
+            if let Some(held) = domain.held(&state.config) {
+                state.retain(&held);
+            }
             continue;
         }
         let n = state.n();
@@ -587,6 +622,8 @@ pub struct TextDomain<'a> {
     spans: Vec<crate::text::atoms::Span>,
     /// Units that are never removed: rendered into every candidate.
     pinned: Vec<UnitId>,
+    /// For each unit, the units that use it and go when it goes (empty: none do).
+    users: Vec<Vec<UnitId>>,
 }
 
 impl<'a> TextDomain<'a> {
@@ -595,7 +632,50 @@ impl<'a> TextDomain<'a> {
             text,
             spans,
             pinned: Vec::new(),
+            users: Vec::new(),
         }
+    }
+
+    /// Each unit's users (see [`crate::algorithms::references`]): a candidate without a unit
+    /// lacks its users too, and theirs.
+    pub fn with_users(mut self, users: Vec<Vec<UnitId>>) -> Self {
+        self.users = users;
+        self
+    }
+
+    /// The units that use `unit` (none without [`TextDomain::with_users`]).
+    pub fn users_of(&self, unit: UnitId) -> &[UnitId] {
+        self.users.get(unit as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether a unit goes with another it uses.
+    pub fn has_users(&self) -> bool {
+        !self.users.is_empty()
+    }
+
+    /// Which units the rendering of the configuration made of `parts` holds: its units but
+    /// those that use, directly or through others, a unit it lacks (pinned units stay).
+    fn holds(&self, parts: &[&[UnitId]]) -> Vec<bool> {
+        let mut held = vec![false; self.spans.len()];
+        for &unit in self
+            .pinned
+            .iter()
+            .chain(parts.iter().flat_map(|part| part.iter()))
+        {
+            held[unit as usize] = true;
+        }
+        let mut gone: Vec<UnitId> = (0..self.spans.len() as UnitId)
+            .filter(|&unit| !held[unit as usize])
+            .collect();
+        while let Some(unit) = gone.pop() {
+            for &user in &self.users[unit as usize] {
+                if held[user as usize] && self.pinned.binary_search(&user).is_err() {
+                    held[user as usize] = false;
+                    gone.push(user);
+                }
+            }
+        }
+        held
     }
 
     /// Units that stay in every candidate (they must not be among the units given to ddmin).
@@ -604,6 +684,11 @@ impl<'a> TextDomain<'a> {
         pinned.dedup();
         self.pinned = pinned;
         self
+    }
+
+    /// The text the units are cut from.
+    pub fn text(&self) -> &'a [u8] {
+        self.text
     }
 
     pub fn unit_count(&self) -> usize {
@@ -631,7 +716,33 @@ impl Domain for TextDomain<'_> {
         Some(spans)
     }
 
+    fn held(&self, config: &[UnitId]) -> Option<Vec<UnitId>> {
+        if self.users.is_empty() {
+            return None;
+        }
+        let held = self.holds(&[config]);
+        let kept: Vec<UnitId> = config
+            .iter()
+            .copied()
+            .filter(|&unit| held[unit as usize])
+            .collect();
+        (kept.len() < config.len()).then_some(kept)
+    }
+
     fn render(&self, parts: &[&[UnitId]], out: &mut Vec<u8>) {
+        let units = parts.iter().flat_map(|part| part.iter().copied());
+        if self.users.is_empty() {
+            self.render_units(units, out);
+        } else {
+            let held = self.holds(parts);
+            self.render_units(units.filter(|&unit| held[unit as usize]), out);
+        }
+    }
+}
+
+impl TextDomain<'_> {
+    /// Writes `units` (in order) with the pinned units in place.
+    fn render_units(&self, units: impl Iterator<Item = UnitId>, out: &mut Vec<u8>) {
         let mut pinned = self.pinned.iter().copied().peekable();
         let mut run: Option<(usize, usize)> = None;
         let mut emit = |unit: UnitId, out: &mut Vec<u8>| {
@@ -646,7 +757,7 @@ impl Domain for TextDomain<'_> {
                 }
             }
         };
-        for &unit in parts.iter().flat_map(|part| part.iter()) {
+        for unit in units {
             while let Some(&p) = pinned.peek().filter(|&&p| p < unit) {
                 emit(p, out);
                 pinned.next();
@@ -665,6 +776,42 @@ impl Domain for TextDomain<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_goes_with_its_users_and_theirs_but_not_with_pinned_ones() {
+        let text = b"abcdef";
+        let spans = (0..6)
+            .map(|at| crate::text::atoms::span(at, at + 1))
+            .collect();
+        // b is used by d, d by e and f; f is pinned.
+        let users = vec![vec![], vec![3], vec![], vec![4, 5], vec![], vec![]];
+        let domain = TextDomain::new(text, spans)
+            .with_users(users)
+            .with_pinned(vec![5]);
+        let mut out = Vec::new();
+        domain.render(&[&[0], &[2, 3, 4]], &mut out);
+        assert_eq!(out, b"acf");
+        assert_eq!(domain.held(&[0, 2, 3, 4]), Some(vec![0, 2]));
+        assert_eq!(domain.held(&[0, 1, 2, 3, 4]), None);
+        out.clear();
+        domain.render(&[&[1, 2, 3, 4]], &mut out);
+        assert_eq!(out, b"bcdef");
+    }
+
+    #[test]
+    fn a_partition_keeps_the_units_held_and_drops_emptied_chunks() {
+        let mut state = Partition {
+            config: vec![1, 2, 3, 5, 8, 9],
+            bounds: vec![0, 2, 4, 6],
+            offset: Offset::at(2),
+        };
+        state.retain(&[1, 2, 9]);
+        assert_eq!(state.config, [1, 2, 9]);
+        assert_eq!(state.bounds, [0, 2, 3]);
+        assert_eq!(state.offset.floor(), 1);
+        state.retain(&[]);
+        assert_eq!((state.config.len(), state.bounds.clone()), (0, vec![0, 0]));
+    }
 
     #[test]
     fn zeller_split_matches_the_reference() {

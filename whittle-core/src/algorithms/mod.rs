@@ -8,6 +8,7 @@ pub mod hdd;
 pub mod passes;
 pub mod pins;
 pub mod probdd;
+pub mod references;
 pub mod rewrite;
 pub mod schedule;
 pub mod sweep;

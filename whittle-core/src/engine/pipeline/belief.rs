@@ -25,6 +25,7 @@ pub fn run_belief_pass(
         tester,
         &stage,
         fixpoint,
+        false,
         atom,
         pins,
         |domain, config, tester| probdd::minimize(domain, config, tester, model, belief),

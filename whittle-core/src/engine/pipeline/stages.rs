@@ -5,10 +5,12 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::algorithms::blocks::{self, Level};
+use crate::algorithms::dd::Domain;
 use crate::algorithms::dd::{self, TextDomain};
 use crate::algorithms::hdd::PinSource;
+use crate::algorithms::references;
 use crate::exec::cache::UnitId;
-use crate::observe::events::Event;
+use crate::observe::events::{Branch, Candidate, CandidateKind, Event};
 use crate::params::DdOptions;
 use crate::testing::control::Stop;
 use crate::testing::tester::Tester;
@@ -99,6 +101,7 @@ pub fn run_list_pass(
         tester,
         &stage,
         fixpoint,
+        matches!(minimizer, UnitMinimizer::Ddmin(_)),
         atom,
         pins,
         |domain, config, tester| match minimizer {
@@ -111,11 +114,14 @@ pub fn run_list_pass(
 /// One pass of a list minimizer (`minimize`) over `atom` units of the tester's current best,
 /// rerun while it removes something unless `fixpoint` is off; each run is a fixed-point
 /// iteration of `stage`. Units overlapping a pin stay in every candidate. Blocks go level by
-/// level, each level's units cut from the text the level before left.
+/// level, each level's units cut from the text the level before left; with `follow_uses`, a
+/// block removed takes the blocks that use it along (see [`references`]), and each block left
+/// that others use is then tried alone.
 pub(super) fn run_unit_pass(
     tester: &mut Tester,
     stage: &str,
     fixpoint: bool,
+    follow_uses: bool,
     atom: AtomKind,
     pins: &Pins,
     mut minimize: impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
@@ -127,14 +133,19 @@ pub(super) fn run_unit_pass(
             spans,
             fixed: Vec::new(),
         };
-        return run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize);
+        let domain = TextDomain::new(&text, level.spans.clone());
+        return run_units(tester, stage, fixpoint, domain, level, pins, &mut minimize);
     }
     for depth in 0..blocks::MAX_DEPTH {
         let text = tester.best().to_vec();
         let Some(level) = blocks::level(&text, depth) else {
             break;
         };
-        run_units(tester, stage, fixpoint, &text, level, pins, &mut minimize)?;
+        let mut domain = TextDomain::new(&text, level.spans.clone());
+        if follow_uses && let Some(users) = references::users(&text, &level.spans, &level.fixed) {
+            domain = domain.with_users(users);
+        }
+        run_units(tester, stage, fixpoint, domain, level, pins, &mut minimize)?;
     }
     Ok(())
 }
@@ -144,7 +155,7 @@ fn run_units(
     tester: &mut Tester,
     stage: &str,
     fixpoint: bool,
-    text: &[u8],
+    domain: TextDomain<'_>,
     level: Level,
     pins: &Pins,
     minimize: &mut impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
@@ -159,21 +170,95 @@ fn run_units(
     let mut config: Vec<UnitId> = (0..level.spans.len() as UnitId)
         .filter(|unit| pinned.binary_search(unit).is_err())
         .collect();
-    let domain = TextDomain::new(text, level.spans).with_pinned(pinned);
+    // Where blocks go with their users, each block left that others use is tried alone too.
+    let closed = domain.with_pinned(pinned.clone());
+    let plain = closed
+        .has_users()
+        .then(|| TextDomain::new(closed.text(), level.spans).with_pinned(pinned));
     tester.begin_universe();
     // Its candidates are known to the recall by the units they remove (in a schedule).
     tester.with_window_recall(stage, |tester| {
+        let uses_hold = match &plain {
+            Some(plain) => uses_hold(tester, &closed, plain, &mut config)?,
+            None => false,
+        };
+        let (domain, alone) = match (&plain, uses_hold) {
+            (Some(plain), false) => (plain, None),
+            (plain, _) => (&closed, plain.as_ref()),
+        };
         for iteration in 1.. {
             tester.begin_fixpoint_iteration(stage, iteration);
             let before = config.len();
-            config = minimize(&domain, config, tester)?;
+            config = minimize(domain, config, tester)?;
+            if let Some(alone) = alone {
+                config = crate::algorithms::sweep::sweep(alone, config, tester)?;
+            }
             if config.len() == before || !fixpoint {
                 break;
             }
         }
         if framed && let [only] = config[..] {
-            dd::without_the_last(tester, &domain, only, only)?;
+            dd::without_the_last(tester, domain, only, only)?;
         }
         Ok(())
     })
+}
+
+/// How many of a level's most used blocks [`uses_hold`] tries alone, at most.
+const USE_PROBES: usize = 3;
+
+/// Whether removing a block should take the blocks that use it along (see [`references`]):
+/// whether most of the blocks of `config` that the most others use (of [`USE_PROBES`]), each
+/// removed alone (in `plain`), leave an uninteresting text, as a name left without its
+/// definition does in most languages. In a language where such a name is empty (make, the
+/// shell), most definitions go alone: those removals are taken and the uses not followed.
+fn uses_hold(
+    tester: &mut Tester,
+    closed: &TextDomain<'_>,
+    plain: &TextDomain<'_>,
+    config: &mut Vec<UnitId>,
+) -> Result<bool, Stop> {
+    let held = |unit: &UnitId| config.binary_search(unit).is_ok();
+    let mut used: Vec<(usize, UnitId)> = config
+        .iter()
+        .map(|&unit| {
+            (
+                closed.users_of(unit).iter().filter(|u| held(u)).count(),
+                unit,
+            )
+        })
+        .filter(|&(users, _)| users > 0)
+        .collect();
+    used.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Probes whose block could not go alone, and those that went.
+    let (mut stayed, mut went) = (0, 0);
+    let majority = USE_PROBES / 2 + 1;
+    for &(_, unit) in used.iter().take(USE_PROBES) {
+        let Ok(at) = config.binary_search(&unit) else {
+            continue;
+        };
+        let parts = [&config[..at], &config[at + 1..]];
+        let mut content = Vec::new();
+        plain.render(&parts, &mut content);
+        let candidate = Candidate {
+            kind: CandidateKind::Complement,
+            index: at as u32,
+            n: config.len() as u32,
+        };
+        let removed = match tester.wants_spans().then(|| plain.unit_spans(config)) {
+            Some(Some(spans)) => vec![spans[at].clone()],
+            _ => Vec::new(),
+        };
+        if tester.judge_in_window(candidate, &content, removed)? {
+            tester.accept(content, Some(&parts), Branch::ReduceToComplement, candidate);
+            config.remove(at);
+            went += 1;
+        } else {
+            stayed += 1;
+        }
+        if stayed == majority || went == majority {
+            break;
+        }
+    }
+    Ok(went < majority)
 }
