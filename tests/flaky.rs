@@ -125,7 +125,7 @@ impl<T: whittle_core::exec::oracle::Oracle> whittle_core::exec::oracle::Oracle f
 #[test]
 fn a_result_accepted_on_a_lucky_run_is_re_tested_once_the_test_is_found_flaky() {
     use whittle_core::engine::job::Job;
-    use whittle_core::engine::pipeline::Settings;
+    use whittle_core::engine::pipeline::{Pipeline, Settings};
     use whittle_core::engine::session::{Session, SessionOptions};
     use whittle_core::text::atoms::AtomKind;
 
@@ -144,7 +144,7 @@ fn a_result_accepted_on_a_lucky_run_is_re_tested_once_the_test_is_found_flaky() 
     let settings = Settings {
         atoms: vec![AtomKind::Line],
         jobs: 1,
-        fast: true,
+        algorithm: Some(Pipeline::ddmin()),
         ..Settings::default()
     };
     let options = SessionOptions {

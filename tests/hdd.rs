@@ -13,7 +13,7 @@ use common::job::{reduce, settings, text};
 use whittle_core::algorithms::hdd::PinSource;
 use whittle_core::engine::job::Job;
 use whittle_core::engine::pipeline::Settings;
-use whittle_core::engine::pipeline::{Pipeline, run_pipeline, table_7_1};
+use whittle_core::engine::pipeline::{run_pipeline, table_7_1};
 use whittle_core::exec::oracle::{CommandOracle, Oracle, predicate};
 use whittle_core::text::atoms::non_whitespace_chars;
 use whittle_core::tree::{Language, NodeId, Preprocess, Tree, TreeEdits, TreeState};
@@ -614,14 +614,18 @@ fn pinned_nodes_are_kept() {
     }
 }
 
-/// The default pipeline without a known language: the text schedule (with `--fast`, ddmin).
+/// The default pipeline without a known language: the text schedule (with `--fast`, blocks
+/// then ddmin).
 #[test]
 fn the_default_without_a_language_is_the_text_schedule() {
     let fast = Settings {
         fast: true,
         ..Settings::default()
     };
-    assert_eq!(fast.resolve().pipeline, Pipeline::ddmin());
+    assert_eq!(
+        fast.resolve().pipeline.to_string(),
+        whittle_core::engine::pipeline::FAST_TEXT_PIPELINE
+    );
     let text = Settings::default().resolve().pipeline;
     assert_eq!(
         text.to_string(),

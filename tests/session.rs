@@ -16,12 +16,12 @@ use whittle_core::params::{DdOptions, Direction, ReduceOrder, SplitFactor};
 
 type Seen = Arc<Mutex<Vec<Vec<u8>>>>;
 
-/// Settings whose pipeline is ddmin over `atoms` (the fast default for text).
+/// Settings whose pipeline is ddmin over `atoms`.
 fn settings(atoms: &[AtomKind]) -> Settings {
     Settings {
         atoms: atoms.to_vec(),
         jobs: 1,
-        fast: true,
+        algorithm: Some(Pipeline::ddmin()),
         ..Settings::default()
     }
 }

@@ -153,7 +153,7 @@ fn limits_of_zero_or_one_test_exit_0_and_say_what_is_on_disk() {
     let test = work.script("t.sh", "grep -q 'line 3$' \"$1\"");
     let run = |limit: &[&str]| {
         let _ = std::fs::remove_file(work.path("in.whittled.txt"));
-        // ddmin over lines, then characters: the fast default for text.
+        // Blocks and lines: the fast default for text.
         let mut args = vec![
             "reduce",
             input.to_str().unwrap(),

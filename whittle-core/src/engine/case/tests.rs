@@ -635,7 +635,7 @@ fn a_file_session_stops_to_re_test_the_set_once_the_test_is_found_flaky() {
         input: vec![file("a.txt", &a), file("b.txt", "b\n")],
         settings: Settings {
             atoms: vec![crate::text::atoms::AtomKind::Line],
-            fast: true,
+            algorithm: Some(crate::engine::pipeline::Pipeline::ddmin()),
             ..coupled_job(None).settings
         },
         ..coupled_job(None)

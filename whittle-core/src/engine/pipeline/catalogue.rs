@@ -8,7 +8,10 @@ use crate::params::BeliefModel;
 use crate::text::wrap::{wrap_pieces, wrap_words};
 use unicode_width::UnicodeWidthStr;
 
-use super::{DEFAULT_TEXT_PIPELINE, DEFAULT_TREE_PIPELINE, FAST_TREE_PIPELINE, Pipeline, Stage};
+use super::{
+    DEFAULT_TEXT_PIPELINE, DEFAULT_TREE_PIPELINE, FAST_TEXT_PIPELINE, FAST_TREE_PIPELINE, Pipeline,
+    Stage,
+};
 
 /// Table 7.1 of the dissertation: per HDD variant (rows), the variant alone, hoisting as
 /// preprocessing, hoisting interlaced, and both. (The coarse rows are coarse throughout.)
@@ -79,6 +82,10 @@ pub fn catalogue(tree: bool) -> Vec<PipelineInfo> {
             .into(),
     };
     entries.push(text_default);
+    entries.push(PipelineInfo {
+        name: FAST_TEXT_PIPELINE.into(),
+        description: "--fast for other inputs: blocks of lines, then lines, rerun while either removes something".into(),
+    });
     // `inline` reads the parse tree: only where there is one.
     for stage in TextStage::ALL
         .into_iter()
@@ -245,7 +252,8 @@ pub fn algorithms_listing() -> String {
     push_pipeline(&mut out, DEFAULT_TEXT_PIPELINE);
     out.push_str("With --fast:\n");
     push_pipeline(&mut out, FAST_TREE_PIPELINE);
-    out.push_str("else `ddmin` (lines, then characters).\n");
+    out.push_str("else:\n");
+    push_pipeline(&mut out, FAST_TEXT_PIPELINE);
     out
 }
 
@@ -401,6 +409,7 @@ mod tests {
             DEFAULT_TREE_PIPELINE,
             DEFAULT_TEXT_PIPELINE,
             FAST_TREE_PIPELINE,
+            FAST_TEXT_PIPELINE,
         ] {
             let pipeline = default.parse::<Pipeline>().unwrap();
             assert_eq!(pipeline.to_string(), default);

@@ -159,8 +159,8 @@ mod tests {
         assert_eq!(text.knobs.parallel, ParallelMode::Greedy);
         assert!(text.language.is_none());
         let fast_text = plan(|s| s.fast = true);
-        assert_eq!(fast_text.pipeline, Pipeline::ddmin());
-        assert_eq!(fast_text.knobs.parallel, ParallelMode::Stable);
+        assert_eq!(fast_text.pipeline.to_string(), "(ddmin:block+ddmin:line)*");
+        assert_eq!(fast_text.knobs.parallel, ParallelMode::Greedy);
         assert!(fast_text.keep_loop_control);
         let unknown = plan(|s| s.language = Some("no-such-language".into()));
         assert_eq!(
