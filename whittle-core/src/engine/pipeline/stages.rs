@@ -240,17 +240,18 @@ fn uses_hold(
         let parts = [&config[..at], &config[at + 1..]];
         let mut content = Vec::new();
         plain.render(&parts, &mut content);
+        // As the chunk sweep names the removal of one unit.
         let candidate = Candidate {
-            kind: CandidateKind::Complement,
+            kind: CandidateKind::Sweep,
             index: at as u32,
-            n: config.len() as u32,
+            n: 1,
         };
         let removed = match tester.wants_spans().then(|| plain.unit_spans(config)) {
             Some(Some(spans)) => vec![spans[at].clone()],
             _ => Vec::new(),
         };
         if tester.judge_in_window(candidate, &content, removed)? {
-            tester.accept(content, Some(&parts), Branch::ReduceToComplement, candidate);
+            tester.accept(content, Some(&parts), Branch::Sweep, candidate);
             config.remove(at);
             went += 1;
         } else {
