@@ -8,6 +8,7 @@ use crate::exec::cache::UnitId;
 use super::Domain;
 
 /// Line, character and token units of a text.
+#[derive(Clone)]
 pub struct TextDomain<'a> {
     text: &'a [u8],
     spans: Vec<crate::text::atoms::Span>,
@@ -37,11 +38,6 @@ impl<'a> TextDomain<'a> {
     /// The units that use `unit` (none without [`TextDomain::with_users`]).
     pub fn users_of(&self, unit: UnitId) -> &[UnitId] {
         self.users.get(unit as usize).map_or(&[], Vec::as_slice)
-    }
-
-    /// Whether a unit goes with another it uses.
-    pub fn has_users(&self) -> bool {
-        !self.users.is_empty()
     }
 
     /// Which units the rendering of the configuration made of `parts` holds: its units but
@@ -75,11 +71,6 @@ impl<'a> TextDomain<'a> {
         pinned.dedup();
         self.pinned = pinned;
         self
-    }
-
-    /// The text the units are cut from.
-    pub fn text(&self) -> &'a [u8] {
-        self.text
     }
 
     pub fn unit_count(&self) -> usize {

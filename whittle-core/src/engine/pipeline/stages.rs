@@ -5,10 +5,10 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::algorithms::blocks::{self, Level};
-use crate::algorithms::dd::Domain;
-use crate::algorithms::dd::{self, TextDomain};
+use crate::algorithms::dd::{self, Domain, TextDomain};
 use crate::algorithms::hdd::PinSource;
 use crate::algorithms::references;
+use crate::algorithms::sweep::sweep;
 use crate::exec::cache::UnitId;
 use crate::observe::events::{Branch, Candidate, CandidateKind, Event};
 use crate::params::DdOptions;
@@ -133,30 +133,38 @@ pub(super) fn run_unit_pass(
             spans,
             fixed: Vec::new(),
         };
-        let domain = TextDomain::new(&text, level.spans.clone());
-        return run_units(tester, stage, fixpoint, domain, level, pins, &mut minimize);
+        let units = (level, None);
+        return run_units(tester, stage, fixpoint, &text, units, pins, &mut minimize);
     }
     for depth in 0..blocks::MAX_DEPTH {
         let text = tester.best().to_vec();
         let Some(level) = blocks::level(&text, depth) else {
             break;
         };
-        let mut domain = TextDomain::new(&text, level.spans.clone());
-        if follow_uses && let Some(users) = references::users(&text, &level.spans, &level.fixed) {
-            domain = domain.with_users(users);
-        }
-        run_units(tester, stage, fixpoint, domain, level, pins, &mut minimize)?;
+        let users = follow_uses
+            .then(|| references::users(&text, &level.spans, &level.fixed))
+            .flatten();
+        run_units(
+            tester,
+            stage,
+            fixpoint,
+            &text,
+            (level, users),
+            pins,
+            &mut minimize,
+        )?;
     }
     Ok(())
 }
 
-/// [`run_unit_pass`] over the units of `level` that are not fixed.
+/// [`run_unit_pass`] over the units of `level` that are not fixed, with each unit's `users`
+/// when a unit goes with them.
 fn run_units(
     tester: &mut Tester,
     stage: &str,
     fixpoint: bool,
-    domain: TextDomain<'_>,
-    level: Level,
+    text: &[u8],
+    (level, users): (Level, Option<Vec<Vec<UnitId>>>),
     pins: &Pins,
     minimize: &mut impl FnMut(&TextDomain<'_>, Vec<UnitId>, &mut Tester) -> Result<Vec<UnitId>, Stop>,
 ) -> Result<(), Stop> {
@@ -170,28 +178,26 @@ fn run_units(
     let mut config: Vec<UnitId> = (0..level.spans.len() as UnitId)
         .filter(|unit| pinned.binary_search(unit).is_err())
         .collect();
-    // Where blocks go with their users, each block left that others use is tried alone too.
-    let closed = domain.with_pinned(pinned.clone());
-    let plain = closed
-        .has_users()
-        .then(|| TextDomain::new(closed.text(), level.spans).with_pinned(pinned));
+    let plain = TextDomain::new(text, level.spans).with_pinned(pinned);
+    let closed = users.map(|users| plain.clone().with_users(users));
     tester.begin_universe();
     // Its candidates are known to the recall by the units they remove (in a schedule).
     tester.with_window_recall(stage, |tester| {
-        let uses_hold = match &plain {
-            Some(plain) => uses_hold(tester, &closed, plain, &mut config)?,
+        let uses_hold = match &closed {
+            Some(closed) => uses_hold(tester, closed, &plain, &mut config)?,
             None => false,
         };
-        let (domain, alone) = match (&plain, uses_hold) {
-            (Some(plain), false) => (plain, None),
-            (plain, _) => (&closed, plain.as_ref()),
+        // Where blocks go with their users, each block left that others use is tried alone too.
+        let (domain, alone) = match &closed {
+            Some(closed) if uses_hold => (closed, Some(&plain)),
+            _ => (&plain, None),
         };
         for iteration in 1.. {
             tester.begin_fixpoint_iteration(stage, iteration);
             let before = config.len();
             config = minimize(domain, config, tester)?;
             if let Some(alone) = alone {
-                config = crate::algorithms::sweep::sweep(alone, config, tester)?;
+                config = sweep(alone, config, tester)?;
             }
             if config.len() == before || !fixpoint {
                 break;
