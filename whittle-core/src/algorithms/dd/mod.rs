@@ -45,6 +45,33 @@ pub trait Domain: Sync {
         let _ = config;
         None
     }
+
+    /// Whether some units go with others (see [`Domain::held`]).
+    fn has_users(&self) -> bool {
+        false
+    }
+}
+
+/// Where units go with others, the bytes of the units of `config` (at `spans`, where they are
+/// in the current best) that the rendering of the configuration made of `kept` lacks: the
+/// units removed and those that went with them. `None` when units go alone.
+fn lacking_spans(
+    domain: &dyn Domain,
+    config: &[UnitId],
+    spans: &[Range<usize>],
+    kept: &[&[UnitId]],
+) -> Option<Vec<Range<usize>>> {
+    if !domain.has_users() {
+        return None;
+    }
+    let kept = kept.concat();
+    let held = domain.held(&kept).unwrap_or(kept);
+    let lacking = config
+        .iter()
+        .zip(spans)
+        .filter(|(unit, _)| held.binary_search(unit).is_err())
+        .map(|(_, span)| span);
+    Some(merged_spans(lacking))
 }
 
 /// Chunk boundaries of a configuration of `len` units cut into `n` chunks (n + 1 offsets).
@@ -196,6 +223,10 @@ impl CandidateSource for RoundWindow<'_> {
         let Some(spans) = self.spans else {
             return Vec::new();
         };
+        let kept = self.parts(self.steps[i]);
+        if let Some(lacking) = lacking_spans(self.domain, self.config, spans, &kept) {
+            return lacking;
+        }
         match self.steps[i] {
             ReduceStep::Subset(k) => merged_spans(
                 spans[..self.bounds[k]]
@@ -303,6 +334,9 @@ impl CandidateSource for Combination<'_> {
         let Some(spans) = &self.spans else {
             return Vec::new();
         };
+        if let Some(lacking) = lacking_spans(self.domain, self.config, spans, &self.parts()) {
+            return lacking;
+        }
         merged_spans(
             self.removed
                 .iter()
@@ -623,6 +657,25 @@ fn try_removing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_candidate_shows_the_units_that_go_with_those_it_removes() {
+        let spans = (0..6)
+            .map(|at| crate::text::atoms::span(at, at + 1))
+            .collect();
+        let plain = TextDomain::new(b"abcdef", spans);
+        let config: Vec<UnitId> = (0..6).collect();
+        let at = plain.unit_spans(&config).expect("spans");
+        let kept: [&[UnitId]; 2] = [&[0], &[2, 3, 4, 5]];
+        assert_eq!(lacking_spans(&plain, &config, &at, &kept), None);
+        // d uses b: without b, d goes too.
+        let users = vec![vec![], vec![3], vec![], vec![], vec![], vec![]];
+        let closed = plain.with_users(users);
+        assert_eq!(
+            lacking_spans(&closed, &config, &at, &kept),
+            Some(vec![1..2, 3..4])
+        );
+    }
 
     #[test]
     fn a_partition_keeps_the_units_held_and_drops_emptied_chunks() {

@@ -98,6 +98,10 @@ impl Domain for TextDomain<'_> {
         Some(spans)
     }
 
+    fn has_users(&self) -> bool {
+        !self.users.is_empty()
+    }
+
     fn held(&self, config: &[UnitId]) -> Option<Vec<UnitId>> {
         if self.users.is_empty() {
             return None;
