@@ -1,8 +1,8 @@
 //! References between the blocks of a level, read from their words without a grammar: a block
 //! whose first line defines a word (`@f` in `define i32 @f(`, `!5 = !{`, `CC = gcc`, `label:`)
 //! that no other block's first line defines is used by every other block naming that word. A
-//! block removed takes its users with it (`ddmin:block` tries such closed removals first), so
-//! definitions go with their uses instead of one failed test at a time.
+//! block removed takes its users with it (in `ddmin:block`, where most of the most used blocks
+//! cannot go alone), so definitions go with their uses instead of one failed test at a time.
 
 use std::collections::HashMap;
 

@@ -4,14 +4,15 @@
 use std::ops::Range;
 
 use crate::exec::cache::UnitId;
+use crate::text::atoms::Span;
 
 use super::Domain;
 
-/// Line, character and token units of a text.
+/// Line, character, token and block units of a text.
 #[derive(Clone)]
 pub struct TextDomain<'a> {
     text: &'a [u8],
-    spans: Vec<crate::text::atoms::Span>,
+    spans: Vec<Span>,
     /// Units that are never removed: rendered into every candidate.
     pinned: Vec<UnitId>,
     /// For each unit, the units that use it and go when it goes (empty: none do).
@@ -19,7 +20,7 @@ pub struct TextDomain<'a> {
 }
 
 impl<'a> TextDomain<'a> {
-    pub fn new(text: &'a [u8], spans: Vec<crate::text::atoms::Span>) -> Self {
+    pub fn new(text: &'a [u8], spans: Vec<Span>) -> Self {
         TextDomain {
             text,
             spans,
@@ -38,6 +39,14 @@ impl<'a> TextDomain<'a> {
     /// The units that use `unit` (none without [`TextDomain::with_users`]).
     pub fn users_of(&self, unit: UnitId) -> &[UnitId] {
         self.users.get(unit as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Units that stay in every candidate (they must not be among the units given to ddmin).
+    pub fn with_pinned(mut self, mut pinned: Vec<UnitId>) -> Self {
+        pinned.sort_unstable();
+        pinned.dedup();
+        self.pinned = pinned;
+        self
     }
 
     /// Which units the rendering of the configuration made of `parts` holds: its units but
@@ -65,19 +74,11 @@ impl<'a> TextDomain<'a> {
         held
     }
 
-    /// Units that stay in every candidate (they must not be among the units given to ddmin).
-    pub fn with_pinned(mut self, mut pinned: Vec<UnitId>) -> Self {
-        pinned.sort_unstable();
-        pinned.dedup();
-        self.pinned = pinned;
-        self
-    }
-
     pub fn unit_count(&self) -> usize {
         self.spans.len()
     }
 
-    pub fn span(&self, unit: UnitId) -> crate::text::atoms::Span {
+    pub fn span(&self, unit: UnitId) -> Span {
         self.spans[unit as usize]
     }
 }
