@@ -169,8 +169,8 @@ pub struct ReduceArgs {
     pub algorithm: Option<whittle_core::engine::pipeline::Pipeline>,
 
     /// Without -a: the fast default (`(hddhr-sweep+ddmin:line)*` for a known language, else
-    /// `ddmin`): the tree and lines only, a fraction of the tests for a larger result; without
-    /// --timeout, a tighter one (see --timeout).
+    /// `(ddmin:block+ddmin:line)*`): the tree or blocks and lines only, a fraction of the tests
+    /// for a larger result; without --timeout, a tighter one (see --timeout).
     #[arg(long, conflicts_with = "algorithm")]
     pub fast: bool,
 

@@ -10,8 +10,10 @@ use crate::exec::oracle::{Oracle, predicate};
 
 /// A reduction of bytes in memory: the input, the settings, then [`Reducer::run`] with the test.
 ///
-/// Without further settings the input is reduced by ddmin over lines, then characters, each to
-/// its fixed point; naming the input's [`language`](Reducer::language) selects the default tree
+/// Without further settings the input is reduced by the default for texts without a grammar
+/// ([`DEFAULT_TEXT_PIPELINE`](crate::engine::pipeline::DEFAULT_TEXT_PIPELINE): blocks of lines,
+/// lines and the text stages to a fixed point, then characters); naming the input's
+/// [`language`](Reducer::language) selects the default tree
 /// pipeline for it (when its grammar is compiled in), and [`pipeline`](Reducer::pipeline) any
 /// pipeline `whittle algorithms` lists.
 ///
