@@ -416,6 +416,34 @@ impl Partition {
     }
 }
 
+/// Judges the configuration `config` without its unit at `at`, as `candidate` (a probe beside
+/// ddmin's rounds), and makes it the current best (by `branch`) when interesting.
+pub fn try_without(
+    tester: &mut Tester,
+    domain: &dyn Domain,
+    config: &[UnitId],
+    at: usize,
+    candidate: Candidate,
+    branch: Branch,
+) -> Result<bool, Stop> {
+    let parts: Vec<&[UnitId]> = [&config[..at], &config[at + 1..]]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect();
+    let mut content = Vec::new();
+    domain.render(&parts, &mut content);
+    // What goes: the unit, where it is in the current best.
+    let removed = match tester.wants_spans().then(|| domain.unit_spans(config)) {
+        Some(Some(spans)) => vec![spans[at].clone()],
+        _ => Vec::new(),
+    };
+    if tester.judge_in_window(candidate, &content, removed)? {
+        tester.accept(content, Some(&parts), branch, candidate);
+        return Ok(true);
+    }
+    Ok(false)
+}
+
 /// Where ddmin left the one unit `only` of `domain`, the configuration without it (ddmin never
 /// tests the empty one), judged as the candidate `index` names and taken when interesting.
 pub fn without_the_last(
@@ -424,24 +452,12 @@ pub fn without_the_last(
     only: UnitId,
     index: u32,
 ) -> Result<bool, Stop> {
-    let mut content = Vec::new();
-    domain.render(&[], &mut content);
     let probe = Candidate {
         kind: CandidateKind::EmptyConfig,
         index,
         n: 1,
     };
-    // What goes: the last unit, where it is in the current best.
-    let removed = if tester.wants_spans() {
-        domain.unit_spans(&[only]).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    if tester.judge_in_window(probe, &content, removed)? {
-        tester.accept(content, None, Branch::EmptyConfig, probe);
-        return Ok(true);
-    }
-    Ok(false)
+    try_without(tester, domain, &[only], 0, probe, Branch::EmptyConfig)
 }
 
 /// Runs ddmin^ν on `units` (whose rendering the caller knows to be interesting) and returns a

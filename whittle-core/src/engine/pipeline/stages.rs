@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::algorithms::blocks::{self, Level};
-use crate::algorithms::dd::{self, Domain, TextDomain};
+use crate::algorithms::dd::{self, TextDomain};
 use crate::algorithms::hdd::PinSource;
 use crate::algorithms::references;
 use crate::algorithms::sweep::sweep;
@@ -243,21 +243,13 @@ fn uses_hold(
         let Ok(at) = config.binary_search(&unit) else {
             continue;
         };
-        let parts = [&config[..at], &config[at + 1..]];
-        let mut content = Vec::new();
-        plain.render(&parts, &mut content);
         // As the chunk sweep names the removal of one unit.
         let candidate = Candidate {
             kind: CandidateKind::Sweep,
             index: at as u32,
             n: 1,
         };
-        let removed = match tester.wants_spans().then(|| plain.unit_spans(config)) {
-            Some(Some(spans)) => vec![spans[at].clone()],
-            _ => Vec::new(),
-        };
-        if tester.judge_in_window(candidate, &content, removed)? {
-            tester.accept(content, Some(&parts), Branch::Sweep, candidate);
+        if dd::try_without(tester, plain, config, at, candidate, Branch::Sweep)? {
             config.remove(at);
             went += 1;
         } else {
