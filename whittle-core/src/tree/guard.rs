@@ -2,7 +2,7 @@
 //! MISSING nodes) that the current best input does not have, so the interestingness test is not
 //! run on text that cannot be what the user wants.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -191,6 +191,8 @@ pub struct SyntaxGuard {
     parsers: ParserPool,
     /// Whether every use of a name needs a declaration (see [`NameIndex::new`]).
     every_use: bool,
+    /// Names used outside the text that only the text declares (see [`NameIndex::new`]).
+    outside_uses: Option<Arc<HashSet<Box<[u8]>>>>,
     best: Mutex<Best>,
     /// The latest admitted candidates and their parses, newest last.
     admitted: Mutex<VecDeque<Parsed>>,
@@ -209,6 +211,7 @@ impl SyntaxGuard {
         Ok(SyntaxGuard {
             parsers,
             every_use: language.resolves_names_before_running(),
+            outside_uses: None,
             best: Mutex::new(Best {
                 parsed,
                 pending: None,
@@ -216,6 +219,15 @@ impl SyntaxGuard {
             }),
             admitted: Mutex::new(VecDeque::with_capacity(REMEMBERED_CANDIDATES)),
         })
+    }
+
+    /// The same guard, whose name check counts `names` (declared in the text, used outside it:
+    /// by the other files of a case) as used.
+    pub fn with_outside_uses(self, names: Option<Arc<HashSet<Box<[u8]>>>>) -> SyntaxGuard {
+        SyntaxGuard {
+            outside_uses: names,
+            ..self
+        }
     }
 
     /// Makes `best` the reference: its syntax errors are the ones candidates may keep. A best
@@ -259,7 +271,8 @@ impl SyntaxGuard {
         let Best { parsed, names, .. } = &mut *best;
         let names = match &parsed.tree {
             Some(tree) if with_names => Some(Arc::clone(names.get_or_insert_with(|| {
-                Arc::new(NameIndex::new(tree, &parsed.text, self.every_use))
+                let outside = self.outside_uses.as_deref();
+                Arc::new(NameIndex::new(tree, &parsed.text, self.every_use, outside))
             }))),
             _ => None,
         };

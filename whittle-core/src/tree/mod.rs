@@ -52,7 +52,7 @@ pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use companions::Companions;
 pub use guard::{Admission, ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
-pub use names::{NameIndex, is_member};
+pub use names::{DeclaredNames, NameIndex, is_member};
 pub use render::Layout;
 pub(crate) use render::{line_indentation, write_indented};
 pub use state::{NodeState, TreeEdits, TreeState};

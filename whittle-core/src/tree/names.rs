@@ -8,16 +8,18 @@
 //! parent's `name` or `declarator` field, or the `left` or `pattern` field of an assignment or
 //! declaration ([`super::declares`]). Names are told apart by their kind and text, whatever
 //! their scope: a name is left undeclared only when no declaration of it is left anywhere.
-//! Members looked up in a value (`o.x`) are no uses: objects may get them at run time. Where
-//! names are resolved only as the code runs (JavaScript, Python), a use inside a function or a
-//! type annotation does not count either (it may never be evaluated); where the compilers
-//! resolve them all (the
-//! profile's `names_resolved_before_running`: C, Go, Java, Rust, ...) every use counts.
+//! Where names are resolved only as the code runs (JavaScript, Python), members looked up in a
+//! value (`o.x`) are no uses (objects may get them at run time), nor is a use inside a
+//! function or a type annotation (it may never be evaluated); where the compilers resolve
+//! them all (the profile's `names_resolved_before_running`: C, Go, Java, Rust, ...) every use
+//! counts, members (`t.errorf()`, of a method `errorf` of the same kind of name) among them,
+//! and so do the uses of the other files of a case (`NameIndex::new`'s `outside`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 use std::ops::Range;
 
-use super::{declares, is_name_kind};
+use super::{Language, declares, is_name_kind};
 
 /// One occurrence of a name: where it is, whether it declares the name, and whether it stands
 /// where it may never be evaluated (inside a function, or in a type annotation).
@@ -52,11 +54,45 @@ pub fn is_member(field: Option<&str>) -> bool {
     matches!(field, Some("field" | "property" | "attribute"))
 }
 
-/// Visits the names of `tree` (over `text`) that overlap `within`, in document order.
+/// The names a text declares and the names it uses elsewhere, members looked up in a value
+/// among them (`parse.Tree`, `n.Copy()`): what the files of one program give each other (a
+/// package's files, a header and its source), by text.
+#[derive(Debug, Default)]
+pub struct DeclaredNames {
+    pub declared: HashSet<Box<[u8]>>,
+    pub used: HashSet<Box<[u8]>>,
+}
+
+impl DeclaredNames {
+    /// The names of `text` in `language`; `None` when the grammar is not compiled in.
+    pub fn of(language: &Language, text: &[u8]) -> Option<DeclaredNames> {
+        let parsed = super::syntax::parse_syntax(language, text, || Ok::<(), Infallible>(()));
+        let tree = match parsed {
+            Ok(tree) => tree?,
+            Err(never) => match never {},
+        };
+        let mut names = DeclaredNames::default();
+        visit_names(&tree, text, 0..text.len(), true, |_, name, occurrence| {
+            let set = if occurrence.declares {
+                &mut names.declared
+            } else {
+                &mut names.used
+            };
+            if !set.contains(name) {
+                set.insert(name.into());
+            }
+        });
+        Some(names)
+    }
+}
+
+/// Visits the names of `tree` (over `text`) that overlap `within`, in document order; members
+/// looked up in a value only `with_members`.
 fn visit_names<'t>(
     tree: &tree_sitter::Tree,
     text: &'t [u8],
     within: Range<usize>,
+    with_members: bool,
     mut visit: impl FnMut(u16, &'t [u8], Occurrence),
 ) {
     let mut cursor = tree.walk();
@@ -70,7 +106,10 @@ fn visit_names<'t>(
         if overlaps {
             let field = cursor.field_name();
             if node.child_count() == 0 {
-                if node.is_named() && is_name_kind(node.kind()) && !is_member(field) {
+                if node.is_named()
+                    && is_name_kind(node.kind())
+                    && (with_members || !is_member(field))
+                {
                     let bytes = node.start_byte()..node.end_byte();
                     let occurrence = Occurrence {
                         declares: declares(field, parents.last().map(|&(kind, _)| kind)),
@@ -107,29 +146,45 @@ pub struct NameIndex {
     /// Per name: where it is declared and where else it occurs, in document order.
     declared: Vec<Vec<Range<usize>>>,
     used: Vec<Vec<Range<usize>>>,
+    /// Per name: whether code outside the text uses it.
+    used_outside: Vec<bool>,
     /// Every declaration, in document order, with its name's index.
     declarations: Vec<(Range<usize>, usize)>,
 }
 
 impl NameIndex {
     /// The declared names of `text`, whose parse is `tree`. With `every_use` (a language whose
-    /// compilers resolve every name before the program runs) every use of a name counts;
-    /// without, only the uses outside functions and type annotations (code that surely runs).
-    pub fn new(tree: &tree_sitter::Tree, text: &[u8], every_use: bool) -> NameIndex {
+    /// compilers resolve every name before the program runs) every use of a name counts,
+    /// members looked up in a value among them; without, only the uses outside functions and
+    /// type annotations (code that surely runs), members not.
+    /// The names of `outside` are used by code outside the text (other files of a case).
+    pub fn new(
+        tree: &tree_sitter::Tree,
+        text: &[u8],
+        every_use: bool,
+        outside: Option<&HashSet<Box<[u8]>>>,
+    ) -> NameIndex {
         let mut occurrences: HashMap<(u16, &[u8]), Vec<Occurrence>> = HashMap::new();
-        visit_names(tree, text, 0..text.len(), |kind, name, occurrence| {
-            if occurrence.counts(every_use) {
-                occurrences
-                    .entry((kind, name))
-                    .or_default()
-                    .push(occurrence);
-            }
-        });
+        visit_names(
+            tree,
+            text,
+            0..text.len(),
+            every_use,
+            |kind, name, occurrence| {
+                if occurrence.counts(every_use) {
+                    occurrences
+                        .entry((kind, name))
+                        .or_default()
+                        .push(occurrence);
+                }
+            },
+        );
         let mut index = NameIndex {
             every_use,
             names: HashMap::new(),
             declared: Vec::new(),
             used: Vec::new(),
+            used_outside: Vec::new(),
             declarations: Vec::new(),
         };
         for ((kind, name), found) in occurrences {
@@ -146,6 +201,7 @@ impl NameIndex {
                 .declared
                 .push(declared.into_iter().map(|o| o.bytes).collect());
             index.used.push(used.into_iter().map(|o| o.bytes).collect());
+            (index.used_outside).push(outside.is_some_and(|outside| outside.contains(name)));
         }
         index
             .declarations
@@ -181,7 +237,10 @@ impl NameIndex {
             if declared_anew {
                 continue;
             }
-            if used_anew || self.used[*name].iter().any(|bytes| !touched(bytes)) {
+            if used_anew
+                || self.used_outside[*name]
+                || self.used[*name].iter().any(|bytes| !touched(bytes))
+            {
                 return true;
             }
         }
@@ -200,17 +259,23 @@ impl NameIndex {
         if bytes.is_empty() {
             return found;
         }
-        visit_names(tree, text, bytes, |kind, name, occurrence| {
-            if !occurrence.counts(self.every_use) {
-                return;
-            }
-            let kinds = self.names.get(name).map_or(&[][..], Vec::as_slice);
-            if let Some(&(_, id)) = kinds.iter().find(|(known, _)| *known == kind) {
-                let (declared, used) = found.entry(id).or_default();
-                *declared |= occurrence.declares;
-                *used |= !occurrence.declares;
-            }
-        });
+        visit_names(
+            tree,
+            text,
+            bytes,
+            self.every_use,
+            |kind, name, occurrence| {
+                if !occurrence.counts(self.every_use) {
+                    return;
+                }
+                let kinds = self.names.get(name).map_or(&[][..], Vec::as_slice);
+                if let Some(&(_, id)) = kinds.iter().find(|(known, _)| *known == kind) {
+                    let (declared, used) = found.entry(id).or_default();
+                    *declared |= occurrence.declares;
+                    *used |= !occurrence.declares;
+                }
+            },
+        );
         found
     }
 }
@@ -343,5 +408,31 @@ mod tests {
             .replace("int x;\n", "")
             .replace("return x;", "return 0;");
         assert!(!undeclares("c", program, &unused));
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "lang-go"),
+        ignore = "needs the Go grammar (cargo feature lang-go)"
+    )]
+    fn where_the_compiler_resolves_every_name_members_and_outside_uses_count() {
+        let language = Language::by_name("go").expect("the grammar is compiled in");
+        let best = "package p\ntype T struct{}\nfunc (T) m() {}\nfunc f(t T) { t.m() }\nfunc C() {}\nfunc D() {}\n";
+        // The method is used as a member: its declaration cannot go.
+        assert!(undeclares(
+            "go",
+            best,
+            &best.replace("func (T) m() {}\n", "")
+        ));
+        // What other files use (here C) counts as used; D is used nowhere.
+        let outside: std::collections::HashSet<Box<[u8]>> = [Box::from(&b"C"[..])].into();
+        let guard = SyntaxGuard::new(language, best.as_bytes())
+            .expect("guard")
+            .with_outside_uses(Some(std::sync::Arc::new(outside)));
+        let judge = |candidate: String| guard.judge(candidate.as_bytes(), true).undeclares;
+        assert!(judge(best.replace("func C() {}\n", "")));
+        assert!(!judge(best.replace("func D() {}\n", "")));
+        // Without the outside uses C may go.
+        assert!(!undeclares("go", best, &best.replace("func C() {}\n", "")));
     }
 }

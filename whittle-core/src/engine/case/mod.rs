@@ -51,6 +51,7 @@ mod memo;
 mod mentions;
 mod retest;
 mod run;
+mod shared_names;
 mod steering;
 
 pub use crate::observe::events::FILES_STAGE;

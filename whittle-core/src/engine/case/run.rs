@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::mentions;
+use super::shared_names::SharedNames;
 use super::*;
 use crate::engine::pipeline::Pipeline;
 use crate::observe::events::{Branch, Candidate};
@@ -54,6 +55,8 @@ pub struct CaseRun<'a> {
     /// The bytes each file's latest session removed: the files whose latest session removed
     /// the most take their turns first.
     pub(super) last_removed: HashMap<PathBuf, usize>,
+    /// The names the files give each other (their first turns' order, their name checks).
+    pub(super) shared_names: SharedNames,
     /// The set was re-tested once the test was found flaky.
     pub(super) flaky_rechecked: bool,
     /// What the latest re-test that sent the run back found (its `went_on` set).
@@ -104,6 +107,7 @@ impl<'a> CaseRun<'a> {
             steps: 0,
             pipelines: HashMap::new(),
             last_removed: HashMap::new(),
+            shared_names: SharedNames::default(),
             flaky_rechecked: false,
             flaky: None,
             gone_back: 0,
@@ -369,8 +373,10 @@ impl<'a> CaseRun<'a> {
     /// The order of the files' turns in a round: the files not reduced yet first, among them
     /// first the interfaces that constrain an implementation in the set (an OCaml `.mli`), then
     /// those that name at least half of the other files of the set (see [`mentions`]), the
-    /// most first; then the files whose latest session removed the most; ties in the set's
-    /// order. A file that names most of the others is what uses them (an `index.js`
+    /// most first, then by how many of their names the others use (see [`SharedNames`]: a
+    /// package's file whose declarations the others use can lose them only after their uses
+    /// went), the fewest first; then the files whose latest session removed the most; ties in
+    /// the set's order. A file that names most of the others is what uses them (an `index.js`
     /// that re-exports a package, a package's `__init__.py`, a source beside its header):
     /// reduced first, it stops using what the test does not need, which then goes whole in a
     /// test instead of being reduced in a session of its own. (Only those: ordering every
@@ -382,20 +388,27 @@ impl<'a> CaseRun<'a> {
     /// everything again for nothing).
     ///
     /// [`mentions`]: super::mentions
-    pub(super) fn turns(&self) -> Vec<usize> {
+    pub(super) fn turns(&mut self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.current.len()).collect();
         let others = self.current.len().saturating_sub(1);
         let named = mentions::named_counts(&self.current);
         let interfaces = mentions::constraining_interfaces(&self.current);
+        let first_turns =
+            (self.current.iter()).any(|file| !self.last_removed.contains_key(&file.path));
+        let relied_on = if first_turns {
+            self.shared_names.relied_on_counts(&self.current)
+        } else {
+            Vec::new()
+        };
         order.sort_by_key(
             |&index| match self.last_removed.get(&self.current[index].path) {
                 None => {
                     let named = named[index];
                     let uses_most = named > 0 && 2 * named >= others;
                     let named_first = usize::MAX - if uses_most { named } else { 0 };
-                    (1, !interfaces[index], named_first)
+                    (1, !interfaces[index], named_first, relied_on[index])
                 }
-                Some(&removed) => (2, false, usize::MAX - removed),
+                Some(&removed) => (2, false, usize::MAX - removed, 0),
             },
         );
         order
@@ -428,6 +441,7 @@ impl<'a> CaseRun<'a> {
             self.show_file(row, FileState::Done, None);
             return Ok(false);
         };
+        let plan = plan.with_outside_uses(self.shared_names.used_only_from(&self.current, index));
         self.show_file(row, FileState::Reducing, None);
         let file_pins = self.pins.entry(path.clone()).or_default().clone();
         let recall = self.recall_for_session(&path);

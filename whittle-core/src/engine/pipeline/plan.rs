@@ -7,6 +7,9 @@
 //! the plan ([`crate::testing::control::PlanChange`]) that the engine, the statistics and the
 //! trace read.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use crate::exec::cache::CachePolicy;
 use crate::params::{BeliefOptions, DdOptions, Knobs, ParallelMode};
 use crate::testing::tester::Limits;
@@ -42,6 +45,9 @@ pub struct Plan {
     pub belief: BeliefOptions,
     /// The knobs the run starts with (version 0 of the plan).
     pub knobs: Knobs,
+    /// Names that code outside the input uses and only the input declares (the other files
+    /// of a case, for one file's session): the name check counts them as used.
+    pub outside_uses: Option<Arc<HashSet<Box<[u8]>>>>,
 }
 
 impl Plan {
@@ -84,6 +90,7 @@ impl Plan {
             lookahead: settings.lookahead,
             keep_loop_control: settings.fast,
             belief: settings.belief,
+            outside_uses: None,
         }
     }
 
@@ -93,6 +100,14 @@ impl Plan {
         Plan {
             pipeline,
             ..self.clone()
+        }
+    }
+
+    /// The same plan for a file whose declarations of `names` code outside it uses.
+    pub fn with_outside_uses(self, names: Option<Arc<HashSet<Box<[u8]>>>>) -> Plan {
+        Plan {
+            outside_uses: names,
+            ..self
         }
     }
 

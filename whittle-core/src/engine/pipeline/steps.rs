@@ -314,7 +314,10 @@ impl PipelineStages {
         if !self.plan.syntax_guard || !self.plan.pipeline.needs_tree() {
             return None;
         }
-        Some(TreeGuard(SyntaxGuard::new(self.plan.language?, best).ok()?))
+        let guard = SyntaxGuard::new(self.plan.language?, best).ok()?;
+        Some(TreeGuard(
+            guard.with_outside_uses(self.plan.outside_uses.clone()),
+        ))
     }
 }
 
