@@ -31,6 +31,18 @@ pub struct CaseFile {
     pub content: Vec<u8>,
 }
 
+#[cfg(test)]
+impl CaseFile {
+    /// A regular file (mode 644) at `path` holding `content`, for tests.
+    pub fn regular(path: &str, content: &[u8]) -> CaseFile {
+        CaseFile {
+            path: PathBuf::from(path),
+            mode: 0o644,
+            content: content.to_vec(),
+        }
+    }
+}
+
 impl CaseFile {
     /// Whether it is a symbolic link (never followed or reduced; removed only whole).
     pub fn is_link(&self) -> bool {
@@ -424,11 +436,7 @@ mod tests {
     use super::*;
 
     fn file(path: &str, content: &[u8]) -> CaseFile {
-        CaseFile {
-            path: PathBuf::from(path),
-            mode: 0o644,
-            content: content.to_vec(),
-        }
+        CaseFile::regular(path, content)
     }
 
     #[test]

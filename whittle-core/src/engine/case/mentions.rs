@@ -190,8 +190,6 @@ fn named_words(content: &[u8]) -> HashSet<&[u8]> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     /// How many of `others` a file holding `content` names.
@@ -223,13 +221,8 @@ mod tests {
     }
 
     fn case(files: &[(&str, &str)]) -> Vec<CaseFile> {
-        files
-            .iter()
-            .map(|(path, content)| CaseFile {
-                path: PathBuf::from(path),
-                mode: 0o644,
-                content: content.as_bytes().to_vec(),
-            })
+        (files.iter())
+            .map(|(path, content)| CaseFile::regular(path, content.as_bytes()))
             .collect()
     }
 

@@ -103,13 +103,8 @@ mod tests {
     use super::*;
 
     fn files(files: &[(&str, &str)]) -> Vec<CaseFile> {
-        files
-            .iter()
-            .map(|(path, content)| CaseFile {
-                path: PathBuf::from(path),
-                mode: 0o644,
-                content: content.as_bytes().to_vec(),
-            })
+        (files.iter())
+            .map(|(path, content)| CaseFile::regular(path, content.as_bytes()))
             .collect()
     }
 

@@ -6,11 +6,7 @@ use crate::exec::oracle::predicate;
 mod turns;
 
 fn file(path: &str, content: &str) -> CaseFile {
-    CaseFile {
-        path: PathBuf::from(path),
-        mode: 0o644,
-        content: content.as_bytes().to_vec(),
-    }
+    CaseFile::regular(path, content.as_bytes())
 }
 
 #[test]
