@@ -615,8 +615,10 @@ mod tests {
     /// A bash test that makes a temporary directory and removes it on exit (`trap ... EXIT`),
     /// which a SIGKILL would leave behind; `marker` names the directory.
     fn cleaning_test(marker: &Path, timeout: Option<Duration>) -> CommandOracle {
+        // The trap first: once the marker exists, a stop runs it (made before the trap, a
+        // stop between the two on a loaded machine left the marker).
         let script = format!(
-            "mkdir {m} && trap 'rm -rf {m}' EXIT && sleep 30",
+            "trap 'rm -rf {m}' EXIT && mkdir {m} && sleep 30",
             m = marker.display()
         );
         let command: Vec<OsString> = ["bash", "-c", &script, "bash"]
