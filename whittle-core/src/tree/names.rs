@@ -21,19 +21,21 @@ use std::ops::Range;
 
 use super::{Language, declares, is_name_kind};
 
-/// One occurrence of a name: where it is, whether it declares the name, and whether it stands
-/// where it may never be evaluated (inside a function, or in a type annotation).
+/// One occurrence of a name: where it is, whether it declares the name, whether it stands
+/// where it may never be evaluated (inside a function, or in a type annotation), and whether
+/// it is a member looked up in a value (`o.x`).
 struct Occurrence {
     bytes: Range<usize>,
     declares: bool,
     may_not_run: bool,
+    member: bool,
 }
 
 impl Occurrence {
     /// Whether it counts for the name check: a declaration always; a use when every use
-    /// counts (`every_use`) or it surely runs.
+    /// counts (`every_use`), else when it surely runs and is no member.
     fn counts(&self, every_use: bool) -> bool {
-        self.declares || every_use || !self.may_not_run
+        self.declares || every_use || !(self.may_not_run || self.member)
     }
 }
 
@@ -72,7 +74,7 @@ impl DeclaredNames {
             Err(never) => match never {},
         };
         let mut names = DeclaredNames::default();
-        visit_names(&tree, text, 0..text.len(), true, |_, name, occurrence| {
+        visit_names(&tree, text, 0..text.len(), |_, name, occurrence| {
             let set = if occurrence.declares {
                 &mut names.declared
             } else {
@@ -86,13 +88,11 @@ impl DeclaredNames {
     }
 }
 
-/// Visits the names of `tree` (over `text`) that overlap `within`, in document order; members
-/// looked up in a value only `with_members`.
+/// Visits the names of `tree` (over `text`) that overlap `within`, in document order.
 fn visit_names<'t>(
     tree: &tree_sitter::Tree,
     text: &'t [u8],
     within: Range<usize>,
-    with_members: bool,
     mut visit: impl FnMut(u16, &'t [u8], Occurrence),
 ) {
     let mut cursor = tree.walk();
@@ -106,14 +106,12 @@ fn visit_names<'t>(
         if overlaps {
             let field = cursor.field_name();
             if node.child_count() == 0 {
-                if node.is_named()
-                    && is_name_kind(node.kind())
-                    && (with_members || !is_member(field))
-                {
+                if node.is_named() && is_name_kind(node.kind()) {
                     let bytes = node.start_byte()..node.end_byte();
                     let occurrence = Occurrence {
                         declares: declares(field, parents.last().map(|&(kind, _)| kind)),
                         may_not_run: may_not_run_above > 0 || may_not_run(node.kind(), field),
+                        member: is_member(field),
                         bytes: bytes.clone(),
                     };
                     visit(node.kind_id(), &text[bytes], occurrence);
@@ -165,20 +163,14 @@ impl NameIndex {
         outside: Option<&HashSet<Box<[u8]>>>,
     ) -> NameIndex {
         let mut occurrences: HashMap<(u16, &[u8]), Vec<Occurrence>> = HashMap::new();
-        visit_names(
-            tree,
-            text,
-            0..text.len(),
-            every_use,
-            |kind, name, occurrence| {
-                if occurrence.counts(every_use) {
-                    occurrences
-                        .entry((kind, name))
-                        .or_default()
-                        .push(occurrence);
-                }
-            },
-        );
+        visit_names(tree, text, 0..text.len(), |kind, name, occurrence| {
+            if occurrence.counts(every_use) {
+                occurrences
+                    .entry((kind, name))
+                    .or_default()
+                    .push(occurrence);
+            }
+        });
         let mut index = NameIndex {
             every_use,
             names: HashMap::new(),
@@ -259,23 +251,17 @@ impl NameIndex {
         if bytes.is_empty() {
             return found;
         }
-        visit_names(
-            tree,
-            text,
-            bytes,
-            self.every_use,
-            |kind, name, occurrence| {
-                if !occurrence.counts(self.every_use) {
-                    return;
-                }
-                let kinds = self.names.get(name).map_or(&[][..], Vec::as_slice);
-                if let Some(&(_, id)) = kinds.iter().find(|(known, _)| *known == kind) {
-                    let (declared, used) = found.entry(id).or_default();
-                    *declared |= occurrence.declares;
-                    *used |= !occurrence.declares;
-                }
-            },
-        );
+        visit_names(tree, text, bytes, |kind, name, occurrence| {
+            if !occurrence.counts(self.every_use) {
+                return;
+            }
+            let kinds = self.names.get(name).map_or(&[][..], Vec::as_slice);
+            if let Some(&(_, id)) = kinds.iter().find(|(known, _)| *known == kind) {
+                let (declared, used) = found.entry(id).or_default();
+                *declared |= occurrence.declares;
+                *used |= !occurrence.declares;
+            }
+        });
         found
     }
 }

@@ -9,12 +9,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::bundle::CaseFile;
+use crate::exec::cache::{Digest, sha3_256};
 use crate::tree::{DeclaredNames, Language};
 
-/// Each file's names, read again only when its content changed.
+/// Each file's names, read again only when its content changed (known by its hash).
 #[derive(Default)]
 pub(super) struct SharedNames {
-    read: HashMap<PathBuf, (Vec<u8>, Option<Arc<DeclaredNames>>)>,
+    read: HashMap<PathBuf, (Digest, Option<Arc<DeclaredNames>>)>,
 }
 
 impl SharedNames {
@@ -23,15 +24,15 @@ impl SharedNames {
         files
             .iter()
             .map(|file| {
-                if let Some((content, names)) = self.read.get(&file.path)
-                    && *content == file.content
-                {
-                    return names.clone();
+                let digest = sha3_256(&file.content);
+                match self.read.get(&file.path) {
+                    Some((read, names)) if *read == digest => names.clone(),
+                    _ => {
+                        let names = read_names(file).map(Arc::new);
+                        (self.read).insert(file.path.clone(), (digest, names.clone()));
+                        names
+                    }
                 }
-                let names = read_names(file).map(Arc::new);
-                self.read
-                    .insert(file.path.clone(), (file.content.clone(), names.clone()));
-                names
             })
             .collect()
     }
@@ -40,20 +41,17 @@ impl SharedNames {
     /// declaring them (summed over those files; none for a file without a grammar).
     pub(super) fn relied_on_counts(&mut self, files: &[CaseFile]) -> Vec<usize> {
         let names = self.of(files);
+        let declarers = declarers(&names);
         let mut relied_on = vec![0; files.len()];
-        for (user, user_names) in names.iter().enumerate() {
-            let Some(user_names) = user_names else {
-                continue;
-            };
-            for (giver, giver_names) in names.iter().enumerate() {
-                let Some(giver_names) = giver_names.as_ref().filter(|_| giver != user) else {
-                    continue;
-                };
-                relied_on[giver] += (user_names.used.iter())
-                    .filter(|&name| {
-                        giver_names.declared.contains(name) && !user_names.declared.contains(name)
-                    })
-                    .count();
+        for user in names.iter().flatten() {
+            for name in user
+                .used
+                .iter()
+                .filter(|&name| !user.declared.contains(name))
+            {
+                for &giver in declarers.get(&**name).into_iter().flatten() {
+                    relied_on[giver] += 1;
+                }
             }
         }
         relied_on
@@ -68,22 +66,27 @@ impl SharedNames {
         index: usize,
     ) -> Option<Arc<HashSet<Box<[u8]>>>> {
         let names = self.of(files);
-        let own = names.get(index)?.clone()?;
-        let others = || {
-            (names.iter().enumerate())
-                .filter(move |&(other, _)| other != index)
-                .filter_map(|(_, names)| names.as_deref())
-        };
-        let declared_elsewhere: HashSet<&[u8]> = others()
-            .flat_map(|names| names.declared.iter().map(|name| &**name))
-            .collect();
-        let used: HashSet<Box<[u8]>> = others()
-            .flat_map(|names| &names.used)
-            .filter(|name| own.declared.contains(*name) && !declared_elsewhere.contains(&***name))
+        let declarers = declarers(&names);
+        let used: HashSet<Box<[u8]>> = (names.iter().enumerate())
+            .filter(|&(other, _)| other != index)
+            .filter_map(|(_, names)| names.as_deref())
+            .flat_map(|other| &other.used)
+            .filter(|name| declarers.get(&***name).is_some_and(|by| by[..] == [index]))
             .cloned()
             .collect();
         (!used.is_empty()).then(|| Arc::new(used))
     }
+}
+
+/// Which files (by index) declare each name of `names`.
+fn declarers(names: &[Option<Arc<DeclaredNames>>]) -> HashMap<&[u8], Vec<usize>> {
+    let mut declarers: HashMap<&[u8], Vec<usize>> = HashMap::new();
+    for (file, names) in names.iter().enumerate() {
+        for name in names.iter().flat_map(|names| &names.declared) {
+            declarers.entry(&**name).or_default().push(file);
+        }
+    }
+    declarers
 }
 
 /// The names of `file`, when its language's grammar is compiled in and the language resolves
