@@ -22,6 +22,14 @@
 #       compiled to LLVM IR by clang 14 at -O1, 3.1 MB: in ts_node_child_count a comparison
 #       reads a value defined in a later block, which LLVM 14's verifier (opt-14) reports;
 #       a text without a grammar here (needs clang-14 and opt-14).
+#   sql-postgres-swapped-args    PostgreSQL 15's information_schema.sql (PG_SHARE), 115 KB,
+#       its schema renamed: the `columns` view passes _pg_char_max_length its two arguments
+#       swapped, so the server (single-user mode, on a fresh copy of a cluster that initdb made
+#       in the task's folder, run as the user `postgres`) finds no such function (needs
+#       PostgreSQL 15's server binaries, PG_BIN, and running as root).
+#   sql-sqlite-nested-function   made here (python3 and sqlite3), 13 KB: fifty tables with
+#       rows, twenty-five queries with nested expressions, and a query of two common table
+#       expressions whose inner subquery calls a function SQLite does not have.
 #   json-python-large-list       made here (python3 only), 8.1 MB: a catalogue of 30,000 items,
 #       one of them holding {"bad": 42} deep inside; the test loads it with Python's json and
 #       looks for that object (a long list: each element may be hoisted into its place).
@@ -33,6 +41,8 @@ mkdir -p "$out"
 ruby_lib=${RUBY_LIB:-/usr/lib/ruby/3.1.0}
 tsc_package=${TSC_PACKAGE:-/opt/tsc/node_modules/typescript}
 tree_sitter_src=${TREE_SITTER_SRC:-$(ls -d "$HOME"/.cargo/registry/src/*/tree-sitter-0.2* 2>/dev/null | tail -1)}
+pg_share=${PG_SHARE:-/usr/share/postgresql/15}
+pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 php_glob=${PHP_GLOB:-/usr/lib/google-cloud-sdk/platform/google_appengine/php/sdk/google/appengine/runtime/Glob.php}
 
 # plant FILE OLD NEW: replaces the one occurrence of OLD in FILE by NEW, or fails.
@@ -155,6 +165,74 @@ EOF
     chmod +x "$task/oracle.sh"
 else
     echo "installed-tasks: no clang-14, opt-14 or tree-sitter source: the LLVM task is skipped" >&2
+fi
+
+if [ -x "$pg_bin/postgres" ] && [ -f "$pg_share/information_schema.sql" ] && [ "$(id -u)" = 0 ] \
+    && id postgres >/dev/null 2>&1; then
+    task=$(cd "$out" && pwd)/sql-postgres-swapped-args
+    mkdir -p "$task"
+    sed 's/information_schema/info_copy/g' "$pg_share/information_schema.sql" >"$task/information_schema.sql"
+    plant "$task/information_schema.sql" \
+        $'             END\n             AS character_data)\n             AS data_type,\n\n           CAST(\n             _pg_char_max_length(_pg_truetypid(a, t), _pg_truetypmod(a, t))' \
+        $'             END\n             AS character_data)\n             AS data_type,\n\n           CAST(\n             _pg_char_max_length(_pg_truetypmod(a, t), _pg_truetypid(a, t))'
+    # The cluster each test copies (the server refuses to run as root).
+    rm -rf "$task/cluster" && mkdir -p "$task/cluster" && chown postgres "$task/cluster"
+    su postgres -s /bin/sh -c "$pg_bin/initdb -D '$task/cluster/db' -A trust -U postgres" >/dev/null
+    cat >"$task/oracle.sh" <<EOF
+#!/bin/bash
+f=\$(readlink -f "\$1")
+d=\$(mktemp -d) || exit 2
+trap 'rm -rf "\$d"' EXIT
+cp -a '$task/cluster/db' "\$d/db" && chown -R postgres "\$d" && chmod 755 "\$d" || exit 2
+out=\$(timeout 20 su postgres -s /bin/sh -c "$pg_bin/postgres --single -D \$d/db -j postgres" <"\$f" 2>&1)
+grep -qF 'ERROR:  function _pg_char_max_length(integer, oid) does not exist' <<<"\$out"
+EOF
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no PostgreSQL 15 at $pg_bin, not root, or no user postgres: the SQL task is skipped" >&2
+fi
+
+if command -v sqlite3 >/dev/null; then
+    task=$out/sql-sqlite-nested-function
+    mkdir -p "$task"
+    python3 - "$task/queries.sql" <<'EOF'
+import random, sys
+random.seed(22)
+tables, out = [], []
+for t in range(50):
+    cols = ["c%d %s" % (i, random.choice(["TEXT", "INTEGER", "REAL"]))
+            for i in range(random.randint(2, 6))]
+    out.append("CREATE TABLE t%d (id INTEGER PRIMARY KEY, %s)" % (t, ", ".join(cols)))
+    tables.append(("t%d" % t, [c.split()[0] for c in cols]))
+    for r in range(random.randint(1, 3)):
+        out.append("INSERT INTO t%d VALUES (%d, %s)"
+                   % (t, r + 1, ", ".join(str(random.randint(0, 9)) for _ in cols)))
+def expr(t, depth=0):
+    column = random.choice(tables[t][1])
+    if depth > 2:
+        return random.choice([column, str(random.randint(0, 9)), "'x'"])
+    a, b, c, d = (expr(t, depth + 1) for _ in range(4))
+    return random.choice(["(%s + %s)" % (a, b), "CASE WHEN %s > %s THEN %s ELSE %s END" % (a, b, c, d),
+                          "abs(%s)" % a, "coalesce(%s, %s)" % (a, b), column])
+for q in range(25):
+    t = random.randrange(len(tables))
+    out.append("SELECT %s FROM %s WHERE %s IN (SELECT %s FROM %s)"
+               % (expr(t), tables[t][0], expr(t), tables[t][1][0], tables[t][0]))
+t, u = random.randrange(len(tables)), random.randrange(len(tables))
+out.insert(len(out) * 2 // 3,
+           "WITH x AS (SELECT %s AS v FROM %s), y AS (SELECT v, (SELECT max(%s) FROM %s WHERE %s > "
+           "nosuchfn(%s)) AS w FROM x WHERE v > 0) SELECT * FROM y ORDER BY w"
+           % (expr(t), tables[t][0], tables[u][1][0], tables[u][0], expr(u), expr(t)))
+open(sys.argv[1], "w").write(";\n".join(out) + ";\n")
+EOF
+    cat >"$task/oracle.sh" <<'EOF'
+#!/bin/bash
+out=$(timeout 10 sqlite3 :memory: <"$1" 2>&1)
+grep -qF 'no such function: nosuchfn' <<<"$out"
+EOF
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no sqlite3: the SQLite task is skipped" >&2
 fi
 
 task=$out/json-python-large-list

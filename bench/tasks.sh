@@ -31,9 +31,10 @@ task_dirs() {
     done
 }
 
-# task_input DIR: the file name of the task's input (what is neither the oracle nor its helpers).
+# task_input DIR: the file name of the task's input (what is neither the oracle nor its helpers;
+# folders are helpers).
 task_input() {
-    ls "$1" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt|expected.*)$' | head -1
+    ls -p "$1" | grep -vE '^(oracle\.sh|prelude\.js|SOURCE\.txt|expected.*|.*/)$' | head -1
 }
 
 # whittle_binary: $WHITTLE, or the release build of ROOT (built first).

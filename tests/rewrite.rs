@@ -1,5 +1,5 @@
 //! The rewrite stages `replace` and `lift`: exact results on small inputs in C, Python,
-//! JavaScript, JSON and Java, each still interesting and 1-minimal for its stage (no single
+//! JavaScript, JSON, Java and SQL, each still interesting and 1-minimal for its stage (no single
 //! candidate of the stage on the result is interesting); pinned text stays; two jobs give the
 //! sequential result; pipelines name the stages.
 
@@ -271,6 +271,22 @@ fn lift_in_json_and_java() {
                 && text.contains("work()")
         }),
         "class Main { void run() { work(); } }\n",
+    );
+}
+
+/// A view's query becomes a statement of its own (a database reports an error in the query
+/// at the statement, not only when the view is read), a column's type goes.
+#[test]
+fn lift_in_sql_puts_a_view_query_in_its_place() {
+    check_stage(
+        "sql",
+        Rewrite::Lift,
+        "CREATE TABLE a (id INTEGER);\nCREATE VIEW v AS SELECT id FROM a WHERE id > 1;\n",
+        Arc::new(|candidate: &[u8]| {
+            let text = String::from_utf8_lossy(candidate);
+            parses("sql", candidate) && text.contains("CREATE TABLE") && text.contains("id > 1")
+        }),
+        "CREATE TABLE a (id);\nSELECT id FROM a WHERE id > 1;\n",
     );
 }
 

@@ -98,6 +98,28 @@ fn languages_are_found_by_name_and_extension() {
     }
 }
 
+/// SQL's grammar reads the dialects as one: a file it misreads throughout goes to the text
+/// pipeline, a stray error does not; other grammars never leave a file to it.
+#[test]
+fn a_sql_file_in_an_unknown_dialect_reads_as_text() {
+    use whittle_core::tree::{BYTES_PER_STRAY_ERROR, Language};
+    let sql = Language::by_name("sql").unwrap();
+    if !sql.is_available() {
+        return;
+    }
+    let clean = "CREATE TABLE a (id INTEGER);\nSELECT id FROM a WHERE id > 1;\n".repeat(40);
+    assert!(!sql.reads_as_text(clean.as_bytes()));
+    let stray = format!("{clean}SELECT FROM WHERE;\n");
+    assert!(stray.len() > BYTES_PER_STRAY_ERROR);
+    assert!(!sql.reads_as_text(stray.as_bytes()), "one error in 2.9 KB");
+    // SQLite's triggers, unknown to the grammar, in every other statement.
+    let trigger = "CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM a; END;\n";
+    let dialect = format!("{}{}", clean, trigger.repeat(20));
+    assert!(sql.reads_as_text(dialect.as_bytes()));
+    let javascript = Language::by_name("javascript").unwrap();
+    assert!(!javascript.reads_as_text(b"function ( {{{ ]]] ;;; )"));
+}
+
 #[test]
 fn tables_cover_the_grammars() {
     for language in languages().iter().filter(|l| l.is_available()) {

@@ -333,6 +333,24 @@ fn file_head(path: &std::path::Path) -> Vec<u8> {
     whittle_core::output::regular_file_head(path, 256).unwrap_or_default()
 }
 
+/// The language of the file at `path`, by its extension or `#!` line; none (the text
+/// pipeline, with a note) when its grammar reads several dialects as one and cannot parse it.
+fn detected_language(path: &std::path::Path) -> Option<String> {
+    let language = whittle_core::tree::Language::for_file(path, &file_head(path)).ok()?;
+    let text = || whittle_core::output::regular_file_head(path, u64::MAX).unwrap_or_default();
+    if language.reads_as_text(&text()) {
+        errln!(
+            "whittle: note: the {} grammar finds syntax errors throughout {} (a dialect it does \
+             not know?): it is reduced as text; --language {} parses it anyway",
+            language.title(),
+            path.display(),
+            language.name()
+        );
+        return None;
+    }
+    Some(language.name().to_owned())
+}
+
 impl ReduceArgs {
     /// ddmin's options: what the command line says, else `defaults`.
     fn dd_options(&self, defaults: DdOptions) -> DdOptions {
@@ -362,9 +380,7 @@ impl ReduceArgs {
                     .name()
                     .to_owned(),
             ),
-            None => whittle_core::tree::Language::for_file(&self.input, &file_head(&self.input))
-                .ok()
-                .map(|language| language.name().to_owned()),
+            None => detected_language(&self.input),
         };
         let settings = Settings {
             atoms: self

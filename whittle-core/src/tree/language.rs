@@ -95,8 +95,13 @@ fn entries() -> Vec<Entry> {
             .into()),
         entry!("elixir", "lang-elixir", || tree_sitter_elixir::LANGUAGE
             .into()),
+        entry!("sql", "lang-sql", || tree_sitter_sequel::LANGUAGE.into()),
     ]
 }
+
+/// An input of a grammar of several dialects with fewer syntax errors than one in this many
+/// bytes is read with the grammar (see [`Language::reads_as_text`]).
+pub const BYTES_PER_STRAY_ERROR: usize = 2048;
 
 /// A language whittle knows about. Only languages whose feature is compiled in can parse.
 pub struct Language {
@@ -222,6 +227,20 @@ impl Language {
     /// (see [`Profile::guard_text_edits`]).
     pub fn guards_text_edits(&self) -> bool {
         self.profile.guard_text_edits
+    }
+
+    /// Whether `text`, found to be in this language by its file's name, is better reduced as
+    /// text: the grammar reads several dialects as one and misreads `text` throughout, with a
+    /// syntax error in every [`BYTES_PER_STRAY_ERROR`] bytes or more (see
+    /// [`Profile::text_when_unparsed`]); a stray error or two leave it to the grammar.
+    pub fn reads_as_text(&'static self, text: &[u8]) -> bool {
+        self.profile.text_when_unparsed
+            && super::ParserPool::new(self).is_ok_and(|parsers| {
+                parsers
+                    .syntax_errors(text)
+                    .saturating_mul(BYTES_PER_STRAY_ERROR)
+                    >= text.len()
+            })
     }
 
     /// Whether every use of a name needs a declaration, run or not (see

@@ -51,7 +51,9 @@ use std::sync::Arc;
 pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use companions::Companions;
 pub use guard::{Admission, ParserPool, SyntaxGuard, count_syntax_errors};
-pub use language::{KindId, KindTables, Language, ShortForm, languages, needs_space};
+pub use language::{
+    BYTES_PER_STRAY_ERROR, KindId, KindTables, Language, ShortForm, languages, needs_space,
+};
 pub use names::{DeclaredNames, NameIndex, is_member};
 pub use render::Layout;
 pub(crate) use render::{line_indentation, write_indented};

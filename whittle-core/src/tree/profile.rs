@@ -65,6 +65,12 @@ pub struct Profile {
     /// code runs, so only uses outside functions count.
     #[serde(default)]
     pub names_resolved_before_running: bool,
+    /// Whether the grammar reads several dialects as one (SQL's), so that an input it parses
+    /// with errors throughout is in a dialect it does not know: the language found by a file's
+    /// extension then leaves such an input to the text pipeline (`--language` keeps the grammar;
+    /// see `Language::reads_as_text`).
+    #[serde(default)]
+    pub text_when_unparsed: bool,
     /// Statements that are nothing but a string (Python's docstrings): the tree sweeps empty
     /// them all in one test, as they remove the comments in one.
     #[serde(default)]

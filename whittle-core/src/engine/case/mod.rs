@@ -392,6 +392,7 @@ impl CaseJob {
             let head = &file.content[..file.content.len().min(256)];
             settings.language = crate::tree::Language::for_file(&file.path, head)
                 .ok()
+                .filter(|language| !language.reads_as_text(&file.content))
                 .map(|language| language.name().to_owned());
         }
         Some(settings.resolve())
