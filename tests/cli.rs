@@ -416,39 +416,6 @@ fn a_test_that_accepts_everything_is_an_error_with_the_output_written() {
     assert!(text(&output.stdout).contains("result: "));
 }
 
-/// A `.sql` file in a dialect the SQL grammar misreads throughout is reduced as text (with a
-/// note); `--language sql` keeps the grammar; a clean one is read with the grammar.
-#[cfg(feature = "lang-sql")]
-#[test]
-fn a_sql_file_the_grammar_misreads_is_reduced_as_text() {
-    let work = Work::new();
-    let trigger = "CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM a; END;\n";
-    work.file("in.sql", &format!("SELECT 1;\n{}", trigger.repeat(5)));
-    let test = ["--", "grep", "-q", "SELECT 1"];
-    let output = reduce(&work, &[&["in.sql", "--no-tui"][..], &test].concat());
-    let stderr = exited(&output, 0);
-    assert!(
-        stderr.contains("finds syntax errors throughout"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("algorithm (ddmin:block"), "{stderr}");
-    let output = reduce(
-        &work,
-        &[
-            &["in.sql", "--no-tui", "--force", "--language", "sql"][..],
-            &test,
-        ]
-        .concat(),
-    );
-    let stderr = exited(&output, 0);
-    assert!(!stderr.contains("throughout"), "{stderr}");
-    assert!(stderr.contains("algorithm (coarse-hddhr-sweep"), "{stderr}");
-    work.file("clean.sql", "SELECT 1;\nSELECT 2;\n");
-    let output = reduce(&work, &[&["clean.sql", "--no-tui"][..], &test].concat());
-    let stderr = exited(&output, 0);
-    assert!(stderr.contains("algorithm (coarse-hddhr-sweep"), "{stderr}");
-}
-
 #[test]
 fn a_whitespace_only_result_is_trivial_too_unless_allowed() {
     let work = Work::new();

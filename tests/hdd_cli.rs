@@ -1,5 +1,6 @@
 //! The tree pipelines through the `whittle` binary: `whittle algorithms`, `-a`, `--language`,
-//! `--no-syntax-guard`, the default pipeline, and clear errors.
+//! `--no-syntax-guard`, the default pipeline (SQL in an unknown dialect as text), and clear
+//! errors.
 
 mod common;
 
@@ -449,4 +450,35 @@ fn sweeps_reduce_the_json_example_as_ddmin_does_in_no_more_tests() {
             "{sweep} {sweep_tests}, {ddmin} {ddmin_tests}"
         );
     }
+}
+
+/// A `.sql` file in a dialect the SQL grammar misreads throughout is reduced as text (with a
+/// note); `--language sql` keeps the grammar; a clean one is read with the grammar.
+#[cfg(feature = "lang-sql")]
+#[test]
+fn a_sql_file_the_grammar_misreads_is_reduced_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let trigger = "CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM a; END;\n";
+    let misread = format!("SELECT 1;\n{}", trigger.repeat(5));
+    std::fs::write(dir.path().join("in.sql"), misread).unwrap();
+    std::fs::write(dir.path().join("clean.sql"), "SELECT 1;\nSELECT 2;\n").unwrap();
+    let reduce = |options: &[&str]| {
+        let mut args = vec!["reduce", "--no-tui", "-j", "1"];
+        args.extend_from_slice(options);
+        args.extend_from_slice(&["--", "grep", "-q", "SELECT 1"]);
+        let run = whittle(&args, dir.path());
+        assert!(run.status.success(), "{run:?}");
+        String::from_utf8_lossy(&run.stderr).to_string()
+    };
+    let stderr = reduce(&["in.sql"]);
+    assert!(
+        stderr.contains("finds syntax errors throughout"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("algorithm (ddmin:block"), "{stderr}");
+    let stderr = reduce(&["in.sql", "--force", "--language", "sql"]);
+    assert!(!stderr.contains("throughout"), "{stderr}");
+    assert!(stderr.contains("algorithm (coarse-hddhr-sweep"), "{stderr}");
+    let stderr = reduce(&["clean.sql"]);
+    assert!(stderr.contains("algorithm (coarse-hddhr-sweep"), "{stderr}");
 }
