@@ -334,11 +334,16 @@ fn file_head(path: &std::path::Path) -> Vec<u8> {
 }
 
 /// The language of the file at `path`, by its extension or `#!` line; none (the text
-/// pipeline, with a note) when its grammar reads several dialects as one and cannot parse it.
+/// pipeline, with a note) when its grammar reads several dialects as one and misreads the file
+/// throughout (see `Language::reads_as_text`).
 fn detected_language(path: &std::path::Path) -> Option<String> {
     let language = whittle_core::tree::Language::for_file(path, &file_head(path)).ok()?;
-    let text = || whittle_core::output::regular_file_head(path, u64::MAX).unwrap_or_default();
-    if language.reads_as_text(&text()) {
+    // Only such a grammar's files are read whole here.
+    let misread = language.text_when_unparsed()
+        && language.reads_as_text(
+            &whittle_core::output::regular_file_head(path, u64::MAX).unwrap_or_default(),
+        );
+    if misread {
         errln!(
             "whittle: note: the {} grammar finds syntax errors throughout {} (a dialect it does \
              not know?): it is reduced as text; --language {} parses it anyway",

@@ -229,6 +229,12 @@ impl Language {
         self.profile.guard_text_edits
     }
 
+    /// Whether the grammar reads several dialects as one, so that some files of the language
+    /// are better reduced as text (see [`Language::reads_as_text`]).
+    pub fn text_when_unparsed(&self) -> bool {
+        self.profile.text_when_unparsed
+    }
+
     /// Whether `text`, found to be in this language by its file's name, is better reduced as
     /// text: the grammar reads several dialects as one and misreads `text` throughout, with a
     /// syntax error in every [`BYTES_PER_STRAY_ERROR`] bytes or more (see

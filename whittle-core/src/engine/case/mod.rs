@@ -390,9 +390,12 @@ impl CaseJob {
         }
         if settings.language.is_none() {
             let head = &file.content[..file.content.len().min(256)];
+            // A dialect the grammar misreads is told by the file as the case gave it, so that
+            // its pipeline stays the same across its sessions.
+            let given = self.input.iter().find(|given| given.path == file.path);
             settings.language = crate::tree::Language::for_file(&file.path, head)
                 .ok()
-                .filter(|language| !language.reads_as_text(&file.content))
+                .filter(|language| !language.reads_as_text(&given.unwrap_or(file).content))
                 .map(|language| language.name().to_owned());
         }
         Some(settings.resolve())

@@ -171,6 +171,24 @@ fn held_sessions_settle_into_a_fixed_point_of_every_file() {
     assert_eq!(again.stats.accepted, 0);
 }
 
+/// A SQL file the grammar misreads throughout (SQLite's triggers) is reduced as text in every
+/// session, also once the parts it misread are gone: the file as the case gave it decides.
+#[cfg(feature = "lang-sql")]
+#[test]
+fn a_misread_sql_file_is_reduced_as_text_in_every_session() {
+    let triggers = "CREATE TRIGGER t AFTER INSERT ON a BEGIN DELETE FROM a; END;\n".repeat(5);
+    let mut job = coupled_job(None);
+    job.settings.algorithm = None;
+    job.input = vec![
+        file("a.sql", &format!("SELECT 1;\n{triggers}")),
+        file("b.sql", "SELECT 2;\n"),
+    ];
+    let language = |file: &CaseFile| job.plan_for(file).and_then(|plan| plan.language_name);
+    assert_eq!(language(&job.input[0]), None);
+    assert_eq!(language(&file("a.sql", "SELECT 1;\n")), None, "later");
+    assert_eq!(language(&job.input[1]).as_deref(), Some("sql"));
+}
+
 /// A file's second session on the same set with its recall held (other files still change)
 /// leaves its token sweep out: no test of it runs, the recall counts it as held back (so the
 /// case runs the file again without the hold), and the stages' `skipped` figures still add up
