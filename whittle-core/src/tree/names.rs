@@ -16,7 +16,6 @@
 //! and so do the uses of the other files of a case (`NameIndex::new`'s `outside`).
 
 use std::collections::{HashMap, HashSet};
-use std::convert::Infallible;
 use std::ops::Range;
 
 use super::{Language, declares, is_name_kind};
@@ -67,12 +66,8 @@ pub struct DeclaredNames {
 
 impl DeclaredNames {
     /// The names of `text` in `language`; `None` when the grammar is not compiled in.
-    pub fn of(language: &Language, text: &[u8]) -> Option<DeclaredNames> {
-        let parsed = super::syntax::parse_syntax(language, text, || Ok::<(), Infallible>(()));
-        let tree = match parsed {
-            Ok(tree) => tree?,
-            Err(never) => match never {},
-        };
+    pub fn of(language: &'static Language, text: &[u8]) -> Option<DeclaredNames> {
+        let tree = super::ParserPool::new(language).ok()?.parse(text)?;
         let mut names = DeclaredNames::default();
         visit_names(&tree, text, 0..text.len(), |_, name, occurrence| {
             let set = if occurrence.declares {
