@@ -193,7 +193,6 @@ fn the_fast_default_for_known_languages_is_the_tree_pipeline_with_the_guard() {
             "ddmin line",
             "brackets",
             "tokens",
-            "spans",
             "rename",
             "indent",
             "runs"

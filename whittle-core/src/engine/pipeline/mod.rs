@@ -263,7 +263,7 @@ impl Pipeline {
 /// The default for inputs in a known language (chosen by measurement: `docs/benchmarks.md`).
 pub const DEFAULT_TREE_PIPELINE: &str = "(coarse-hddhr-sweep+hddhr-sweep+unbind+variables+typedefs+\
      declarations+declarators+constructors+templates+zeros+receivers+conditions+replace+reshape+lift+\
-     inline+ddmin:line+brackets+tokens+spans+rename+indent+runs)*";
+     inline+ddmin:line+brackets+tokens+rename+indent+runs)*";
 
 /// The default for other inputs.
 pub const DEFAULT_TEXT_PIPELINE: &str =
