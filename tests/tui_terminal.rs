@@ -136,6 +136,19 @@ fn assert_raw_mode_off(screen: &str) {
     );
 }
 
+/// The test count shown once it holds still for half a second (at most ten seconds), starting
+/// from `shown`.
+fn settled_tests(tmux: &Tmux, mut shown: u64) -> u64 {
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(500));
+        match tests_shown(&tmux.capture()) {
+            Some(now) if now != shown => shown = now,
+            _ => break,
+        }
+    }
+    shown
+}
+
 /// The number after "tests" in the statistics pane.
 fn tests_shown(screen: &str) -> Option<u64> {
     screen.lines().find_map(|line| {
@@ -187,10 +200,11 @@ fn reduce_in_a_real_terminal() {
     assert!(screen.contains("RUNNING"), "{screen}");
     assert!(screen.contains("int"), "the test case is shown:\n{screen}");
 
-    // Space pauses: the screen says so and the test count stops.
+    // Space pauses: the screen says so and the test count stops (the tests under way when
+    // the pause came still finish and are counted; none starts after them).
     tmux.keys("Space");
     let screen = tmux.wait_for("PAUSED", |s| s.contains("PAUSED"));
-    let paused_tests = tests_shown(&screen).unwrap();
+    let paused_tests = settled_tests(&tmux, tests_shown(&screen).unwrap());
     std::thread::sleep(Duration::from_millis(1500));
     let screen = tmux.capture();
     assert!(screen.contains("PAUSED"), "{screen}");
