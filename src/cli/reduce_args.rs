@@ -337,23 +337,26 @@ fn file_head(path: &std::path::Path) -> Vec<u8> {
 /// pipeline, with a note) when its grammar reads several dialects as one and misreads the file
 /// throughout (see `Language::reads_as_text`).
 fn detected_language(path: &std::path::Path) -> Option<String> {
-    let language = whittle_core::tree::Language::for_file(path, &file_head(path)).ok()?;
-    // Only such a grammar's files are read whole here.
-    let misread = language.text_when_unparsed()
-        && language.reads_as_text(
-            &whittle_core::output::regular_file_head(path, u64::MAX).unwrap_or_default(),
-        );
-    if misread {
-        errln!(
-            "whittle: note: the {} grammar finds syntax errors throughout {} (a dialect it does \
-             not know?): it is reduced as text; --language {} parses it anyway",
-            language.title(),
-            path.display(),
-            language.name()
-        );
-        return None;
+    use whittle_core::tree::{Detected, Language};
+    // Only the files of such a grammar are read whole here.
+    let whole = || {
+        let content = whittle_core::output::regular_file_head(path, u64::MAX);
+        content.unwrap_or_default().into()
+    };
+    match Language::detect(path, &file_head(path), whole) {
+        Detected::Grammar(language) => Some(language.name().to_owned()),
+        Detected::AsText(language) => {
+            errln!(
+                "whittle: note: the {} grammar finds syntax errors throughout {} (a dialect it \
+                 does not know?): it is reduced as text; --language {} parses it anyway",
+                language.title(),
+                path.display(),
+                language.name()
+            );
+            None
+        }
+        Detected::Unknown => None,
     }
-    Some(language.name().to_owned())
 }
 
 impl ReduceArgs {

@@ -103,6 +103,27 @@ fn entries() -> Vec<Entry> {
 /// bytes is read with the grammar (see [`Language::reads_as_text`]).
 pub const BYTES_PER_STRAY_ERROR: usize = 2048;
 
+/// What [`Language::detect`] found of a file.
+#[derive(Clone, Copy, Debug)]
+pub enum Detected {
+    /// Its language, read with the grammar.
+    Grammar(&'static Language),
+    /// Its language by name, in a dialect the grammar misreads: reduced as text.
+    AsText(&'static Language),
+    /// No language: reduced as text.
+    Unknown,
+}
+
+impl Detected {
+    /// The language to read the file in, if any.
+    pub fn grammar(self) -> Option<&'static Language> {
+        match self {
+            Detected::Grammar(language) => Some(language),
+            Detected::AsText(_) | Detected::Unknown => None,
+        }
+    }
+}
+
 /// A language whittle knows about. Only languages whose feature is compiled in can parse.
 pub struct Language {
     profile: Profile,
@@ -229,10 +250,24 @@ impl Language {
         self.profile.guard_text_edits
     }
 
-    /// Whether the grammar reads several dialects as one, so that some files of the language
-    /// are better reduced as text (see [`Language::reads_as_text`]).
-    pub fn text_when_unparsed(&self) -> bool {
-        self.profile.text_when_unparsed
+    /// How a file nobody named the language of is read: its language found by its name or the
+    /// `#!` line in `head`, unless that language's grammar reads several dialects as one and
+    /// misreads the file's `content` throughout ([`Language::reads_as_text`]; `content` is
+    /// asked for only then).
+    pub fn detect<'a>(
+        path: &Path,
+        head: &[u8],
+        content: impl FnOnce() -> std::borrow::Cow<'a, [u8]>,
+    ) -> Detected {
+        match Language::for_file(path, head) {
+            Err(_) => Detected::Unknown,
+            Ok(language)
+                if language.profile.text_when_unparsed && language.reads_as_text(&content()) =>
+            {
+                Detected::AsText(language)
+            }
+            Ok(language) => Detected::Grammar(language),
+        }
     }
 
     /// Whether `text`, found to be in this language by its file's name, is better reduced as

@@ -52,7 +52,8 @@ pub use arena::{Children, NodeId, Preprocess, Tree};
 pub use companions::Companions;
 pub use guard::{Admission, ParserPool, SyntaxGuard, count_syntax_errors};
 pub use language::{
-    BYTES_PER_STRAY_ERROR, KindId, KindTables, Language, ShortForm, languages, needs_space,
+    BYTES_PER_STRAY_ERROR, Detected, KindId, KindTables, Language, ShortForm, languages,
+    needs_space,
 };
 pub use names::{DeclaredNames, NameIndex, is_member};
 pub use render::Layout;

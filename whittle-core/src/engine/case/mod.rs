@@ -393,9 +393,9 @@ impl CaseJob {
             // A dialect the grammar misreads is told by the file as the case gave it, so that
             // its pipeline stays the same across its sessions.
             let given = self.input.iter().find(|given| given.path == file.path);
-            settings.language = crate::tree::Language::for_file(&file.path, head)
-                .ok()
-                .filter(|language| !language.reads_as_text(&given.unwrap_or(file).content))
+            let content = || given.unwrap_or(file).content.as_slice().into();
+            settings.language = crate::tree::Language::detect(&file.path, head, content)
+                .grammar()
                 .map(|language| language.name().to_owned());
         }
         Some(settings.resolve())
