@@ -12,7 +12,7 @@ use ratatui::widgets::Paragraph;
 use super::{Pane, View};
 use crate::tui::widgets::{ListCursor, block, human_bytes};
 use whittle_core::engine::case::{CaseView, FileRow, FileState};
-use whittle_core::text::describe::ellipsize;
+use whittle_core::text::describe::{ellipsize, ellipsize_path};
 
 /// The rows the pane needs to show every file (with its borders).
 pub fn height(case: &CaseView) -> u16 {
@@ -146,9 +146,48 @@ pub fn lines(case: &CaseView, cursor: Option<usize>, width: usize) -> Vec<String
             );
             let room = width.saturating_sub(tail.chars().count() + 2);
             let path_width = path_width.min(room).max(4);
-            let path = ellipsize(&row.path, path_width);
+            let path = ellipsize_path(&row.path, path_width);
             let line = format!("{mark} {path:<path_width$}{tail}");
             ellipsize(line.trim_end(), width)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(path: &str, state: FileState) -> FileRow {
+        FileRow {
+            path: path.to_string(),
+            language: Some("java".to_string()),
+            binary: false,
+            link: false,
+            start_bytes: 19915,
+            bytes: if state == FileState::Removed { 0 } else { 80 },
+            state,
+        }
+    }
+
+    /// Long paths that share their directories lose those, not the files' names.
+    #[test]
+    fn rows_too_narrow_for_the_paths_keep_the_file_names() {
+        let dir = "java/util/concurrent/atomic";
+        let case = CaseView {
+            round: 1,
+            removing_files: false,
+            current: Some(1),
+            files: vec![
+                row(&format!("{dir}/AtomicBoolean.java"), FileState::Removed),
+                row(&format!("{dir}/Striped64.java"), FileState::Reducing),
+            ],
+        };
+        assert_eq!(
+            lines(&case, None, 52),
+            [
+                "  …/AtomicBoolean.java      java 19915 →  – removed",
+                "▶ …/atomic/Striped64.java   java 19915 → 80 reducing",
+            ]
+        );
+    }
 }

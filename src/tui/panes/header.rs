@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 use super::View;
 use crate::tui::model::Ending;
 use whittle_core::engine::session::RunState;
-use whittle_core::text::describe::ellipsize;
+use whittle_core::text::describe::{ellipsize, ellipsize_path};
 
 /// What the run is doing, in one phrase.
 pub fn state_label(view: &View) -> (String, Style) {
@@ -89,14 +89,53 @@ pub fn draw(view: &View, input_name: &str, frame: &mut Frame, area: Rect) {
         .and_then(|path| path.file_name())
         .map(|name| format!(" → {}", name.to_string_lossy()))
         .unwrap_or_default();
-    let input = format!(" {input_name}{language}{output} ");
     let pipeline = format!(" {} ", view.snapshot.pipeline);
     if room > 4 {
         let input_room = room.saturating_sub(pipeline.width().min(room / 2));
-        let input = ellipsize(&input, input_room);
+        let input = input_label(input_name, &format!("{language}{output}"), input_room);
         let pipeline = ellipsize(&pipeline, room - input.width());
         spans.push(Span::styled(input, theme.header));
         spans.push(Span::styled(pipeline, theme.muted.patch(theme.header)));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)).style(theme.header), area);
+}
+
+/// The header's input ` NAME (language) → output ` in at most `room` columns. A path too long
+/// for the room keeps its file's name: its directories go first, then the language and output.
+fn input_label(name: &str, extras: &str, room: usize) -> String {
+    let full = format!(" {name}{extras} ");
+    if full.width() <= room || !name.contains('/') {
+        return ellipsize(&full, room);
+    }
+    let file_name = name.rsplit('/').next().unwrap_or(name);
+    let short = ellipsize_path(name, room.saturating_sub(extras.width() + 2));
+    let label = if short.ends_with(file_name) {
+        format!(" {short}{extras} ")
+    } else {
+        format!(" {} ", ellipsize_path(name, room.saturating_sub(2)))
+    };
+    ellipsize(&label, room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_path_keeps_its_file_name_before_the_language_and_output() {
+        let name = "src · java/util/concurrent/atomic/Striped64.java";
+        let extras = " (java) → tui.out";
+        assert_eq!(input_label(name, extras, 80), format!(" {name}{extras} "));
+        assert_eq!(
+            input_label(name, extras, 44),
+            " …/atomic/Striped64.java (java) → tui.out "
+        );
+        assert_eq!(input_label(name, extras, 30), " …/atomic/Striped64.java ");
+        assert_eq!(input_label(name, extras, 12), " Striped64… ");
+        // A name that is no path is cut at its end, as before.
+        assert_eq!(input_label("demo hello-world", " (c)", 12), " demo hello…");
+        for room in 0..60 {
+            assert!(input_label(name, extras, room).width() <= room, "{room}");
+        }
+    }
 }

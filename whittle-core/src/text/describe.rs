@@ -42,6 +42,25 @@ pub fn ellipsize(text: &str, width: usize) -> String {
     cut
 }
 
+/// A path cut to at most `width` terminal columns so that the file's name stays: the
+/// directories go first, from the left, at a `/` (`…/atomic/Striped64.java`, then
+/// `…Striped64.java`); a name too long for the room is cut at its end, as [`ellipsize`] does.
+pub fn ellipsize_path(path: &str, width: usize) -> String {
+    if path.width() <= width {
+        return path.to_string();
+    }
+    let fits = |tail: &str| tail.width() < width;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let at_slash = path
+        .char_indices()
+        .find(|&(at, ch)| ch == '/' && at > 0 && fits(&path[at..]));
+    match at_slash {
+        Some((at, _)) => format!("…{}", &path[at..]),
+        None if name.len() < path.len() && fits(name) => format!("…{name}"),
+        None => ellipsize(name, width),
+    }
+}
+
 /// Code on one line, at most `width` columns: whitespace collapsed, and when that is too long,
 /// the insides of the innermost brackets elided first (`if (1) { printf(...); }`, then
 /// `if (1) {...}`), then the rest cut with `…`.
@@ -150,6 +169,22 @@ mod tests {
         // Wide characters take two columns each.
         assert_eq!(ellipsize("日本語テキスト", 7), "日本語…");
         assert_eq!(ellipsize("日本語", 6), "日本語");
+    }
+
+    #[test]
+    fn paths_keep_their_file_names() {
+        let path = "java/util/concurrent/atomic/Striped64.java";
+        assert_eq!(ellipsize_path(path, 60), path);
+        assert_eq!(ellipsize_path(path, 30), "…/atomic/Striped64.java");
+        assert_eq!(ellipsize_path(path, 26), "…/atomic/Striped64.java");
+        assert_eq!(ellipsize_path(path, 16), "…/Striped64.java");
+        assert_eq!(ellipsize_path(path, 15), "…Striped64.java");
+        // Not even the name fits: it is cut at its end.
+        assert_eq!(ellipsize_path(path, 8), "Striped…");
+        assert_eq!(ellipsize_path("demo hello-world-hoist", 11), "demo hello…");
+        assert_eq!(ellipsize_path(path, 1), "…");
+        assert_eq!(ellipsize_path(path, 0), "");
+        assert!((0..50).all(|width| ellipsize_path(path, width).width() <= width));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::tui::model::{CandidateView, ConfigView, Decision, Round, TreeSet};
 use crate::tui::widgets::{block, clock_time, human_bytes, partition_strip};
 use whittle_core::observe::events::{Branch, CandidateKind, TreePhase};
 use whittle_core::outcome::Outcome;
-use whittle_core::text::describe::ellipsize;
+use whittle_core::text::describe::{ellipsize, ellipsize_path};
 
 mod words;
 use words::*;
@@ -261,7 +261,13 @@ fn done_case_file(view: &View, width: usize) -> Option<Vec<Line<'static>>> {
             ),
         ]),
         Line::styled(
-            ellipsize(&format!("the pipeline of {path}"), width),
+            ellipsize(
+                &format!(
+                    "the pipeline of {}",
+                    ellipsize_path(path, width.saturating_sub(16))
+                ),
+                width,
+            ),
             theme.muted,
         ),
         Line::styled(
