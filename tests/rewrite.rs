@@ -290,6 +290,30 @@ fn lift_in_sql_puts_a_view_query_in_its_place() {
     );
 }
 
+/// Deeper than two levels, a node lifts to a node of a kind its place takes: the call inside a
+/// subquery's condition becomes the column (SQLite reports an unknown function as it prepares
+/// the statement); in C the call inside a cast inside a sum becomes the initializer.
+#[test]
+fn lift_reaches_a_node_of_a_kind_the_place_takes_at_any_depth() {
+    check_stage(
+        "sql",
+        Rewrite::Lift,
+        "SELECT (SELECT * FROM a WHERE nosuchfn());\n",
+        Arc::new(|candidate: &[u8]| {
+            let text = String::from_utf8_lossy(candidate);
+            parses("sql", candidate) && text.starts_with("SELECT ") && text.contains("nosuchfn()")
+        }),
+        "SELECT nosuchfn()\n",
+    );
+    check_stage(
+        "c",
+        Rewrite::Lift,
+        "int main(void) { int x = 1 + (int)(2 * bug(3)); }\n",
+        c_like(&["main(void) { int x = ", "bug(3)"]),
+        "int main(void) { int x = bug(3); }\n",
+    );
+}
+
 /// Pins the nodes whose text is the given text, and everything inside them (as a pinned byte
 /// range of a session does).
 struct PinText(&'static str);

@@ -1,5 +1,7 @@
 //! `lift`: a node is replaced by one of its named descendants, whatever their kinds: any named
-//! descendant up to [`MAX_DEPTH`] levels down, or one of the node's own kind at any depth; the
+//! descendant up to [`MAX_DEPTH`] levels down, or at any depth one of the node's own kind or a
+//! node (not a token) of a kind the grammar names for the node's place (the call inside a
+//! subquery inside a query's column: `SELECT (SELECT * FROM t WHERE f())` → `SELECT f()`); the
 //! syntax guard and the test decide what is valid. The descendants that leave least come first.
 
 use super::Round;
@@ -17,6 +19,11 @@ pub fn targets(round: &Round, node: NodeId) -> Vec<NodeId> {
     }
     let own_chars = round.chars_of(node);
     let kind = tree.kind_id(node);
+    let allowed_here = tree.kinds_allowed_at(node);
+    let fits_here = |target: NodeId| {
+        !tree.is_token(target)
+            && allowed_here.is_some_and(|allowed| allowed.contains(&tree.kind_id(target)))
+    };
     let mut found: Vec<NodeId> = Vec::new();
     let mut stack: Vec<(NodeId, usize)> = tree.children(node).map(|child| (child, 1)).collect();
     while let Some((current, depth)) = stack.pop() {
@@ -25,7 +32,7 @@ pub fn targets(round: &Round, node: NodeId) -> Vec<NodeId> {
         if !synthetic
             && tree.is_named(current)
             && !tree.is_extra(current)
-            && (depth <= MAX_DEPTH || same_kind)
+            && (depth <= MAX_DEPTH || same_kind || fits_here(current))
             && (1..own_chars).contains(&round.chars_of(current))
             && round.pins.allow_hoist(node, current)
         {
