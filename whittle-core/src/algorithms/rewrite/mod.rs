@@ -42,7 +42,8 @@ pub enum Rewrite {
     /// A node becomes a shorter text its place allows (the shortest texts of the kinds of its
     /// supertype there, and further short spellings of literals).
     Replace,
-    /// A node becomes one of its named descendants (two levels down, or of its own kind).
+    /// A node becomes one of its named descendants (two levels down; deeper, of its own kind or
+    /// of a kind its place takes).
     Lift,
     /// A node becomes the short form of another kind its place allows, made of its own fields.
     Reshape,
@@ -89,8 +90,8 @@ impl Rewrite {
                  expression 0 or 1, a C type int, a statement ;)"
             }
             Rewrite::Lift => {
-                "a node becomes a named descendant of any kind up to two levels down (or of its \
-                 own kind at any depth), largest gain first"
+                "a node becomes a named descendant of any kind up to two levels down (or at any \
+                 depth of its own kind or of a kind its place takes), largest gain first"
             }
             Rewrite::Reshape => {
                 "a node becomes the short form of another kind its place allows, made of its own \
