@@ -82,4 +82,53 @@ mod tests {
         // 2 of 10.
         assert!(record.judges_next());
     }
+
+    /// A candidate judged by the name check is a guess, like one the recall skips: it counts
+    /// among the run's skipped edits, so the stage's run is no proof of its fixed point and
+    /// the round that settles runs it again without the check.
+    #[test]
+    fn a_candidate_the_name_check_judged_counts_as_skipped() {
+        use std::sync::Arc;
+
+        use crate::exec::cache::CachePolicy;
+        use crate::observe::events::{Candidate, CandidateKind};
+        use crate::params::Knobs;
+        use crate::testing::control::Control;
+        use crate::testing::tester::{CandidateGuard, Tester};
+        use crate::tree::Admission;
+
+        /// Admits every candidate, and says each leaves a used name undeclared.
+        struct Undeclaring;
+
+        impl CandidateGuard for Undeclaring {
+            fn admits(&self, _: &[u8]) -> bool {
+                true
+            }
+
+            fn rebase(&self, _: &[u8]) {}
+
+            fn judge(&self, _: &[u8], check_names: bool) -> Admission {
+                Admission {
+                    admitted: true,
+                    undeclares: check_names,
+                }
+            }
+        }
+
+        let oracle = crate::exec::oracle::predicate("never", |_: &[u8]| false);
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+        tester.set_best(vec![b'a'; 100]);
+        tester.set_guard(Some(Arc::new(Undeclaring)));
+        tester.recall_mut().start_run(true);
+        for i in 0..16u8 {
+            let candidate = Candidate::single(CandidateKind::Edit);
+            tester.judge_single(candidate, &[i; 50]).unwrap();
+        }
+        let judged = tester.stats().names_skips;
+        assert!(judged > 0, "{:?}", tester.stats());
+        assert_eq!(tester.stats().tests + judged, 16);
+        assert_eq!(tester.recall().skipped(), judged);
+        tester.recall_mut().end_run();
+    }
 }

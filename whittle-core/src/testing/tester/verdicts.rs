@@ -232,8 +232,8 @@ impl Tester {
                 return Some(self.record_known(source, i, content, judged, Action::Cache, outcome));
             }
         }
-        // Judged by the reduction order (it is not below the best), by the recall (it failed
-        // before in a neighbourhood of the same shape) or by the syntax guard.
+        // Judged by the reduction order (not below the best), by the recall (failed before in a
+        // neighbourhood of the same shape), the syntax guard, or the name check (a guess).
         let (action, outcome) = if !self.preflight && !below_in_reduction_order(content, &self.best)
         {
             self.stats.guard_skips += 1;
@@ -248,6 +248,7 @@ impl Tester {
             self.stats.guard_skips += 1;
             (Action::Guard, Outcome::Unresolved)
         } else if *undeclares && self.undeclared.judges_next() {
+            self.recall.count_skipped(1);
             self.stats.names_skips += 1;
             (Action::Names, Outcome::NotInteresting)
         } else {
@@ -633,8 +634,7 @@ pub(super) struct Judging {
     pub(super) content: Vec<u8>,
     /// The content's digest for the cache, when it was worked out alongside the test.
     pub(super) digest: Option<Digest>,
-    /// The candidate leaves a used name undeclared (its outcome is noted for
-    /// [`super::undeclared`]).
+    /// It leaves a used name undeclared (its outcome is noted for [`super::undeclared`]).
     pub(super) undeclares: bool,
 }
 
