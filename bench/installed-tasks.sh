@@ -30,6 +30,10 @@
 #   sql-sqlite-nested-function   made here (python3 and sqlite3), 13 KB: fifty tables with
 #       rows, twenty-five queries with nested expressions, and a query of two common table
 #       expressions whose inner subquery calls a function SQLite does not have.
+#   java-javac-jdk-arrays        java/util/Arrays.java of a newer JDK's src.zip (JDK_SRC_ZIP,
+#       default Temurin 25's), 392 KB, compiled into java.base by the installed javac (17:
+#       JAVAC): its hashCode helpers call ArraysSupport.hashCode(a, from, to, seed), which 17
+#       lacks, so javac finds only Object's hashCode() (no bug planted: a version mismatch).
 #   json-python-large-list       made here (python3 only), 8.1 MB: a catalogue of 30,000 items,
 #       one of them holding {"bad": 42} deep inside; the test loads it with Python's json and
 #       looks for that object (a long list: each element may be hoisted into its place).
@@ -42,6 +46,8 @@ ruby_lib=${RUBY_LIB:-/usr/lib/ruby/3.1.0}
 tsc_package=${TSC_PACKAGE:-/opt/tsc/node_modules/typescript}
 tree_sitter_src=${TREE_SITTER_SRC:-$(ls -d "$HOME"/.cargo/registry/src/*/tree-sitter-0.2* 2>/dev/null | tail -1)}
 pg_share=${PG_SHARE:-/usr/share/postgresql/15}
+jdk_src_zip=${JDK_SRC_ZIP:-/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip}
+javac=${JAVAC:-javac}
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 php_glob=${PHP_GLOB:-/usr/lib/google-cloud-sdk/platform/google_appengine/php/sdk/google/appengine/runtime/Glob.php}
 
@@ -233,6 +239,23 @@ EOF
     chmod +x "$task/oracle.sh"
 else
     echo "installed-tasks: no sqlite3: the SQLite task is skipped" >&2
+fi
+
+if command -v "$javac" >/dev/null && command -v unzip >/dev/null && [ -f "$jdk_src_zip" ]; then
+    task=$out/java-javac-jdk-arrays
+    mkdir -p "$task"
+    unzip -p "$jdk_src_zip" java.base/java/util/Arrays.java >"$task/Arrays.java"
+    {
+        echo '#!/bin/bash'
+        echo '# javac compiles the candidate as java.base'"'"'s java/util/Arrays.java.'
+        echo 'f=$(readlink -f "$1"); t=$(mktemp -d); trap '"'"'rm -rf "$t"'"'"' EXIT'
+        echo 'mkdir -p "$t/p/java/util" && cp "$f" "$t/p/java/util/Arrays.java" || exit 1'
+        printf 'out=$(cd "$t" && timeout 60 %q --patch-module java.base=p -d o -Xmaxerrs 1000 p/java/util/Arrays.java 2>&1)\n' "$javac"
+        echo 'grep -qF "error: method hashCode in class Object cannot be applied to given types" <<<"$out"'
+    } >"$task/oracle.sh"
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no $javac, unzip or $jdk_src_zip: the Java task is skipped" >&2
 fi
 
 task=$out/json-python-large-list
