@@ -13,6 +13,7 @@ mod hoist;
 mod lookahead;
 mod pinned_nodes;
 mod prune;
+mod queue;
 mod undeclaring;
 mod walk;
 

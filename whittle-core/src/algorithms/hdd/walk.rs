@@ -1,8 +1,7 @@
 //! One iteration of a hierarchical algorithm over one parsed tree: the level walk (HDD, Hoist,
 //! HDDH and their coarse forms) and the breadth-first walk over children (the `^r` variants).
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::observe::events::{Event, TreePhase};
@@ -15,6 +14,7 @@ use super::algorithm::{Algorithm, Pruner, Traversal};
 use super::hoist::HoistPolicy;
 use super::lookahead::{LOOKAHEAD_LIMIT, TreeLookahead};
 use super::pinned_nodes::PinnedNodes;
+use super::queue::{NodeQueue, Turn, split_small};
 use super::undeclaring::SoleDeclarations;
 use super::{comments, hoist, prune};
 
@@ -127,26 +127,69 @@ impl Walk<'_> {
         self.reduce_set(&[root], None, 0, None)?;
         let mut queue = NodeQueue::new(self.algorithm.pruner == Pruner::Sweep);
         queue.push(&self.state, root, 0);
-        while let Some((node, depth)) = queue.pop() {
-            if self.state.visible(node) != Some(node) {
+        while let Some((turn, depth)) = queue.pop() {
+            let own_turn = matches!(turn, Turn::Children(_));
+            let Some((parent, set)) = self.turn_set(turn, depth, &mut queue) else {
                 continue;
-            }
-            let children = self.state.children(node);
-            if children.is_empty() {
-                continue;
-            }
-            let after_emptied = self.look_ahead(&children, &queue);
-            self.reduce_set(&children, Some(node), depth + 1, after_emptied.as_ref())?;
-            if let Some(hoisted) = self.hoist_at_own_turn(node, depth)? {
+            };
+            let after_emptied = self.look_ahead(&set, &queue);
+            self.reduce_set(&set, Some(parent), depth + 1, after_emptied.as_ref())?;
+            if own_turn && let Some(hoisted) = self.hoist_at_own_turn(parent, depth)? {
                 // Its children have not been pruned yet: it takes a turn of its own.
                 queue.push(&self.state, hoisted, depth);
                 continue;
             }
-            for child in self.state.children(node) {
+            for child in set.iter().filter_map(|&node| self.state.visible(node)) {
                 queue.push(&self.state, child, depth + 1);
             }
         }
         Ok(())
+    }
+
+    /// The parent and the nodes of a turn still in the tree (`None`: nothing left to reduce).
+    /// At a node's turn its small children wait for a turn of their own when the queue takes
+    /// the largest first (see [`split_small`]).
+    fn turn_set(
+        &self,
+        turn: Turn,
+        depth: usize,
+        queue: &mut NodeQueue,
+    ) -> Option<(NodeId, Vec<NodeId>)> {
+        match turn {
+            Turn::Children(node) => {
+                if self.state.visible(node) != Some(node) {
+                    return None;
+                }
+                let children = self.state.children(node);
+                if children.is_empty() {
+                    return None;
+                }
+                if !queue.largest_first() {
+                    return Some((node, children));
+                }
+                let (large, small) = split_small(&self.state, children);
+                if !small.is_empty() {
+                    let waiting = Turn::Small {
+                        parent: node,
+                        nodes: small,
+                    };
+                    queue.push_turn(&self.state, waiting, depth);
+                }
+                Some((node, large))
+            }
+            Turn::Small { parent, nodes } => {
+                if self.state.visible(parent) != Some(parent) || !self.state.is_shown(parent) {
+                    return None;
+                }
+                let children: HashSet<NodeId> = self.state.children(parent).into_iter().collect();
+                let nodes: Vec<NodeId> = nodes
+                    .iter()
+                    .filter_map(|&node| self.state.visible(node))
+                    .filter(|node| children.contains(node))
+                    .collect();
+                (!nodes.is_empty()).then_some((parent, nodes))
+            }
+        }
     }
 
     /// How TMIN^χ runs: the papers' way, or in the `-sweep` variants (beyond the papers) with
@@ -256,15 +299,19 @@ impl Walk<'_> {
         {
             lookahead.hoists(&self.hoist_set(current), &self.pins, policy);
         }
+        let current_turns: Vec<Turn> = current
+            .into_iter()
+            .flatten()
+            .map(|&node| Turn::Children(node))
+            .collect();
         let upcoming = queue.upcoming().take(UPCOMING_NODES);
-        for node in upcoming.chain(current.into_iter().flatten().copied()) {
+        for turn in upcoming.chain(current_turns.iter()) {
             if lookahead.is_full() {
                 break;
             }
-            if self.state.visible(node) != Some(node) {
+            let Some(children) = self.upcoming_set(turn, queue.largest_first()) else {
                 continue;
-            }
-            let children = self.state.children(node);
+            };
             if self.algorithm.prune {
                 let config = self.prune_config(&children);
                 let first = prune::first_candidates(
@@ -281,6 +328,30 @@ impl Walk<'_> {
             }
         }
         lookahead
+    }
+
+    /// The nodes a turn to come will reduce, as far as the current tree tells (the small
+    /// children of a node wait, see [`split_small`]).
+    fn upcoming_set(&self, turn: &Turn, largest_first: bool) -> Option<Vec<NodeId>> {
+        match turn {
+            Turn::Children(node) => {
+                if self.state.visible(*node) != Some(*node) {
+                    return None;
+                }
+                let children = self.state.children(*node);
+                Some(if largest_first {
+                    split_small(&self.state, children).0
+                } else {
+                    children
+                })
+            }
+            Turn::Small { nodes, .. } => Some(
+                nodes
+                    .iter()
+                    .filter_map(|&node| self.state.visible(node))
+                    .collect(),
+            ),
+        }
     }
 
     /// Prunes and/or hoists one set of sibling or same-level nodes; `after_emptied` is what
@@ -393,134 +464,4 @@ pub(super) fn undeclaring(
 /// Whether the algorithm is a `-sweep` variant of HDD^r: large nodes take their own turn.
 fn sweeps_with_own_turns(algorithm: Algorithm) -> bool {
     algorithm.pruner == Pruner::Sweep && algorithm.traversal == Traversal::Recursive
-}
-
-/// The nodes of HDD^r's walk whose children are still to be reduced, with their depths: first in,
-/// first out (breadth first, the papers' queue), or the largest first (by the bytes of the node
-/// in the parsed text; ties first in, first out), as Perses' priority queue: the `-sweep`
-/// variants, beyond the papers, reduce inside the nodes that hold the most text before the small
-/// ones, so the best shrinks sooner (on a 6.5 KB JavaScript file 2828 → 1917 non-whitespace
-/// characters after 60 s, `docs/benchmarks.md` section 17).
-enum NodeQueue {
-    Fifo(VecDeque<(NodeId, usize)>),
-    /// Keyed by the node's bytes (largest first) and the order of arrival.
-    Largest {
-        nodes: BTreeMap<(Reverse<usize>, u64), (NodeId, usize)>,
-        arrivals: u64,
-    },
-}
-
-impl NodeQueue {
-    fn new(largest_first: bool) -> Self {
-        if largest_first {
-            NodeQueue::Largest {
-                nodes: BTreeMap::new(),
-                arrivals: 0,
-            }
-        } else {
-            NodeQueue::Fifo(VecDeque::new())
-        }
-    }
-
-    fn push(&mut self, state: &TreeState, node: NodeId, depth: usize) {
-        match self {
-            NodeQueue::Fifo(queue) => queue.push_back((node, depth)),
-            NodeQueue::Largest { nodes, arrivals } => {
-                let bytes = state.tree().byte_range(node).len();
-                nodes.insert((Reverse(bytes), *arrivals), (node, depth));
-                *arrivals += 1;
-            }
-        }
-    }
-
-    fn pop(&mut self) -> Option<(NodeId, usize)> {
-        match self {
-            NodeQueue::Fifo(queue) => queue.pop_front(),
-            NodeQueue::Largest { nodes, .. } => nodes.pop_first().map(|(_, entry)| entry),
-        }
-    }
-
-    /// The nodes in the order they will be taken.
-    fn upcoming(&self) -> Box<dyn Iterator<Item = NodeId> + '_> {
-        match self {
-            NodeQueue::Fifo(queue) => Box::new(queue.iter().map(|&(node, _)| node)),
-            NodeQueue::Largest { nodes, .. } => Box::new(nodes.values().map(|&(node, _)| node)),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tree::{Language, Preprocess};
-
-    /// The sweep variants' queue takes the node with the most text first (ties in order of
-    /// arrival); the papers' queue takes them as they came.
-    #[test]
-    #[cfg_attr(
-        not(feature = "lang-json"),
-        ignore = "needs the JSON grammar (cargo feature lang-json)"
-    )]
-    fn the_largest_node_comes_first_and_ties_keep_their_order() {
-        let json = Language::by_name("json").expect("json is compiled in");
-        let text = br#"[1, [22, 333], 4444, [5], 6666]"#.to_vec();
-        let tree = crate::tree::parse(json, text.clone(), Preprocess::default()).expect("parse");
-        let state = TreeState::new(Arc::clone(&tree));
-        let array = tree
-            .ids()
-            .find(|&id| tree.kind(id) == "array")
-            .expect("array");
-        let elements = state.children(array);
-        let texts = |queue: &mut NodeQueue| {
-            std::iter::from_fn(|| queue.pop())
-                .map(|(node, _)| String::from_utf8_lossy(tree.text(node)).into_owned())
-                .collect::<Vec<_>>()
-        };
-        let mut largest = NodeQueue::new(true);
-        let mut fifo = NodeQueue::new(false);
-        for &node in &elements {
-            largest.push(&state, node, 1);
-            fifo.push(&state, node, 1);
-        }
-        let upcoming: Vec<NodeId> = largest.upcoming().collect();
-        assert_eq!(
-            texts(&mut largest),
-            [
-                "[22, 333]",
-                "4444",
-                "6666",
-                "[5]",
-                "[",
-                "1",
-                ",",
-                ",",
-                ",",
-                ",",
-                "]"
-            ]
-        );
-        assert_eq!(
-            upcoming
-                .iter()
-                .map(|&n| tree.text(n).len())
-                .collect::<Vec<_>>(),
-            [9, 4, 4, 3, 1, 1, 1, 1, 1, 1, 1]
-        );
-        assert_eq!(
-            texts(&mut fifo),
-            [
-                "[",
-                "1",
-                ",",
-                "[22, 333]",
-                ",",
-                "4444",
-                ",",
-                "[5]",
-                ",",
-                "6666",
-                "]"
-            ]
-        );
-    }
 }
