@@ -35,17 +35,27 @@ pub(super) enum Turn {
 /// removes. The split is made only in a set of [`LEAST_SET_BYTES`] or more where the small ones
 /// together hold a small share of it.
 pub(super) fn split_small(state: &TreeState, children: Vec<NodeId>) -> (Vec<NodeId>, Vec<NodeId>) {
-    let bytes = |node: NodeId| state.tree().byte_range(node).len();
-    let largest = children.iter().map(|&node| bytes(node)).max().unwrap_or(0);
-    let total: usize = children.iter().map(|&node| bytes(node)).sum();
-    let (small, large): (Vec<NodeId>, Vec<NodeId>) = children
+    let sizes: Vec<usize> = children
         .iter()
-        .partition(|&&node| bytes(node).saturating_mul(SMALL_AGAINST_LARGEST) < largest);
-    let small_bytes: usize = small.iter().map(|&node| bytes(node)).sum();
-    if total < LEAST_SET_BYTES
-        || small.is_empty()
-        || small_bytes.saturating_mul(SMALL_SHARE_OF_SET) > total
-    {
+        .map(|&node| state.tree().byte_range(node).len())
+        .collect();
+    let total: usize = sizes.iter().sum();
+    if total < LEAST_SET_BYTES {
+        return (children, Vec::new());
+    }
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    let is_small = |size: usize| size.saturating_mul(SMALL_AGAINST_LARGEST) < largest;
+    let (mut large, mut small) = (Vec::new(), Vec::new());
+    let mut small_bytes = 0;
+    for (node, size) in children.iter().copied().zip(sizes) {
+        if is_small(size) {
+            small.push(node);
+            small_bytes += size;
+        } else {
+            large.push(node);
+        }
+    }
+    if small.is_empty() || small_bytes.saturating_mul(SMALL_SHARE_OF_SET) > total {
         return (children, Vec::new());
     }
     (large, small)

@@ -1,7 +1,6 @@
 //! One iteration of a hierarchical algorithm over one parsed tree: the level walk (HDD, Hoist,
 //! HDDH and their coarse forms) and the breadth-first walk over children (the `^r` variants).
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::observe::events::{Event, TreePhase};
@@ -146,16 +145,36 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// The parent and the nodes of a turn still in the tree (`None`: nothing left to reduce).
-    /// At a node's turn its small children wait for a turn of their own when the queue takes
-    /// the largest first (see [`split_small`]).
+    /// The parent and the nodes of a turn still in the tree (`None`: nothing left to reduce);
+    /// at a node's turn, its small children that wait are queued (see [`Walk::turn_nodes`]).
     fn turn_set(
         &self,
         turn: Turn,
         depth: usize,
         queue: &mut NodeQueue,
     ) -> Option<(NodeId, Vec<NodeId>)> {
-        match turn {
+        let (parent, set, small) = self.turn_nodes(&turn, queue.largest_first())?;
+        if !small.is_empty() {
+            let waiting = Turn::Small {
+                parent,
+                nodes: small,
+            };
+            queue.push_turn(&self.state, waiting, depth);
+        }
+        Some((parent, set))
+    }
+
+    /// The parent of a turn, the nodes it reduces as the current tree stands, and (at a node's
+    /// turn, when the queue takes the largest first) the small children that wait for a turn of
+    /// their own (see [`split_small`]); `None` when the parent is gone or nothing is left.
+    /// A waiting child's place still in its shown parent holds a node (itself, or what was
+    /// hoisted into it) unless it was removed.
+    fn turn_nodes(
+        &self,
+        turn: &Turn,
+        largest_first: bool,
+    ) -> Option<(NodeId, Vec<NodeId>, Vec<NodeId>)> {
+        match *turn {
             Turn::Children(node) => {
                 if self.state.visible(node) != Some(node) {
                     return None;
@@ -164,30 +183,22 @@ impl Walk<'_> {
                 if children.is_empty() {
                     return None;
                 }
-                if !queue.largest_first() {
-                    return Some((node, children));
-                }
-                let (large, small) = split_small(&self.state, children);
-                if !small.is_empty() {
-                    let waiting = Turn::Small {
-                        parent: node,
-                        nodes: small,
-                    };
-                    queue.push_turn(&self.state, waiting, depth);
-                }
-                Some((node, large))
+                let (set, small) = if largest_first {
+                    split_small(&self.state, children)
+                } else {
+                    (children, Vec::new())
+                };
+                Some((node, set, small))
             }
-            Turn::Small { parent, nodes } => {
+            Turn::Small { parent, ref nodes } => {
                 if self.state.visible(parent) != Some(parent) || !self.state.is_shown(parent) {
                     return None;
                 }
-                let children: HashSet<NodeId> = self.state.children(parent).into_iter().collect();
                 let nodes: Vec<NodeId> = nodes
                     .iter()
                     .filter_map(|&node| self.state.visible(node))
-                    .filter(|node| children.contains(node))
                     .collect();
-                (!nodes.is_empty()).then_some((parent, nodes))
+                (!nodes.is_empty()).then_some((parent, nodes, Vec::new()))
             }
         }
     }
@@ -309,7 +320,7 @@ impl Walk<'_> {
             if lookahead.is_full() {
                 break;
             }
-            let Some(children) = self.upcoming_set(turn, queue.largest_first()) else {
+            let Some((_, children, _)) = self.turn_nodes(turn, queue.largest_first()) else {
                 continue;
             };
             if self.algorithm.prune {
@@ -328,30 +339,6 @@ impl Walk<'_> {
             }
         }
         lookahead
-    }
-
-    /// The nodes a turn to come will reduce, as far as the current tree tells (the small
-    /// children of a node wait, see [`split_small`]).
-    fn upcoming_set(&self, turn: &Turn, largest_first: bool) -> Option<Vec<NodeId>> {
-        match turn {
-            Turn::Children(node) => {
-                if self.state.visible(*node) != Some(*node) {
-                    return None;
-                }
-                let children = self.state.children(*node);
-                Some(if largest_first {
-                    split_small(&self.state, children).0
-                } else {
-                    children
-                })
-            }
-            Turn::Small { nodes, .. } => Some(
-                nodes
-                    .iter()
-                    .filter_map(|&node| self.state.visible(node))
-                    .collect(),
-            ),
-        }
     }
 
     /// Prunes and/or hoists one set of sibling or same-level nodes; `after_emptied` is what
