@@ -18,7 +18,7 @@ fn sequential() -> whittle_core::params::Knobs {
 }
 
 #[test]
-fn a_sweep_doubles_runs_from_the_end_and_halves_them_on_failure() {
+fn a_sweep_doubles_runs_from_the_end_halves_them_on_failure_and_never_across_a_needed_unit() {
     let run = sweep_ints(
         &(0..8).collect::<Vec<_>>(),
         |c| c.contains(&2),
@@ -32,8 +32,8 @@ fn a_sweep_doubles_runs_from_the_end_and_halves_them_on_failure() {
         vec![0, 1, 2, 3, 4],
         vec![0],
         vec![0, 1, 2],
-        // Run 4 is cut to the 3 units left; they and the last one fail, the single before it goes.
-        vec![],
+        // 1 and 2 hold a needed unit (4 failed, its half passed): the next run is half of
+        // them (2 alone), not all 3 units left; it fails, and the single before it goes.
         vec![0, 1],
         vec![0, 2],
         vec![2],

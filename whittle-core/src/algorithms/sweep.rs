@@ -1,6 +1,8 @@
 //! The chunk sweep: a configuration reduced from its end towards its start by removing runs of
 //! units, the run doubled after each removal and halved after each failure, repeated until a
-//! sweep removes nothing (so the result is 1-minimal). Not an algorithm of the papers: it spends
+//! sweep removes nothing (so the result is 1-minimal). Once a run failed and a shorter one at
+//! the same end passed, the units between them hold one that is needed: the next runs halve
+//! that stretch (a binary search for its last needed unit) instead of doubling across it. Not an algorithm of the papers: it spends
 //! no tests growing a granularity, which pays where few units stay and they depend on each other
 //! (definitions used by what follows them), where ddmin's coarse complements all fail.
 //!
@@ -61,6 +63,8 @@ struct SweepWindow<'a> {
     /// The last window accepted its first removal (the run doubles): its first is likely
     /// interesting too.
     doubling: bool,
+    /// The position from which the units before `end` hold one known to be needed.
+    needed_from: Option<usize>,
     /// Most recent tests passed (see [`Tester::expects_interesting`]): the first removal is
     /// likely interesting too.
     expecting: bool,
@@ -109,15 +113,15 @@ impl CandidateSource for SweepWindow<'_> {
 
     fn render_after_accepting(&self, i: usize, out: &mut Vec<u8>) -> bool {
         let accepted = &self.removals[i];
-        if accepted.start == 0 && !self.repeats {
+        let next = Next::after(&self.removals, i, self.needed_from);
+        if next.end == 0 && !self.repeats {
             // The sweep ends: the caller judges next.
-            return self
-                .domain
-                .render_after(&[&self.config[accepted.end..]], out);
+            let left = [&self.config[..accepted.start], &self.config[accepted.end..]];
+            return self.domain.render_after(&left, out);
         }
-        match kept_after(self.config.len(), accepted) {
-            Some([before, after]) => {
-                let parts = [&self.config[before], &self.config[after]];
+        match kept_after(self.config.len(), accepted, &next) {
+            Some(kept) => {
+                let parts: Vec<&[UnitId]> = kept.into_iter().map(|k| &self.config[k]).collect();
                 self.domain.render(&parts, out);
                 true
             }
@@ -126,18 +130,79 @@ impl CandidateSource for SweepWindow<'_> {
     }
 }
 
-/// The positions of a configuration of `len` units that the first candidate the sweep judges
-/// after accepting the removal of `accepted` keeps (as two ranges, in order): without
-/// `accepted` and without the next window's first removal (the run doubled, ending where
-/// `accepted` started), or, when `accepted` reached the start, without the last unit (the next
-/// sweep's first removal, when sweeps repeat). `None` when nothing is judged next (nothing is
-/// left).
-fn kept_after(len: usize, accepted: &Range<usize>) -> Option<[Range<usize>; 2]> {
-    if accepted.start > 0 {
-        let next_run = (2 * accepted.len()).min(accepted.start);
-        return Some([0..accepted.start - next_run, accepted.end..len]);
+/// Where a sweep goes on after a window accepted one of its removals.
+#[derive(Debug, PartialEq)]
+struct Next {
+    /// The next window's runs end here.
+    end: usize,
+    /// Its first run.
+    run: usize,
+    /// Its first run removes what the last window's first did, doubled: likely interesting.
+    doubling: bool,
+    /// Units from here up to `end` hold one known to be needed.
+    needed_from: Option<usize>,
+}
+
+impl Next {
+    /// After `removals[first]` was accepted (the removals of a window, see
+    /// [`window_removals`]), `needed_from` being what the window knew. When a longer run at the
+    /// same end failed before it, the units between the two starts hold a needed one: the next
+    /// run is half of that stretch, not the accepted run doubled (which would hold it all and
+    /// fail). A stretch of one unit is that needed unit: the sweep goes on before it.
+    fn after(removals: &[Range<usize>], first: usize, needed_from: Option<usize>) -> Next {
+        let removed = &removals[first];
+        let end = removed.start;
+        let is_run = removed.end == removals[0].end;
+        let needed_from = match first {
+            _ if !is_run => None,
+            0 => needed_from.filter(|&from| from < end),
+            _ => Some(removals[first - 1].start),
+        };
+        match needed_from {
+            Some(from) if end - from >= 2 => Next {
+                end,
+                run: (end - from) / 2,
+                doubling: false,
+                needed_from,
+            },
+            Some(from) => Next {
+                end: from,
+                run: 1,
+                doubling: false,
+                needed_from: None,
+            },
+            None => Next {
+                end,
+                run: removed.len() * 2,
+                doubling: first == 0,
+                needed_from: None,
+            },
+        }
     }
-    (accepted.end < len).then(|| [accepted.end..len - 1, len..len])
+
+    /// The first removal of the next window, if the sweep has units left before `end`.
+    fn first_removal(&self) -> Option<Range<usize>> {
+        (self.end > 0).then(|| self.end - self.run.clamp(1, self.end)..self.end)
+    }
+}
+
+/// The positions of a configuration of `len` units that the first candidate the sweep judges
+/// after accepting the removal of `accepted` keeps (ranges, in order): without `accepted` and
+/// without the next window's first removal (see [`Next`]), or, when the sweep reached the
+/// start, without the last unit left (the next sweep's first removal, when sweeps repeat).
+/// `None` when nothing is judged next (nothing is left).
+fn kept_after(len: usize, accepted: &Range<usize>, next: &Next) -> Option<Vec<Range<usize>>> {
+    let Some(removal) = next.first_removal() else {
+        let mut kept = vec![0..accepted.start, accepted.end..len];
+        let last = kept.iter_mut().rev().find(|part| part.start < part.end)?;
+        last.end -= 1;
+        return Some(kept);
+    };
+    Some(vec![
+        0..removal.start,
+        removal.end..accepted.start,
+        accepted.end..len,
+    ])
 }
 
 /// Sweeps `units` (whose rendering the caller knows to be interesting) until a sweep removes
@@ -192,6 +257,7 @@ fn sweep_once(
     let mut end = config.len();
     let mut run = 1;
     let mut doubling = false;
+    let mut needed_from = None;
     while end > 0 {
         let spans = tester
             .wants_spans()
@@ -203,6 +269,7 @@ fn sweep_once(
             removals: window_removals(end, run),
             spans: spans.as_deref(),
             doubling,
+            needed_from,
             expecting: tester.expects_interesting(),
             repeats,
         };
@@ -217,15 +284,20 @@ fn sweep_once(
                 .unwrap_or(0);
             run = 1;
             doubling = false;
+            needed_from = None;
             continue;
         };
-        doubling = first == 0;
+        let next = Next::after(&window.removals, first, needed_from);
         let removed = window.removals[first].clone();
         tester.accept_from(&window, first, Branch::Sweep);
         drop(window);
-        config.drain(removed.clone());
-        run = removed.len() * 2;
-        end = removed.start;
+        config.drain(removed);
+        Next {
+            end,
+            run,
+            doubling,
+            needed_from,
+        } = next;
     }
     Ok(())
 }
@@ -462,13 +534,87 @@ mod tests {
         assert_eq!(first_window(2), vec![vec![0..1, 2..2], vec![0..0, 1..2]]);
     }
 
+    /// What the sweep judges after accepting removal `first` of the window `(end, run)`, the
+    /// window knowing `needed_from`, on `len` units: the next window and the units its first
+    /// candidate keeps.
+    fn after(
+        len: usize,
+        (end, run): (usize, usize),
+        first: usize,
+        needed_from: Option<usize>,
+    ) -> (Next, Option<Vec<Range<usize>>>) {
+        let removals = window_removals(end, run);
+        let next = Next::after(&removals, first, needed_from);
+        let kept = kept_after(len, &removals[first], &next);
+        (next, kept)
+    }
+
     #[test]
     fn after_a_removal_comes_the_doubled_run_before_it_or_the_next_sweep() {
         // 6..10 removed: the next window removes 8 units before 6 (all six there).
-        assert_eq!(kept_after(12, &(6..10)), Some([0..0, 10..12]));
-        assert_eq!(kept_after(40, &(30..32)), Some([0..26, 32..40]));
+        let (next, kept) = after(12, (10, 4), 0, None);
+        assert_eq!((next.end, next.run, next.doubling), (6, 8, true));
+        assert_eq!(kept, Some(vec![0..0, 6..6, 10..12]));
+        let (_, kept) = after(40, (32, 2), 0, None);
+        assert_eq!(kept, Some(vec![0..26, 30..30, 32..40]));
         // The removal reached the start: the next sweep removes the last unit left.
-        assert_eq!(kept_after(10, &(0..4)), Some([4..9, 10..10]));
-        assert_eq!(kept_after(10, &(0..10)), None);
+        assert_eq!(after(10, (4, 4), 0, None).1, Some(vec![0..0, 4..9]));
+        assert_eq!(after(10, (10, 16), 0, None).1, None);
+    }
+
+    #[test]
+    fn after_a_failed_run_the_next_runs_halve_the_stretch_that_holds_a_needed_unit() {
+        // Window at 40 of 16: 24..40 failed, 32..40 passed. 24..32 holds a needed unit: the
+        // next run removes 28..32 (not the doubled 16..32, which holds all of 24..32).
+        let (next, kept) = after(48, (40, 16), 1, None);
+        assert_eq!(next.needed_from, Some(24));
+        assert_eq!((next.end, next.run, next.doubling), (32, 4, false));
+        assert_eq!(kept, Some(vec![0..28, 32..32, 40..48]));
+        // It passed: 24..28 still holds it; then 26..28 passed: 24..26; then 25..26 passed: unit
+        // 24 is the needed one (removing it alone is what failed first), and the sweep goes on
+        // before it with a run of one.
+        let (next, _) = after(48, (32, 4), 0, Some(24));
+        assert_eq!((next.end, next.run, next.needed_from), (28, 2, Some(24)));
+        let (next, _) = after(48, (28, 2), 0, Some(24));
+        assert_eq!((next.end, next.run, next.needed_from), (26, 1, Some(24)));
+        let (next, kept) = after(48, (26, 1), 0, Some(24));
+        assert_eq!((next.end, next.run, next.needed_from), (24, 1, None));
+        assert_eq!(kept, Some(vec![0..23, 24..25, 26..48]));
+        // A single unit before a failed run of one passed: nothing is known below it.
+        let (next, _) = after(48, (26, 1), 2, Some(24));
+        assert_eq!((next.end, next.run, next.needed_from), (23, 2, None));
+        // The stretch known to hold a needed unit is the first unit: the sweep ends there.
+        let (next, kept) = after(4, (2, 2), 1, None);
+        assert_eq!((next.end, next.needed_from), (0, None));
+        assert_eq!(kept, Some(vec![0..1, 2..3]));
+    }
+
+    #[test]
+    fn a_sweep_never_tests_a_run_that_holds_a_stretch_known_to_hold_a_needed_unit() {
+        // One needed byte among 64, at 20, the test monotone: every failure is a candidate
+        // without it. Finding it from the end takes the doubling runs 1..16 (passing) and 32
+        // (failing), then a binary search over the 16 units below the last run that passed.
+        let text: Vec<u8> = (0..64).collect();
+        let course = sweep_with(
+            &text,
+            1,
+            false,
+            |_| Duration::ZERO,
+            |c: &[u8]| c.contains(&20),
+        );
+        assert_eq!(course.kept, [20]);
+        let failed: Vec<usize> = course
+            .judged
+            .iter()
+            .filter(|(_, outcome)| *outcome == Outcome::NotInteresting)
+            .map(|(content, _)| content.len())
+            .collect();
+        // The lengths of the failing candidates: the runs of 1, 2, 4, 8 and 16 at the end
+        // passed, then 1..33 failed (1 left) and 17..33 (17 left); 25..33 passed, so 17..25
+        // holds the needed unit: 21..25 passed (not the doubled 9..25, which holds it all),
+        // then 19..21 failed (19 left) and 20..21 (20 left); 19 alone passed, the runs before
+        // it passed; the last sweep over the needed unit alone (0 left).
+        assert_eq!(failed, [1, 17, 19, 20, 0], "{:?}", course.judged);
+        assert_eq!(course.runs, 17);
     }
 }
