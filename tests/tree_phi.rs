@@ -130,6 +130,39 @@ fn json_removal_prints_phi_or_nothing() {
     assert!(!tree.is_removable(key), "\"c\" is no longer than Φ \"A\"");
 }
 
+#[test]
+#[cfg_attr(
+    not(feature = "lang-rust"),
+    ignore = "needs the Rust grammar (cargo feature lang-rust)"
+)]
+fn list_elements_beside_their_separators_may_go_where_another_form_needs_them() {
+    // Rust's array is `[x; n]` or a list `[a, b, c]`: the grammar's table calls its
+    // expressions required (the first form needs them); in a list they may go.
+    let language = Language::by_name("rust").unwrap();
+    let source =
+        b"const T: &[(&str, char)] = &[(\"a\", 'b'), (\"c\", 'd')];\nconst Z: [u8; 4] = [7; 4];\n";
+    let tree = whittle_core::tree::parse(language, source.to_vec(), Preprocess::default()).unwrap();
+    let find = |kind: &str, text: &str| {
+        tree.ids()
+            .find(|&id| tree.kind(id) == kind && tree.text(id) == text.as_bytes())
+            .unwrap_or_else(|| panic!("no {kind} {text}"))
+    };
+    for element in [r#"("a", 'b')"#, r#"("c", 'd')"#] {
+        let tuple = find("tuple_expression", element);
+        assert!(tree.is_phi_empty(tuple), "{element} may go");
+    }
+    // `[7; 4]` took the other form: its element and length stay.
+    let repeat = find("array_expression", "[7; 4]");
+    let operands: Vec<NodeId> = tree
+        .children(repeat)
+        .filter(|&child| tree.kind(child) == "integer_literal")
+        .collect();
+    assert_eq!(operands.len(), 2);
+    for operand in operands {
+        assert!(!tree.is_phi_empty(operand));
+    }
+}
+
 fn report(label: &str, report: &CheckReport, tree: &Tree) -> String {
     let mut out = format!(
         "{label}: {}/{} ({:.1}%)",

@@ -350,14 +350,19 @@ impl Builder<'_> {
 
     /// Marks which children may be left out of a node of kind `parent`.
     fn mark_children(&mut self, parent: KindId, in_error: bool, children: &[u32]) {
+        let in_list = self.list_elements(parent, children);
         let mut repeated = Vec::new();
-        for &child in children {
+        for (index, &child) in children.iter().enumerate() {
             let raw = &mut self.raws[child as usize];
             let presence =
                 if in_error || raw.flags & flags::EXTRA != 0 || raw.kind == synthetic::ERROR {
                     Presence::Optional
                 } else if raw.kind == synthetic::HIDDEN_TEXT {
                     Presence::Required
+                } else if in_list.contains(&index) {
+                    self.tables
+                        .presence(parent, raw.kind)
+                        .min(Presence::Repeated)
                 } else {
                     self.tables.presence(parent, raw.kind)
                 };
@@ -372,6 +377,47 @@ impl Builder<'_> {
                 self.raws[child as usize].flags |= flags::PHI_EMPTY;
             }
         }
+    }
+
+    /// The positions of the children that are elements of a separated list of `parent` (of an
+    /// element kind, next to one of the list's separators, comments aside). Such an element
+    /// may go with its separator while another stays, even where the grammar's table calls
+    /// the kind required because another form of the parent needs it (Rust's `[x; n]` beside
+    /// `[a, b, c]`): the separator shows which form the node took.
+    fn list_elements(&self, parent: KindId, children: &[u32]) -> Vec<usize> {
+        let Some(list) = self.tables.list(parent) else {
+            return Vec::new();
+        };
+        let is_separator = |raw: &Raw| {
+            raw.flags & (flags::TOKEN | flags::NAMED | flags::EXTRA) == flags::TOKEN
+                && list.separators.iter().any(|separator| {
+                    **separator == self.source[raw.start as usize..raw.end as usize]
+                })
+        };
+        let is_element = |raw: &Raw| {
+            raw.flags & flags::EXTRA == 0
+                && if list.elements.is_empty() {
+                    raw.flags & flags::NAMED != 0
+                } else {
+                    list.elements.contains(&raw.kind)
+                }
+        };
+        let raws: Vec<&Raw> = children
+            .iter()
+            .map(|&child| &self.raws[child as usize])
+            .collect();
+        let beside_separator = |index: usize| {
+            let neighbour = |mut others: Box<dyn Iterator<Item = &&Raw> + '_>| {
+                others
+                    .find(|raw| raw.flags & flags::EXTRA == 0)
+                    .is_some_and(|raw| is_separator(raw))
+            };
+            neighbour(Box::new(raws[..index].iter().rev()))
+                || neighbour(Box::new(raws[index + 1..].iter()))
+        };
+        (0..raws.len())
+            .filter(|&index| is_element(raws[index]) && beside_separator(index))
+            .collect()
     }
 
     /// Puts each child that the grammar pairs with the token beside it (in an optional place)
