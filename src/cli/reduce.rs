@@ -269,7 +269,8 @@ fn run(
     // and then, and confirmed by repeated runs once the test is seen to be flaky.
     let judge = Arc::new(whittle_core::exec::confirm::Confirming::new(
         oracle.clone(),
-        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic),
+        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic)
+            .with_jobs(job_count),
     ));
     let session = Session::start_with(job, judge.clone(), options, |tester| {
         tester.set_trace(trace)

@@ -287,7 +287,8 @@ fn prepare(args: &ReduceArgs) -> Result<Prepared, String> {
     };
     let judge = Arc::new(Confirming::new(
         oracle.clone(),
-        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic),
+        whittle_core::exec::confirm::Policy::new(args.confirm, args.assume_deterministic)
+            .with_jobs(settings.jobs),
     ));
     let result_dir = Arc::new(CaseDirectory::new(&output));
     let job = CaseJob {

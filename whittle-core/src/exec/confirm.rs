@@ -31,6 +31,8 @@ pub struct Policy {
     pub confirm: Option<u32>,
     /// Re-test one interesting verdict in this many (0: never).
     pub spot_every: u64,
+    /// How many runs of the input's check may go at once (the jobs: nothing else runs yet).
+    pub check_jobs: usize,
 }
 
 impl Policy {
@@ -41,13 +43,23 @@ impl Policy {
                 check_runs: 1,
                 confirm: None,
                 spot_every: 0,
+                check_jobs: 1,
             }
         } else {
             Policy {
                 check_runs: CHECK_RUNS,
                 confirm,
                 spot_every: SPOT_CHECK_EVERY,
+                check_jobs: 1,
             }
+        }
+    }
+
+    /// The same, with `jobs` runs of the input's check at once.
+    pub fn with_jobs(self, jobs: usize) -> Policy {
+        Policy {
+            check_jobs: jobs.max(1),
+            ..self
         }
     }
 }
@@ -172,8 +184,9 @@ impl Confirming {
     }
 
     /// The input's check: when its first run says interesting, it is run `check_runs` times
-    /// in all; interesting when any run says so (the reduction then goes on confirming). A
-    /// check that fails at once is reported at once (a hanging test costs one timeout).
+    /// in all (the runs after the first `check_jobs` at once); interesting when any run says
+    /// so (the reduction then goes on confirming). A check that fails at once is reported at
+    /// once (a hanging test costs one timeout).
     fn check(&self, candidate: &[u8], cancel: &CancelToken, first: Verdict) -> Verdict {
         if !first.outcome.is_interesting() {
             return first;
@@ -185,15 +198,22 @@ impl Confirming {
             let _ = self.inner.fit_timeout(first.duration);
         }
         let mut verdicts = vec![first];
-        for _ in 1..self.policy.check_runs {
-            if cancel.is_cancelled() {
-                break;
+        let mut left = self.policy.check_runs.saturating_sub(1) as usize;
+        while left > 0 && !cancel.is_cancelled() {
+            let at_once = left.min(self.policy.check_jobs);
+            let batch: Vec<Verdict> = std::thread::scope(|scope| {
+                let runs: Vec<_> = (1..at_once)
+                    .map(|_| scope.spawn(|| self.again(candidate, cancel)))
+                    .collect();
+                let mut batch = vec![self.again(candidate, cancel)];
+                batch.extend(runs.into_iter().filter_map(|run| run.join().ok()));
+                batch
+            });
+            left -= at_once;
+            if let Some(verdict) = batch.iter().find(|verdict| inconclusive(verdict)) {
+                return verdict.clone();
             }
-            let verdict = self.again(candidate, cancel);
-            if inconclusive(&verdict) {
-                return verdict;
-            }
-            verdicts.push(verdict);
+            verdicts.extend(batch);
         }
         let yes = verdicts
             .iter()
@@ -372,6 +392,47 @@ mod tests {
         assert!(!oracle.flakiness().flaky);
         assert!(!oracle.judge(b"y", &token).outcome.is_interesting());
         assert!(oracle.flakiness().flaky);
+    }
+
+    /// Interesting always; each run takes a while and notes how many ran at once at most.
+    #[derive(Default)]
+    struct Overlapping {
+        running: AtomicUsize,
+        most: AtomicUsize,
+    }
+
+    impl Oracle for Overlapping {
+        fn judge(&self, _: &[u8], _: &CancelToken) -> Verdict {
+            let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(40));
+            self.running.fetch_sub(1, Ordering::SeqCst);
+            Verdict {
+                outcome: Outcome::Interesting,
+                status: TestStatus::Exited(0),
+                duration: Duration::from_millis(40),
+                output_tail: None,
+                node: None,
+                remembered: false,
+                timeout_reruns: 0,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "overlapping".into()
+        }
+    }
+
+    #[test]
+    fn the_checks_runs_after_the_first_go_at_once_with_several_jobs() {
+        for (jobs, most) in [(1, 1), (2, 2), (8, 2)] {
+            let inner = Arc::new(Overlapping::default());
+            let oracle = Confirming::new(inner.clone(), Policy::new(None, false).with_jobs(jobs));
+            let verdict = oracle.judge(b"x", &CancelToken::new());
+            assert!(verdict.outcome.is_interesting());
+            assert_eq!(oracle.flakiness().extra_runs, 2, "{jobs} jobs");
+            assert_eq!(inner.most.load(Ordering::SeqCst), most, "{jobs} jobs");
+        }
     }
 
     #[test]
