@@ -2,9 +2,10 @@
 //! units, the run doubled after each removal and halved after each failure, repeated until a
 //! sweep removes nothing (so the result is 1-minimal). Once a run failed and a shorter one at
 //! the same end passed, the units between them hold one that is needed: the next runs halve
-//! that stretch (a binary search for its last needed unit) instead of doubling across it. Not an algorithm of the papers: it spends
-//! no tests growing a granularity, which pays where few units stay and they depend on each other
-//! (definitions used by what follows them), where ddmin's coarse complements all fail.
+//! that stretch (a binary search for its last needed unit) instead of doubling across it. Not
+//! an algorithm of the papers: it spends no tests growing a granularity, which pays where few
+//! units stay and they depend on each other (definitions used by what follows them), where
+//! ddmin's coarse complements all fail.
 //!
 //! [`sweep_pass`] is a single sweep, for callers that repeat to their own fixed point (HDD's
 //! walks run again while they remove something: a walk that removes nothing is 1-minimal for
