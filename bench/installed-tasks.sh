@@ -37,6 +37,12 @@
 #   json-python-large-list       made here (python3 only), 8.1 MB: a catalogue of 30,000 items,
 #       one of them holding {"bad": 42} deep inside; the test loads it with Python's json and
 #       looks for that object (a long list: each element may be hoisted into its place).
+#   rust-rustc-table-entry       termwiz's nerdfonts_data.rs (the crate in ~/.cargo,
+#       TERMWIZ_SRC), 813 KB: a table of 10,753 (name, char) entries, one given a string, which
+#       rustc (metadata only) reports as E0308 (an array's entries in Rust's grammar).
+#   py-python-segment-tuple      pip's vendored idna/uts46data.py (IDNA_UTS46), 206 KB: 82
+#       functions return segments of a data table that the module concatenates; one returns a
+#       tuple, so running it dies with a TypeError.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/tasks.sh"
@@ -50,6 +56,8 @@ jdk_src_zip=${JDK_SRC_ZIP:-/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip}
 javac=${JAVAC:-javac}
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 php_glob=${PHP_GLOB:-/usr/lib/google-cloud-sdk/platform/google_appengine/php/sdk/google/appengine/runtime/Glob.php}
+termwiz_src=${TERMWIZ_SRC:-$(ls -d "$HOME"/.cargo/registry/src/*/termwiz-0.2* 2>/dev/null | tail -1)}
+idna_uts46=${IDNA_UTS46:-/usr/lib/python3/dist-packages/pip/_vendor/idna/uts46data.py}
 
 # plant FILE OLD NEW: replaces the one occurrence of OLD in FILE by NEW, or fails.
 plant() {
@@ -283,6 +291,45 @@ def holds(x):
 sys.exit(0 if holds(json.load(open(sys.argv[1]))) else 1)' "$1" 2>/dev/null
 EOF
 chmod +x "$task/oracle.sh"
+
+if command -v rustc >/dev/null && [ -f "$termwiz_src/src/nerdfonts_data.rs" ]; then
+    task=$out/rust-rustc-table-entry
+    mkdir -p "$task"
+    cp "$termwiz_src/src/nerdfonts_data.rs" "$task/nerdfonts_data.rs"
+    plant "$task/nerdfonts_data.rs" "(\"md_comma_box\", '\\u{f0e2b}')" '("md_comma_box", "\u{f0e2b}")'
+    cat >"$task/oracle.sh" <<'EOF'
+#!/bin/bash
+f=$(readlink -f "$1"); t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+out=$(cd "$t" && timeout 60 rustc --edition 2021 --crate-type lib --emit=metadata -o "$t/out.rmeta" "$f" 2>&1)
+grep -qF "error[E0308]: mismatched types" <<<"$out"
+EOF
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no rustc or termwiz source at '$termwiz_src': the Rust table task is skipped" >&2
+fi
+
+if [ -f "$idna_uts46" ]; then
+    task=$out/py-python-segment-tuple
+    mkdir -p "$task"
+    python3 - "$idna_uts46" "$task/uts46data.py" <<'EOF'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+start = text.index("return [", text.index("def _seg_40()"))
+end = text.index("\n    ]\n", start)
+text = text[:start] + "return (" + text[start + 8:end] + "\n    )\n" + text[end + 7:]
+open(sys.argv[2], "w", encoding="utf-8").write(text)
+EOF
+    cat >"$task/oracle.sh" <<'EOF'
+#!/bin/bash
+f=$(readlink -f "$1"); d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+out=$(cd "$d" && timeout 10 $PY -I -B "$f" 2>&1 </dev/null) && exit 1
+grep -qF 'TypeError: can only concatenate list (not "tuple") to list' <<<"$out"
+EOF
+    chmod +x "$task/oracle.sh"
+else
+    echo "installed-tasks: no $idna_uts46: the Python segment task is skipped" >&2
+fi
 
 for task in "$out"/*/; do
     input=$task/$(task_input "$task")
