@@ -200,13 +200,20 @@ impl Confirming {
         let mut verdicts = vec![first];
         let mut left = self.policy.check_runs.saturating_sub(1) as usize;
         while left > 0 && !cancel.is_cancelled() {
-            let at_once = left.min(self.policy.check_jobs);
+            let at_once = left
+                .min(self.policy.check_jobs)
+                .min(self.inner.max_jobs())
+                .max(1);
             let batch: Vec<Verdict> = std::thread::scope(|scope| {
                 let runs: Vec<_> = (1..at_once)
                     .map(|_| scope.spawn(|| self.again(candidate, cancel)))
                     .collect();
                 let mut batch = vec![self.again(candidate, cancel)];
-                batch.extend(runs.into_iter().filter_map(|run| run.join().ok()));
+                // A run that panicked panics here, as it would have run in this thread.
+                batch.extend(runs.into_iter().map(|run| {
+                    run.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                }));
                 batch
             });
             left -= at_once;

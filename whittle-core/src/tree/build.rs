@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use anyhow::{Context as _, bail};
 
 use super::arena::{Node, NodeId, Preprocess, REPLACEMENT_EMPTY, REPLACEMENT_NONE, Tree, flags};
-use super::language::{KindId, KindTables, Language, synthetic};
+use super::language::{KindId, KindTables, Language, ListTable, synthetic};
 use super::profile::Presence;
 
 /// A node under construction; its children are `pool[first..first + count]`.
@@ -359,7 +359,7 @@ impl Builder<'_> {
                     Presence::Optional
                 } else if raw.kind == synthetic::HIDDEN_TEXT {
                     Presence::Required
-                } else if in_list.contains(&index) {
+                } else if in_list.get(index).copied().unwrap_or(false) {
                     self.tables
                         .presence(parent, raw.kind)
                         .min(Presence::Repeated)
@@ -379,45 +379,54 @@ impl Builder<'_> {
         }
     }
 
-    /// The positions of the children that are elements of a separated list of `parent` (of an
-    /// element kind, next to one of the list's separators, comments aside). Such an element
-    /// may go with its separator while another stays, even where the grammar's table calls
-    /// the kind required because another form of the parent needs it (Rust's `[x; n]` beside
+    /// Which children are elements of a separated list of `parent` beside one of its
+    /// separators (comments aside); empty when `parent` is no list. Such an element may go with
+    /// its separator while another stays, even where the grammar's table calls the kind
+    /// required because another form of the parent needs it (Rust's `[x; n]` beside
     /// `[a, b, c]`): the separator shows which form the node took.
-    fn list_elements(&self, parent: KindId, children: &[u32]) -> Vec<usize> {
+    fn list_elements(&self, parent: KindId, children: &[u32]) -> Vec<bool> {
         let Some(list) = self.tables.list(parent) else {
             return Vec::new();
-        };
-        let is_separator = |raw: &Raw| {
-            raw.flags & (flags::TOKEN | flags::NAMED | flags::EXTRA) == flags::TOKEN
-                && list.separators.iter().any(|separator| {
-                    **separator == self.source[raw.start as usize..raw.end as usize]
-                })
-        };
-        let is_element = |raw: &Raw| {
-            raw.flags & flags::EXTRA == 0
-                && if list.elements.is_empty() {
-                    raw.flags & flags::NAMED != 0
-                } else {
-                    list.elements.contains(&raw.kind)
-                }
         };
         let raws: Vec<&Raw> = children
             .iter()
             .map(|&child| &self.raws[child as usize])
             .collect();
-        let beside_separator = |index: usize| {
-            let neighbour = |mut others: Box<dyn Iterator<Item = &&Raw> + '_>| {
-                others
-                    .find(|raw| raw.flags & flags::EXTRA == 0)
-                    .is_some_and(|raw| is_separator(raw))
-            };
-            neighbour(Box::new(raws[..index].iter().rev()))
-                || neighbour(Box::new(raws[index + 1..].iter()))
+        let mut beside = vec![false; raws.len()];
+        // Forwards, then backwards: an element right after a separator, comments aside.
+        let mut mark = |order: &mut dyn Iterator<Item = usize>| {
+            let mut after_separator = false;
+            for index in order {
+                let raw = raws[index];
+                if raw.flags & flags::EXTRA != 0 {
+                    continue;
+                }
+                beside[index] |= after_separator && self.is_list_element_kind(list, raw);
+                after_separator = self.is_list_separator(list, raw);
+            }
         };
-        (0..raws.len())
-            .filter(|&index| is_element(raws[index]) && beside_separator(index))
-            .collect()
+        mark(&mut (0..raws.len()));
+        mark(&mut (0..raws.len()).rev());
+        beside
+    }
+
+    /// Whether `raw` is one of `list`'s separator tokens.
+    fn is_list_separator(&self, list: &ListTable, raw: &Raw) -> bool {
+        raw.flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN
+            && list
+                .separators
+                .iter()
+                .any(|separator| **separator == self.source[raw.start as usize..raw.end as usize])
+    }
+
+    /// Whether `raw` is of one of `list`'s element kinds (any node but a token when it names
+    /// none).
+    fn is_list_element_kind(&self, list: &ListTable, raw: &Raw) -> bool {
+        if list.elements.is_empty() {
+            raw.flags & (flags::TOKEN | flags::NAMED) != flags::TOKEN
+        } else {
+            list.elements.contains(&raw.kind)
+        }
     }
 
     /// Puts each child that the grammar pairs with the token beside it (in an optional place)
@@ -495,19 +504,19 @@ impl Builder<'_> {
         };
         let mut any = false;
         for &child in children {
-            let raw = &mut self.raws[child as usize];
-            let literal = raw.flags & (flags::TOKEN | flags::NAMED) == flags::TOKEN;
-            let text = &self.source[raw.start as usize..raw.end as usize];
-            if literal && list.separators.iter().any(|separator| **separator == *text) {
-                raw.flags |= flags::SEPARATOR;
+            let raw = self.raws[child as usize];
+            let mark = if self.is_list_separator(list, &raw) {
                 any = true;
+                flags::SEPARATOR
             } else if raw.flags & (flags::EXTRA | flags::SYNTHETIC) != 0
                 || raw.kind == synthetic::ERROR
-                || list.elements.contains(&raw.kind)
-                || (list.elements.is_empty() && !literal)
+                || self.is_list_element_kind(list, &raw)
             {
-                raw.flags |= flags::ELEMENT;
-            }
+                flags::ELEMENT
+            } else {
+                0
+            };
+            self.raws[child as usize].flags |= mark;
         }
         any
     }
