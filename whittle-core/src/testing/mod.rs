@@ -3,5 +3,6 @@
 
 pub mod ahead;
 pub mod control;
+pub mod idle;
 pub mod recall;
 pub mod tester;

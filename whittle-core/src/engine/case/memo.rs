@@ -94,6 +94,10 @@ impl Oracle for FileInCase {
     fn found_flaky(&self) -> bool {
         self.inner.found_flaky()
     }
+
+    fn idle_work(&self) -> Option<crate::exec::oracle::IdleWork> {
+        self.inner.idle_work()
+    }
 }
 
 /// The units of the files phase: whole files, rendered as the bundle of those kept (and of the

@@ -134,7 +134,18 @@ pub trait Oracle: Send + Sync {
     fn found_flaky(&self) -> bool {
         false
     }
+
+    /// A run the oracle wants made on a worker that nothing else needs right now (an oracle
+    /// that confirms verdicts re-runs the input's check and spot-checks verdicts there): the
+    /// tester asks where a worker is free and runs it there, counted among the busy workers.
+    fn idle_work(&self) -> Option<IdleWork> {
+        None
+    }
 }
+
+/// What [`Oracle::idle_work`] hands out: called once, on a worker of its own, with a token
+/// that stops it.
+pub type IdleWork = Box<dyn FnOnce(&CancelToken) + Send>;
 
 /// A test function in the same process: tests, benchmarks and the demo use it.
 pub struct PredicateOracle<F> {

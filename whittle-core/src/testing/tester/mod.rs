@@ -28,6 +28,7 @@ use crate::observe::trace::TraceWriter;
 use crate::params::PlanChange;
 use crate::testing::ahead::{Lookahead, RunAhead};
 use crate::testing::control::{Control, Stop};
+use crate::testing::idle::IdleRuns;
 use crate::testing::recall::Recall;
 use crate::tree::Admission;
 
@@ -167,6 +168,8 @@ pub struct Tester {
     /// Whether idle workers test ahead what an algorithm expects next.
     lookahead_enabled: bool,
     ahead: RunAhead,
+    /// The oracle's runs on workers nothing else needed (see [`crate::testing::idle`]).
+    idle: IdleRuns,
     /// The engine's own time per candidate: checkpoint to test (render, cache, guard).
     preparing: MeanTime,
     /// The edits that failed, by neighbourhood (see [`Recall`]).
@@ -191,6 +194,7 @@ fn send(events: &Option<Sender<Event>>, event: Event) {
 
 impl Tester {
     pub fn new(oracle: Arc<dyn Oracle>, cache: CachePolicy, control: Arc<Control>) -> Self {
+        let idle = IdleRuns::new(control.stop_token().child());
         Tester {
             oracle,
             cache: OutcomeCache::new(cache),
@@ -225,6 +229,7 @@ impl Tester {
             time_limit_timer: None,
             lookahead_enabled: true,
             ahead: RunAhead::default(),
+            idle,
             preparing: MeanTime::default(),
             recall: Recall::default(),
             window_recall: None,

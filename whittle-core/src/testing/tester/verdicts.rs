@@ -335,11 +335,11 @@ impl Tester {
             }
             Prepared::Test(judging) => judging,
         };
-        // A candidate whose test ahead ended without a verdict is tested after all: a test
-        // more, which the limit may not allow.
+        // Tested after all if its test ahead ended without a verdict: one the limit may forbid.
         if let Some(stop) = self.test_limit_reached() {
             return Err(stop);
         }
+        self.start_idle_work();
         self.count_start();
         let token = self.control.stop_token().child();
         let verdict = judge_digesting(

@@ -104,7 +104,7 @@ impl Tester {
     ) {
         while window.stop.is_none()
             && window.interesting.is_empty()
-            && window.running.len() + self.ahead.in_flight() < self.jobs
+            && window.running.len() + self.ahead.in_flight() + self.idle.running() < self.jobs
             && (window.running.is_empty() || !self.control.is_paused())
         {
             if let Some(predicted) = self.speculation_due(window) {
@@ -127,6 +127,11 @@ impl Tester {
                 // The window's candidates are all under way: an idle worker tests ahead.
                 if window.running.is_empty() && window.waiting.is_empty() {
                     break;
+                }
+                // The oracle's own runs first (a flaky test's re-runs).
+                if let Some(work) = self.oracle.idle_work() {
+                    self.idle.launch(pool, work);
+                    continue;
                 }
                 match self.next_ahead() {
                     Some(content) => self.launch_ahead(pool, content),
@@ -343,6 +348,20 @@ impl Tester {
     /// Starts a test of a candidate of the lookahead; it runs on after the window.
     fn launch_ahead(&mut self, pool: &rayon::ThreadPool, content: Vec<u8>) {
         self.launch(pool, content, RunAhead::started);
+    }
+
+    /// Starts the oracle's idle work ([`crate::exec::oracle::Oracle::idle_work`]) on the workers a single test
+    /// leaves free.
+    pub(super) fn start_idle_work(&self) {
+        let Some(pool) = &self.pool else {
+            return;
+        };
+        while 1 + self.ahead.in_flight() + self.idle.running() < self.jobs {
+            match self.oracle.idle_work() {
+                Some(work) => self.idle.launch(pool, work),
+                None => break,
+            }
+        }
     }
 
     /// Starts a test ahead of the window, noted in the run ahead by `note` (which returns
@@ -625,6 +644,78 @@ mod tests {
 
         fn render(&self, i: usize, out: &mut Vec<u8>) {
             out.extend_from_slice(self.0[i].as_bytes());
+        }
+    }
+
+    /// Not interesting, after 50 ms; has `left` idle runs of 300 ms to hand out and counts
+    /// those started.
+    struct WithIdleWork {
+        left: AtomicUsize,
+        started: Arc<AtomicUsize>,
+    }
+
+    impl Oracle for WithIdleWork {
+        fn judge(&self, _: &[u8], _: &CancelToken) -> Verdict {
+            Sleepy(Duration::from_millis(50)).judge(b"no", &CancelToken::new())
+        }
+
+        fn describe(&self) -> String {
+            "with idle work".into()
+        }
+
+        fn idle_work(&self) -> Option<crate::exec::oracle::IdleWork> {
+            self.left
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                    left.checked_sub(1)
+                })
+                .ok()?;
+            let started = Arc::clone(&self.started);
+            Some(Box::new(move |_: &CancelToken| {
+                started.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(300));
+            }))
+        }
+    }
+
+    /// The oracle's idle work goes to the workers a test leaves free, and only to those: with
+    /// one job there are none.
+    #[test]
+    fn idle_work_runs_on_the_workers_a_test_leaves_free() {
+        for (jobs, started) in [(1, 0), (2, 1), (3, 2)] {
+            let control = Arc::new(Control::new(Knobs {
+                jobs,
+                ..Knobs::default()
+            }));
+            let oracle = Arc::new(WithIdleWork {
+                left: AtomicUsize::new(5),
+                started: Arc::new(AtomicUsize::new(0)),
+            });
+            let mut tester = Tester::new(oracle.clone(), CachePolicy::recommended(), control);
+            tester.adopt_jobs().unwrap();
+            tester.set_best(b"the best so far".to_vec());
+            let found = tester
+                .run_window(&Contents(vec!["one"]), WindowPolicy::FirstInOrder)
+                .unwrap();
+            assert!(found.is_empty());
+            assert_eq!(tester.idle.running(), started, "{jobs} jobs");
+            assert_eq!(
+                oracle.left.load(Ordering::SeqCst),
+                5 - started,
+                "{jobs} jobs"
+            );
+            // The workers are still busy with the idle work: the next test starts no more.
+            let found = tester
+                .run_window(&Contents(vec!["two"]), WindowPolicy::FirstInOrder)
+                .unwrap();
+            assert!(found.is_empty());
+            assert_eq!(
+                oracle.left.load(Ordering::SeqCst),
+                5 - started,
+                "{jobs} jobs"
+            );
+            drop(tester);
+            let ran = oracle.started.load(Ordering::SeqCst);
+            assert_eq!(ran, started, "{jobs} jobs");
         }
     }
 
