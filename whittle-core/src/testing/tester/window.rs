@@ -104,7 +104,7 @@ impl Tester {
     ) {
         while window.stop.is_none()
             && window.interesting.is_empty()
-            && window.running.len() + self.ahead.in_flight() + self.idle.running() < self.jobs
+            && self.busy_workers(window) < self.jobs
             && (window.running.is_empty() || !self.control.is_paused())
         {
             if let Some(predicted) = self.speculation_due(window) {
@@ -350,8 +350,20 @@ impl Tester {
         self.launch(pool, content, RunAhead::started);
     }
 
-    /// Starts the oracle's idle work ([`crate::exec::oracle::Oracle::idle_work`]) on the workers a single test
-    /// leaves free.
+    /// Workers busy while `window` runs: its tests, the tests run ahead, and the oracle's idle
+    /// runs once the window has a test under way (they never keep it from starting one: only
+    /// its own tests and those ahead wake it).
+    fn busy_workers(&self, window: &Window<'_>) -> usize {
+        let idle = if window.running.is_empty() {
+            0
+        } else {
+            self.idle.running()
+        };
+        window.running.len() + self.ahead.in_flight() + idle
+    }
+
+    /// Starts the oracle's idle work ([`crate::exec::oracle::Oracle::idle_work`]) on the
+    /// workers a single test leaves free.
     pub(super) fn start_idle_work(&self) {
         let Some(pool) = &self.pool else {
             return;
@@ -690,7 +702,8 @@ mod tests {
                 left: AtomicUsize::new(5),
                 started: Arc::new(AtomicUsize::new(0)),
             });
-            let mut tester = Tester::new(oracle.clone(), CachePolicy::recommended(), control);
+            let mut tester =
+                Tester::new(oracle.clone(), CachePolicy::recommended(), control.clone());
             tester.adopt_jobs().unwrap();
             tester.set_best(b"the best so far".to_vec());
             let found = tester
@@ -713,6 +726,15 @@ mod tests {
                 5 - started,
                 "{jobs} jobs"
             );
+            if jobs == 3 {
+                // Fewer workers than idle runs under way: a window still tests its candidates.
+                control.set_jobs(2);
+                let found = tester
+                    .run_window(&Contents(vec!["three", "four"]), WindowPolicy::FirstInOrder)
+                    .unwrap();
+                assert!(found.is_empty());
+                assert_eq!(tester.stats().tests, 4);
+            }
             drop(tester);
             let ran = oracle.started.load(Ordering::SeqCst);
             assert_eq!(ran, started, "{jobs} jobs");
