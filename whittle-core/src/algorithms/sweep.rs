@@ -227,6 +227,49 @@ pub fn sweep_pass(
     sweeps(domain, units, tester, false)
 }
 
+/// How a patient sweep ([`sweep_patiently`]) ended: the units left, and whether it paused
+/// before reaching the start.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Swept {
+    Done(Vec<UnitId>),
+    Paused(Vec<UnitId>),
+}
+
+/// Like [`sweep_pass`] or [`sweep`] (`repeats`), except that on a configuration of
+/// `patience.long` units or more the first sweep pauses once it has run `patience.tests` tests
+/// and removed fewer than half of the units it went past: most of the configuration is likely
+/// needed while something else stays (definitions used elsewhere), and the caller may reduce
+/// that first and come back.
+pub fn sweep_patiently(
+    domain: &dyn Domain,
+    units: Vec<UnitId>,
+    tester: &mut Tester,
+    repeats: bool,
+    patience: Patience,
+) -> Result<Swept, Stop> {
+    let mut config = units;
+    if config.len() >= patience.long {
+        if !sweep_once(domain, &mut config, tester, repeats, Some(patience))? {
+            return Ok(Swept::Paused(config));
+        }
+        if !repeats {
+            tester.note_branch(Branch::Done, config.len());
+            return Ok(Swept::Done(config));
+        }
+        tester.recall_mut().next_pass();
+    }
+    sweeps(domain, config, tester, repeats).map(Swept::Done)
+}
+
+/// When a sweep pauses (see [`sweep_patiently`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Patience {
+    /// Configurations of fewer units are swept whole.
+    pub long: usize,
+    /// The tests a sweep runs before it may pause.
+    pub tests: u64,
+}
+
 /// Sweeps `units` once, or `until_none_removes`.
 fn sweeps(
     domain: &dyn Domain,
@@ -237,7 +280,7 @@ fn sweeps(
     let mut config = units;
     loop {
         let before = config.len();
-        sweep_once(domain, &mut config, tester, until_none_removes)?;
+        sweep_once(domain, &mut config, tester, until_none_removes, None)?;
         if !until_none_removes || config.len() == before || config.is_empty() {
             tester.note_branch(Branch::Done, config.len());
             return Ok(config);
@@ -248,18 +291,32 @@ fn sweeps(
     }
 }
 
-/// One sweep from the end of `config` to its start.
+/// One sweep from the end of `config` to its start; with `patience`, it pauses (`false`) once
+/// it has run that many tests and removed fewer than half of the units it went past, with at
+/// least half of `patience.long` units left before it. Whether it reached the start.
 fn sweep_once(
     domain: &dyn Domain,
     config: &mut Vec<UnitId>,
     tester: &mut Tester,
     repeats: bool,
-) -> Result<(), Stop> {
+    patience: Option<Patience>,
+) -> Result<bool, Stop> {
     let mut end = config.len();
     let mut run = 1;
     let mut doubling = false;
     let mut needed_from = None;
+    let (units, tests) = (config.len(), tester.stats().tests);
     while end > 0 {
+        if let Some(patience) = patience {
+            let removed = units - config.len();
+            let went_past = removed + (config.len() - end);
+            if tester.stats().tests - tests >= patience.tests
+                && removed * 2 < went_past
+                && end * 2 >= patience.long
+            {
+                return Ok(false);
+            }
+        }
         let spans = tester
             .wants_spans()
             .then(|| domain.unit_spans(config))
@@ -300,7 +357,7 @@ fn sweep_once(
             needed_from,
         } = next;
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -415,6 +472,56 @@ mod tests {
             });
             needed.iter().all(|byte| candidate.contains(byte)) && hash % 5 != 0
         }
+    }
+
+    /// A patient sweep over the bytes 0..`len` (one job) where the bytes of `needed` must stay:
+    /// how it ended and how many tests it ran.
+    fn sweep_patiently_over(len: u8, needed: fn(u8) -> bool) -> (Swept, u64) {
+        let text: Vec<u8> = (0..len).collect();
+        let oracle = predicate("needed bytes", move |candidate: &[u8]| {
+            (0..len)
+                .filter(|&byte| needed(byte))
+                .all(|byte| candidate.contains(&byte))
+        });
+        let control = Arc::new(Control::new(Knobs::default()));
+        let mut tester = Tester::new(Arc::new(oracle), CachePolicy::recommended(), control);
+        tester.set_best(text.clone());
+        let units = (0..UnitId::from(len)).collect();
+        let patience = Patience {
+            long: 64,
+            tests: 32,
+        };
+        let swept = sweep_patiently(&Bytes(text), units, &mut tester, true, patience).unwrap();
+        (swept, tester.stats().tests)
+    }
+
+    #[test]
+    fn a_patient_sweep_pauses_where_it_removes_little_and_keeps_what_it_removed() {
+        // Two bytes in three are needed: after 32 tests it has removed fewer than half.
+        let needed = |byte: u8| !byte.is_multiple_of(3);
+        let (swept, tests) = sweep_patiently_over(120, needed);
+        let Swept::Paused(kept) = swept else {
+            panic!("not paused: {swept:?}");
+        };
+        assert!((32..40).contains(&tests), "{tests} tests");
+        assert!(kept.len() < 120, "what it removed stays removed");
+        assert!(kept.len() > 80, "it did not reach the start");
+        assert!(
+            (0..120)
+                .filter(|&b| needed(b))
+                .all(|b| kept.contains(&UnitId::from(b)))
+        );
+    }
+
+    #[test]
+    fn a_patient_sweep_goes_on_where_it_removes_much_or_the_set_is_short() {
+        let (swept, _) = sweep_patiently_over(120, |byte| byte == 5);
+        assert_eq!(swept, Swept::Done(vec![5]));
+        // Below the length that may pause, the sweep is whole: 1-minimal.
+        let needed = |byte: u8| !byte.is_multiple_of(3);
+        let (swept, _) = sweep_patiently_over(60, needed);
+        let all: Vec<UnitId> = (0..60).filter(|&b| needed(b)).map(UnitId::from).collect();
+        assert_eq!(swept, Swept::Done(all));
     }
 
     #[test]

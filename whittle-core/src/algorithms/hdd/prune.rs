@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::algorithms::dd::{self, Domain};
 use crate::algorithms::probdd;
+use crate::algorithms::sweep::{Patience, Swept, sweep_patiently};
 use crate::exec::cache::UnitId;
 use crate::params::{BeliefOptions, DdOptions, SplitFactor};
 use crate::testing::control::Stop;
@@ -121,6 +122,18 @@ pub(super) struct Pruning<'a> {
     /// should pruning remove every node of it: tested ahead while the one removing the last
     /// nodes is (when most tests pass, see [`Tester::expects_interesting`]).
     pub after_emptied: Option<&'a TreeEdits>,
+    /// A chunk sweep over a long configuration may pause where it removes little (see
+    /// [`crate::algorithms::sweep::sweep_patiently`]).
+    pub patience: Option<Patience>,
+}
+
+/// How pruning a configuration ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Pruned {
+    /// Done: what could go went.
+    Done,
+    /// The sweep paused (see [`Pruning::patience`]); what it removed is committed.
+    Paused,
 }
 
 /// ddmin (or ProbDD, CDD) over `config` (nodes of the current tree whose text is the tester's
@@ -133,9 +146,9 @@ pub(super) fn prune(
     config: &[NodeId],
     pruning: &Pruning<'_>,
     layout: Option<&Layout>,
-) -> Result<(), Stop> {
+) -> Result<Pruned, Stop> {
     if config.is_empty() {
-        return Ok(());
+        return Ok(Pruned::Done);
     }
     tester.begin_universe();
     let state: &TreeState = shared;
@@ -148,12 +161,21 @@ pub(super) fn prune(
         after_emptied: pruning.after_emptied,
     };
     let units: Vec<UnitId> = (0..config.len() as UnitId).collect();
+    let mut paused = false;
     let removal = match pruning.pruner {
         Pruner::Sweep => {
-            let kept = if pruning.walk_repeats {
-                crate::algorithms::sweep::sweep_pass(&domain, units, tester)?
-            } else {
-                crate::algorithms::sweep::sweep(&domain, units, tester)?
+            let repeats = !pruning.walk_repeats;
+            let kept = match pruning.patience {
+                Some(patience) => match sweep_patiently(&domain, units, tester, repeats, patience)?
+                {
+                    Swept::Done(kept) => kept,
+                    Swept::Paused(kept) => {
+                        paused = true;
+                        kept
+                    }
+                },
+                None if repeats => crate::algorithms::sweep::sweep(&domain, units, tester)?,
+                None => crate::algorithms::sweep::sweep_pass(&domain, units, tester)?,
             };
             domain.candidate(&[&kept])
         }
@@ -170,7 +192,7 @@ pub(super) fn prune(
         Arc::make_mut(shared).commit(&removal);
     }
     debug_assert_eq!(shared.text(), tester.best(), "the tree follows the best");
-    Ok(())
+    Ok(if paused { Pruned::Paused } else { Pruned::Done })
 }
 
 /// The removal ddmin's result `kept` makes; where it is one node, the empty configuration is

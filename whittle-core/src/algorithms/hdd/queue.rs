@@ -25,6 +25,13 @@ pub(super) enum Turn {
     Children(NodeId),
     /// These children of `parent`, small beside a sibling, are reduced after the larger text.
     Small { parent: NodeId, nodes: Vec<NodeId> },
+    /// A turn whose sweep paused (it removed little), taken again once the rest of the walk
+    /// had its turns; `own_turn` when it was `parent`'s own.
+    Again {
+        parent: NodeId,
+        nodes: Vec<NodeId>,
+        own_turn: bool,
+    },
 }
 
 /// The children of a node split into those reduced at its turn and the small ones that wait
@@ -105,7 +112,9 @@ impl NodeQueue {
                 let bytes = |node: NodeId| state.tree().byte_range(node).len();
                 let size = match &turn {
                     Turn::Children(node) => bytes(*node),
-                    Turn::Small { nodes, .. } => nodes.iter().map(|&node| bytes(node)).sum(),
+                    Turn::Small { nodes, .. } | Turn::Again { nodes, .. } => {
+                        nodes.iter().map(|&node| bytes(node)).sum()
+                    }
                 };
                 turns.insert((Reverse(size), *arrivals), (turn, depth));
                 *arrivals += 1;
@@ -170,7 +179,9 @@ mod tests {
             let nodes: Vec<NodeId> = std::iter::from_fn(|| queue.pop())
                 .map(|(turn, _)| match turn {
                     Turn::Children(node) => node,
-                    Turn::Small { .. } => unreachable!("only nodes were queued"),
+                    Turn::Small { .. } | Turn::Again { .. } => {
+                        unreachable!("only nodes were queued")
+                    }
                 })
                 .collect();
             texts(&state, &nodes)
@@ -185,7 +196,7 @@ mod tests {
             .upcoming()
             .map(|turn| match turn {
                 Turn::Children(node) => state.tree().text(*node).len(),
-                Turn::Small { .. } => 0,
+                Turn::Small { .. } | Turn::Again { .. } => 0,
             })
             .collect();
         assert_eq!(
