@@ -137,7 +137,7 @@ impl Walk<'_> {
         self.reduce_set(&[root], None, 0, None, false)?;
         let sweeps = self.algorithm.pruner == Pruner::Sweep;
         let mut queue = NodeQueue::new(sweeps);
-        // Turns whose sweep gave up, taken (largest first) once the queue is empty.
+        // Turns whose sweep paused, taken again (largest first) once the queue is empty.
         let mut again = NodeQueue::new(true);
         queue.push(&self.state, root, 0);
         loop {
