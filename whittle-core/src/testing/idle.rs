@@ -8,6 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crossbeam_channel::{Receiver, Sender};
+
 use crate::exec::oracle::{CancelToken, IdleWork};
 
 /// How long a tester that goes waits for its idle runs to end once they are stopped.
@@ -18,13 +20,19 @@ pub(crate) struct IdleRuns {
     running: Arc<AtomicUsize>,
     /// The parent of every idle run's token: a child of the run's stop token.
     token: CancelToken,
+    /// A message each time an idle run ends: a window waiting for a free worker wakes.
+    ended_tx: Sender<()>,
+    ended_rx: Receiver<()>,
 }
 
 impl IdleRuns {
     pub fn new(token: CancelToken) -> IdleRuns {
+        let (ended_tx, ended_rx) = crossbeam_channel::unbounded();
         IdleRuns {
             running: Arc::new(AtomicUsize::new(0)),
             token,
+            ended_tx,
+            ended_rx,
         }
     }
 
@@ -33,14 +41,21 @@ impl IdleRuns {
         self.running.load(Ordering::SeqCst)
     }
 
+    /// Where a message comes each time an idle run ends.
+    pub fn ended(&self) -> Receiver<()> {
+        self.ended_rx.clone()
+    }
+
     /// Starts `work` on a worker of `pool`.
     pub fn launch(&self, pool: &rayon::ThreadPool, work: IdleWork) {
         self.running.fetch_add(1, Ordering::SeqCst);
         let running = Arc::clone(&self.running);
+        let ended = self.ended_tx.clone();
         let token = self.token.child();
         pool.spawn(move || {
             work(&token);
             running.fetch_sub(1, Ordering::SeqCst);
+            let _ = ended.send(());
         });
     }
 }

@@ -8,6 +8,8 @@
 //! (`statistics.rs`) and what it tells of each reduction ([`Improvement`]).
 
 mod guard_worth;
+#[cfg(test)]
+mod idle_work_tests;
 mod improvement;
 mod limits;
 mod statistics;

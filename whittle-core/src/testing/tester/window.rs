@@ -180,8 +180,9 @@ impl Tester {
         (i, cancel)
     }
 
-    /// Waits for the next test of the window or run ahead to end and books it; returns the
-    /// candidates of the window it decides (`None`: a channel closed, the window ends).
+    /// Waits for the next test of the window or run ahead, or an idle run, to end and books
+    /// it; returns the candidates of the window it decides (`None`: a channel closed, the
+    /// window ends).
     fn await_window<'scope>(
         &mut self,
         scope: &rayon::Scope<'scope>,
@@ -190,7 +191,10 @@ impl Tester {
         ahead_results: &Receiver<(Vec<u8>, Verdict)>,
     ) -> Option<Vec<(usize, Outcome)>> {
         let mut decided: Vec<(usize, Outcome)> = Vec::new();
+        let idle_ended = self.idle.ended();
         crossbeam_channel::select! {
+            // A worker is free: the window may start another test.
+            recv(idle_ended) -> _ => {}
             recv(done_rx) -> finished => {
                 let Ok((i, judging, verdict)) = finished else {
                     return None;
@@ -351,15 +355,9 @@ impl Tester {
     }
 
     /// Workers busy while `window` runs: its tests, the tests run ahead, and the oracle's idle
-    /// runs once the window has a test under way (they never keep it from starting one: only
-    /// its own tests and those ahead wake it).
+    /// runs (each wakes the window when it ends, see [`Tester::await_window`]).
     fn busy_workers(&self, window: &Window<'_>) -> usize {
-        let idle = if window.running.is_empty() {
-            0
-        } else {
-            self.idle.running()
-        };
-        window.running.len() + self.ahead.in_flight() + idle
+        window.running.len() + self.ahead.in_flight() + self.idle.running()
     }
 
     /// Starts the oracle's idle work ([`crate::exec::oracle::Oracle::idle_work`]) on the
@@ -656,88 +654,6 @@ mod tests {
 
         fn render(&self, i: usize, out: &mut Vec<u8>) {
             out.extend_from_slice(self.0[i].as_bytes());
-        }
-    }
-
-    /// Not interesting, after 50 ms; has `left` idle runs of 300 ms to hand out and counts
-    /// those started.
-    struct WithIdleWork {
-        left: AtomicUsize,
-        started: Arc<AtomicUsize>,
-    }
-
-    impl Oracle for WithIdleWork {
-        fn judge(&self, _: &[u8], _: &CancelToken) -> Verdict {
-            Sleepy(Duration::from_millis(50)).judge(b"no", &CancelToken::new())
-        }
-
-        fn describe(&self) -> String {
-            "with idle work".into()
-        }
-
-        fn idle_work(&self) -> Option<crate::exec::oracle::IdleWork> {
-            self.left
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
-                    left.checked_sub(1)
-                })
-                .ok()?;
-            let started = Arc::clone(&self.started);
-            Some(Box::new(move |_: &CancelToken| {
-                started.fetch_add(1, Ordering::SeqCst);
-                std::thread::sleep(Duration::from_millis(300));
-            }))
-        }
-    }
-
-    /// The oracle's idle work goes to the workers a test leaves free, and only to those: with
-    /// one job there are none.
-    #[test]
-    fn idle_work_runs_on_the_workers_a_test_leaves_free() {
-        for (jobs, started) in [(1, 0), (2, 1), (3, 2)] {
-            let control = Arc::new(Control::new(Knobs {
-                jobs,
-                ..Knobs::default()
-            }));
-            let oracle = Arc::new(WithIdleWork {
-                left: AtomicUsize::new(5),
-                started: Arc::new(AtomicUsize::new(0)),
-            });
-            let mut tester =
-                Tester::new(oracle.clone(), CachePolicy::recommended(), control.clone());
-            tester.adopt_jobs().unwrap();
-            tester.set_best(b"the best so far".to_vec());
-            let found = tester
-                .run_window(&Contents(vec!["one"]), WindowPolicy::FirstInOrder)
-                .unwrap();
-            assert!(found.is_empty());
-            assert_eq!(tester.idle.running(), started, "{jobs} jobs");
-            assert_eq!(
-                oracle.left.load(Ordering::SeqCst),
-                5 - started,
-                "{jobs} jobs"
-            );
-            // The workers are still busy with the idle work: the next test starts no more.
-            let found = tester
-                .run_window(&Contents(vec!["two"]), WindowPolicy::FirstInOrder)
-                .unwrap();
-            assert!(found.is_empty());
-            assert_eq!(
-                oracle.left.load(Ordering::SeqCst),
-                5 - started,
-                "{jobs} jobs"
-            );
-            if jobs == 3 {
-                // Fewer workers than idle runs under way: a window still tests its candidates.
-                control.set_jobs(2);
-                let found = tester
-                    .run_window(&Contents(vec!["three", "four"]), WindowPolicy::FirstInOrder)
-                    .unwrap();
-                assert!(found.is_empty());
-                assert_eq!(tester.stats().tests, 4);
-            }
-            drop(tester);
-            let ran = oracle.started.load(Ordering::SeqCst);
-            assert_eq!(ran, started, "{jobs} jobs");
         }
     }
 
