@@ -214,7 +214,7 @@ pub fn sweep(
     units: Vec<UnitId>,
     tester: &mut Tester,
 ) -> Result<Vec<UnitId>, Stop> {
-    sweeps(domain, units, tester, true)
+    sweeps(domain, units, tester, true, None).map(Swept::kept)
 }
 
 /// One sweep over `units` from its end to its start: the units left (not 1-minimal when a
@@ -224,7 +224,7 @@ pub fn sweep_pass(
     units: Vec<UnitId>,
     tester: &mut Tester,
 ) -> Result<Vec<UnitId>, Stop> {
-    sweeps(domain, units, tester, false)
+    sweeps(domain, units, tester, false, None).map(Swept::kept)
 }
 
 /// How a patient sweep ([`sweep_patiently`]) ended: the units left, and whether it paused
@@ -235,30 +235,28 @@ pub enum Swept {
     Paused(Vec<UnitId>),
 }
 
-/// Like [`sweep_pass`] or [`sweep`] (`repeats`), except that on a configuration of
-/// `patience.long` units or more the first sweep pauses once it has run `patience.tests` tests
-/// and removed fewer than half of the units it went past: most of the configuration is likely
-/// needed while something else stays (definitions used elsewhere), and the caller may reduce
-/// that first and come back.
+impl Swept {
+    /// The units left, paused or not.
+    pub fn kept(self) -> Vec<UnitId> {
+        match self {
+            Swept::Done(kept) | Swept::Paused(kept) => kept,
+        }
+    }
+}
+
+/// Like [`sweep_pass`] or [`sweep`] (`repeats`), except that with `patience`, on a
+/// configuration of `patience.long` units or more, the first sweep pauses once it has run
+/// `patience.tests` tests and removed fewer than half of the units it went past: most of the
+/// configuration is likely needed while something else stays (definitions used elsewhere), and
+/// the caller may reduce that first and come back.
 pub fn sweep_patiently(
     domain: &dyn Domain,
     units: Vec<UnitId>,
     tester: &mut Tester,
     repeats: bool,
-    patience: Patience,
+    patience: Option<Patience>,
 ) -> Result<Swept, Stop> {
-    let mut config = units;
-    if config.len() >= patience.long {
-        if !sweep_once(domain, &mut config, tester, repeats, Some(patience))? {
-            return Ok(Swept::Paused(config));
-        }
-        if !repeats {
-            tester.note_branch(Branch::Done, config.len());
-            return Ok(Swept::Done(config));
-        }
-        tester.recall_mut().next_pass();
-    }
-    sweeps(domain, config, tester, repeats).map(Swept::Done)
+    sweeps(domain, units, tester, repeats, patience)
 }
 
 /// When a sweep pauses (see [`sweep_patiently`]).
@@ -270,20 +268,31 @@ pub struct Patience {
     pub tests: u64,
 }
 
-/// Sweeps `units` once, or `until_none_removes`.
+/// Sweeps `units` once, or `until_none_removes`; the first sweep with `patience` when the
+/// configuration is long enough for it.
 fn sweeps(
     domain: &dyn Domain,
     units: Vec<UnitId>,
     tester: &mut Tester,
     until_none_removes: bool,
-) -> Result<Vec<UnitId>, Stop> {
+    patience: Option<Patience>,
+) -> Result<Swept, Stop> {
     let mut config = units;
+    let mut patience = patience.filter(|patience| config.len() >= patience.long);
     loop {
         let before = config.len();
-        sweep_once(domain, &mut config, tester, until_none_removes, None)?;
+        if !sweep_once(
+            domain,
+            &mut config,
+            tester,
+            until_none_removes,
+            patience.take(),
+        )? {
+            return Ok(Swept::Paused(config));
+        }
         if !until_none_removes || config.len() == before || config.is_empty() {
             tester.note_branch(Branch::Done, config.len());
-            return Ok(config);
+            return Ok(Swept::Done(config));
         }
         // In a schedule's stage run, the next sweep skips what failed in the earlier ones
         // with the same neighbourhood (see `crate::testing::recall`).
@@ -305,12 +314,12 @@ fn sweep_once(
     let mut run = 1;
     let mut doubling = false;
     let mut needed_from = None;
-    let (units, tests) = (config.len(), tester.stats().tests);
+    let (units, tests) = (config.len(), tester.tests());
     while end > 0 {
         if let Some(patience) = patience {
             let removed = units - config.len();
             let went_past = removed + (config.len() - end);
-            if tester.stats().tests - tests >= patience.tests
+            if tester.tests() - tests >= patience.tests
                 && removed * 2 < went_past
                 && end * 2 >= patience.long
             {
@@ -491,7 +500,8 @@ mod tests {
             long: 64,
             tests: 32,
         };
-        let swept = sweep_patiently(&Bytes(text), units, &mut tester, true, patience).unwrap();
+        let swept =
+            sweep_patiently(&Bytes(text), units, &mut tester, true, Some(patience)).unwrap();
         (swept, tester.stats().tests)
     }
 

@@ -165,19 +165,9 @@ pub(super) fn prune(
     let removal = match pruning.pruner {
         Pruner::Sweep => {
             let repeats = !pruning.walk_repeats;
-            let kept = match pruning.patience {
-                Some(patience) => match sweep_patiently(&domain, units, tester, repeats, patience)?
-                {
-                    Swept::Done(kept) => kept,
-                    Swept::Paused(kept) => {
-                        paused = true;
-                        kept
-                    }
-                },
-                None if repeats => crate::algorithms::sweep::sweep(&domain, units, tester)?,
-                None => crate::algorithms::sweep::sweep_pass(&domain, units, tester)?,
-            };
-            domain.candidate(&[&kept])
+            let swept = sweep_patiently(&domain, units, tester, repeats, pruning.patience)?;
+            paused = matches!(swept, Swept::Paused(_));
+            domain.candidate(&[&swept.kept()])
         }
         Pruner::Ddmin => {
             let kept = dd::ddmin(&domain, units, tester, pruning.dd)?;

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use super::{CandidateSource, Tester, WindowPolicy};
-use crate::exec::cache::{CachePolicy, UnitId};
+use super::window::tests::Contents;
+use super::{Tester, WindowPolicy};
+use crate::exec::cache::CachePolicy;
 use crate::exec::oracle::{CancelToken, IdleWork, Oracle, TestStatus, Verdict};
-use crate::observe::events::{Candidate, CandidateKind};
 use crate::outcome::Outcome;
 use crate::params::Knobs;
 use crate::testing::control::Control;
@@ -24,31 +24,6 @@ fn not_interesting_after(duration: Duration) -> Verdict {
         node: None,
         remembered: false,
         timeout_reruns: 0,
-    }
-}
-
-/// Fixed candidates for a window.
-struct Contents(Vec<&'static str>);
-
-impl CandidateSource for Contents {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn candidate(&self, i: usize) -> Candidate {
-        Candidate {
-            kind: CandidateKind::Complement,
-            index: i as u32,
-            n: self.0.len() as u32,
-        }
-    }
-
-    fn config(&self, _: usize) -> Option<Vec<&[UnitId]>> {
-        None
-    }
-
-    fn render(&self, i: usize, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.0[i].as_bytes());
     }
 }
 

@@ -61,6 +61,11 @@ impl Tester {
         self.recent_interesting >= MOSTLY_INTERESTING
     }
 
+    /// The tests run so far (what [`Tester::stats`] counts, without copying the statistics).
+    pub fn tests(&self) -> u64 {
+        self.stats.tests
+    }
+
     /// The statistics so far (cache figures included).
     pub fn stats(&self) -> Stats {
         let mut stats = self.stats.clone();

@@ -542,7 +542,7 @@ impl Window<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
@@ -633,7 +633,7 @@ mod tests {
     }
 
     /// Fixed candidates: a window of them, or a lookahead.
-    struct Contents(Vec<&'static str>);
+    pub(in crate::testing::tester) struct Contents(pub Vec<&'static str>);
 
     impl CandidateSource for Contents {
         fn len(&self) -> usize {
